@@ -1,0 +1,66 @@
+/*
+ * diag.h - compiler diagnostics.
+ *
+ * Every pass reports problems to one sink.  A diagnostic is rendered at
+ * once, gcc-style:
+ *
+ *   file:LINE:COL: error: message
+ *      LINE | source text
+ *           |     ^~~~
+ *
+ * followed by one note per macro expansion the span came out of.  The
+ * sink counts errors so a pass can stop at the next boundary, and it
+ * drops a second error at exactly the same place (one message per
+ * problem, however the parser recovers).
+ */
+#ifndef KTAP_DIAG_H
+#define KTAP_DIAG_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "source.h"
+
+enum diag_level {
+	DIAG_ERROR,
+	DIAG_WARNING,
+	DIAG_NOTE,
+};
+
+struct diag_sink {
+	const struct src_map *src;
+	FILE *out;			/* where diagnostics go (stderr) */
+	unsigned errors;
+	unsigned warnings;
+	unsigned max_errors;		/* stop reporting after this many */
+	bool warnings_off;		/* -w */
+	bool muted;			/* count but print nothing (fuzzing) */
+	struct src_span last;		/* last error's span, for dedup */
+};
+
+/* Set up @d to print to @out; @src must outlive the sink. */
+void diag_init(struct diag_sink *d, const struct src_map *src, FILE *out);
+
+void diag_report(struct diag_sink *d, enum diag_level level,
+		 struct src_span at, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void diag_vreport(struct diag_sink *d, enum diag_level level,
+		  struct src_span at, const char *fmt, va_list ap)
+	__attribute__((format(printf, 4, 0)));
+
+#define diag_error(d, at, ...) diag_report(d, DIAG_ERROR, at, __VA_ARGS__)
+#define diag_warning(d, at, ...) \
+	diag_report(d, DIAG_WARNING, at, __VA_ARGS__)
+#define diag_note(d, at, ...) diag_report(d, DIAG_NOTE, at, __VA_ARGS__)
+
+/* An error with no location (command line, environment): "ktap: error: " */
+void diag_plain(struct diag_sink *d, enum diag_level level,
+		const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* "L:C" of the start of @at, for messages that cite another place. */
+const char *diag_where(const struct diag_sink *d, struct src_span at,
+		       char *buf, size_t size);
+
+#endif

@@ -1,0 +1,316 @@
+/*
+ * driver.c - the ktap command line: options as stap spells them, the
+ * passes in order, and the exit status (0 ok, 1 error).
+ */
+#include "driver.h"
+#include "arena.h"
+#include "lower.h"
+#include "sema.h"
+#include "session.h"
+
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#define DRV_USAGE \
+	"Usage: ktap [options] SCRIPT [ARGUMENTS]\n" \
+	"       ktap [options] -e 'SCRIPT' [ARGUMENTS]\n" \
+	"\n" \
+	"Runs a SystemTap-language script on the live kernel through tracefs.\n" \
+	"\n" \
+	"Options:\n" \
+	"  -e SCRIPT      run SCRIPT given on the command line\n" \
+	"  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 lower\n" \
+	"  -g             guru mode: accept embedded C in the parser (never run)\n" \
+	"  -I DIR         look for tapset files in DIR too\n" \
+	"  -D NAME=VALUE  set a runtime limit (MAXMAPENTRIES, MAXACTION, ...)\n" \
+	"  -o FILE        write the script's output to FILE\n" \
+	"  -s MB          per-CPU trace buffer size\n" \
+	"  -T SECONDS     stop after SECONDS\n" \
+	"  -c CMD         run CMD and stop when it exits; target() is its pid\n" \
+	"  -x PID         set target() to PID\n" \
+	"  -r RELEASE     kernel release for %%( kernel_v ... %%) conditions\n" \
+	"  -a ARCH        architecture for %%( arch ... %%) conditions\n" \
+	"  -v             more verbose (per-pass timing); repeat for more\n" \
+	"  -w             suppress warnings\n" \
+	"  -h, --help     show this help\n" \
+	"  -V, --version  show the version\n"
+
+struct drv_timer {
+	struct timespec real;
+	struct rusage ru;
+};
+
+static void drv_timer_start(struct drv_timer *t)
+{
+	clock_gettime(CLOCK_MONOTONIC, &t->real);
+	getrusage(RUSAGE_SELF, &t->ru);
+}
+
+static long drv_ms(const struct timeval *a, const struct timeval *b)
+{
+	return (b->tv_sec - a->tv_sec) * 1000 + (b->tv_usec - a->tv_usec) / 1000;
+}
+
+/* stap-style "in Xusr/Ysys/Zreal ms." since @t started. */
+static void drv_timer_print(const struct drv_timer *t, FILE *out)
+{
+	struct drv_timer now;
+	long real;
+
+	drv_timer_start(&now);
+	real = (now.real.tv_sec - t->real.tv_sec) * 1000 +
+	       (now.real.tv_nsec - t->real.tv_nsec) / 1000000;
+	fprintf(out, "in %ldusr/%ldsys/%ldreal ms.\n",
+		drv_ms(&t->ru.ru_utime, &now.ru.ru_utime),
+		drv_ms(&t->ru.ru_stime, &now.ru.ru_stime), real);
+}
+
+static int drv_usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+/* A command-line mistake: say what, point at --help, exit status 1. */
+static int drv_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ktap: error: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\nTry 'ktap --help' for more information.\n");
+	return 1;
+}
+
+/* A non-negative decimal option value, or -1. */
+static long drv_number(const char *s)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -1;
+	v = strtol(s, &end, 10);
+	return *end || v < 0 ? -1 : v;
+}
+
+static void drv_add_include(struct ktap_session *s, const char *dir)
+{
+	s->opt.include = xrealloc(s->opt.include,
+				  (s->opt.ninclude + 1) * sizeof(char *));
+	s->opt.include[s->opt.ninclude++] = dir;
+}
+
+static int drv_add_define(struct ktap_session *s, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	struct ktap_define *d;
+
+	if (!eq || eq == arg)
+		return drv_usage_error("-D expects NAME=VALUE, got '%s'", arg);
+	s->opt.defines = xrealloc(s->opt.defines,
+				  (s->opt.ndefines + 1) * sizeof(*d));
+	d = &s->opt.defines[s->opt.ndefines++];
+	d->name = arena_strndup(s->arena, arg, (size_t)(eq - arg));
+	d->value = eq + 1;
+	return 0;
+}
+
+/* One short option; returns 0, 1 for an error, or -1 for "exit 0 now". */
+static int drv_option(struct ktap_session *s, int c, const char *arg)
+{
+	struct ktap_options *o = &s->opt;
+	long v;
+
+	switch (c) {
+	case 'p':
+		if ((v = drv_number(arg)) < 1 || v > 5)
+			return drv_usage_error("-p expects a pass number from 1 to 5, got '%s'", arg);
+		o->last_pass = (int)v;
+		return 0;
+	case 'e': o->script_text = arg; return 0;
+	case 'g': o->guru = true; return 0;
+	case 'v': o->verbose++; return 0;
+	case 'w': o->no_warnings = true; return 0;
+	case 'I': drv_add_include(s, arg); return 0;
+	case 'D': return drv_add_define(s, arg);
+	case 'o': o->output = arg; return 0;
+	case 'c': o->command = arg; return 0;
+	case 'r': o->release = arg; return 0;
+	case 'a': o->arch = arg; return 0;
+	case 's':
+		if ((v = drv_number(arg)) < 1 || v > 4096)
+			return drv_usage_error("-s expects a buffer size in MB (1-4096), got '%s'", arg);
+		o->buffer_mb = (unsigned)v;
+		return 0;
+	case 'T':
+		if ((v = drv_number(arg)) < 1)
+			return drv_usage_error("-T expects a number of seconds, got '%s'", arg);
+		o->timeout_s = (unsigned)v;
+		return 0;
+	case 'x':
+		if ((v = drv_number(arg)) < 1)
+			return drv_usage_error("-x expects a process id, got '%s'", arg);
+		o->target_pid = (int)v;
+		return 0;
+	case 'h': fputs(DRV_USAGE, stdout); return -1;
+	case 'V': printf("ktap %s\n", PACKAGE_VERSION); return -1;
+	default: return drv_usage_error("%s", "unknown option");
+	}
+}
+
+/* Parse the command line into s->opt; same return convention. */
+static int drv_options(struct ktap_session *s, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, r;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+p:e:gvwI:D:o:c:r:a:s:T:x:hV",
+				longopts, NULL)) != -1) {
+		if (c == '?' || c == ':') {
+			if (optopt && strchr("peIDocrasTx", optopt))
+				return drv_usage_error("option -%c needs a value",
+						       (char)optopt);
+			return drv_usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+		if ((r = drv_option(s, c, optarg)) != 0)
+			return r;
+	}
+	if (!s->opt.script_text) {
+		if (optind >= argc)
+			return drv_usage_error("%s", "no script given (a file, '-' or -e 'SCRIPT')");
+		s->opt.script_file = argv[optind++];
+	}
+	s->opt.args = argv + optind;
+	s->opt.nargs = argc - optind;
+	return 0;
+}
+
+static int drv_pass1(struct ktap_session *s)
+{
+	struct drv_timer t;
+	int r;
+
+	drv_timer_start(&t);
+	r = session_parse(s);
+	if (s->opt.verbose) {
+		fprintf(stderr, "Pass 1: parsed user script and %u library scripts ",
+			s->nlibrary);
+		drv_timer_print(&t, stderr);
+	}
+	if (r == 0 && s->opt.last_pass == 1)
+		ast_print_file(stdout, s->script);
+	return r;
+}
+
+static int drv_pass2(struct ktap_session *s)
+{
+	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru };
+	struct drv_timer t;
+
+	drv_timer_start(&t);
+	s->prog = sema_run(s->arena, &s->diag, &in);
+	if (s->opt.verbose) {
+		fprintf(stderr, "Pass 2: analyzed script: %u probes, %u functions, %u globals ",
+			s->prog ? s->prog->nprobes : 0, s->prog ? s->prog->nfuncs : 0,
+			s->prog ? s->prog->nglobals : 0);
+		drv_timer_print(&t, stderr);
+	}
+	if (!s->prog)
+		return -1;
+	if (s->opt.last_pass == 2)
+		sema_print(stdout, s->prog);
+	return 0;
+}
+
+static int drv_pass3(struct ktap_session *s)
+{
+	struct lower_options lo = { s->opt.buffer_mb * 1024 };
+	struct drv_timer t;
+
+	drv_timer_start(&t);
+	s->ir = lower_run(s->arena, &s->diag, &s->src, s->prog, &lo);
+	if (s->opt.verbose) {
+		fprintf(stderr, "Pass 3: lowered to %u events and %u tracefs writes ",
+			s->ir ? s->ir->nevents : 0, s->ir ? s->ir->nwrites : 0);
+		drv_timer_print(&t, stderr);
+	}
+	if (!s->ir)
+		return -1;
+	if (s->opt.last_pass == 3)
+		ir_dump(stdout, s->ir);
+	return 0;
+}
+
+int drv_main(int argc, char **argv)
+{
+	struct ktap_session s;
+	int r;
+
+	session_init(&s, stderr);
+	r = drv_options(&s, argc, argv);
+	if (r != 0)
+		goto out;
+	s.diag.warnings_off = s.opt.no_warnings;
+	session_facts(&s);
+	if (drv_pass1(&s) != 0) {
+		r = 1;
+		goto out;
+	}
+	if (s.opt.last_pass > 1 && drv_pass2(&s) != 0) {
+		r = 1;
+		goto out;
+	}
+	if (s.opt.last_pass > 2 && drv_pass3(&s) != 0) {
+		r = 1;
+		goto out;
+	}
+	if (s.opt.last_pass > 3) {
+		diag_plain(&s.diag, DIAG_ERROR,
+			   "running scripts is not implemented yet; use -p1, -p2 or -p3");
+		r = 1;
+	}
+out:
+	free(s.opt.include);
+	free(s.opt.defines);
+	session_free(&s);
+	fflush(stdout);
+	return r < 0 ? 0 : r;
+}
+
+int drv_fuzz_one(const uint8_t *data, size_t size)
+{
+	FILE *null = fopen("/dev/null", "w");
+	int guru;
+
+	for (guru = 0; guru < 2; guru++) {
+		struct ktap_session s;
+		char *text = xmalloc(size + 1);
+
+		memcpy(text, data, size);
+		text[size] = '\0';
+		session_init(&s, null);
+		s.diag.muted = true;
+		s.opt.guru = guru;
+		s.opt.script_text = text;
+		s.opt.last_pass = 1;
+		session_facts(&s);
+		if (session_parse(&s) == 0 && null)
+			ast_print_file(null, s.script);
+		session_free(&s);
+		free(text);
+	}
+	if (null)
+		fclose(null);
+	return 0;
+}

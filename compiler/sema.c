@@ -1,0 +1,321 @@
+/*
+ * sema.c - pass 2 driver: declarations, symbols, and the checks that
+ * need the whole program (see sema.h).  Probe points are resolved in
+ * sema_probe.c, types inferred in sema_type.c, -p2 printed in
+ * sema_print.c.
+ */
+#include "sema_int.h"
+#include "arena.h"
+#include "diag.h"
+
+#include <string.h>
+
+static const char *const sem_builtin_names[] = {
+#define BI(id, name, ret, args, flags) name,
+#include "../runtime/builtins.def"
+#undef BI
+};
+
+const char *sem_type_name(enum sem_type t)
+{
+	switch (t) {
+	case SEM_LONG: return "long";
+	case SEM_STRING: return "string";
+	case SEM_STATS: return "stats";
+	default: return "unknown";
+	}
+}
+
+int sema_builtin(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(sem_builtin_names) / sizeof(sem_builtin_names[0]); i++)
+		if (strcmp(sem_builtin_names[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* Levenshtein distance, capped: small names, small cost. */
+static unsigned sema_distance(const char *a, const char *b)
+{
+	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), i, j;
+	unsigned row[64], prev, tmp;
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? prev :
+				 1 + (prev < row[j] ? (prev < row[j - 1] ? prev : row[j - 1]) :
+				      (row[j] < row[j - 1] ? row[j] : row[j - 1]));
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+static void sema_consider(const char *cand, const char *name,
+			  const char **best, unsigned *bestd)
+{
+	unsigned d = sema_distance(name, cand);
+
+	if (d < *bestd) {
+		*bestd = d;
+		*best = cand;
+	}
+}
+
+/*
+ * The closest known name to @name (functions and builtins, or globals),
+ * or NULL when nothing is close enough to be a likely typo.
+ */
+const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs)
+{
+	const char *best = NULL;
+	unsigned bestd = 99, i, limit = strlen(name) <= 4 ? 1 : 2;
+
+	if (funcs) {
+		for (i = 0; i < c->nfdecls; i++)
+			sema_consider(c->fdecls[i]->name, name, &best, &bestd);
+		for (i = 0; i < sizeof(sem_builtin_names) / sizeof(sem_builtin_names[0]); i++)
+			sema_consider(sem_builtin_names[i], name, &best, &bestd);
+	} else {
+		for (i = 0; i < c->prog->nglobals; i++)
+			sema_consider(c->prog->globals[i]->name, name, &best, &bestd);
+	}
+	return bestd <= limit ? best : NULL;
+}
+
+struct sem_sym *sema_global(struct sema_ctx *c, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < c->prog->nglobals; i++)
+		if (strcmp(c->prog->globals[i]->name, name) == 0)
+			return c->prog->globals[i];
+	return NULL;
+}
+
+static void sema_add_global(struct sema_ctx *c, const struct ast_global *g,
+			    bool library)
+{
+	struct sem_prog *p = c->prog;
+	struct sem_sym *s = sema_global(c, g->name);
+
+	if (s) {
+		/* The tapset may not clash with the script, nor the script with
+		   itself (pass 1 caught duplicates within one file). */
+		if (!library || !s->decl)
+			diag_error(c->diag, g->span, "global '%s' is declared twice",
+				   g->name);
+		return;
+	}
+	s = arena_alloc(c->arena, sizeof(*s));
+	s->name = g->name;
+	s->kind = SEM_GLOBAL;
+	s->span = g->span;
+	s->decl = g;
+	s->is_array = g->is_array || g->wrap;
+	if (g->init)
+		s->type = g->init->kind == AST_STR ? SEM_STRING : SEM_LONG;
+	s->slot = p->nglobals;
+	p->globals = arena_grow(c->arena, p->globals, p->nglobals, &p->gcap,
+				sizeof(*p->globals));
+	p->globals[p->nglobals++] = s;
+}
+
+static void sema_add_func(struct sema_ctx *c, const struct ast_func *f)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nfdecls; i++) {
+		if (strcmp(c->fdecls[i]->name, f->name) == 0) {
+			char where[32];
+
+			diag_error(c->diag, f->span,
+				   "function '%s' is already defined at %s", f->name,
+				   diag_where(c->diag, c->fdecls[i]->span, where,
+					      sizeof(where)));
+			return;
+		}
+	}
+	if (f->embedded)
+		diag_error(c->diag, f->span,
+			   "function '%s' is written in embedded C, which ktap does not compile",
+			   f->name);
+	c->fdecls = arena_grow(c->arena, c->fdecls, c->nfdecls, &c->fdcap,
+			       sizeof(*c->fdecls));
+	c->fdecls[c->nfdecls++] = f;
+}
+
+static void sema_add_alias(struct sema_ctx *c, const struct ast_probe *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->names.n; i++) {
+		c->aliases = arena_grow(c->arena, c->aliases, c->naliases,
+					&c->acap, sizeof(*c->aliases));
+		c->aliases[c->naliases].name = p->names.v[i];
+		c->aliases[c->naliases].decl = p;
+		c->naliases++;
+	}
+}
+
+/* Globals, functions and aliases of one file. */
+static void sema_collect(struct sema_ctx *c, const struct ast_file *f)
+{
+	unsigned i;
+
+	for (i = 0; i < f->n; i++) {
+		const struct ast_decl *d = f->decls[i];
+
+		switch (d->kind) {
+		case AST_D_GLOBAL:
+			sema_add_global(c, d->global, f->library);
+			break;
+		case AST_D_FUNC:
+			sema_add_func(c, d->func);
+			break;
+		case AST_D_PROBE:
+			if (d->probe->kind != AST_PROBE)
+				sema_add_alias(c, d->probe);
+			break;
+		case AST_D_EMBEDDED:
+			if (!f->library)
+				diag_error(c->diag, d->span,
+					   "embedded C code is not supported: ktap never compiles C");
+			break;
+		}
+	}
+}
+
+/* The function @name, marked used (and created on first use), or NULL. */
+struct sem_func *sema_func_use(struct sema_ctx *c, const char *name)
+{
+	struct sem_prog *p = c->prog;
+	unsigned i;
+
+	for (i = 0; i < p->nfuncs; i++)
+		if (strcmp(p->funcs[i]->name, name) == 0)
+			return p->funcs[i];
+	for (i = 0; i < c->nfdecls; i++) {
+		const struct ast_func *f = c->fdecls[i];
+		struct sem_func *sf;
+		unsigned k;
+
+		if (strcmp(f->name, name) != 0)
+			continue;
+		sf = arena_alloc(c->arena, sizeof(*sf));
+		sf->ast = f;
+		sf->name = f->name;
+		sf->ret = f->type == AST_TYPE_LONG ? SEM_LONG :
+			  f->type == AST_TYPE_STRING ? SEM_STRING : SEM_UNKNOWN;
+		sf->used = true;
+		sf->index = p->nfuncs;
+		for (k = 0; k < f->nparams; k++) {
+			struct sem_sym *s = arena_alloc(c->arena, sizeof(*s));
+
+			s->name = f->params[k].name;
+			s->kind = SEM_PARAM;
+			s->span = f->params[k].span;
+			s->type = f->params[k].type == AST_TYPE_LONG ? SEM_LONG :
+				  f->params[k].type == AST_TYPE_STRING ? SEM_STRING :
+				  SEM_UNKNOWN;
+			s->slot = k;
+			s->written = true;
+			sf->locals = arena_grow(c->arena, sf->locals, sf->nlocals,
+						&sf->lcap, sizeof(*sf->locals));
+			sf->locals[sf->nlocals++] = s;
+		}
+		sf->nparams = f->nparams;
+		p->funcs = arena_grow(c->arena, p->funcs, p->nfuncs, &p->fcap,
+				      sizeof(*p->funcs));
+		p->funcs[p->nfuncs++] = sf;
+		c->changed = true;
+		return sf;
+	}
+	return NULL;
+}
+
+struct sem_probe *sema_new_probe(struct sema_ctx *c)
+{
+	struct sem_prog *p = c->prog;
+	struct sem_probe *sp = arena_alloc(c->arena, sizeof(*sp));
+
+	sp->index = p->nprobes;
+	p->probes = arena_grow(c->arena, p->probes, p->nprobes, &p->pcap,
+			       sizeof(*p->probes));
+	p->probes[p->nprobes++] = sp;
+	return sp;
+}
+
+/* Warn about variables that are written but never read, and the reverse. */
+static void sema_check_locals(struct sema_ctx *c, struct sem_sym **v,
+			      unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i]->kind != SEM_LOCAL)
+			continue;
+		if (v[i]->written && !v[i]->read)
+			diag_warning(c->diag, v[i]->span,
+				     "variable '%s' is assigned but never read",
+				     v[i]->name);
+		else if (v[i]->read && !v[i]->written)
+			diag_warning(c->diag, v[i]->span,
+				     "variable '%s' is read but never assigned (it is always %s)",
+				     v[i]->name, v[i]->type == SEM_STRING ? "\"\"" : "0");
+	}
+}
+
+static void sema_final_checks(struct sema_ctx *c)
+{
+	struct sem_prog *p = c->prog;
+	unsigned i;
+
+	for (i = 0; i < p->nprobes; i++)
+		sema_check_locals(c, p->probes[i]->locals, p->probes[i]->nlocals);
+	for (i = 0; i < p->nfuncs; i++)
+		sema_check_locals(c, p->funcs[i]->locals, p->funcs[i]->nlocals);
+	if (p->nprobes == 0 && c->diag->errors == 0)
+		diag_error(c->diag, c->in->script->n ?
+			   c->in->script->decls[0]->span : (struct src_span){ 0, 0, 0, 0 },
+			   "no probes: the script has nothing to run");
+}
+
+struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
+			  const struct sema_input *in)
+{
+	struct sema_ctx c;
+	unsigned i, j;
+
+	memset(&c, 0, sizeof(c));
+	c.arena = a;
+	c.diag = d;
+	c.in = in;
+	c.prog = arena_alloc(a, sizeof(*c.prog));
+	sema_collect(&c, in->script);
+	for (i = 0; i < in->nlibrary; i++)
+		sema_collect(&c, in->library[i]);
+	for (i = 0; i < in->script->n; i++) {
+		const struct ast_decl *dl = in->script->decls[i];
+
+		if (dl->kind == AST_D_PROBE && dl->probe->kind == AST_PROBE)
+			sema_resolve_probe(&c, dl->probe);
+	}
+	(void)j;
+	if (d->errors)
+		return NULL;
+	sema_types(&c);
+	if (d->errors)
+		return NULL;
+	sema_final_checks(&c);
+	return d->errors ? NULL : c.prog;
+}

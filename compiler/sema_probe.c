@@ -1,0 +1,336 @@
+/*
+ * sema_probe.c - pass 2: probe points to concrete probes.
+ *
+ * A probe point either names a probe alias (script or tapset), which is
+ * expanded recursively with its body folded into the probe's (a '='
+ * alias's body runs before, a '+=' alias's after), or one of the built-in
+ * families: begin, end, error, never, kernel.trace("sys:event"), timer.*.
+ * Optional points ('?') that resolve to nothing are dropped silently.
+ */
+#include "sema_int.h"
+#include "arena.h"
+#include "diag.h"
+#include "tpfmt.h"
+
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SEMA_MAX_ALIAS_DEPTH 32
+
+/* What the resolution of one user point carries down the alias chain. */
+struct pp_state {
+	const struct ast_probe *user;	/* the user's probe */
+	const struct ast_ppoint *written; /* the point as the user wrote it */
+	struct ast_stmt *body;		/* the body so far */
+	struct ast_expr *cond;		/* conditions so far, and-ed */
+	bool optional;
+};
+
+static const char *pp_text(struct sema_ctx *c, const struct ast_ppoint *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const char *s;
+
+	if (!f)
+		return "?";
+	ast_print_ppoint(f, p);
+	fclose(f);
+	s = arena_strdup(c->arena, buf ? buf : "");
+	free(buf);
+	return s;
+}
+
+/* A block running @first then @second (either may be NULL). */
+static struct ast_stmt *pp_seq(struct sema_ctx *c, struct ast_stmt *first,
+			       struct ast_stmt *second, struct src_span span)
+{
+	struct ast_stmt *b;
+
+	if (!first)
+		return second;
+	if (!second)
+		return first;
+	b = ast_stmt_new(c->arena, AST_S_BLOCK, span);
+	ast_stmt_push(c->arena, &b->body, first);
+	ast_stmt_push(c->arena, &b->body, second);
+	return b;
+}
+
+static struct ast_expr *pp_and(struct sema_ctx *c, struct ast_expr *a,
+			       struct ast_expr *b)
+{
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return ast_binary(c->arena, AST_BINARY, AST_OP_LAND, a, b, b->span);
+}
+
+/* Does alias name @name match the user's point @p (wildcards allowed)? */
+static bool pp_alias_matches(const struct ast_ppoint *name,
+			     const struct ast_ppoint *p)
+{
+	unsigned i;
+
+	if (name->n != p->n)
+		return false;
+	for (i = 0; i < p->n; i++) {
+		const struct ast_ppcomp *a = &name->comps[i], *u = &p->comps[i];
+
+		if (fnmatch(u->name, a->name, 0) != 0)
+			return false;
+		if (!a->arg != !u->arg || (a->arg && !ast_expr_equal(a->arg, u->arg)))
+			return false;
+	}
+	return true;
+}
+
+static struct sem_probe *pp_emit(struct sema_ctx *c, struct pp_state *st,
+				 enum sem_probe_kind kind, const char *pp)
+{
+	struct sem_probe *sp = sema_new_probe(c);
+
+	sp->kind = kind;
+	sp->pp = pp;
+	sp->point = st->written;
+	sp->body = ast_clone_stmt(c->arena, st->body);
+	sp->cond = ast_clone_expr(c->arena, st->cond);
+	sp->span = st->written->span;
+	return sp;
+}
+
+/* The argument of component @k of @p as a number; false if absent. */
+static bool pp_num_arg(const struct ast_ppoint *p, unsigned k, int64_t *v)
+{
+	if (k >= p->n || !p->comps[k].arg || p->comps[k].arg->kind != AST_NUM)
+		return false;
+	*v = p->comps[k].arg->num;
+	return true;
+}
+
+static bool pp_is(const struct ast_ppoint *p, unsigned k, const char *name)
+{
+	return k < p->n && strcmp(p->comps[k].name, name) == 0;
+}
+
+/* begin, begin(N), end, end(N), error, error(N), never */
+static int pp_simple(struct sema_ctx *c, struct pp_state *st,
+		     const struct ast_ppoint *p)
+{
+	static const struct { const char *name; int kind; } simple[] = {
+		{ "begin", SEM_P_BEGIN }, { "end", SEM_P_END },
+		{ "error", SEM_P_ERROR }, { "never", -1 },
+	};
+	unsigned i;
+	int64_t prio = 0;
+
+	if (p->n != 1)
+		return 0;
+	for (i = 0; i < sizeof(simple) / sizeof(simple[0]); i++) {
+		if (strcmp(p->comps[0].name, simple[i].name) != 0)
+			continue;
+		if (p->comps[0].arg && !pp_num_arg(p, 0, &prio)) {
+			diag_error(c->diag, p->comps[0].arg->span,
+				   "the priority of '%s' must be a number", simple[i].name);
+			return -1;
+		}
+		if (simple[i].kind >= 0)
+			pp_emit(c, st, (enum sem_probe_kind)simple[i].kind,
+				pp_text(c, p))->priority = prio;
+		return 1;
+	}
+	return 0;
+}
+
+/* kernel.trace("system:event") with globs; "event" alone matches any system. */
+static int pp_trace(struct sema_ctx *c, struct pp_state *st,
+		    const struct ast_ppoint *p)
+{
+	const struct ast_expr *arg;
+	char *spec, *colon, **names;
+	unsigned n, i;
+
+	if (p->n != 2 || !pp_is(p, 0, "kernel") || !pp_is(p, 1, "trace"))
+		return 0;
+	arg = p->comps[1].arg;
+	if (!arg || arg->kind != AST_STR) {
+		diag_error(c->diag, p->span,
+			   "kernel.trace needs a string: kernel.trace(\"system:event\")");
+		return -1;
+	}
+	spec = arena_strndup(c->arena, arg->str, arg->len);
+	colon = strchr(spec, ':');
+	if (colon)
+		*colon = '\0';
+	n = tpf_match(c->arena, colon ? spec : NULL, colon ? colon + 1 : spec,
+		      &names);
+	if (n == 0 && !st->optional) {
+		diag_error(c->diag, arg->span,
+			   "no tracepoint matches \"%.*s\"%s", (int)arg->len, arg->str,
+			   *tpf_dir() ? "" : " (tracefs is not mounted or not readable)");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		char *ev = strchr(names[i], ':');
+		struct tpf_event *e;
+		struct sem_probe *sp;
+
+		*ev++ = '\0';
+		e = tpf_load(c->arena, names[i], ev);
+		if (!e) {
+			diag_error(c->diag, arg->span, "cannot read the format of %s:%s",
+				   names[i], ev);
+			return -1;
+		}
+		sp = pp_emit(c, st, SEM_P_TRACE,
+			     arena_printf(c->arena, "kernel.trace(\"%s:%s\")",
+					  names[i], ev));
+		sp->event = e;
+	}
+	return 1;
+}
+
+/* Nanoseconds per unit of timer.UNIT(N); 0 when UNIT is not a timer. */
+static int64_t pp_timer_unit(const char *unit, int64_t n, bool *per_second)
+{
+	*per_second = false;
+	if (!strcmp(unit, "s") || !strcmp(unit, "sec"))
+		return 1000000000;
+	if (!strcmp(unit, "ms") || !strcmp(unit, "msec"))
+		return 1000000;
+	if (!strcmp(unit, "us") || !strcmp(unit, "usec"))
+		return 1000;
+	if (!strcmp(unit, "ns") || !strcmp(unit, "nsec"))
+		return 1;
+	if (!strcmp(unit, "jiffies"))
+		return 4000000;		/* HZ=250, Debian's default */
+	if (!strcmp(unit, "hz")) {
+		*per_second = true;
+		return n;
+	}
+	return 0;
+}
+
+/* timer.UNIT(N)[.randomize(M)] */
+static int pp_timer(struct sema_ctx *c, struct pp_state *st,
+		    const struct ast_ppoint *p)
+{
+	int64_t n, r = 0, unit;
+	bool hz;
+	struct sem_probe *sp;
+
+	if (p->n < 2 || p->n > 3 || !pp_is(p, 0, "timer"))
+		return 0;
+	if (!pp_num_arg(p, 1, &n) || n <= 0 ||
+	    (unit = pp_timer_unit(p->comps[1].name, n, &hz)) == 0) {
+		diag_error(c->diag, p->span,
+			   "expected timer.s(N), .ms(N), .us(N), .ns(N), .hz(N) or .jiffies(N) with N > 0%s",
+			   pp_is(p, 1, "profile") ? " (timer.profile is not supported)" : "");
+		return -1;
+	}
+	if (p->n == 3 && (!pp_is(p, 2, "randomize") || !pp_num_arg(p, 2, &r) || r < 0)) {
+		diag_error(c->diag, p->comps[2].span,
+			   "expected .randomize(N) with N >= 0 after a timer");
+		return -1;
+	}
+	sp = pp_emit(c, st, SEM_P_TIMER, pp_text(c, p));
+	sp->period_ns = hz ? 1000000000 / n : n * unit;
+	sp->randomize_ns = hz ? 0 : r * unit;
+	if (sp->period_ns <= 0)
+		sp->period_ns = 1;
+	return 1;
+}
+
+/* Families ktap knows but this version cannot run yet. */
+static int pp_later(struct sema_ctx *c, const struct ast_ppoint *p)
+{
+	static const char *const later[] = {
+		"kernel", "kprobe", "module", "process", "syscall", "nd_syscall",
+		"perf", "procfs", "netfilter", "python2", "python3", "java",
+	};
+	unsigned i;
+
+	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
+		if (strcmp(p->comps[0].name, later[i]) == 0) {
+			diag_error(c->diag, p->span,
+				   "probe point '%s' is not supported by this version of ktap",
+				   pp_text(c, p));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void pp_resolve(struct sema_ctx *c, struct pp_state *st,
+		       const struct ast_ppoint *p);
+
+/* Expand every alias whose name matches @p; returns how many did. */
+static unsigned pp_aliases(struct sema_ctx *c, struct pp_state *st,
+			   const struct ast_ppoint *p)
+{
+	unsigned i, j, n = 0;
+
+	for (i = 0; i < c->naliases; i++) {
+		const struct sema_alias *al = &c->aliases[i];
+		struct pp_state inner = *st;
+
+		if (!pp_alias_matches(al->name, p))
+			continue;
+		n++;
+		if (c->alias_depth >= SEMA_MAX_ALIAS_DEPTH) {
+			diag_error(c->diag, p->span,
+				   "probe alias '%s' expands recursively", pp_text(c, p));
+			return n;
+		}
+		inner.body = al->decl->kind == AST_ALIAS ?
+			pp_seq(c, al->decl->body, st->body, st->body->span) :
+			pp_seq(c, st->body, al->decl->body, st->body->span);
+		c->alias_depth++;
+		for (j = 0; j < al->decl->points.n; j++) {
+			const struct ast_ppoint *t = al->decl->points.v[j];
+
+			inner.cond = pp_and(c, st->cond, t->cond);
+			inner.optional = st->optional || t->optional;
+			pp_resolve(c, &inner, t);
+		}
+		c->alias_depth--;
+	}
+	return n;
+}
+
+static void pp_resolve(struct sema_ctx *c, struct pp_state *st,
+		       const struct ast_ppoint *p)
+{
+	int r;
+
+	if (pp_aliases(c, st, p))
+		return;
+	if ((r = pp_simple(c, st, p)) != 0 || (r = pp_trace(c, st, p)) != 0 ||
+	    (r = pp_timer(c, st, p)) != 0)
+		return;
+	if (st->optional)
+		return;
+	if (pp_later(c, p) == 0)
+		diag_error(c->diag, p->span, "no match for probe point '%s'",
+			   pp_text(c, p));
+}
+
+void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe)
+{
+	unsigned i;
+
+	for (i = 0; i < probe->points.n; i++) {
+		const struct ast_ppoint *p = probe->points.v[i];
+		struct pp_state st = { probe, p, probe->body, p->cond, p->optional };
+		unsigned before = c->prog->nprobes;
+
+		pp_resolve(c, &st, p);
+		/* '!': a point that resolved makes the rest unnecessary. */
+		if (p->sufficient && c->prog->nprobes > before)
+			break;
+	}
+}

@@ -1,0 +1,791 @@
+/*
+ * sema_type.c - pass 2: names and types.
+ *
+ * Every probe body and every used function is walked repeatedly; each
+ * walk binds names (locals, parameters, globals), types what it can from
+ * literals, operators, builtins and already-typed symbols, and records
+ * whether anything changed.  When a walk changes nothing, one last walk
+ * reports every remaining problem (unknown names, type conflicts,
+ * unresolved types), so each problem is reported once, at a location.
+ */
+#include "sema_int.h"
+#include "arena.h"
+#include "diag.h"
+#include "tpfmt.h"
+
+#include <string.h>
+
+#define SEMA_MAX_ROUNDS 32
+
+struct bi_info {
+	const char *name;
+	char ret;
+	const char *args;
+	unsigned flags;
+};
+
+#define BF_EVENT 1u
+#define BF_SIDE 2u
+#define BF_FORMAT 4u
+
+static const struct bi_info bi_table[] = {
+#define BI(id, name, ret, args, flags) { name, ret, args, flags },
+#include "../runtime/builtins.def"
+#undef BI
+};
+
+static enum sem_type ty_expr(struct sema_ctx *c, struct ast_expr *e);
+static void ty_stmt(struct sema_ctx *c, struct ast_stmt *s, unsigned loops);
+
+static void ty_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Errors only in the reporting round: earlier rounds may lack types. */
+static void ty_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c->report)
+		return;
+	va_start(ap, fmt);
+	diag_vreport(c->diag, DIAG_ERROR, at, fmt, ap);
+	va_end(ap);
+}
+
+/* Merge @t into *slot; a conflict is an error naming @what. */
+static void ty_unify(struct sema_ctx *c, enum sem_type *slot, enum sem_type t,
+		     struct src_span at, const char *what)
+{
+	if (t == SEM_UNKNOWN || *slot == t)
+		return;
+	if (*slot == SEM_UNKNOWN) {
+		*slot = t;
+		c->changed = true;
+		return;
+	}
+	/* @what is a variable's name, or a phrase ("an array key"). */
+	ty_err(c, at, strchr(what, ' ') ? "type mismatch for %s: %s expected, %s found" :
+	       "type mismatch for '%s': %s expected, %s found", what,
+	       sem_type_name(*slot), sem_type_name(t));
+}
+
+/* Require @e to have type @want (unknown is fine until the last round). */
+static void ty_want(struct sema_ctx *c, struct ast_expr *e, enum sem_type want,
+		    const char *what)
+{
+	enum sem_type t = ty_expr(c, e);
+
+	if (t == SEM_UNKNOWN || t == want)
+		return;
+	ty_err(c, e->span, "%s must be a %s, not a %s", what,
+	       sem_type_name(want), sem_type_name(t));
+}
+
+/* ---- symbols ---- */
+
+static struct sem_sym *ty_new_local(struct sema_ctx *c, const char *name,
+				    struct src_span span)
+{
+	struct sem_sym *s = arena_alloc(c->arena, sizeof(*s));
+	struct sem_sym ***v;
+	unsigned *n;
+	size_t *cap;
+
+	s->name = name;
+	s->kind = SEM_LOCAL;
+	s->span = span;
+	if (c->func) {
+		v = &c->func->locals, n = &c->func->nlocals, cap = &c->func->lcap;
+	} else {
+		v = &c->probe->locals, n = &c->probe->nlocals, cap = &c->probe->lcap;
+	}
+	s->slot = *n;
+	*v = arena_grow(c->arena, *v, *n, cap, sizeof(**v));
+	(*v)[(*n)++] = s;
+	c->changed = true;
+	return s;
+}
+
+static struct sem_sym *ty_find_local(struct sema_ctx *c, const char *name)
+{
+	struct sem_sym **v = c->func ? c->func->locals : c->probe->locals;
+	unsigned n = c->func ? c->func->nlocals : c->probe->nlocals, i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i]->name, name) == 0)
+			return v[i];
+	return NULL;
+}
+
+/* A scalar variable: local, parameter or global; new locals on demand. */
+static struct sem_sym *ty_scalar(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct sem_sym *s = e->sym;
+
+	if (!s)
+		s = ty_find_local(c, e->str);
+	if (!s)
+		s = sema_global(c, e->str);
+	if (!s)
+		s = ty_new_local(c, e->str, e->span);
+	e->sym = s;
+	if (s->is_array)
+		ty_err(c, e->span, "array '%s' used as a scalar (index it: %s[...])",
+		       s->name, s->name);
+	return s;
+}
+
+/* A global array for @e (a VAR naming it), used with @nkeys keys. */
+static struct sem_sym *ty_array(struct sema_ctx *c, struct ast_expr *e,
+				unsigned nkeys)
+{
+	struct sem_sym *s = e->sym ? e->sym : sema_global(c, e->str);
+
+	if (!s || s->kind != SEM_GLOBAL) {
+		const char *hint = sema_suggest(c, e->str, false);
+
+		ty_err(c, e->span,
+		       "unresolved arity-%u global array '%s', missing global declaration?%s%s%s",
+		       nkeys, e->str, hint ? " (did you mean '" : "",
+		       hint ? hint : "", hint ? "'?)" : "");
+		return NULL;
+	}
+	e->sym = s;
+	if (!s->is_array) {
+		if (s->written || s->read || s->type != SEM_UNKNOWN) {
+			ty_err(c, e->span, "'%s' is a scalar, not an array", s->name);
+			return NULL;
+		}
+		s->is_array = true;
+		c->changed = true;
+	}
+	if (nkeys && !s->nkeys) {
+		s->nkeys = nkeys;
+		c->changed = true;
+	} else if (nkeys && s->nkeys != nkeys) {
+		ty_err(c, e->span, "array '%s' has %u key%s here but %u elsewhere",
+		       s->name, nkeys, nkeys == 1 ? "" : "s", s->nkeys);
+		return NULL;
+	}
+	return s;
+}
+
+/* Type the keys of an index/in/delete/slice against @s's key types. */
+static void ty_keys(struct sema_ctx *c, struct sem_sym *s, struct ast_list *keys,
+		    bool stars_ok)
+{
+	unsigned i;
+
+	for (i = 0; i < keys->n && i < SEM_MAX_KEYS; i++) {
+		struct ast_expr *k = keys->v[i];
+
+		if (k->kind == AST_STAR) {
+			if (!stars_ok)
+				ty_err(c, k->span,
+				       "'*' is only allowed in foreach, delete and 'in' (array slices)");
+			continue;
+		}
+		ty_unify(c, &s->keys[i], ty_expr(c, k), k->span, "an array key");
+		if (s->keys[i] == SEM_STATS)
+			ty_err(c, k->span, "an array key cannot be a statistic");
+	}
+	if (keys->n > SEM_MAX_KEYS)
+		ty_err(c, keys->v[SEM_MAX_KEYS]->span, "arrays have at most %d keys",
+		       SEM_MAX_KEYS);
+}
+
+/* The base of an INDEX/IN/foreach: a global array or a histogram. */
+static struct sem_sym *ty_base(struct sema_ctx *c, struct ast_expr *base,
+			       struct ast_list *keys, bool stars_ok)
+{
+	struct sem_sym *s;
+
+	if (base->kind != AST_VAR) {
+		ty_expr(c, base);	/* a histogram: index = bucket */
+		for (unsigned i = 0; i < keys->n; i++)
+			ty_want(c, keys->v[i], SEM_LONG, "a histogram bucket");
+		return NULL;
+	}
+	s = ty_array(c, base, keys->n);
+	if (s)
+		ty_keys(c, s, keys, stars_ok);
+	return s;
+}
+
+/* ---- expressions ---- */
+
+static enum sem_type ty_var(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct sem_sym *s = ty_scalar(c, e);
+
+	s->read = true;
+	return s->type;
+}
+
+static enum sem_type ty_index(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct sem_sym *s = ty_base(c, e->a, &e->args, false);
+
+	if (!s)
+		return e->a->kind == AST_VAR ? SEM_UNKNOWN : SEM_LONG;
+	s->read = true;
+	return s->type;
+}
+
+/* The variable an assignment writes: VAR or INDEX; others are errors. */
+static enum sem_type *ty_lvalue(struct sema_ctx *c, struct ast_expr *e,
+				struct sem_sym **sym)
+{
+	struct sem_sym *s = NULL;
+
+	*sym = NULL;
+	if (e->kind == AST_VAR) {
+		s = ty_scalar(c, e);
+	} else if (e->kind == AST_INDEX && e->a->kind == AST_VAR) {
+		s = ty_base(c, e->a, &e->args, false);
+	} else {
+		ty_err(c, e->span, "%s cannot be assigned to",
+		       e->kind == AST_TARGET ? "a tracepoint field" : "this expression");
+		ty_expr(c, e);
+		return NULL;
+	}
+	if (!s)
+		return NULL;
+	s->written = true;
+	*sym = s;
+	return &s->type;
+}
+
+static enum sem_type ty_assign(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct sem_sym *s;
+	enum sem_type *slot = ty_lvalue(c, e->a, &s);
+	enum sem_type rt = ty_expr(c, e->b);
+
+	if (!slot)
+		return rt;
+	switch (e->op) {
+	case AST_OP_SET:
+		ty_unify(c, slot, rt, e->span, s->name);
+		if (*slot == SEM_STATS)
+			ty_err(c, e->op_span, "statistics only take values with '<<<'");
+		return *slot;
+	case AST_OP_STAT_ADD:
+		ty_unify(c, slot, SEM_STATS, e->a->span, s->name);
+		ty_want(c, e->b, SEM_LONG, "a value added with '<<<'");
+		return SEM_LONG;
+	case AST_OP_CAT_SET:
+		ty_unify(c, slot, SEM_STRING, e->a->span, s->name);
+		ty_want(c, e->b, SEM_STRING, "the right side of '.='");
+		s->read = true;
+		return SEM_STRING;
+	default:
+		ty_unify(c, slot, SEM_LONG, e->a->span, s->name);
+		ty_want(c, e->b, SEM_LONG, "the right side of a compound assignment");
+		s->read = true;
+		return SEM_LONG;
+	}
+}
+
+static enum sem_type ty_incdec(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct sem_sym *s;
+	enum sem_type *slot = ty_lvalue(c, e->a, &s);
+
+	if (slot) {
+		ty_unify(c, slot, SEM_LONG, e->a->span, s->name);
+		s->read = true;
+	}
+	return SEM_LONG;
+}
+
+static enum sem_type ty_binary(struct sema_ctx *c, struct ast_expr *e)
+{
+	enum sem_type l, r;
+
+	switch (e->op) {
+	case AST_OP_CONCAT:
+		ty_want(c, e->a, SEM_STRING, "an operand of '.'");
+		ty_want(c, e->b, SEM_STRING, "an operand of '.'");
+		return SEM_STRING;
+	case AST_OP_MATCH: case AST_OP_NOMATCH:
+		ty_want(c, e->a, SEM_STRING, "the left side of a regular expression match");
+		return SEM_LONG;
+	case AST_OP_LT: case AST_OP_GT: case AST_OP_LE: case AST_OP_GE:
+	case AST_OP_EQ: case AST_OP_NE:
+		l = ty_expr(c, e->a);
+		r = ty_expr(c, e->b);
+		if (l != SEM_UNKNOWN && r != SEM_UNKNOWN && l != r)
+			ty_err(c, e->op_span, "cannot compare a %s with a %s",
+			       sem_type_name(l), sem_type_name(r));
+		else if (l == SEM_STATS || r == SEM_STATS)
+			ty_err(c, e->op_span, "cannot compare statistics; use @count, @sum, ...");
+		/* Pass a known type to an untyped variable on the other side. */
+		if (l == SEM_UNKNOWN && r != SEM_UNKNOWN && e->a->sym && e->a->kind == AST_VAR)
+			ty_unify(c, &e->a->sym->type, r, e->a->span, e->a->sym->name);
+		if (r == SEM_UNKNOWN && l != SEM_UNKNOWN && e->b->sym && e->b->kind == AST_VAR)
+			ty_unify(c, &e->b->sym->type, l, e->b->span, e->b->sym->name);
+		return SEM_LONG;
+	default:
+		ty_want(c, e->a, SEM_LONG, "an operand of an arithmetic or logical operator");
+		ty_want(c, e->b, SEM_LONG, "an operand of an arithmetic or logical operator");
+		return SEM_LONG;
+	}
+}
+
+static enum sem_type ty_ternary(struct sema_ctx *c, struct ast_expr *e)
+{
+	enum sem_type t = SEM_UNKNOWN;
+
+	ty_want(c, e->a, SEM_LONG, "the condition of '?:'");
+	ty_unify(c, &t, ty_expr(c, e->b), e->b->span, "the branches of '?:'");
+	ty_unify(c, &t, ty_expr(c, e->c), e->c->span, "the branches of '?:'");
+	return t;
+}
+
+static enum sem_type ty_in(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct sem_sym *s = ty_base(c, e->a, &e->args, true);
+
+	if (s)
+		s->read = true;
+	return SEM_LONG;
+}
+
+/* @count(x) ... and @hist_*(x): x is a statistic (scalar or element). */
+static struct sem_sym *ty_stat_operand(struct sema_ctx *c, struct ast_expr *x)
+{
+	struct sem_sym *s = NULL;
+
+	if (x->kind == AST_VAR)
+		s = ty_scalar(c, x);
+	else if (x->kind == AST_INDEX && x->a->kind == AST_VAR)
+		s = ty_base(c, x->a, &x->args, false);
+	else
+		ty_err(c, x->span, "statistical operators apply to a statistic variable or array element");
+	if (!s)
+		return NULL;
+	s->read = true;
+	ty_unify(c, &s->type, SEM_STATS, x->span, s->name);
+	return s;
+}
+
+static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct sem_sym *s = ty_stat_operand(c, e->a);
+	unsigned i;
+
+	for (i = 0; i < e->args.n; i++) {
+		if (e->args.v[i]->kind != AST_NUM &&
+		    !(e->args.v[i]->kind == AST_UNARY && e->args.v[i]->a->kind == AST_NUM))
+			ty_err(c, e->args.v[i]->span, "@hist_linear takes literal numbers");
+	}
+	if (!s)
+		return SEM_STATS;
+	if (e->op == AST_OP_HIST_LOG) {
+		s->hist_log = true;
+	} else if (e->args.n == 3) {
+		int64_t v[3];
+
+		for (i = 0; i < 3; i++)
+			v[i] = e->args.v[i]->kind == AST_NUM ? e->args.v[i]->num :
+			       -e->args.v[i]->a->num;
+		if (v[2] <= 0 || v[1] <= v[0])
+			ty_err(c, e->span, "@hist_linear needs start < stop and a positive interval");
+		if (s->hist_linear && (s->lin_start != v[0] || s->lin_stop != v[1] ||
+				       s->lin_step != v[2]))
+			ty_err(c, e->span, "'%s' is used with two different @hist_linear ranges",
+			       s->name);
+		s->hist_linear = true;
+		s->lin_start = v[0];
+		s->lin_stop = v[1];
+		s->lin_step = v[2];
+	}
+	return SEM_STATS;
+}
+
+/* Check a builtin call's arguments against its signature. */
+static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
+{
+	const struct bi_info *b = &bi_table[id];
+	const char *sig = b->args;
+	unsigned i, fixed = 0;
+	bool rep = strchr(sig, '*') != NULL;
+
+	while (sig[fixed] && sig[fixed] != '*')
+		fixed++;
+	if (rep)
+		fixed--;	/* the letter before '*' may repeat 0+ times */
+	if (e->args.n < fixed || (!rep && e->args.n > fixed))
+		ty_err(c, e->span, "%s() takes %s%u argument%s, %u given", b->name,
+		       rep ? "at least " : "", fixed, fixed == 1 ? "" : "s", e->args.n);
+	for (i = 0; i < e->args.n; i++) {
+		char want = i < fixed ? sig[i] : rep ? sig[fixed] : 'a';
+		struct ast_expr *a = e->args.v[i];
+		enum sem_type t;
+
+		if (a->kind == AST_HIST && (id == sema_builtin("print") ||
+					    id == sema_builtin("println"))) {
+			ty_expr(c, a);
+			continue;
+		}
+		t = ty_expr(c, a);
+		if (t == SEM_STATS)
+			ty_err(c, a->span, "a statistic cannot be passed to %s(); use @count, @sum, ...",
+			       b->name);
+		else if (want == 'l' && t == SEM_STRING)
+			ty_err(c, a->span, "argument %u of %s() must be a long", i + 1, b->name);
+		else if (want == 's' && t == SEM_LONG)
+			ty_err(c, a->span, "argument %u of %s() must be a string", i + 1, b->name);
+		else if (want != 'a' && t == SEM_UNKNOWN && a->kind == AST_VAR && a->sym)
+			ty_unify(c, &a->sym->type, want == 'l' ? SEM_LONG : SEM_STRING,
+				 a->span, a->sym->name);
+	}
+	e->ref = -id - 1;
+	return b->ret == 'l' ? SEM_LONG : b->ret == 's' ? SEM_STRING : SEM_LONG;
+}
+
+static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct sem_func *f = sema_func_use(c, e->str);
+	unsigned i;
+	int id;
+
+	if (!f) {
+		id = sema_builtin(e->str);
+		if (id >= 0)
+			return ty_builtin(c, e, id);
+		for (i = 0; i < e->args.n; i++)
+			ty_expr(c, e->args.v[i]);
+		{
+			const char *hint = sema_suggest(c, e->str, true);
+
+			ty_err(c, e->op_span, "unknown function '%s'%s%s%s", e->str,
+			       hint ? "; did you mean '" : "", hint ? hint : "",
+			       hint ? "'?" : "");
+		}
+		return SEM_UNKNOWN;
+	}
+	e->ref = (int)f->index;
+	if (e->args.n != f->nparams)
+		ty_err(c, e->span, "function '%s' takes %u argument%s, %u given",
+		       f->name, f->nparams, f->nparams == 1 ? "" : "s", e->args.n);
+	for (i = 0; i < e->args.n; i++) {
+		enum sem_type t = ty_expr(c, e->args.v[i]);
+
+		if (i >= f->nparams)
+			continue;
+		ty_unify(c, &f->locals[i]->type, t, e->args.v[i]->span,
+			 f->locals[i]->name);
+		/* A typed parameter types an untyped variable passed to it. */
+		if (t == SEM_UNKNOWN && e->args.v[i]->kind == AST_VAR && e->args.v[i]->sym)
+			ty_unify(c, &e->args.v[i]->sym->type, f->locals[i]->type,
+				 e->args.v[i]->span, e->args.v[i]->sym->name);
+	}
+	return f->ret;
+}
+
+/* $field of a tracepoint, and $$parms / $$vars. */
+static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
+{
+	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	const struct tpf_field *f;
+
+	if (!ev) {
+		ty_err(c, e->span, "target variable '%s' is not available %s", e->str,
+		       c->func ? "in a function" : "in this kind of probe");
+		return SEM_UNKNOWN;
+	}
+	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
+	    !strcmp(e->str, "$$locals")) {
+		e->ref = -1;
+		return SEM_STRING;
+	}
+	f = tpf_field(ev, e->str + 1);
+	if (!f || f->kind == TPF_OTHER || e->str[1] == '$') {
+		ty_err(c, e->span, "tracepoint %s:%s has no usable field '%s'",
+		       ev->system, ev->name, e->str + 1);
+		return SEM_UNKNOWN;
+	}
+	if (e->chain.n) {
+		ty_err(c, e->chain.v[0].span,
+		       "'%s' is a plain tracepoint field: '->' and '[]' need a kprobe with type information",
+		       e->str);
+		return SEM_UNKNOWN;
+	}
+	e->ref = (int)(f - ev->fields);
+	return f->kind == TPF_INT && !e->chain.pretty ? SEM_LONG : SEM_STRING;
+}
+
+/* @defined(x) is decided now: 1 when x resolves. */
+static enum sem_type ty_defined(struct sema_ctx *c, struct ast_expr *e)
+{
+	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	bool ok = true;
+
+	if (e->a->kind == AST_TARGET)
+		ok = ev && e->a->chain.n == 0 &&
+		     (tpf_field(ev, e->a->str + 1) || e->a->str[1] == '$');
+	e->kind = AST_NUM;
+	e->num = ok;
+	e->a = NULL;
+	c->changed = true;
+	return SEM_LONG;
+}
+
+static enum sem_type ty_unsupported(struct sema_ctx *c, struct ast_expr *e)
+{
+	static const char *const what[] = {
+		[AST_CAST] = "@cast", [AST_ATVAR] = "@var",
+		[AST_AUTOCAST] = "'->' on a script value", [AST_ENTRY] = "@entry",
+		[AST_PERF] = "@perf", [AST_DEREF] = "raw memory reads",
+		[AST_REGISTER] = "raw register reads",
+		[AST_EMBEDDED] = "embedded C code",
+	};
+
+	ty_err(c, e->span, "%s is not supported by this version of ktap%s",
+	       what[e->kind] ? what[e->kind] : "this expression",
+	       e->kind == AST_EMBEDDED ? ": ktap never compiles C" : "");
+	return SEM_UNKNOWN;
+}
+
+static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
+{
+	switch (e->kind) {
+	case AST_NUM: return SEM_LONG;
+	case AST_STR: return SEM_STRING;
+	case AST_VAR: return ty_var(c, e);
+	case AST_INDEX: return ty_index(c, e);
+	case AST_CALL: return ty_call(c, e);
+	case AST_TARGET: return ty_target(c, e);
+	case AST_UNARY:
+		if (e->op == AST_OP_ADDR)
+			return ty_unsupported(c, e);
+		ty_want(c, e->a, SEM_LONG, "the operand of a unary operator");
+		return SEM_LONG;
+	case AST_BINARY: return ty_binary(c, e);
+	case AST_TERNARY: return ty_ternary(c, e);
+	case AST_ASSIGN: return ty_assign(c, e);
+	case AST_INCDEC: return ty_incdec(c, e);
+	case AST_IN: return ty_in(c, e);
+	case AST_STAT: ty_stat_operand(c, e->a); return SEM_LONG;
+	case AST_HIST: return ty_hist(c, e);
+	case AST_DEFINED: return ty_defined(c, e);
+	case AST_STAR:
+		ty_err(c, e->span, "'*' is only allowed as an array slice key");
+		return SEM_UNKNOWN;
+	default:
+		return ty_unsupported(c, e);
+	}
+}
+
+static enum sem_type ty_expr(struct sema_ctx *c, struct ast_expr *e)
+{
+	enum sem_type t = ty_expr_kind(c, e);
+
+	if (t == SEM_STATS && e->kind != AST_HIST && e->kind != AST_VAR &&
+	    e->kind != AST_INDEX)
+		t = SEM_LONG;
+	if (e->type != (int)t)
+		e->type = (int)t;
+	return t;
+}
+
+/* ---- statements ---- */
+
+static void ty_foreach(struct sema_ctx *c, struct ast_foreach *fe, unsigned loops)
+{
+	struct sem_sym *arr = NULL;
+	unsigned i;
+
+	if (fe->array->kind == AST_VAR) {
+		arr = ty_array(c, fe->array, fe->keys.n);
+		if (arr) {
+			arr->read = true;
+			if (fe->has_slice)
+				ty_keys(c, arr, &fe->slice, true);
+		}
+	} else {
+		ty_expr(c, fe->array);
+		if (fe->keys.n != 1)
+			ty_err(c, fe->array->span, "a histogram has one key: its bucket");
+	}
+	for (i = 0; i < fe->keys.n; i++) {
+		struct sem_sym *k = ty_scalar(c, fe->keys.v[i]);
+
+		k->written = true;
+		ty_unify(c, &k->type, arr ? arr->keys[i] : SEM_LONG, fe->keys.v[i]->span,
+			 k->name);
+		if (arr)
+			ty_unify(c, &arr->keys[i], k->type, fe->keys.v[i]->span, "an array key");
+		fe->keys.v[i]->type = (int)k->type;
+	}
+	if (fe->value) {
+		struct sem_sym *v = ty_scalar(c, fe->value);
+
+		v->written = true;
+		ty_unify(c, &v->type, arr ? (arr->type == SEM_STATS ? SEM_LONG : arr->type) :
+			 SEM_LONG, fe->value->span, v->name);
+		fe->value->type = (int)v->type;
+	}
+	if (fe->has_sort_stat && arr && arr->type != SEM_UNKNOWN && arr->type != SEM_STATS)
+		ty_err(c, fe->array->span, "'%s' holds no statistics to sort by", arr->name);
+	if (fe->limit)
+		ty_want(c, fe->limit, SEM_LONG, "a foreach limit");
+	ty_stmt(c, fe->body, loops + 1);
+}
+
+static void ty_delete(struct sema_ctx *c, struct ast_expr *e)
+{
+	if (e->kind == AST_INDEX && e->a->kind == AST_VAR) {
+		struct sem_sym *s = ty_base(c, e->a, &e->args, true);
+
+		if (s)
+			s->written = true;
+	} else if (e->kind == AST_VAR) {
+		struct sem_sym *s = e->sym ? e->sym : sema_global(c, e->str);
+
+		if (!s)
+			s = ty_scalar(c, e);
+		e->sym = s;
+		s->written = true;
+	} else {
+		ty_err(c, e->span, "delete needs a variable, an array or an array element");
+	}
+}
+
+static void ty_return(struct sema_ctx *c, struct ast_stmt *s)
+{
+	if (!c->func)
+		return;		/* pass 1 reported it */
+	if (s->e)
+		ty_unify(c, &c->func->ret, ty_expr(c, s->e), s->e->span,
+			 "the return value");
+}
+
+static void ty_stmts(struct sema_ctx *c, struct ast_stmt_list *l, unsigned loops)
+{
+	unsigned i;
+
+	for (i = 0; i < l->n; i++)
+		ty_stmt(c, l->v[i], loops);
+}
+
+static void ty_stmt(struct sema_ctx *c, struct ast_stmt *s, unsigned loops)
+{
+	if (!s)
+		return;
+	switch (s->kind) {
+	case AST_S_BLOCK: ty_stmts(c, &s->body, loops); break;
+	case AST_S_EXPR: ty_expr(c, s->e); break;
+	case AST_S_IF:
+		ty_want(c, s->e, SEM_LONG, "a condition");
+		ty_stmt(c, s->s1, loops);
+		ty_stmt(c, s->s2, loops);
+		break;
+	case AST_S_WHILE:
+		ty_want(c, s->e, SEM_LONG, "a condition");
+		ty_stmt(c, s->s1, loops + 1);
+		break;
+	case AST_S_FOR:
+		if (s->e) ty_expr(c, s->e);
+		if (s->e2) ty_want(c, s->e2, SEM_LONG, "a condition");
+		if (s->e3) ty_expr(c, s->e3);
+		ty_stmt(c, s->s1, loops + 1);
+		break;
+	case AST_S_FOREACH: ty_foreach(c, s->fe, loops); break;
+	case AST_S_BREAK: case AST_S_CONTINUE:
+		if (!loops)
+			ty_err(c, s->span, "'%s' outside a loop",
+			       s->kind == AST_S_BREAK ? "break" : "continue");
+		break;
+	case AST_S_RETURN: ty_return(c, s); break;
+	case AST_S_DELETE: ty_delete(c, s->e); break;
+	case AST_S_TRY:
+		ty_stmt(c, s->s1, loops);
+		if (s->name) {
+			struct ast_expr v = { .kind = AST_VAR, .str = s->name, .span = s->span };
+			struct sem_sym *m = ty_scalar(c, &v);
+
+			m->written = true;
+			ty_unify(c, &m->type, SEM_STRING, s->span, m->name);
+		}
+		ty_stmt(c, s->s2, loops);
+		break;
+	case AST_S_EMBEDDED:
+		ty_err(c, s->span, "embedded C code is not supported: ktap never compiles C");
+		break;
+	default:
+		break;
+	}
+}
+
+/* One walk over every probe and used function. */
+static void ty_round(struct sema_ctx *c)
+{
+	struct sem_prog *p = c->prog;
+	unsigned i;
+
+	for (i = 0; i < p->nprobes; i++) {
+		c->probe = p->probes[i];
+		c->func = NULL;
+		if (p->probes[i]->cond)
+			ty_want(c, p->probes[i]->cond, SEM_LONG, "a probe condition");
+		ty_stmt(c, p->probes[i]->body, 0);
+	}
+	/* Functions used by the walk above may add more functions. */
+	for (i = 0; i < p->nfuncs; i++) {
+		c->func = p->funcs[i];
+		c->probe = NULL;
+		if (p->funcs[i]->ast->body)
+			ty_stmt(c, p->funcs[i]->ast->body, 0);
+	}
+	c->func = NULL;
+}
+
+/* Anything still untyped after the last round is an error. */
+static void ty_unresolved(struct sema_ctx *c, struct sem_sym **v, unsigned n)
+{
+	unsigned i, k;
+
+	for (i = 0; i < n; i++) {
+		if (v[i]->type == SEM_UNKNOWN && (v[i]->read || v[i]->written)) {
+			if (v[i]->kind == SEM_LOCAL && !v[i]->written) {
+				v[i]->type = SEM_LONG;	/* read only: stap defaults */
+				continue;
+			}
+			diag_error(c->diag, v[i]->span, "unresolved type for '%s'",
+				   v[i]->name);
+		}
+		for (k = 0; k < v[i]->nkeys; k++)
+			if (v[i]->keys[k] == SEM_UNKNOWN)
+				diag_error(c->diag, v[i]->span,
+					   "unresolved type for key %u of array '%s'",
+					   k + 1, v[i]->name);
+	}
+}
+
+void sema_types(struct sema_ctx *c)
+{
+	struct sem_prog *p = c->prog;
+	unsigned round, i;
+
+	for (round = 0; round < SEMA_MAX_ROUNDS; round++) {
+		c->changed = false;
+		ty_round(c);
+		if (!c->changed)
+			break;
+	}
+	c->report = true;
+	ty_round(c);
+	if (c->diag->errors)
+		return;
+	ty_unresolved(c, p->globals, p->nglobals);
+	for (i = 0; i < p->nprobes; i++)
+		ty_unresolved(c, p->probes[i]->locals, p->probes[i]->nlocals);
+	for (i = 0; i < p->nfuncs; i++) {
+		ty_unresolved(c, p->funcs[i]->locals, p->funcs[i]->nlocals);
+		if (p->funcs[i]->ret == SEM_UNKNOWN)
+			p->funcs[i]->ret = SEM_LONG;	/* returns nothing */
+	}
+}

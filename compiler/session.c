@@ -1,0 +1,245 @@
+/*
+ * session.c - session set-up, target facts, and pass 1 over the tapset
+ * library and the script (see session.h).
+ */
+#include "session.h"
+#include "arena.h"
+#include "lexer.h"
+#include "parse.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#ifndef KTAP_TAPSET_DIR
+#define KTAP_TAPSET_DIR "/usr/local/share/ktap/tapset"
+#endif
+
+/* The language version ktap implements, for %( systemtap_v >= ... %). */
+#define KTAP_SYSTEMTAP_V "5.0"
+
+void session_init(struct ktap_session *s, FILE *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->arena = arena_new();
+	src_init(&s->src);
+	diag_init(&s->diag, &s->src, err);
+	s->opt.last_pass = 5;
+	s->opt.target_pid = -1;
+}
+
+void session_free(struct ktap_session *s)
+{
+	free(s->kconfig);
+	src_release(&s->src);
+	arena_free(s->arena);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Load the kernel's .config once: $KTAP_KCONFIG, /boot, or the build tree. */
+static void session_load_kconfig(struct ktap_session *s)
+{
+	const char *env = getenv("KTAP_KCONFIG");
+	char path[PATH_MAX];
+	uint32_t id = 0;
+
+	s->kconfig_loaded = true;
+	if (env) {
+		id = src_load(&s->src, env);
+	} else {
+		snprintf(path, sizeof(path), "/boot/config-%s", s->facts.kernel_vr);
+		id = src_load(&s->src, path);
+		if (!id) {
+			snprintf(path, sizeof(path), "/lib/modules/%s/build/.config",
+				 s->facts.kernel_vr);
+			id = src_load(&s->src, path);
+		}
+	}
+	if (id)
+		s->kconfig = xstrdup(src_file(&s->src, id)->text);
+}
+
+/* Value of CONFIG_ option @name, "" when unset (pp_facts.config). */
+static const char *session_config(void *ctx, const char *name)
+{
+	struct ktap_session *s = ctx;
+	size_t n = strlen(name);
+	const char *p;
+
+	if (!s->kconfig_loaded)
+		session_load_kconfig(s);
+	for (p = s->kconfig; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+		if (strncmp(p, name, n) == 0 && p[n] == '=') {
+			const char *v = p + n + 1, *e = strchr(v, '\n');
+
+			return arena_strndup(s->arena, v, e ? (size_t)(e - v) : strlen(v));
+		}
+	}
+	return "";
+}
+
+void session_facts(struct ktap_session *s)
+{
+	struct utsname u;
+	const char *release, *dash;
+
+	if (uname(&u) != 0)
+		memset(&u, 0, sizeof(u));
+	release = s->opt.release ? s->opt.release : u.release;
+	dash = strchr(release, '-');
+	s->facts.kernel_vr = arena_strdup(s->arena, release);
+	s->facts.kernel_v = dash ? arena_strndup(s->arena, release,
+						 (size_t)(dash - release)) :
+				   s->facts.kernel_vr;
+	s->facts.arch = arena_strdup(s->arena, s->opt.arch ? s->opt.arch :
+					       u.machine);
+	s->facts.runtime = "kernel";
+	s->facts.systemtap_v = KTAP_SYSTEMTAP_V;
+	s->facts.privilege = "stapdev";
+	s->facts.guru = s->opt.guru;
+	s->facts.config = session_config;
+	s->facts.config_ctx = s;
+	s->facts.args = s->opt.args;
+	s->facts.nargs = s->opt.nargs;
+}
+
+static bool session_is_dir(const char *path)
+{
+	struct stat st;
+
+	return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * An uninstalled ktap runs from its build tree (which holds
+ * config.status): it then uses the tapset of its source tree.
+ */
+const char *session_tapset_dir(void)
+{
+	static char exe[PATH_MAX];
+	ssize_t n;
+	char *slash;
+
+	if (getenv("KTAP_TAPSET"))
+		return getenv("KTAP_TAPSET");
+#ifdef KTAP_SRCDIR_TAPSET
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 32);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			strcpy(slash, "/config.status");
+			if (access(exe, F_OK) == 0 &&
+			    session_is_dir(KTAP_SRCDIR_TAPSET))
+				return KTAP_SRCDIR_TAPSET;
+		}
+	}
+#else
+	(void)n; (void)slash; (void)exe;
+#endif
+	return KTAP_TAPSET_DIR;
+}
+
+/* Lex, preprocess and parse file @id; append the result. */
+static struct ast_file *session_parse_file(struct ktap_session *s, uint32_t id,
+					   bool library, bool macros_only)
+{
+	struct tok_vec raw = { 0 }, out = { 0 };
+	struct pp_ctx pp = { s->arena, &s->diag, &s->src, &s->facts, &s->macros };
+	struct ast_file *f;
+
+	lex_file(s->arena, &s->diag, &s->src, id, &raw);
+	pp_run(&pp, &raw, &out, macros_only);
+	if (macros_only)
+		return NULL;
+	f = parse_tokens(s->arena, &s->diag, &s->src, id, out.v, out.n,
+			 s->opt.guru, library);
+	if (library) {
+		s->library = arena_grow(s->arena, s->library, s->nlibrary,
+					&s->libcap, sizeof(*s->library));
+		s->library[s->nlibrary++] = f;
+	}
+	return f;
+}
+
+static int session_cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Parse every *@suffix file of @dir, in name order. */
+static void session_parse_dir(struct ktap_session *s, const char *dir,
+			      const char *suffix, bool macros_only)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i, sl = strlen(suffix);
+
+	if (!d)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		size_t l = strlen(e->d_name);
+
+		if (l <= sl || strcmp(e->d_name + l - sl, suffix) != 0)
+			continue;
+		names = arena_grow(s->arena, names, n, &cap, sizeof(*names));
+		names[n++] = arena_printf(s->arena, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), session_cmp_names);
+	for (i = 0; i < n; i++) {
+		uint32_t id = src_load(&s->src, names[i]);
+
+		if (!id) {
+			diag_plain(&s->diag, DIAG_WARNING, "cannot read tapset file %s: %s",
+				   names[i], strerror(errno));
+			continue;
+		}
+		s->src.files[id]->tapset = true;
+		session_parse_file(s, id, true, macros_only);
+	}
+}
+
+/* The tapset directories in search order: -I dirs, then the library. */
+static void session_parse_library(struct ktap_session *s, bool macros_only)
+{
+	unsigned i;
+
+	for (i = 0; i < s->opt.ninclude; i++)
+		session_parse_dir(s, s->opt.include[i], macros_only ? ".stpm" : ".stp",
+				  macros_only);
+	if (s->tapset_dir)
+		session_parse_dir(s, s->tapset_dir, macros_only ? ".stpm" : ".stp",
+				  macros_only);
+}
+
+int session_parse(struct ktap_session *s)
+{
+	uint32_t id;
+
+	s->tapset_dir = session_tapset_dir();
+	if (!session_is_dir(s->tapset_dir))
+		s->tapset_dir = NULL;
+	session_parse_library(s, true);		/* macros first: scripts use them */
+	if (s->opt.script_text)
+		id = src_add(&s->src, "<input>", s->opt.script_text,
+			     strlen(s->opt.script_text));
+	else
+		id = src_load(&s->src, s->opt.script_file);
+	if (!id) {
+		diag_plain(&s->diag, DIAG_ERROR, "cannot read script %s: %s",
+			   s->opt.script_file, strerror(errno));
+		return -1;
+	}
+	s->script = session_parse_file(s, id, false, false);
+	session_parse_library(s, false);
+	return s->diag.errors ? -1 : 0;
+}

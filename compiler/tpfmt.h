@@ -1,0 +1,65 @@
+/*
+ * tpfmt.h - trace event formats, read from tracefs at compile time.
+ *
+ * Pass 2 needs each tracepoint's fields (name, C type, size, signedness)
+ * to type $field expressions, and the list of available events to expand
+ * wildcards.  Only the formats of events a script names are read.  The
+ * tracing directory is $KTAP_TRACEFS when set (tests point it at a copy
+ * of format files), else the mounted tracefs.
+ */
+#ifndef KTAP_TPFMT_H
+#define KTAP_TPFMT_H
+
+#include <stdbool.h>
+
+struct arena;
+
+enum tpf_kind {
+	TPF_INT,		/* integer or pointer: a long in the script */
+	TPF_CHARS,		/* char[N]: a string */
+	TPF_DATALOC_STR,	/* __data_loc char[]: a string */
+	TPF_OTHER,		/* arrays, dynamic arrays of other types */
+};
+
+struct tpf_field {
+	const char *name;
+	const char *ctype;	/* as written: "const char *", "pid_t" */
+	unsigned offset, size;
+	bool is_signed;
+	bool common;		/* common_* header field */
+	bool pointer;		/* a pointer: the value is an address */
+	enum tpf_kind kind;
+};
+
+struct tpf_event {
+	const char *system, *name;
+	unsigned id;
+	struct tpf_field *fields;
+	unsigned nfields;
+};
+
+/* The tracing directory in use ("" when none is found). */
+const char *tpf_dir(void);
+
+/*
+ * Read events/@system/@name/format.  Returns NULL (errno set) when the
+ * event does not exist or cannot be read.  Allocated in @a.
+ */
+struct tpf_event *tpf_load(struct arena *a, const char *system,
+			   const char *name);
+
+/* Parse the text of a format file (exposed for tests). */
+struct tpf_event *tpf_parse(struct arena *a, const char *system,
+			    const char *text);
+
+/*
+ * Every "system:event" of available_events matching the glob patterns
+ * (@system may be NULL for any).  Returns the count; *out is an
+ * arena-allocated array of "system:event" strings, sorted.
+ */
+unsigned tpf_match(struct arena *a, const char *system, const char *event,
+		   char ***out);
+
+const struct tpf_field *tpf_field(const struct tpf_event *e, const char *name);
+
+#endif

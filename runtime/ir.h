@@ -1,0 +1,170 @@
+/*
+ * ir.h - what the compiler hands to the runtime: the plan of one run.
+ *
+ * The kernel side is a list of tracefs writes (enable, filter, trigger
+ * files in ktap's own instance) and the events whose records the runtime
+ * handles.  The user side is bytecode for a small stack machine: one code
+ * block per probe and per function, over globals, locals and the fields
+ * of the current event.  The runtime never includes compiler headers;
+ * this file is the whole contract.
+ */
+#ifndef KTAP_RT_IR_H
+#define KTAP_RT_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "value.h"
+
+enum ir_op {
+#define IR(name, mnem, operands) IR_##name,
+#include "ir.def"
+#undef IR
+	IR__COUNT
+};
+
+/* Compound assignment sub-operations (OPL/OPG/AOP b), | IR_SUB_OLD. */
+enum ir_sub {
+	IR_SUB_ADD, IR_SUB_SUB, IR_SUB_MUL, IR_SUB_DIV, IR_SUB_MOD,
+	IR_SUB_SHL, IR_SUB_SHR, IR_SUB_AND, IR_SUB_OR, IR_SUB_XOR,
+	IR_SUB_CAT,
+};
+#define IR_SUB_OLD 0x100	/* result is the old value (postfix ++/--) */
+
+enum ir_stat { IR_STAT_COUNT, IR_STAT_SUM, IR_STAT_MIN, IR_STAT_MAX,
+	       IR_STAT_AVG, IR_STAT_VARIANCE };
+enum ir_hist { IR_HIST_LOG, IR_HIST_LINEAR };
+
+struct ir_insn {
+	uint8_t op;
+	uint8_t n;
+	uint16_t a;
+	int32_t b;
+};
+
+/* Where an instruction came from, for "ERROR: ... near X at F:L:C". */
+struct ir_loc {
+	const char *file;
+	unsigned line, col;
+	const char *near;	/* "operator '/'", "identifier 'c'" */
+};
+
+struct ir_code {
+	struct ir_insn *insns;
+	uint32_t *locs;		/* index into ir_prog.locs, per insn */
+	unsigned n;
+	size_t cap;
+	unsigned nlocals;	/* frame size: locals and iterators */
+	enum rt_type *local_types;	/* zero values for the frame */
+};
+
+struct ir_global {
+	const char *name;
+	enum rt_type type;	/* scalar type or array value type */
+	bool is_array;
+	unsigned nkeys;
+	enum rt_type keys[9];
+	int64_t maxentries;	/* 0: MAXMAPENTRIES */
+	bool wrap;
+	bool autoprint;		/* written, never read: printed at exit */
+	struct rt_value init;	/* initial value (type 0: none) */
+	int64_t lin_start, lin_stop, lin_step;	/* @hist_linear buckets */
+	bool hist_log, hist_linear;
+};
+
+struct ir_foreach {
+	unsigned global;
+	bool hist;		/* iterate a histogram's buckets */
+	enum ir_hist hist_kind;
+	unsigned nkeys;
+	int sort_key;		/* 0 none, -1 value, k: key k */
+	int sort_dir;
+	enum ir_stat sort_stat;
+	bool has_limit;
+	uint32_t slice_mask;	/* bit k: key k is a '*' (others pushed) */
+	bool has_slice;
+	bool want_value;
+};
+
+enum ir_probe_kind { IR_P_BEGIN, IR_P_END, IR_P_ERROR, IR_P_EVENT, IR_P_TIMER };
+
+struct ir_field {
+	const char *name;	/* as in the event's format */
+	enum rt_type type;
+};
+
+struct ir_probe {
+	enum ir_probe_kind kind;
+	const char *pp;
+	int64_t priority;	/* begin/end order */
+	unsigned event;		/* IR_P_EVENT: index into ir_prog.events */
+	int64_t period_ns, randomize_ns;
+	struct ir_field *fields;	/* fields the code reads (FIELD a) */
+	unsigned nfields;
+	struct ir_code code;
+};
+
+struct ir_func {
+	const char *name;
+	unsigned nparams;
+	enum rt_type ret;
+	struct ir_code code;
+};
+
+/* One event ktap enables, and the probes its records run. */
+struct ir_event {
+	const char *system, *name;
+	const char *filter;	/* kernel filter, or NULL */
+	unsigned *probes;
+	unsigned nprobes;
+	size_t pcap;
+};
+
+/* One tracefs write, relative to ktap's instance ("events/...") or to
+   the tracing directory when @global. */
+struct ir_write {
+	const char *path;
+	const char *text;
+	bool global;
+};
+
+struct fmt_spec;
+
+struct ir_prog {
+	struct rt_value *consts;
+	unsigned nconsts;
+	size_t ccap;
+	struct ir_global *globals;
+	unsigned nglobals;
+	struct ir_func *funcs;
+	unsigned nfuncs;
+	struct ir_probe *probes;
+	unsigned nprobes;
+	struct ir_event *events;
+	unsigned nevents;
+	size_t ecap;
+	struct ir_foreach *foreachs;
+	unsigned nforeachs;
+	size_t fecap;
+	struct fmt_spec **formats;
+	unsigned nformats;
+	size_t fmcap;
+	const char **regexes;
+	unsigned nregexes;
+	size_t rcap;
+	struct ir_loc *locs;
+	unsigned nlocs;
+	size_t lcap;
+	struct ir_write *writes;
+	unsigned nwrites;
+	size_t wcap;
+	bool uses_target;	/* filters mention $TARGET */
+};
+
+/* -p3: print the plan (kernel writes, then the code). */
+void ir_dump(FILE *out, const struct ir_prog *p);
+const char *ir_op_name(enum ir_op op);
+const char *ir_builtin_name(unsigned id);
+
+#endif

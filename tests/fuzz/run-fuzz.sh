@@ -1,0 +1,41 @@
+#!/bin/sh
+# run-fuzz.sh BINARY SECONDS - run the libFuzzer front-end target (make fuzz).
+#
+# Seeds: tests/golden/**/*.stp and $KTAP_SHARED/corpus/parse/**/*.stp when
+# present, copied into a temporary corpus directory (so the tree is not
+# touched); the keyword dictionary is tests/fuzz/stap.dict.  Crash, leak
+# and timeout reproducers are written to tests/fuzz/ of the build tree as
+# crash-*, leak-*, timeout-*; replay one with `BINARY FILE`.
+# Exits non-zero when the fuzzer finds a problem.
+set -u
+bin=$1
+secs=${2:-60}
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=${KTAP_SRCDIR:-$(cd "$here/../.." && pwd)}
+shared=${KTAP_SHARED:-$srcdir/../shared}
+
+corpus=$(mktemp -d "${TMPDIR:-/tmp}/ktap-fuzz.XXXXXX") || exit 1
+trap 'rm -rf "$corpus"' EXIT
+
+n=0
+for d in "$srcdir/tests/golden" "$shared/corpus/parse"; do
+	[ -d "$d" ] || continue
+	for f in $(find "$d" -type f -name '*.stp' | sort); do
+		n=$((n + 1))
+		cp "$f" "$corpus/seed-$n.stp"
+	done
+done
+echo "fuzz: $n seed scripts, $secs s"
+
+mkdir -p tests/fuzz
+# One worker: the fuzzer must not hold both cores of a CI machine for long.
+"$bin" -max_total_time="$secs" -max_len=4096 -timeout=5 -rss_limit_mb=2048 \
+	-print_final_stats=1 -artifact_prefix=tests/fuzz/ \
+	-dict="$here/stap.dict" "$corpus"
+rc=$?
+if [ $rc -ne 0 ]; then
+	echo "fuzz: FAILED (exit status $rc); reproducers:" >&2
+	ls -1 tests/fuzz/crash-* tests/fuzz/leak-* tests/fuzz/timeout-* \
+		tests/fuzz/oom-* 2>/dev/null >&2
+fi
+exit $rc

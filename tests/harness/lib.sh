@@ -1,0 +1,160 @@
+# tests/harness/lib.sh - shared helpers for the TAP harness scripts (POSIX sh).
+#
+# Sourced by golden-p1.sh, golden-diag.sh and corpus.sh, which make check
+# runs with the environment set in tests/Makefile.am.inc:
+#   KTAP           the ktap binary (absolute path)
+#   KTAP_SRCDIR    source tree
+#   KTAP_SHARED    shared material (corpus)
+#   KTAP_VALGRIND  valgrind command prefix, or empty
+#   KTAP_TIMEOUT   seconds per ktap run (default 20; 300 under valgrind)
+# Run one by hand from the build root:
+#   KTAP=$PWD/ktap KTAP_SRCDIR=$PWD sh tests/harness/golden-p1.sh
+
+: "${KTAP:?KTAP (the ktap binary) is not set; run through make check}"
+: "${KTAP_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
+: "${KTAP_VALGRIND:=}"
+if [ -n "$KTAP_VALGRIND" ]; then
+	: "${KTAP_TIMEOUT:=300}"
+else
+	: "${KTAP_TIMEOUT:=20}"
+fi
+
+if [ ! -x "$KTAP" ]; then
+	echo "Bail out! $KTAP is not built"
+	exit 1
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/ktap-test.XXXXXX") || exit 1
+trap 'rm -rf "$TMP"' EXIT
+trap 'exit 130' INT TERM HUP
+
+tap_n=0
+
+# plan N | skip_all REASON
+plan() { echo "1..$1"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+
+# ok DESCRIPTION | not_ok DESCRIPTION | skip DESCRIPTION REASON
+ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
+not_ok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $*"; }
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
+
+# diag_file FILE [MAX]: show a file as TAP diagnostics (into the .log).
+diag_file() {
+	if [ -s "$1" ]; then
+		head -n "${2:-30}" "$1" | sed 's/^/#   /'
+	fi
+}
+
+# diag_diff EXPECTED ACTUAL: unified diff as TAP diagnostics.
+diag_diff() {
+	diff -u --label expected --label actual "$1" "$2" | head -n 60 | sed "s/^/# /"
+}
+
+# ktap_opts FILE: the options a script asks for on its first line,
+# "#! stap OPTS", "#! ktap OPTS" or "#!/usr/bin/env stap OPTS"
+# (what follows the program name, split on blanks, no quoting);
+# "-p1" when the first line names none.
+ktap_opts() {
+	_first=
+	IFS= read -r _first <"$1" || :
+	_opts=
+	case $_first in
+	'#!'*)
+		set -f
+		# shellcheck disable=SC2086
+		set -- ${_first#??}
+		set +f
+		if [ $# -gt 0 ] && [ "${1##*/}" = env ]; then shift; fi
+		if [ $# -gt 0 ]; then
+			case ${1##*/} in
+			stap|ktap) shift; _opts=$*;;
+			esac
+		fi
+		;;
+	esac
+	echo "${_opts:--p1}"
+}
+
+# run_ktap DIR OUT ERR ARGS...: run $KTAP ARGS in DIR (so that file names
+# in its messages are the relative ones given), stdout to OUT, stderr to
+# ERR, stdin from /dev/null, under timeout and optional valgrind.  Sets
+# rc to the exit status and why to a reason when it is not a normal exit
+# (timeout, signal, valgrind error).  OUT and ERR must be absolute.
+run_ktap() {
+	_dir=$1 _out=$2 _err=$3
+	shift 3
+	rm -f "$TMP/vg.log"
+	set -f
+	# shellcheck disable=SC2086
+	if [ -n "$KTAP_VALGRIND" ]; then
+		(cd "$_dir" && exec timeout -k 5 "$KTAP_TIMEOUT" \
+			$KTAP_VALGRIND --log-file="$TMP/vg.log" "$KTAP" "$@") \
+			>"$_out" 2>"$_err" </dev/null
+	else
+		(cd "$_dir" && exec timeout -k 5 "$KTAP_TIMEOUT" "$KTAP" "$@") \
+			>"$_out" 2>"$_err" </dev/null
+	fi
+	rc=$?
+	set +f
+	why=
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		why="timed out after ${KTAP_TIMEOUT}s"
+	elif [ $rc -ge 128 ]; then
+		why="killed by signal $((rc - 128))"
+	elif [ -n "$KTAP_VALGRIND" ] && [ $rc -eq 99 ]; then
+		why="valgrind found errors"
+	elif grep -q -e 'Sanitizer' -e 'runtime error' "$_err" 2>/dev/null; then
+		why="sanitizer report"
+	fi
+}
+
+# explain ERR: diagnostics after a failed run (reason, stderr, valgrind).
+explain() {
+	[ -n "$why" ] && echo "# $why"
+	echo "# exit status $rc; stderr:"
+	diag_file "$1"
+	if [ -s "$TMP/vg.log" ]; then
+		echo "# valgrind:"
+		diag_file "$TMP/vg.log" 60
+	fi
+}
+
+# strip_header FILE: FILE without its leading "# " comment lines
+# (the -p1 header, which may name the file).
+strip_header() {
+	awk 'top && /^# / { next } { top = 0; print }' top=1 "$1"
+}
+
+# round_trip DESC OPTS OUT: feed the -p1 output OUT back to ktap with the
+# same options; the new output must be the same modulo header lines.
+round_trip() {
+	_desc=$1 _opts=$2 _first_out=$3
+	cp "$_first_out" "$TMP/rt.stp"
+	# shellcheck disable=SC2086
+	run_ktap "$TMP" "$TMP/rt.out" "$TMP/rt.err" $_opts rt.stp
+	if [ "$rc" -ne 0 ] || [ -n "$why" ]; then
+		not_ok "$_desc"
+		echo "# re-parsing the -p1 output failed"
+		explain "$TMP/rt.err"
+		echo "# the -p1 output was:"
+		diag_file "$_first_out" 40
+		return
+	fi
+	strip_header "$_first_out" >"$TMP/rt.a"
+	strip_header "$TMP/rt.out" >"$TMP/rt.b"
+	if cmp -s "$TMP/rt.a" "$TMP/rt.b"; then
+		ok "$_desc"
+	else
+		not_ok "$_desc"
+		echo "# -p1 of the -p1 output differs (first vs second):"
+		diag_diff "$TMP/rt.a" "$TMP/rt.b"
+	fi
+}
+
+# list_stp DIR: the *.stp files of DIR, one a line, sorted (none: empty).
+list_stp() {
+	for _f in "$1"/*.stp; do
+		[ -f "$_f" ] && echo "$_f"
+	done
+}
