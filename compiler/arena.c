@@ -100,7 +100,8 @@ static struct arena_block *arena_add_block(struct arena *a, size_t need)
 	return b;
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+/* @n bytes, not cleared. */
+static void *arena_alloc_raw(struct arena *a, size_t n)
 {
 	struct arena_block *b = a->head;
 	size_t rounded = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
@@ -113,13 +114,17 @@ void *arena_alloc(struct arena *a, size_t n)
 	p = (unsigned char *)b->data + b->used;
 	b->used += rounded;
 	a->total += rounded;
-	memset(p, 0, n);
 	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	return memset(arena_alloc_raw(a, n), 0, n);
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = arena_alloc(a, n + 1);
+	char *p = arena_alloc_raw(a, n + 1);
 
 	memcpy(p, s, n);
 	p[n] = '\0';
@@ -168,7 +173,8 @@ void *arena_grow(struct arena *a, void *old, size_t n, size_t *cap,
 	*cap = *cap ? *cap * 2 : 8;
 	if (*cap <= n)
 		*cap = n + 1;
-	p = arena_alloc(a, *cap * size);
+	/* Only the copied part is defined; callers fill the rest. */
+	p = arena_alloc_raw(a, *cap * size);
 	if (old && n)
 		memcpy(p, old, n * size);
 	return p;

@@ -7,6 +7,8 @@
 #include "ast.h"
 #include "arena.h"
 
+#include <string.h>
+
 static const struct {
 	const char *spelling;
 	int prec;
@@ -122,8 +124,12 @@ void ast_list_push(struct arena *a, struct ast_list *l, struct ast_expr *e)
 
 static struct ast_comp *ast_chain_add(struct arena *a, struct ast_chain *c)
 {
+	struct ast_comp *k;
+
 	c->v = arena_grow(a, c->v, c->n, &c->cap, sizeof(*c->v));
-	return &c->v[c->n++];
+	k = &c->v[c->n++];
+	memset(k, 0, sizeof(*k));
+	return k;
 }
 
 void ast_chain_member(struct arena *a, struct ast_chain *c, const char *name,

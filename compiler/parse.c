@@ -8,6 +8,7 @@
 #include "parser.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Brace expansion may not produce more probe points than this. */
@@ -847,28 +848,35 @@ static void parse_check_returns(struct parse_ctx *c, const struct ast_stmt *s)
 }
 
 /* Globals (private or not) may be declared once per file. */
+static int parse_cmp_globals(const void *x, const void *y)
+{
+	const struct ast_decl *a = *(const struct ast_decl *const *)x;
+	const struct ast_decl *b = *(const struct ast_decl *const *)y;
+	int r = strcmp(a->global->name, b->global->name);
+
+	/* Same name: source order, so the first declaration comes first. */
+	return r ? r : a->span.start < b->span.start ? -1 : a->span.start > b->span.start;
+}
+
 static void parse_check_globals(struct parse_ctx *c)
 {
 	const struct ast_file *f = c->file;
-	unsigned i, j;
+	const struct ast_decl **g = arena_alloc(c->arena, (f->n + 1) * sizeof(*g));
+	unsigned i, n = 0, first = 0;
+	char where[32];
 
-	for (i = 0; i < f->n; i++) {
-		if (f->decls[i]->kind != AST_D_GLOBAL)
+	for (i = 0; i < f->n; i++)
+		if (f->decls[i]->kind == AST_D_GLOBAL)
+			g[n++] = f->decls[i];
+	qsort(g, n, sizeof(*g), parse_cmp_globals);
+	for (i = 1; i < n; i++) {
+		if (strcmp(g[i]->global->name, g[first]->global->name) != 0) {
+			first = i;
 			continue;
-		for (j = 0; j < i; j++) {
-			if (f->decls[j]->kind == AST_D_GLOBAL &&
-			    strcmp(f->decls[j]->global->name,
-				   f->decls[i]->global->name) == 0) {
-				char where[32];
-
-				parse_err(c, f->decls[i]->span,
-					  "global '%s' is already declared at %s",
-					  f->decls[i]->global->name,
-					  diag_where(c->diag, f->decls[j]->span,
-						     where, sizeof(where)));
-				break;
-			}
 		}
+		parse_err(c, g[i]->span, "global '%s' is already declared at %s",
+			  g[i]->global->name,
+			  diag_where(c->diag, g[first]->span, where, sizeof(where)));
 	}
 }
 

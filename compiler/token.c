@@ -9,9 +9,10 @@
 
 static const struct {
 	const char *name;
+	unsigned len;
 	enum tok_class cls;
 } tok_info[] = {
-#define TOK(name, spelling, cls) { spelling, cls },
+#define TOK(name, spelling, cls) { spelling, sizeof(spelling) - 1, cls },
 #include "token.def"
 #undef TOK
 };
@@ -36,11 +37,15 @@ enum tok_kind tok_keyword(const char *s, unsigned n)
 {
 	unsigned k;
 
+	/* Every identifier comes through here: compare lengths and first
+	   bytes before anything else. */
+	if (n < 2 || n > 15)
+		return TOK_EOF;
 	for (k = 0; k < TOK__COUNT; k++) {
-		if (tok_info[k].cls != TC_KW && tok_info[k].cls != TC_AT)
+		if (tok_info[k].len != n || tok_info[k].name[0] != s[0] ||
+		    (tok_info[k].cls != TC_KW && tok_info[k].cls != TC_AT))
 			continue;
-		if (strlen(tok_info[k].name) == n &&
-		    memcmp(tok_info[k].name, s, n) == 0)
+		if (memcmp(tok_info[k].name, s, n) == 0)
 			return (enum tok_kind)k;
 	}
 	if (n == 7 && memcmp(s, "@define", 7) == 0)
