@@ -7,6 +7,7 @@
 #include "sema_int.h"
 #include "arena.h"
 #include "diag.h"
+#include "tpfmt.h"
 
 #include <string.h>
 
@@ -90,6 +91,17 @@ const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs)
 			sema_consider(c->prog->globals[i]->name, name, &best, &bestd);
 	}
 	return bestd <= limit ? best : NULL;
+}
+
+const char *sema_suggest_field(const struct tpf_event *ev, const char *name)
+{
+	const char *best = NULL;
+	unsigned bestd = 99, i;
+
+	for (i = 0; i < ev->nfields; i++)
+		if (!ev->fields[i].common)
+			sema_consider(ev->fields[i].name, name, &best, &bestd);
+	return bestd <= (strlen(name) <= 4 ? 1u : 2u) ? best : NULL;
 }
 
 struct sem_sym *sema_global(struct sema_ctx *c, const char *name)

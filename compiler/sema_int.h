@@ -6,6 +6,8 @@
 
 #include "sema.h"
 
+struct tpf_event;
+
 struct diag_sink;
 
 /* A probe alias: one of its names, and the declaration. */
@@ -37,6 +39,7 @@ struct sem_func *sema_func_use(struct sema_ctx *c, const char *name);
 struct sem_sym *sema_global(struct sema_ctx *c, const char *name);
 int sema_builtin(const char *name);
 const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs);
+const char *sema_suggest_field(const struct tpf_event *ev, const char *name);
 struct ast_stmt *ast_clone_stmt(struct arena *a, const struct ast_stmt *s);
 struct ast_expr *ast_clone_expr(struct arena *a, const struct ast_expr *e);
 

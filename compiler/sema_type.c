@@ -501,10 +501,21 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 		e->ref = -1;
 		return SEM_STRING;
 	}
+	if (!strcmp(e->str, "$$system") || !strcmp(e->str, "$$name")) {
+		const char *v = e->str[2] == 's' ? ev->system : ev->name;
+
+		e->kind = AST_STR;	/* known now: a constant */
+		e->str = v;
+		e->len = strlen(v);
+		return SEM_STRING;
+	}
 	f = tpf_field(ev, e->str + 1);
 	if (!f || f->kind == TPF_OTHER || e->str[1] == '$') {
-		ty_err(c, e->span, "tracepoint %s:%s has no usable field '%s'",
-		       ev->system, ev->name, e->str + 1);
+		const char *hint = f ? NULL : sema_suggest_field(ev, e->str + 1);
+
+		ty_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
+		       ev->system, ev->name, e->str + 1, hint ? "; did you mean '$" : "",
+		       hint ? hint : "", hint ? "'?" : "");
 		return SEM_UNKNOWN;
 	}
 	if (e->chain.n) {
