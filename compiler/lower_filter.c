@@ -26,7 +26,37 @@ struct lf_side {
 	bool constant;
 	bool is_unsigned64;	/* an 8-byte unsigned field */
 	const char *text;
+	int64_t value;		/* a numeric constant's value */
+	unsigned unsigned_size;	/* an unsigned field's size, else 0 */
+	unsigned signed_size;	/* a signed field's size, else 0 */
 };
+
+/* Does @v fit a field of @size bytes (signed or not)?  The kernel
+   truncates constants to the field's type before comparing. */
+static bool lf_fits(int64_t v, unsigned size, bool is_signed)
+{
+	unsigned bits = size * 8;
+
+	if (size == 0 || size >= 8)
+		return true;
+	if (is_signed)
+		return v >= -(INT64_C(1) << (bits - 1)) && v < (INT64_C(1) << (bits - 1));
+	return v >= 0 && v < (INT64_C(1) << bits);
+}
+
+/* A numeric constant: a literal, possibly negated. */
+static bool lf_number(const struct ast_expr *e, int64_t *v)
+{
+	if (e->kind == AST_NUM) {
+		*v = e->num;
+		return true;
+	}
+	if (e->kind == AST_UNARY && e->op == AST_OP_NEG && lf_number(e->a, v)) {
+		*v = (int64_t)(0 - (uint64_t)*v);
+		return true;
+	}
+	return false;
+}
 
 static bool lf_call(const struct ast_expr *e, const char *name)
 {
@@ -50,32 +80,34 @@ static const char *lf_quote(struct arena *a, const char *s, size_t len)
 static struct lf_side lf_side(struct arena *a, const struct ast_expr *e,
 			      const struct sem_probe *probe)
 {
-	struct lf_side s = { LF_NONE, false, false, NULL };
+	struct lf_side s = { LF_NONE, false, false, NULL, 0, 0, 0 };
 	const struct tpf_field *f;
+	int64_t v;
 
-	if (e->kind == AST_NUM) {
+	if (lf_number(e, &v)) {
 		s = (struct lf_side){ LF_NUM, true, false,
-				      arena_printf(a, "%" PRId64, e->num) };
+				      arena_printf(a, "%" PRId64, v), v, 0, 0 };
 	} else if (e->kind == AST_STR) {
 		s.text = lf_quote(a, e->str, e->len);
 		s.kind = s.text ? LF_STR : LF_NONE;
 		s.constant = true;
 	} else if (lf_call(e, "target")) {
-		s = (struct lf_side){ LF_NUM, true, false, "$TARGET" };
+		s = (struct lf_side){ LF_NUM, true, false, "$TARGET", 0, 0, 0 };
 	} else if (lf_call(e, "tid")) {
-		s = (struct lf_side){ LF_NUM, false, false, "common_pid" };
+		s = (struct lf_side){ LF_NUM, false, false, "common_pid", 0, 0, 0 };
 	} else if (lf_call(e, "cpu")) {
-		s = (struct lf_side){ LF_NUM, false, false, "CPU" };
+		s = (struct lf_side){ LF_NUM, false, false, "CPU", 0, 0, 0 };
 	} else if (lf_call(e, "execname")) {
-		s = (struct lf_side){ LF_STR, false, false, "COMM" };
+		s = (struct lf_side){ LF_STR, false, false, "COMM", 0, 0, 0 };
 	} else if (e->kind == AST_TARGET && e->ref >= 0 && probe->event &&
 		   !e->chain.pretty) {
 		f = &probe->event->fields[e->ref];
 		if (f->kind == TPF_INT)
 			s = (struct lf_side){ LF_NUM, false, f->size == 8 && !f->is_signed,
-					      f->name };
+					      f->name, 0, f->is_signed ? 0 : f->size,
+					      f->is_signed ? f->size : 0 };
 		else if (f->kind == TPF_CHARS || f->kind == TPF_DATALOC_STR)
-			s = (struct lf_side){ LF_STR, false, false, f->name };
+			s = (struct lf_side){ LF_STR, false, false, f->name, 0, 0, 0 };
 	}
 	return s;
 }
@@ -108,6 +140,17 @@ static const char *lf_compare(struct arena *a, const struct ast_expr *e,
 	   from stap's signed longs, so they only take equality too. */
 	if ((k.kind == LF_STR || k.is_unsigned64) &&
 	    e->op != AST_OP_EQ && e->op != AST_OP_NE)
+		return NULL;
+	/* The kernel reads constants for unsigned fields as unsigned: a
+	   negative one is the same 64 bits written unsigned, and cannot
+	   match a narrower unsigned field at all (leave that to user space). */
+	if (k.unsigned_size && c.kind == LF_NUM && c.value < 0 && c.text[0] == '-') {
+		if (k.unsigned_size < 8)
+			return NULL;
+		c.text = arena_printf(a, "%" PRIu64, (uint64_t)c.value);
+	}
+	if (c.kind == LF_NUM && c.text[0] != '$' &&
+	    !lf_fits(c.value, k.unsigned_size | k.signed_size, k.signed_size != 0))
 		return NULL;
 	return arena_printf(a, "%s %s %s", k.text, op, c.text);
 }
