@@ -24,7 +24,7 @@
 	"\n" \
 	"Options:\n" \
 	"  -e SCRIPT      run SCRIPT given on the command line\n" \
-	"  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 lower\n" \
+	"  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 lower, 5 run\n" \
 	"  -g             guru mode: accept embedded C in the parser (never run)\n" \
 	"  -I DIR         look for tapset files in DIR too\n" \
 	"  -D NAME=VALUE  set a runtime limit (MAXMAPENTRIES, MAXACTION, ...)\n" \
@@ -159,6 +159,11 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		return 0;
 	case 'h': fputs(DRV_USAGE, stdout); return -1;
 	case 'V': printf("ktap %s\n", PACKAGE_VERSION); return -1;
+	case 'R':
+		/* The recording's formats stand in for tracefs in pass 2 too. */
+		o->replay_dir = arg;
+		setenv("KTAP_TRACEFS", arg, 1);
+		return 0;
 	default: return drv_usage_error("%s", "unknown option");
 	}
 }
@@ -169,6 +174,8 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		/* Tests: run on a recorded directory instead of the kernel. */
+		{ "replay", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, r;
@@ -252,6 +259,24 @@ static int drv_pass3(struct ktap_session *s)
 	return 0;
 }
 
+/* Pass 5, with stap's -v lines around it. */
+static int drv_run(struct ktap_session *s)
+{
+	struct drv_timer t;
+	int r;
+
+	fflush(stdout);
+	if (s->opt.verbose)
+		fprintf(stderr, "Pass 5: starting run.\n");
+	drv_timer_start(&t);
+	r = drv_pass5(s);
+	if (s->opt.verbose) {
+		fprintf(stderr, "Pass 5: run %s ", r ? "failed" : "completed");
+		drv_timer_print(&t, stderr);
+	}
+	return r;
+}
+
 int drv_main(int argc, char **argv)
 {
 	struct ktap_session s;
@@ -275,11 +300,9 @@ int drv_main(int argc, char **argv)
 		r = 1;
 		goto out;
 	}
-	if (s.opt.last_pass > 3) {
-		diag_plain(&s.diag, DIAG_ERROR,
-			   "running scripts is not implemented yet; use -p1, -p2 or -p3");
-		r = 1;
-	}
+	/* -p4 (stap: build the module) has nothing to do in ktap. */
+	if (s.opt.last_pass > 4)
+		r = drv_run(&s);
 out:
 	free(s.opt.include);
 	free(s.opt.defines);

@@ -27,6 +27,20 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 			  const struct lower_options *opt);
 
 /*
+ * Add the fork/exec/rename events the runtime needs to name processes
+ * exactly, when an event handler uses execname(), pid() and the like
+ * (lower_track.c).  Called by lower_run().
+ */
+void lower_track(struct arena *a, struct ir_prog *ir);
+
+/*
+ * Append the writes that arm event @system:@name with kernel filter
+ * @filter (NULL: none); ktap's own threads are always filtered out.
+ */
+void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
+			const char *name, const char *filter);
+
+/*
  * The kernel filter for one guard expression, or NULL when the kernel
  * cannot evaluate it exactly (exposed for unit tests).
  */

@@ -292,10 +292,10 @@ static enum sem_type ty_incdec(struct sema_ctx *c, struct ast_expr *e)
 	struct sem_sym *s;
 	enum sem_type *slot = ty_lvalue(c, e->a, &s);
 
-	if (slot) {
+	/* A pure write, as stap counts it (its PR6954): `c[k]++` alone
+	   leaves c to be printed at exit. */
+	if (slot)
 		ty_unify(c, slot, SEM_LONG, e->a->span, s->name);
-		s->read = true;
-	}
 	return SEM_LONG;
 }
 

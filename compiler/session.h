@@ -44,6 +44,7 @@ struct ktap_options {
 	unsigned ndefines;
 	const char *release;		/* -r RELEASE */
 	const char *arch;		/* -a ARCH */
+	const char *replay_dir;		/* --replay DIR (tests) */
 };
 
 struct ktap_session {

@@ -32,6 +32,14 @@ enum ir_sub {
 };
 #define IR_SUB_OLD 0x100	/* result is the old value (postfix ++/--) */
 
+/* Builtin function ids (IR_BI's a), shared by the compiler and runtime. */
+enum ir_builtin {
+#define BI(id, name, ret, args, flags) IR_BI_##id,
+#include "builtins.def"
+#undef BI
+	IR_BI__COUNT
+};
+
 enum ir_stat { IR_STAT_COUNT, IR_STAT_SUM, IR_STAT_MIN, IR_STAT_MAX,
 	       IR_STAT_AVG, IR_STAT_VARIANCE };
 enum ir_hist { IR_HIST_LOG, IR_HIST_LINEAR };
@@ -112,9 +120,20 @@ struct ir_func {
 	struct ir_code code;
 };
 
+/*
+ * Events the runtime reads to know processes (execname(), pid() ...)
+ * exactly, also for processes that are gone when their records are read.
+ */
+enum ir_track {
+	IR_TRACK_FORK = 1,	/* task:task_newtask: pid, comm, clone_flags */
+	IR_TRACK_EXEC = 2,	/* sched:sched_process_exec: pid, filename */
+	IR_TRACK_RENAME = 4,	/* task:task_rename: pid, newcomm */
+};
+
 /* One event ktap enables, and the probes its records run. */
 struct ir_event {
 	const char *system, *name;
+	unsigned track;		/* enum ir_track bits */
 	const char *filter;	/* kernel filter, or NULL */
 	unsigned *probes;
 	unsigned nprobes;

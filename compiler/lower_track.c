@@ -1,0 +1,121 @@
+/*
+ * lower_track.c - pass 3: the events that keep the runtime's view of
+ * processes exact.
+ *
+ * Records carry only the thread id (common_pid).  execname(), pid(),
+ * ppid() and friends look the thread up in /proc, which fails for a
+ * process that exited before ktap read its records (a short command
+ * traced with -c is usually gone 10 ms later) and gives the wrong name
+ * for records from before an exec.  So when an event handler uses one of
+ * these builtins, the plan also enables task creation, exec and rename
+ * tracepoints (rare events, cheap to record), and the runtime applies
+ * them in timestamp order: the name it gives is the one the thread had
+ * when the record was written.
+ */
+#include "lower.h"
+#include "arena.h"
+#include "tpfmt.h"
+
+#include <string.h>
+
+static const struct {
+	const char *system, *name;
+	unsigned track;
+} lt_events[] = {
+	{ "task", "task_newtask", IR_TRACK_FORK },
+	{ "sched", "sched_process_exec", IR_TRACK_EXEC },
+	{ "task", "task_rename", IR_TRACK_RENAME },
+};
+
+static bool lt_is_process_builtin(unsigned id)
+{
+	switch (id) {
+	case IR_BI_PID: case IR_BI_PPID: case IR_BI_EXECNAME: case IR_BI_PEXECNAME:
+	case IR_BI_UID: case IR_BI_EUID: case IR_BI_GID: case IR_BI_EGID:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool lt_code_uses(const struct ir_code *code)
+{
+	unsigned i;
+
+	for (i = 0; i < code->n; i++)
+		if (code->insns[i].op == IR_BI && lt_is_process_builtin(code->insns[i].a))
+			return true;
+	return false;
+}
+
+/* Does any event handler (or a function, which one may call) need it? */
+static bool lt_needed(const struct ir_prog *ir)
+{
+	unsigned i;
+
+	for (i = 0; i < ir->nprobes; i++)
+		if (ir->probes[i].kind == IR_P_EVENT && lt_code_uses(&ir->probes[i].code))
+			return true;
+	for (i = 0; i < ir->nfuncs; i++)
+		if (lt_code_uses(&ir->funcs[i].code))
+			return true;
+	return false;
+}
+
+static void lt_write(struct arena *a, struct ir_prog *ir, const char *path,
+		     const char *text)
+{
+	ir->writes = arena_grow(a, ir->writes, ir->nwrites, &ir->wcap, sizeof(*ir->writes));
+	ir->writes[ir->nwrites++] = (struct ir_write){ path, text, false };
+}
+
+/*
+ * The writes that arm one event: its filter, then enable.  Every filter
+ * leaves out ktap's own threads ($KTAP, replaced by ktap's pid at run
+ * time): reading the ring buffer takes system calls and context
+ * switches, and a script tracing those would otherwise see ktap's reads,
+ * which make records, which wake ktap to read them, and so on.
+ */
+void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
+			const char *name, const char *filter)
+{
+	lt_write(a, ir, arena_printf(a, "events/%s/%s/filter", system, name),
+		 filter ? arena_printf(a, "(%s) && common_pid != $KTAP", filter) :
+			  "common_pid != $KTAP");
+	lt_write(a, ir, arena_printf(a, "events/%s/%s/enable", system, name), "1");
+}
+
+/* Mark event @system:@name as tracked, adding it when the plan lacks it. */
+static void lt_add(struct arena *a, struct ir_prog *ir, const char *system,
+		   const char *name, unsigned track)
+{
+	unsigned i;
+
+	for (i = 0; i < ir->nevents; i++) {
+		if (!strcmp(ir->events[i].system, system) && !strcmp(ir->events[i].name, name)) {
+			ir->events[i].track |= track;
+			return;
+		}
+	}
+	ir->events = arena_grow(a, ir->events, ir->nevents, &ir->ecap, sizeof(*ir->events));
+	memset(&ir->events[ir->nevents], 0, sizeof(ir->events[0]));
+	ir->events[ir->nevents].system = system;
+	ir->events[ir->nevents].name = name;
+	ir->events[ir->nevents].track = track;
+	ir->nevents++;
+	lower_event_writes(a, ir, system, name, NULL);
+}
+
+void lower_track(struct arena *a, struct ir_prog *ir)
+{
+	unsigned i;
+
+	if (!lt_needed(ir))
+		return;
+	for (i = 0; i < sizeof(lt_events) / sizeof(lt_events[0]); i++) {
+		/* A kernel without the tracepoint: /proc lookups only. */
+		if (tpf_load(a, lt_events[i].system, lt_events[i].name))
+			lt_add(a, ir, lt_events[i].system, lt_events[i].name,
+			       lt_events[i].track);
+	}
+}

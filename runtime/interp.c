@@ -1,0 +1,705 @@
+/*
+ * interp.c - the bytecode interpreter (see interp.h).
+ *
+ * One C call of vm_exec per function activation (MAXNESTING bounds the
+ * depth).  Values live on one value stack; each activation's locals on a
+ * locals stack.  A runtime error unwinds activations by returning
+ * RT_ERROR until one with an active try/catch takes it, or the handler
+ * ends and the error is reported as stap does:
+ *   ERROR: division by 0 near operator '/' at f.stp:3:9
+ */
+#include "interp.h"
+#include "store.h"
+
+#include <regex.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RT_STACK 4096
+#define RT_LOCALS 8192
+#define RT_MAX_TRY 16
+
+struct vm_try {
+	unsigned catch_pc;
+	unsigned msg_slot;
+	unsigned sp;
+};
+
+struct vm_frame {
+	const struct ir_code *code;
+	struct rt_value *locals;
+	unsigned pc;
+	struct vm_try tries[RT_MAX_TRY];
+	unsigned ntries;
+	struct st_iter **iters;	/* iterators opened here, by slot */
+	const struct ir_foreach **fes;	/* and what they iterate */
+};
+
+static enum rt_status vm_exec(struct rt_ctx *c, const struct ir_code *code,
+			      struct rt_value *args, unsigned nargs,
+			      struct rt_value *ret);
+
+struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len)
+{
+	char *p;
+
+	if (len > c->lim.maxstringlen)
+		len = c->lim.maxstringlen;
+	p = rt_scratch_alloc(&c->scratch, len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return rt_str(p, (uint32_t)len);
+}
+
+void rt_flush(struct rt_ctx *c)
+{
+	if (c->out.len) {
+		fwrite(c->out.p, 1, c->out.len, c->outf);
+		buf_reset(&c->out);
+	}
+	fflush(c->outf);
+}
+
+enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->errmsg, sizeof(c->errmsg), fmt, ap);
+	va_end(ap);
+	c->errloc = loc;
+	return RT_ERROR;
+}
+
+/* Report an error nobody caught, as stap does, and count it. */
+static void vm_report(struct rt_ctx *c)
+{
+	const struct ir_loc *l = c->errloc < c->prog->nlocs ?
+				 &c->prog->locs[c->errloc] : NULL;
+
+	rt_flush(c);
+	if (l && l->near)
+		fprintf(stderr, "ERROR: %s near %s at %s:%u:%u\n", c->errmsg,
+			l->near, l->file, l->line, l->col);
+	else
+		fprintf(stderr, "ERROR: %s\n", c->errmsg);
+	if (++c->errors > c->lim.maxerrors) {
+		c->failed = true;
+		c->exiting = true;
+	}
+}
+
+/* ---- helpers for the instruction cases ---- */
+
+static inline struct rt_value *vm_top(struct rt_ctx *c)
+{
+	return &c->stack[c->sp - 1];
+}
+
+static inline void vm_push(struct rt_ctx *c, struct rt_value v)
+{
+	c->stack[c->sp++] = v;
+}
+
+static inline struct rt_value vm_pop(struct rt_ctx *c)
+{
+	return c->stack[--c->sp];
+}
+
+static struct rt_value vm_zero(enum rt_type t)
+{
+	return t == RT_STRING ? rt_str("", 0) : rt_long(0);
+}
+
+static enum rt_status vm_store_err(struct rt_ctx *c, enum st_err e, uint32_t loc)
+{
+	switch (e) {
+	case ST_OK: return RT_OK;
+	case ST_FULL:
+		return rt_error(c, loc, "Array overflow, check MAXMAPENTRIES");
+	case ST_EMPTY:
+		return rt_error(c, loc, "empty aggregate");
+	case ST_BUSY:
+		return rt_error(c, loc, "cannot modify an array while iterating over it");
+	}
+	return RT_OK;
+}
+
+/* l OP r for compound assignments and arithmetic; errors for / and %. */
+static enum rt_status vm_arith(struct rt_ctx *c, int sub, int64_t l, int64_t r,
+			       int64_t *out, uint32_t loc)
+{
+	uint64_t ul = (uint64_t)l, ur = (uint64_t)r;
+
+	switch (sub & 0xff) {
+	case IR_SUB_ADD: *out = (int64_t)(ul + ur); break;
+	case IR_SUB_SUB: *out = (int64_t)(ul - ur); break;
+	case IR_SUB_MUL: *out = (int64_t)(ul * ur); break;
+	case IR_SUB_DIV:
+	case IR_SUB_MOD:
+		if (r == 0)
+			return rt_error(c, loc, "division by 0");
+		if (r == -1)	/* INT64_MIN / -1 overflows in C */
+			*out = (sub & 0xff) == IR_SUB_DIV ? (int64_t)(0 - ul) : 0;
+		else
+			*out = (sub & 0xff) == IR_SUB_DIV ? l / r : l % r;
+		break;
+	case IR_SUB_SHL: *out = r < 0 || r > 63 ? 0 : (int64_t)(ul << r); break;
+	case IR_SUB_SHR: *out = r < 0 || r > 63 ? (l < 0 ? -1 : 0) : l >> r; break;
+	case IR_SUB_AND: *out = l & r; break;
+	case IR_SUB_OR: *out = l | r; break;
+	case IR_SUB_XOR: *out = l ^ r; break;
+	default: *out = 0; break;
+	}
+	return RT_OK;
+}
+
+static struct rt_value vm_concat(struct rt_ctx *c, struct rt_value a,
+				 struct rt_value b)
+{
+	size_t len = (size_t)a.len + b.len;
+	char *p;
+
+	if (len > c->lim.maxstringlen)
+		len = c->lim.maxstringlen;
+	p = rt_scratch_alloc(&c->scratch, len + 1);
+	memcpy(p, a.s, a.len < len ? a.len : len);
+	if (a.len < len)
+		memcpy(p + a.len, b.s, len - a.len);
+	p[len] = '\0';
+	return rt_str(p, (uint32_t)len);
+}
+
+/* Combine @cur with @v by sub-operation @sub; string ops only concat. */
+static enum rt_status vm_combine(struct rt_ctx *c, int sub, struct rt_value cur,
+				 struct rt_value v, struct rt_value *out, uint32_t loc)
+{
+	int64_t r = 0;
+	enum rt_status st;
+
+	if ((sub & 0xff) == IR_SUB_CAT) {
+		*out = vm_concat(c, cur, v);
+		return RT_OK;
+	}
+	st = vm_arith(c, sub, cur.l, v.l, &r, loc);
+	*out = rt_long(r);
+	return st;
+}
+
+static int vm_strcmp(struct rt_value a, struct rt_value b)
+{
+	size_t n = a.len < b.len ? a.len : b.len;
+	int r = memcmp(a.s, b.s, n);
+
+	if (r)
+		return r;
+	return a.len < b.len ? -1 : a.len > b.len;
+}
+
+/* ---- regular expressions (=~, !~, matched()) ---- */
+
+static enum rt_status vm_match(struct rt_ctx *c, unsigned idx, bool negate,
+			       uint32_t loc)
+{
+	regex_t *re = &((regex_t *)c->regexes)[idx];
+	struct rt_value s = vm_pop(c);
+	regmatch_t m[10];
+	char *str = rt_scratch_alloc(&c->scratch, s.len + 1);
+	int r;
+	unsigned i;
+
+	memcpy(str, s.s, s.len);
+	str[s.len] = '\0';
+	r = regexec(re, str, 10, m, 0);
+	if (r == 0) {
+		free(c->match_str);
+		c->match_str = strdup(str);
+		c->match_n = 0;
+		for (i = 0; i < 10 && m[i].rm_so >= 0; i++) {
+			c->match_off[2 * i] = (int)m[i].rm_so;
+			c->match_off[2 * i + 1] = (int)m[i].rm_eo;
+			c->match_n = i + 1;
+		}
+	}
+	(void)loc;
+	vm_push(c, rt_long((r == 0) != negate));
+	return RT_OK;
+}
+
+/* ---- instruction groups ---- */
+
+static enum rt_status vm_binop(struct rt_ctx *c, enum ir_op op, uint32_t loc)
+{
+	struct rt_value r = vm_pop(c), *l = vm_top(c);
+	int64_t out = 0;
+	enum rt_status st = RT_OK;
+
+	switch (op) {
+	case IR_ADD: st = vm_arith(c, IR_SUB_ADD, l->l, r.l, &out, loc); break;
+	case IR_SUB: st = vm_arith(c, IR_SUB_SUB, l->l, r.l, &out, loc); break;
+	case IR_MUL: st = vm_arith(c, IR_SUB_MUL, l->l, r.l, &out, loc); break;
+	case IR_DIV: st = vm_arith(c, IR_SUB_DIV, l->l, r.l, &out, loc); break;
+	case IR_MOD: st = vm_arith(c, IR_SUB_MOD, l->l, r.l, &out, loc); break;
+	case IR_SHL: st = vm_arith(c, IR_SUB_SHL, l->l, r.l, &out, loc); break;
+	case IR_SHR: st = vm_arith(c, IR_SUB_SHR, l->l, r.l, &out, loc); break;
+	case IR_BAND: out = l->l & r.l; break;
+	case IR_BOR: out = l->l | r.l; break;
+	case IR_BXOR: out = l->l ^ r.l; break;
+	case IR_LT: out = l->l < r.l; break;
+	case IR_GT: out = l->l > r.l; break;
+	case IR_LE: out = l->l <= r.l; break;
+	case IR_GE: out = l->l >= r.l; break;
+	case IR_EQ: out = l->l == r.l; break;
+	case IR_NE: out = l->l != r.l; break;
+	case IR_SLT: out = vm_strcmp(*l, r) < 0; break;
+	case IR_SGT: out = vm_strcmp(*l, r) > 0; break;
+	case IR_SLE: out = vm_strcmp(*l, r) <= 0; break;
+	case IR_SGE: out = vm_strcmp(*l, r) >= 0; break;
+	case IR_SEQ: out = vm_strcmp(*l, r) == 0; break;
+	case IR_SNE: out = vm_strcmp(*l, r) != 0; break;
+	case IR_CAT:
+		*l = vm_concat(c, *l, r);
+		return RT_OK;
+	default: out = 0; break;
+	}
+	*l = rt_long(out);
+	return st;
+}
+
+/* AGET/ASET/AOP/AIN/ADEL: the keys are the top @n values (below a value
+   for ASET/AOP). */
+static enum rt_status vm_array(struct rt_ctx *c, const struct ir_insn *in,
+			       uint32_t loc)
+{
+	struct rt_store *s = c->store;
+	struct rt_value v, cur, *keys;
+	enum rt_status st = RT_OK;
+
+	switch (in->op) {
+	case IR_AGET:
+		c->sp -= in->n;
+		vm_push(c, st_aget(s, in->a, &c->stack[c->sp]));
+		return RT_OK;
+	case IR_ASET:
+		v = vm_pop(c);
+		c->sp -= in->n;
+		st = vm_store_err(c, st_aset(s, in->a, &c->stack[c->sp], v), loc);
+		vm_push(c, v);
+		return st;
+	case IR_AOP:
+		v = vm_pop(c);
+		c->sp -= in->n;
+		keys = &c->stack[c->sp];
+		if ((st = vm_store_err(c, st_aref(s, in->a, keys, &cur), loc)) != RT_OK)
+			return st;
+		if ((st = vm_combine(c, in->b, cur, v, &v, loc)) != RT_OK)
+			return st;
+		st = vm_store_err(c, st_aset(s, in->a, keys, v), loc);
+		vm_push(c, (in->b & IR_SUB_OLD) ? cur : v);
+		return st;
+	case IR_AIN:
+		c->sp -= in->n;
+		vm_push(c, rt_long(st_ain(s, in->a, &c->stack[c->sp], (uint32_t)in->b)));
+		return RT_OK;
+	case IR_ADEL:
+		c->sp -= in->n;
+		return vm_store_err(c, st_adel(s, in->a, &c->stack[c->sp], (uint32_t)in->b), loc);
+	case IR_ACLEAR:
+		return vm_store_err(c, st_aclear(s, in->a), loc);
+	default:
+		return RT_OK;
+	}
+}
+
+static enum rt_status vm_stats(struct rt_ctx *c, const struct ir_insn *in,
+			       uint32_t loc)
+{
+	struct rt_store *s = c->store;
+	struct rt_value v;
+	int64_t out = 0;
+	enum rt_status st;
+	struct rt_buf b = { 0 };
+
+	switch (in->op) {
+	case IR_SADD:
+	case IR_ASADD:
+		v = vm_pop(c);
+		c->sp -= in->n;
+		st = vm_store_err(c, st_stat_add(s, in->a, in->op == IR_ASADD ?
+						 &c->stack[c->sp] : NULL, v.l), loc);
+		vm_push(c, v);
+		return st;
+	case IR_SGET:
+	case IR_ASGET:
+		c->sp -= in->n;
+		st = vm_store_err(c, st_stat_get(s, in->a, in->n ? &c->stack[c->sp] : NULL,
+						 (enum ir_stat)in->b, &out), loc);
+		vm_push(c, rt_long(out));
+		return st;
+	case IR_HIST:
+		c->sp -= in->n;
+		st_hist_text(s, in->a, in->n ? &c->stack[c->sp] : NULL,
+			     (enum ir_hist)in->b, &b);
+		vm_push(c, rt_scratch_str(c, b.p ? b.p : "", b.len));
+		/* Histograms may exceed MAXSTRINGLEN: keep all of it. */
+		if (b.len > c->lim.maxstringlen) {
+			char *p = rt_scratch_alloc(&c->scratch, b.len + 1);
+
+			memcpy(p, b.p, b.len);
+			*vm_top(c) = rt_str(p, (uint32_t)b.len);
+		}
+		buf_free(&b);
+		return RT_OK;
+	case IR_HBUCKET:
+		v = vm_pop(c);
+		c->sp -= in->n;
+		vm_push(c, rt_long(st_hist_bucket(s, in->a, in->n ? &c->stack[c->sp] : NULL,
+						  (enum ir_hist)in->b, v.l)));
+		return RT_OK;
+	default:
+		return RT_OK;
+	}
+}
+
+/* FEINIT: take the slice keys and the limit off the stack. */
+static void vm_feinit(struct rt_ctx *c, struct vm_frame *f, const struct ir_insn *in)
+{
+	const struct ir_foreach *fe = &c->prog->foreachs[in->b];
+	int64_t limit = -1;
+	const struct rt_value *slice = NULL, *hk = NULL;
+	unsigned nslice = fe->has_slice ? c->prog->globals[fe->global].nkeys : 0;
+
+	if (fe->has_limit)
+		limit = vm_pop(c).l;
+	c->sp -= nslice;
+	if (nslice)
+		slice = &c->stack[c->sp];
+	if (fe->hist && c->prog->globals[fe->global].is_array) {
+		c->sp -= c->prog->globals[fe->global].nkeys;
+		hk = &c->stack[c->sp];
+	}
+	if (f->iters[in->a])
+		st_iter_free(f->iters[in->a]);
+	f->iters[in->a] = st_iter_new(c->store, fe, slice, limit, hk);
+	f->fes[in->a] = fe;
+}
+
+/* FENEXT: push the next entry's keys and value, or jump when done. */
+static bool vm_fenext(struct rt_ctx *c, struct vm_frame *f, const struct ir_insn *in)
+{
+	const struct ir_foreach *fe = f->fes[in->a];
+	struct rt_value keys[9], value;
+	unsigned i;
+
+	if (!f->iters[in->a] || !st_iter_next(f->iters[in->a], keys, &value))
+		return false;
+	for (i = 0; i < fe->nkeys; i++)
+		vm_push(c, keys[i]);
+	if (fe->want_value)
+		vm_push(c, value);
+	return true;
+}
+
+/* Locals: scalars of one activation (OPL/STL/LDL). */
+static enum rt_status vm_local_op(struct rt_ctx *c, struct vm_frame *f,
+				  const struct ir_insn *in, uint32_t loc)
+{
+	struct rt_value v = vm_pop(c), cur = f->locals[in->a], r;
+	enum rt_status st = vm_combine(c, in->b, cur, v, &r, loc);
+
+	f->locals[in->a] = r;
+	vm_push(c, (in->b & IR_SUB_OLD) ? cur : r);
+	return st;
+}
+
+static enum rt_status vm_global_op(struct rt_ctx *c, const struct ir_insn *in,
+				   uint32_t loc)
+{
+	struct rt_value v = vm_pop(c), cur = st_get(c->store, in->a), r;
+	enum rt_status st = vm_combine(c, in->b, cur, v, &r, loc);
+
+	st_set(c->store, in->a, r);
+	/* The old value of a string global may have been overwritten. */
+	vm_push(c, (in->b & IR_SUB_OLD) ? cur : st_get(c->store, in->a));
+	return st;
+}
+
+enum rt_status rt_format(struct rt_ctx *c, int fmt, struct rt_value *args,
+			 unsigned n, struct rt_buf *out, uint32_t loc);
+
+static enum rt_status vm_call(struct rt_ctx *c, const struct ir_insn *in,
+			      uint32_t loc)
+{
+	const struct ir_func *fn = &c->prog->funcs[in->b];
+	struct rt_value ret;
+	enum rt_status st;
+
+	if (c->depth >= c->lim.maxnesting)
+		return rt_error(c, loc, "MAXNESTING exceeded");
+	c->sp -= in->n;
+	c->depth++;
+	st = vm_exec(c, &fn->code, &c->stack[c->sp], in->n, &ret);
+	c->depth--;
+	if (st == RT_RETURN || st == RT_OK) {
+		vm_push(c, ret);
+		return RT_OK;
+	}
+	return st;
+}
+
+static enum rt_status vm_print(struct rt_ctx *c, const struct ir_insn *in,
+			       uint32_t loc)
+{
+	struct rt_buf b = { 0 };
+	enum rt_status st;
+
+	c->sp -= in->n;
+	st = rt_format(c, in->b, &c->stack[c->sp], in->n,
+		       in->op == IR_PRINTF ? &c->out : &b, loc);
+	if (in->op == IR_PRINTF) {
+		vm_push(c, rt_long(0));
+	} else {
+		vm_push(c, rt_scratch_str(c, b.p ? b.p : "", b.len));
+		buf_free(&b);
+	}
+	return st;
+}
+
+static enum rt_status vm_bi(struct rt_ctx *c, const struct ir_insn *in, uint32_t loc)
+{
+	struct rt_value ret = rt_long(0);
+	enum rt_status st;
+
+	c->sp -= in->n;
+	st = rt_builtin(c, in->a, &c->stack[c->sp], in->n, &ret);
+	if (st == RT_ERROR && !c->errloc)
+		c->errloc = loc;
+	vm_push(c, ret);
+	return st;
+}
+
+/* An error inside a try block: jump to its catch. */
+static bool vm_catch(struct rt_ctx *c, struct vm_frame *f)
+{
+	struct vm_try *t;
+
+	if (!f->ntries)
+		return false;
+	t = &f->tries[--f->ntries];
+	c->sp = t->sp;
+	f->locals[t->msg_slot] = rt_scratch_str(c, c->errmsg, strlen(c->errmsg));
+	f->pc = t->catch_pc;
+	return true;
+}
+
+/* Instructions that touch frames, control flow or the stack directly. */
+static enum rt_status vm_step(struct rt_ctx *c, struct vm_frame *f,
+			      const struct ir_insn *in, uint32_t loc,
+			      struct rt_value *ret)
+{
+	struct rt_value v;
+
+	switch ((enum ir_op)in->op) {
+	case IR_NOP: return RT_OK;
+	case IR_PUSHC: vm_push(c, c->prog->consts[in->b]); return RT_OK;
+	case IR_PUSHI: vm_push(c, rt_long(in->b)); return RT_OK;
+	case IR_POP: c->sp--; return RT_OK;
+	case IR_DUP: v = *vm_top(c); vm_push(c, v); return RT_OK;
+	case IR_LDL: vm_push(c, f->locals[in->a]); return RT_OK;
+	case IR_STL: f->locals[in->a] = *vm_top(c); return RT_OK;
+	case IR_LDG: vm_push(c, st_get(c->store, in->a)); return RT_OK;
+	case IR_STG: st_set(c->store, in->a, *vm_top(c)); return RT_OK;
+	case IR_OPL: return vm_local_op(c, f, in, loc);
+	case IR_OPG: return vm_global_op(c, in, loc);
+	case IR_FIELD: vm_push(c, c->field(c, in->a)); return RT_OK;
+	case IR_PARMS: vm_push(c, c->parms(c)); return RT_OK;
+	case IR_NEG: vm_top(c)->l = (int64_t)(0 - (uint64_t)vm_top(c)->l); return RT_OK;
+	case IR_BNOT: vm_top(c)->l = ~vm_top(c)->l; return RT_OK;
+	case IR_LNOT: vm_top(c)->l = !vm_top(c)->l; return RT_OK;
+	case IR_MATCH: return vm_match(c, (unsigned)in->b, in->a, loc);
+	case IR_JMP: f->pc = (unsigned)in->b; return RT_OK;
+	case IR_JZ: if (vm_pop(c).l == 0) f->pc = (unsigned)in->b; return RT_OK;
+	case IR_JNZ: if (vm_pop(c).l != 0) f->pc = (unsigned)in->b; return RT_OK;
+	case IR_DELG: st_reset(c->store, in->a); return RT_OK;
+	case IR_DELL: f->locals[in->a] = vm_zero(f->code->local_types[in->a]); return RT_OK;
+	case IR_CALL: return vm_call(c, in, loc);
+	case IR_RET: *ret = vm_pop(c); return RT_RETURN;
+	case IR_RETV: return RT_RETURN;
+	case IR_BI: return vm_bi(c, in, loc);
+	case IR_PRINTF: case IR_SPRINTF: return vm_print(c, in, loc);
+	case IR_FEINIT: vm_feinit(c, f, in); return RT_OK;
+	case IR_FENEXT: if (!vm_fenext(c, f, in)) f->pc = (unsigned)in->b; return RT_OK;
+	case IR_FEEND:
+		st_iter_free(f->iters[in->a]);
+		f->iters[in->a] = NULL;
+		return RT_OK;
+	case IR_TRY:
+		if (f->ntries == RT_MAX_TRY)
+			return rt_error(c, loc, "try blocks nested too deeply");
+		f->tries[f->ntries++] = (struct vm_try){ (unsigned)in->b, in->a, c->sp };
+		return RT_OK;
+	case IR_TRYEND: f->ntries--; return RT_OK;
+	case IR_NEXT: return RT_NEXT;
+	case IR_TICK:
+		if (++c->actions > c->lim.maxaction)
+			return rt_error(c, loc, "MAXACTION exceeded");
+		return RT_OK;
+	case IR_AGET: case IR_ASET: case IR_AOP: case IR_AIN: case IR_ADEL:
+	case IR_ACLEAR:
+		return vm_array(c, in, loc);
+	case IR_SADD: case IR_ASADD: case IR_SGET: case IR_ASGET: case IR_HIST:
+	case IR_HBUCKET:
+		return vm_stats(c, in, loc);
+	default:
+		return vm_binop(c, (enum ir_op)in->op, loc);
+	}
+}
+
+static void vm_frame_end(struct vm_frame *f)
+{
+	unsigned i;
+
+	for (i = 0; i < f->code->nlocals; i++)
+		if (f->iters[i])
+			st_iter_free(f->iters[i]);
+}
+
+/*
+ * Run @code with @nargs arguments as its first locals.  Returns RT_NEXT
+ * or RT_RETURN normally, RT_ERROR with ctx->errmsg set otherwise.
+ */
+static enum rt_status vm_exec(struct rt_ctx *c, const struct ir_code *code,
+			      struct rt_value *args, unsigned nargs,
+			      struct rt_value *ret)
+{
+	struct vm_frame f;
+	unsigned i, n = code->nlocals;
+	enum rt_status st = RT_OK;
+
+	if (c->lp + n > c->locals_size || c->sp + 64 > c->stack_size)
+		return rt_error(c, 0, "script too deeply nested (out of stack)");
+	memset(&f, 0, sizeof(f));
+	f.code = code;
+	f.locals = &c->locals[c->lp];
+	f.iters = (struct st_iter **)&c->iterv[c->lp];
+	f.fes = (const struct ir_foreach **)&c->fev[c->lp];
+	memset(f.iters, 0, n * sizeof(*f.iters));
+	c->lp += n;
+	for (i = 0; i < n; i++)
+		f.locals[i] = i < nargs ? args[i] : vm_zero(code->local_types[i]);
+	*ret = rt_long(0);
+	while (f.pc < code->n) {
+		const struct ir_insn *in = &code->insns[f.pc];
+		uint32_t loc = code->locs[f.pc];
+
+		f.pc++;
+		st = vm_step(c, &f, in, loc, ret);
+		if (st == RT_OK)
+			continue;
+		if (st == RT_ERROR && vm_catch(c, &f))
+			continue;
+		break;
+	}
+	vm_frame_end(&f);
+	c->lp -= n;
+	return st;
+}
+
+unsigned rt_run_probe(struct rt_ctx *c, unsigned idx, const struct rt_event *ev)
+{
+	const struct ir_probe *p = &c->prog->probes[idx];
+	struct rt_value ret;
+	enum rt_status st;
+
+	c->probe = p;
+	c->ev = ev;
+	c->sp = 0;
+	c->lp = 0;
+	c->depth = 0;
+	c->actions = 0;
+	c->errloc = 0;
+	st = vm_exec(c, &p->code, NULL, 0, &ret);
+	if (st == RT_ERROR)
+		vm_report(c);
+	rt_scratch_reset(&c->scratch);
+	if (c->out.len >= 65536)
+		rt_flush(c);
+	c->probe = NULL;
+	c->ev = NULL;
+	return c->errors;
+}
+
+static int rt_compile_regexes(struct rt_ctx *c)
+{
+	regex_t *re = calloc(c->prog->nregexes + 1, sizeof(*re));
+	unsigned i;
+
+	if (!re)
+		return -1;
+	for (i = 0; i < c->prog->nregexes; i++) {
+		int r = regcomp(&re[i], c->prog->regexes[i], REG_EXTENDED);
+
+		if (r != 0) {
+			char msg[256];
+
+			regerror(r, &re[i], msg, sizeof(msg));
+			fprintf(stderr, "ERROR: invalid regular expression \"%s\": %s\n",
+				c->prog->regexes[i], msg);
+			while (i-- > 0)
+				regfree(&re[i]);
+			free(re);
+			return -1;
+		}
+	}
+	c->regexes = re;
+	return 0;
+}
+
+int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
+	    const struct rt_limits *lim)
+{
+	memset(c, 0, sizeof(*c));
+	c->prog = prog;
+	c->outf = outf;
+	c->lim = (struct rt_limits){ 2048, 1000, 0, 10, RT_MAXSTRINGLEN };
+	if (lim)
+		c->lim = *lim;
+	c->target_pid = 0;
+	c->stack_size = RT_STACK;
+	c->locals_size = RT_LOCALS;
+	c->stack = calloc(RT_STACK, sizeof(*c->stack));
+	c->locals = calloc(RT_LOCALS, sizeof(*c->locals));
+	c->iterv = calloc(RT_LOCALS, sizeof(*c->iterv));
+	c->fev = calloc(RT_LOCALS, sizeof(*c->fev));
+	c->store = st_new(prog, c->lim.maxmapentries, c->lim.maxstringlen);
+	if (!c->stack || !c->locals || !c->store || !c->iterv || !c->fev)
+		return -1;
+	return rt_compile_regexes(c);
+}
+
+void rt_fini(struct rt_ctx *c)
+{
+	unsigned i;
+
+	if (c->regexes) {
+		for (i = 0; i < c->prog->nregexes; i++)
+			regfree(&((regex_t *)c->regexes)[i]);
+		free(c->regexes);
+	}
+	st_free(c->store);
+	free(c->stack);
+	free(c->locals);
+	free(c->iterv);
+	free(c->fev);
+	free(c->tok_str);
+	free(c->match_str);
+	buf_free(&c->out);
+	rt_scratch_free(&c->scratch);
+	memset(c, 0, sizeof(*c));
+}
+
+void rt_autoprint(struct rt_ctx *c)
+{
+	st_autoprint(c->store, &c->out);
+}

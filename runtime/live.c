@@ -1,0 +1,206 @@
+/*
+ * live.c - the live and replay record sources of pass 5 (see live.h).
+ *
+ * Live: remove what dead ktap processes left behind, create the private
+ * instance ktap_<pid>, perform the plan's writes in order (with $TARGET
+ * replaced by target()), then open the reader on the instance.  Any
+ * failure undoes everything before returning, so the kernel is left as
+ * it was found on every path.
+ */
+#define _GNU_SOURCE
+#include "live.h"
+#include "reader.h"
+#include "tfs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* "system/event" of every event of @p, in index order; free with
+   names_free(). */
+static char **names_new(const struct ir_prog *p)
+{
+	char **names = calloc(p->nevents + 1, sizeof(*names));
+	unsigned i;
+
+	for (i = 0; names && i < p->nevents; i++)
+		if (asprintf(&names[i], "%s/%s", p->events[i].system,
+			     p->events[i].name) < 0)
+			names[i] = NULL;
+	return names;
+}
+
+static void names_free(const struct ir_prog *p, char **names)
+{
+	unsigned i;
+
+	for (i = 0; names && i < p->nevents; i++)
+		free(names[i]);
+	free(names);
+}
+
+struct live {
+	struct live_options opt;
+	struct tfs *tfs;
+	struct rdr *rdr;
+};
+
+struct live *live_new(const struct live_options *opt)
+{
+	struct live *l = calloc(1, sizeof(*l));
+
+	if (l && opt)
+		l->opt = *opt;
+	return l;
+}
+
+void live_free(struct live *l)
+{
+	free(l);
+}
+
+/* @text with $TARGET and $KTAP replaced by the pids, in @out. */
+static const char *live_subst(const char *text, int target, char *out, size_t len)
+{
+	size_t n = 0;
+	int pid;
+
+	if (!strchr(text, '$'))
+		return text;
+	while (*text && n + 1 < len) {
+		if (!strncmp(text, "$TARGET", 7) || !strncmp(text, "$KTAP", 5)) {
+			pid = text[1] == 'T' ? target : (int)getpid();
+			text += text[1] == 'T' ? 7 : 5;
+			n += (size_t)snprintf(out + n, len - n, "%d", pid);
+			continue;
+		}
+		out[n++] = *text++;
+	}
+	out[n < len ? n : len - 1] = '\0';
+	return out;
+}
+
+static int live_arm(struct live *l, const struct ir_prog *p, int target)
+{
+	char err[TFS_ERRLEN], name[64], text[4096];
+	struct tfs_options to = { .root = l->opt.root };
+	struct tfs_stale stale;
+	unsigned i;
+
+	if (tfs_cleanup_stale(l->opt.root, &stale, err, sizeof(err)) != 0)
+		fprintf(stderr, "WARNING: %s\n", err);
+	else if (l->opt.verbose && (stale.instances || stale.dynevents))
+		fprintf(stderr, "Removed %u stale instances and %u dynamic events\n",
+			stale.instances, stale.dynevents);
+	tfs_default_name(name, sizeof(name));
+	l->tfs = tfs_create(name, &to, err, sizeof(err));
+	if (!l->tfs) {
+		fprintf(stderr, "ERROR: %s\n", err);
+		return -1;
+	}
+	for (i = 0; i < p->nwrites; i++) {
+		const struct ir_write *w = &p->writes[i];
+
+		if (tfs_write(l->tfs, w->path, live_subst(w->text, target, text,
+							  sizeof(text)), w->global) != 0) {
+			fprintf(stderr, "ERROR: %s\n", tfs_error(l->tfs));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static struct rdr *live_open(void *ctx, const struct ir_prog *p, int target)
+{
+	struct live *l = ctx;
+	char **names, err[TFS_ERRLEN];
+
+	if (live_arm(l, p, target) != 0 || !(names = names_new(p)))
+		return NULL;
+	l->rdr = rdr_open_live(tfs_instance_dir(l->tfs), (const char *const *)names,
+			       p->nevents, NULL, err, sizeof(err));
+	if (!l->rdr)
+		fprintf(stderr, "ERROR: %s\n", err);
+	names_free(p, names);
+	return l->rdr;
+}
+
+static void live_stop(void *ctx)
+{
+	struct live *l = ctx;
+
+	if (l->tfs && tfs_tracing_on(l->tfs, false) != 0)
+		fprintf(stderr, "WARNING: %s\n", tfs_error(l->tfs));
+}
+
+static void live_close(void *ctx)
+{
+	struct live *l = ctx;
+	char err[TFS_ERRLEN];
+
+	rdr_close(l->rdr);
+	l->rdr = NULL;
+	if (l->tfs && tfs_destroy(l->tfs, err, sizeof(err)) != 0)
+		fprintf(stderr, "WARNING: %s\n", err);
+	l->tfs = NULL;
+}
+
+void live_source(struct live *l, struct run_source *src)
+{
+	*src = (struct run_source){ live_open, live_stop, live_close, l };
+}
+
+/* ---- replay ---- */
+
+struct replay {
+	char *dir;
+	struct rdr *rdr;
+};
+
+struct replay *replay_new(const char *dir)
+{
+	struct replay *rp = calloc(1, sizeof(*rp));
+
+	if (rp && !(rp->dir = strdup(dir))) {
+		free(rp);
+		return NULL;
+	}
+	return rp;
+}
+
+void replay_free(struct replay *rp)
+{
+	if (rp)
+		free(rp->dir);
+	free(rp);
+}
+
+static struct rdr *replay_open(void *ctx, const struct ir_prog *p, int target)
+{
+	struct replay *rp = ctx;
+	char **names = names_new(p), err[1024];
+
+	(void)target;
+	if (!names)
+		return NULL;
+	rp->rdr = rdr_open_replay(rp->dir, (const char *const *)names, p->nevents,
+				  NULL, err, sizeof(err));
+	if (!rp->rdr)
+		fprintf(stderr, "ERROR: %s\n", err);
+	names_free(p, names);
+	return rp->rdr;
+}
+
+static void replay_close(void *ctx)
+{
+	struct replay *rp = ctx;
+
+	rdr_close(rp->rdr);
+	rp->rdr = NULL;
+}
+
+void replay_source(struct replay *rp, struct run_source *src)
+{
+	*src = (struct run_source){ replay_open, NULL, replay_close, rp };
+}

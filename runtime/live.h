@@ -1,0 +1,32 @@
+/*
+ * live.h - pass 5, kernel side of a live run: ktap's own tracefs
+ * instance armed with the plan's writes, and a reader on it.
+ *
+ * run.c stays free of tracefs: it asks a struct run_source for a reader
+ * once it knows target() (the -c child's pid is only known after the
+ * fork), tells it when to stop recording, and closes it.  This file is
+ * the live implementation; tests use a replay source instead.
+ */
+#ifndef KTAP_RT_LIVE_H
+#define KTAP_RT_LIVE_H
+
+#include "run.h"
+
+struct live_options {
+	const char *root;		/* tracing dir, NULL: the mounted tracefs */
+	unsigned verbose;
+};
+
+/* Fill @src with the live source; @ctx must outlive the run. */
+struct live;
+struct live *live_new(const struct live_options *opt);
+void live_source(struct live *l, struct run_source *src);
+void live_free(struct live *l);
+
+/* Replay a recorded directory (tests/tools/ktap-record). */
+struct replay;
+struct replay *replay_new(const char *dir);
+void replay_source(struct replay *rp, struct run_source *src);
+void replay_free(struct replay *rp);
+
+#endif

@@ -1,0 +1,1315 @@
+/*
+ * reader.c - pass 5, kernel side: the merged event stream (see reader.h).
+ *
+ * Per CPU the reader holds one sub-buffer (page) and a kbuffer cursor on
+ * it: the CPU's "head" is the next record with a known event type.  A
+ * CPU is in one of three states:
+ *   head   a record is waiting in the loaded sub-buffer;
+ *   idle   the last read found the ring buffer empty, at time empty_at
+ *          (taken just before that read started);
+ *   done   nothing more will come (replay: end of file; live: drained).
+ * rdr_next() picks the lowest (timestamp, cpu) head and delivers it once
+ * every idle CPU's empty_at is past the head's timestamp plus the
+ * hold-back window W; otherwise it re-reads the idle CPUs that block the
+ * decision (when their fd polls readable, or once enough time has
+ * passed that an empty read would settle it) or waits for one of the two.
+ * Sub-buffers are read one at a time, when a CPU's cursor runs out, so a
+ * record stays valid until the next call: the page it lives in is only
+ * replaced by a later call that finds the page exhausted.
+ *
+ * Live reads use libtracefs's tracefs_cpu_* on fds this file opens
+ * itself with O_NONBLOCK: libtracefs 1.6.4 has no call that returns the
+ * fd of a tracefs_cpu_open() descriptor (needed for poll), and its
+ * tracefs_cpu_alloc_fd(fd, size, true) does not make the fd non-blocking.
+ */
+#define _GNU_SOURCE
+#include "reader.h"
+#include "fileio.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#define RDR_ERRLEN 1024
+#define RDR_MAX_CPUS 4096
+
+struct rdr_field {
+	struct rdr_field *next;		/* the reader's list, for rdr_close() */
+	unsigned offset, size;		/* in the record */
+	unsigned elem;			/* element size of arrays, else size */
+	enum rdr_ftype type;
+	bool is_signed;
+	bool dynamic;			/* __data_loc: a u32 (len << 16 | offset) */
+	bool relative;			/* __rel_loc: offset from the field's end */
+	bool swap;			/* record byte order differs from ours */
+};
+
+struct rdr_cpu {
+	int cpu;
+	int fd;				/* trace_pipe_raw or cpuN.raw; -1 if none */
+	struct tracefs_cpu *tcpu;	/* live only */
+	struct kbuffer *kbuf;
+	void *page;			/* one sub-buffer */
+	bool loaded;			/* kbuf points into page */
+	bool has_head, done, due;
+	void *head;			/* the head record's data */
+	uint64_t head_ts;
+	uint64_t empty_at;		/* idle: time before the empty read */
+	uint64_t missed;		/* from sub-buffer headers */
+};
+
+/* Event id -> index, sorted by id. */
+struct rdr_evmap {
+	int id;
+	unsigned index;
+};
+
+struct rdr {
+	struct tep_handle *tep;
+	bool live, draining;
+	clockid_t clock;
+	uint64_t holdback;		/* W */
+	uint64_t drain_at;		/* rdr_drain() time */
+	uint64_t wake_at;		/* after RDR_NONE: when a re-read helps; 0 none */
+	uint64_t last_ts;		/* of the last delivered record */
+	char *dir;			/* instance or recorded directory */
+	int subbuf_size;
+	bool swap;			/* record byte order differs from ours */
+	struct rdr_cpu *cpus;
+	int ncpus;
+	struct pollfd *pfds;		/* rdr_poll_idle()'s, one per CPU */
+	int *pwho;			/* the CPU index of each pfds entry */
+	struct tep_event **events;	/* by index */
+	unsigned nevents;
+	struct rdr_evmap *map;		/* by id */
+	unsigned last_map;		/* lookup cache */
+	unsigned type_off, type_size, pid_off, pid_size;
+	struct rdr_field *fields;
+	struct rdr_stats st;
+	char err[RDR_ERRLEN];
+};
+
+/* ---- small helpers ---- */
+
+static void rdr_fail(struct rdr *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void rdr_fail(struct rdr *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, sizeof(r->err), fmt, ap);
+	va_end(ap);
+}
+
+static uint64_t rdr_clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Whole file at @dir/@rel (tracefs files have st_size 0), or NULL/errno. */
+static char *rdr_slurp(const char *dir, const char *rel, size_t *lenp)
+{
+	char *path, *buf;
+	int e;
+
+	if (asprintf(&path, "%s/%s", dir, rel) < 0)
+		return NULL;
+	buf = fio_read(path, lenp);
+	e = errno;
+	free(path);
+	errno = e;
+	return buf;
+}
+
+/* An unsigned number of @size bytes at @p, in the record's byte order. */
+static uint64_t rdr_get(bool swap, const void *p, unsigned size)
+{
+	uint8_t b1;
+	uint16_t b2;
+	uint32_t b4;
+	uint64_t b8;
+
+	switch (size) {
+	case 1:
+		memcpy(&b1, p, 1);
+		return b1;
+	case 2:
+		memcpy(&b2, p, 2);
+		return swap ? __builtin_bswap16(b2) : b2;
+	case 4:
+		memcpy(&b4, p, 4);
+		return swap ? __builtin_bswap32(b4) : b4;
+	case 8:
+		memcpy(&b8, p, 8);
+		return swap ? __builtin_bswap64(b8) : b8;
+	}
+	return 0;
+}
+
+/* Sign-extend the low @size bytes of @v. */
+static int64_t rdr_sext(uint64_t v, unsigned size)
+{
+	unsigned shift = 64 - 8 * size;
+
+	if (size >= 8)
+		return (int64_t)v;
+	return (int64_t)(v << shift) >> shift;
+}
+
+/* ---- formats ---- */
+
+/* Parse header_page (@path in @dir): the sub-buffer layout. */
+static int rdr_load_header(struct rdr *r, const char *dir, const char *rel,
+			   int long_size)
+{
+	size_t len;
+	char *buf = rdr_slurp(dir, rel, &len);
+	int rc;
+
+	if (!buf) {
+		rdr_fail(r, "%s: %s", rel, strerror(errno));
+		return -1;
+	}
+	rc = tep_parse_header_page(r->tep, buf, (unsigned long)len, long_size);
+	free(buf);
+	if (rc != 0) {
+		rdr_fail(r, "%s: cannot parse the sub-buffer header", rel);
+		return -1;
+	}
+	r->subbuf_size = tep_get_sub_buffer_size(r->tep);
+	if (r->subbuf_size <= 0)
+		r->subbuf_size = getpagesize();
+	return 0;
+}
+
+/* Split "sys/event" into @sys and @ev buffers.  false if malformed. */
+static bool rdr_split_name(const char *name, char *sys, char *ev, size_t len)
+{
+	const char *slash = strchr(name, '/');
+
+	if (!slash || slash == name || !slash[1] || strchr(slash + 1, '/') ||
+	    (size_t)(slash - name) >= len || strlen(slash + 1) >= len)
+		return false;
+	snprintf(sys, len, "%.*s", (int)(slash - name), name);
+	snprintf(ev, len, "%s", slash + 1);
+	return true;
+}
+
+/*
+ * Parse @evroot/SYS/EVENT/format for @name and return the event.  A
+ * print-fmt libtraceevent cannot parse is not an error: the fields are
+ * what ktap needs, and tep_parse_event() registers the event anyway.
+ */
+static struct tep_event *rdr_load_event(struct rdr *r, const char *dir,
+					const char *evroot, const char *name)
+{
+	char sys[256], ev[256], rel[600], msg[256];
+	struct tep_event *e;
+	enum tep_errno rc;
+	size_t len;
+	char *buf;
+
+	if (!rdr_split_name(name, sys, ev, sizeof(sys))) {
+		rdr_fail(r, "%s: not a \"system/event\" name", name);
+		return NULL;
+	}
+	snprintf(rel, sizeof(rel), "%s/%s/%s/format", evroot, sys, ev);
+	buf = rdr_slurp(dir, rel, &len);
+	if (!buf) {
+		rdr_fail(r, "%s: %s%s", rel, strerror(errno),
+			 errno == ENOENT ? " (no such event?)" : "");
+		return NULL;
+	}
+	rc = tep_parse_event(r->tep, buf, len, sys);
+	free(buf);
+	e = tep_find_event_by_name(r->tep, sys, ev);
+	if (!e) {
+		tep_strerror(r->tep, rc, msg, sizeof(msg));
+		rdr_fail(r, "%s: %s", rel, msg);
+	}
+	return e;
+}
+
+static int rdr_cmp_map(const void *a, const void *b)
+{
+	const struct rdr_evmap *x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Where common_type and common_pid are (same in every event). */
+static int rdr_common_layout(struct rdr *r)
+{
+	struct tep_format_field *t, *p;
+
+	t = tep_find_common_field(r->events[0], "common_type");
+	p = tep_find_common_field(r->events[0], "common_pid");
+	if (!t || !p || (t->size != 1 && t->size != 2 && t->size != 4) || p->size != 4) {
+		rdr_fail(r, "%s/%s/format: unexpected common fields",
+			 r->events[0]->system, r->events[0]->name);
+		return -1;
+	}
+	r->type_off = (unsigned)t->offset;
+	r->type_size = (unsigned)t->size;
+	r->pid_off = (unsigned)p->offset;
+	r->pid_size = (unsigned)p->size;
+	return 0;
+}
+
+/* Load the formats of @names (under @dir/@evroot) and build the id map. */
+static int rdr_load_events(struct rdr *r, const char *dir, const char *evroot,
+			   const char *const *names, unsigned n)
+{
+	unsigned i, j;
+
+	if (n == 0) {
+		rdr_fail(r, "no events to read");
+		return -1;
+	}
+	r->events = calloc(n, sizeof(*r->events));
+	r->map = calloc(n, sizeof(*r->map));
+	if (!r->events || !r->map) {
+		rdr_fail(r, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		r->events[i] = rdr_load_event(r, dir, evroot, names[i]);
+		if (!r->events[i])
+			return -1;
+		for (j = 0; j < i; j++)
+			if (r->events[j] == r->events[i]) {
+				rdr_fail(r, "%s: listed twice", names[i]);
+				return -1;
+			}
+		r->map[i].id = r->events[i]->id;
+		r->map[i].index = i;
+	}
+	r->nevents = n;
+	qsort(r->map, n, sizeof(*r->map), rdr_cmp_map);
+	return rdr_common_layout(r);
+}
+
+/* The index of event @id, or -1 for events not in the list. */
+static int rdr_lookup(struct rdr *r, int id)
+{
+	unsigned lo = 0, hi = r->nevents, mid;
+
+	if (r->map[r->last_map].id == id)
+		return (int)r->map[r->last_map].index;
+	while (lo < hi) {
+		mid = (lo + hi) / 2;
+		if (r->map[mid].id == id) {
+			r->last_map = mid;
+			return (int)r->map[mid].index;
+		}
+		if (r->map[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* ---- reading sub-buffers ---- */
+
+/* Point @c's cursor at the sub-buffer just read into c->page. */
+static int rdr_load(struct rdr *r, struct rdr_cpu *c)
+{
+	int missed;
+
+	if (kbuffer_load_subbuffer(c->kbuf, c->page) != 0) {
+		rdr_fail(r, "cpu%d: malformed sub-buffer", c->cpu);
+		return -1;
+	}
+	c->loaded = true;
+	r->st.subbufs++;
+	/* > 0: that many lost before this sub-buffer; -1: some, count unknown */
+	missed = kbuffer_missed_events(c->kbuf);
+	if (missed > 0)
+		c->missed += (uint64_t)missed;
+	else if (missed < 0)
+		c->missed++;
+	return 0;
+}
+
+/* Replay: the next sub-buffer of cpuN.raw.  1 loaded, 0 end, -1 error. */
+static int rdr_read_file(struct rdr *r, struct rdr_cpu *c)
+{
+	size_t want = (size_t)r->subbuf_size, got = 0;
+	ssize_t n;
+
+	while (got < want) {
+		n = read(c->fd, (char *)c->page + got, want - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rdr_fail(r, "cpu%d.raw: %s", c->cpu, strerror(errno));
+			return -1;
+		}
+		if (n == 0)
+			break;
+		got += (size_t)n;
+	}
+	if (got == 0) {
+		c->done = true;
+		return 0;
+	}
+	if (got < want) {
+		rdr_fail(r, "cpu%d.raw: truncated sub-buffer (%zu of %zu bytes)",
+			 c->cpu, got, want);
+		return -1;
+	}
+	return rdr_load(r, c) ? -1 : 1;
+}
+
+/*
+ * Live: read one sub-buffer of per_cpu/cpuN/trace_pipe_raw.  1 loaded,
+ * 0 empty (now idle since the time before the read; done if draining
+ * and the window after the drain has passed), -1 error.
+ */
+static int rdr_read_pipe(struct rdr *r, struct rdr_cpu *c)
+{
+	uint64_t t = rdr_clock_ns(r->clock);
+	int n;
+
+	if (r->draining)
+		n = tracefs_cpu_flush(c->tcpu, c->page);
+	else
+		n = tracefs_cpu_read(c->tcpu, c->page, true);
+	if (n < 0 && errno == EINTR)
+		return 0;	/* proves nothing: stays due */
+	if (n < 0 && errno != EAGAIN) {
+		rdr_fail(r, "per_cpu/cpu%d/trace_pipe_raw: %s", c->cpu, strerror(errno));
+		return -1;
+	}
+	if (n <= 0) {
+		c->empty_at = t;
+		c->due = false;
+		if (r->draining && t - r->drain_at > r->holdback)
+			c->done = true;
+		return 0;
+	}
+	return rdr_load(r, c) ? -1 : 1;
+}
+
+/* The event type of a record. */
+static int rdr_type(const struct rdr *r, const void *data)
+{
+	return (int)rdr_get(r->swap, (const char *)data + r->type_off, r->type_size);
+}
+
+/*
+ * Make @c's head the next record of a listed event, reading sub-buffers
+ * as needed (live: only while the CPU is "due").  Other records are
+ * counted and skipped.  1: head, 0: none now, -1: error.
+ */
+static int rdr_fill(struct rdr *r, struct rdr_cpu *c)
+{
+	unsigned long long ts = 0;
+	void *data;
+	int rc;
+
+	while (!c->has_head && !c->done) {
+		data = c->loaded ? kbuffer_read_event(c->kbuf, &ts) : NULL;
+		while (data && (kbuffer_event_size(c->kbuf) < (int)(r->pid_off + r->pid_size) ||
+				rdr_lookup(r, rdr_type(r, data)) < 0)) {
+			r->st.unknown++;
+			data = kbuffer_next_event(c->kbuf, &ts);
+		}
+		if (data) {
+			c->head = data;
+			c->head_ts = ts;
+			c->has_head = true;
+			break;
+		}
+		c->loaded = false;
+		if (r->live && !c->due)
+			return 0;
+		rc = r->live ? rdr_read_pipe(r, c) : rdr_read_file(r, c);
+		if (rc <= 0)
+			return rc;
+	}
+	return c->has_head;
+}
+
+static int rdr_fill_all(struct rdr *r)
+{
+	int i;
+
+	for (i = 0; i < r->ncpus; i++)
+		if (rdr_fill(r, &r->cpus[i]) < 0)
+			return -1;
+	return 0;
+}
+
+/* ---- merging ---- */
+
+/* The CPU with the lowest (timestamp, cpu) head, or NULL. */
+static struct rdr_cpu *rdr_best(struct rdr *r)
+{
+	struct rdr_cpu *best = NULL;
+	int i;
+
+	for (i = 0; i < r->ncpus; i++)
+		if (r->cpus[i].has_head && (!best || r->cpus[i].head_ts < best->head_ts))
+			best = &r->cpus[i];
+	return best;
+}
+
+static bool rdr_all_done(const struct rdr *r)
+{
+	int i;
+
+	for (i = 0; i < r->ncpus; i++)
+		if (!r->cpus[i].done || r->cpus[i].has_head)
+			return false;
+	return true;
+}
+
+/* An idle CPU: no head, not finished. */
+static bool rdr_idle(const struct rdr_cpu *c)
+{
+	return !c->has_head && !c->done;
+}
+
+/*
+ * Is every idle CPU known to hold no unread record with a timestamp
+ * <= @bound (its empty read began more than W after @bound)?  With
+ * @mark, the CPUs that are not become due for a re-read.
+ */
+static bool rdr_settled(struct rdr *r, uint64_t bound, bool mark)
+{
+	bool ok = true;
+	int i;
+
+	for (i = 0; i < r->ncpus; i++) {
+		struct rdr_cpu *c = &r->cpus[i];
+
+		if (!rdr_idle(c))
+			continue;
+		if (c->empty_at > bound && c->empty_at - bound > r->holdback)
+			continue;
+		ok = false;
+		if (mark)
+			c->due = true;
+	}
+	return ok;
+}
+
+/* The time from which an empty re-read settles @bound (UINT64_MAX: never). */
+static uint64_t rdr_need_time(const struct rdr *r, uint64_t bound)
+{
+	uint64_t need = UINT64_MAX, drained;
+
+	if (bound < UINT64_MAX - r->holdback - 1)
+		need = bound + r->holdback + 1;
+	if (r->draining) {
+		drained = r->drain_at + r->holdback + 1;
+		if (drained < need)
+			need = drained;
+	}
+	return need;
+}
+
+/* The fds of idle CPUs into @fds (at most @max), with cpu indexes in @who. */
+static int rdr_idle_fds(struct rdr *r, struct pollfd *fds, int *who, int max)
+{
+	int i, n = 0;
+
+	for (i = 0; i < r->ncpus && n < max; i++) {
+		if (!rdr_idle(&r->cpus[i]) || r->cpus[i].fd < 0)
+			continue;
+		fds[n] = (struct pollfd){ .fd = r->cpus[i].fd, .events = POLLIN };
+		if (who)
+			who[n] = i;
+		n++;
+	}
+	return n;
+}
+
+/* ppoll() the idle CPUs for up to @wait_ns (UINT64_MAX: no limit);
+   readable ones become due.  Returns how many, -1 (error) or -2 (EINTR). */
+static int rdr_poll_idle(struct rdr *r, uint64_t wait_ns)
+{
+	struct pollfd *fds = r->pfds;
+	int *who = r->pwho, n, i, rc;
+	struct timespec ts = {
+		.tv_sec = (time_t)(wait_ns / 1000000000ULL),
+		.tv_nsec = (long)(wait_ns % 1000000000ULL),
+	};
+
+	n = rdr_idle_fds(r, fds, who, r->ncpus);
+	rc = ppoll(fds, (nfds_t)n, wait_ns == UINT64_MAX ? NULL : &ts, NULL);
+	if (rc < 0) {
+		if (errno == EINTR)
+			return -2;
+		rdr_fail(r, "poll: %s", strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (fds[i].revents)
+			r->cpus[who[i]].due = true;
+	return rc;
+}
+
+/*
+ * Not settled: re-read the blocking CPUs if enough time has passed,
+ * else wait for data or that time, but not past @deadline (UINT64_MAX:
+ * none).  1: try again, 0: time is up, -1: error.
+ */
+static int rdr_wait(struct rdr *r, uint64_t bound, uint64_t deadline)
+{
+	uint64_t now = rdr_clock_ns(r->clock), need = rdr_need_time(r, bound);
+	uint64_t until = need < deadline ? need : deadline;
+	int rc;
+
+	if (now >= need) {
+		rdr_settled(r, bound, true);
+		return 1;
+	}
+	r->wake_at = need;
+	rc = rdr_poll_idle(r, until == UINT64_MAX ? UINT64_MAX :
+			   until > now ? until - now : 0);
+	if (rc == -2)
+		return 0;	/* a signal: let the caller look */
+	if (rc != 0)
+		return rc;
+	now = rdr_clock_ns(r->clock);
+	return now >= need || now < deadline ? 1 : 0;
+}
+
+/* Hand out @c's head as *@rec and step past it. */
+static void rdr_deliver(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec)
+{
+	unsigned long long ts;
+	int index = rdr_lookup(r, rdr_type(r, c->head));
+
+	rec->ts = c->head_ts;
+	rec->cpu = c->cpu;
+	rec->index = (unsigned)index;
+	rec->event = r->events[index];
+	rec->data = c->head;
+	rec->size = kbuffer_event_size(c->kbuf);
+	rec->pid = (int)rdr_get(r->swap, (const char *)c->head + r->pid_off, r->pid_size);
+	if (rec->ts < r->last_ts)
+		r->st.late++;
+	else
+		r->last_ts = rec->ts;
+	r->st.records++;
+	kbuffer_next_event(c->kbuf, &ts);
+	c->has_head = false;
+}
+
+int rdr_next(struct rdr *r, struct rdr_record *rec, uint64_t until_ns,
+	     int timeout_ms)
+{
+	uint64_t deadline = UINT64_MAX, bound;
+	struct rdr_cpu *best;
+	int rc;
+
+	r->wake_at = 0;
+	if (timeout_ms >= 0 && r->live)
+		deadline = rdr_clock_ns(r->clock) + (uint64_t)timeout_ms * 1000000ULL;
+	for (;;) {
+		if (rdr_fill_all(r) < 0)
+			return RDR_ERROR;
+		best = rdr_best(r);
+		if (!best && rdr_all_done(r))
+			return RDR_END;
+		if (best && best->head_ts < until_ns)
+			bound = best->head_ts;
+		else if (until_ns == 0)
+			return RDR_UNTIL;
+		else
+			bound = until_ns - 1;
+		if (rdr_settled(r, bound, false)) {
+			if (!best || best->head_ts >= until_ns)
+				return RDR_UNTIL;
+			rdr_deliver(r, best, rec);
+			r->wake_at = 0;
+			return RDR_RECORD;
+		}
+		rc = rdr_wait(r, bound, deadline);
+		if (rc <= 0)
+			return rc < 0 ? RDR_ERROR : RDR_NONE;
+	}
+}
+
+void rdr_drain(struct rdr *r)
+{
+	int i;
+
+	if (r->draining)
+		return;
+	r->draining = true;
+	if (!r->live)
+		return;
+	r->drain_at = rdr_clock_ns(r->clock);
+	for (i = 0; i < r->ncpus; i++)
+		r->cpus[i].due = true;
+}
+
+int rdr_pollfds(struct rdr *r, struct pollfd *fds, int max)
+{
+	return r->live ? rdr_idle_fds(r, fds, NULL, max) : 0;
+}
+
+int rdr_timeout_ms(struct rdr *r)
+{
+	uint64_t now;
+
+	if (!r->live || !r->wake_at || r->wake_at == UINT64_MAX)
+		return -1;
+	now = rdr_clock_ns(r->clock);
+	if (now >= r->wake_at)
+		return 0;
+	return (int)((r->wake_at - now + 999999) / 1000000);
+}
+
+uint64_t rdr_now(struct rdr *r)
+{
+	return r->live ? rdr_clock_ns(r->clock) : 0;
+}
+
+/* ---- lost events ---- */
+
+/* The number after "@key" at the start of a line of @text, or 0. */
+static uint64_t rdr_stat_value(const char *text, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, key, klen))
+			return strtoull(p + klen, NULL, 10);
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return 0;
+}
+
+/* Add CPU @c's per_cpu stats to @st and return its lost count. */
+static int rdr_cpu_stats(struct rdr *r, const struct rdr_cpu *c,
+			 struct rdr_stats *st, uint64_t *lost)
+{
+	uint64_t over, drop;
+	char rel[64], *text;
+
+	if (r->live)
+		snprintf(rel, sizeof(rel), "per_cpu/cpu%d/stats", c->cpu);
+	else
+		snprintf(rel, sizeof(rel), "cpu%d.stats", c->cpu);
+	text = rdr_slurp(r->dir, rel, NULL);
+	if (!text && (r->live || errno != ENOENT)) {
+		rdr_fail(r, "%s: %s", rel, strerror(errno));
+		*lost = c->missed;
+		return -1;
+	}
+	over = text ? rdr_stat_value(text, "overrun:") +
+		      rdr_stat_value(text, "commit overrun:") : 0;
+	drop = text ? rdr_stat_value(text, "dropped events:") : 0;
+	free(text);
+	st->overrun += over;
+	st->dropped += drop;
+	*lost = over + drop > c->missed ? over + drop : c->missed;
+	return 0;
+}
+
+int rdr_get_stats(struct rdr *r, struct rdr_stats *st)
+{
+	uint64_t lost;
+	int i, rc = 0;
+
+	*st = r->st;
+	st->missed = st->overrun = st->dropped = st->lost = 0;
+	for (i = 0; i < r->ncpus; i++) {
+		if (r->cpus[i].fd < 0)
+			continue;
+		st->missed += r->cpus[i].missed;
+		if (rdr_cpu_stats(r, &r->cpus[i], st, &lost) != 0)
+			rc = -1;
+		st->lost += lost;
+	}
+	return rc;
+}
+
+uint64_t rdr_lost(struct rdr *r)
+{
+	struct rdr_stats st;
+
+	rdr_get_stats(r, &st);
+	return st.lost;
+}
+
+/* ---- fields ---- */
+
+/* How libtraceevent's flags and type map to a field kind. */
+static void rdr_field_kind(struct rdr_field *f, const struct tep_format_field *tf)
+{
+	bool chars = (tf->flags & TEP_FIELD_IS_STRING) || strstr(tf->type, "char");
+
+	f->is_signed = tf->flags & TEP_FIELD_IS_SIGNED;
+	f->dynamic = tf->flags & TEP_FIELD_IS_DYNAMIC;
+	f->relative = tf->flags & TEP_FIELD_IS_RELATIVE;
+	f->elem = tf->elementsize ? tf->elementsize : 1;
+	if (f->dynamic || (tf->flags & TEP_FIELD_IS_ARRAY)) {
+		f->type = chars ? RDR_F_STR : RDR_F_ARRAY;
+		if (chars)
+			f->elem = 1;
+	} else if (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8) {
+		f->type = RDR_F_NUM;
+		f->elem = f->size;
+	} else {
+		f->type = RDR_F_ARRAY;	/* odd-sized: bytes */
+		f->elem = 1;
+	}
+	if (f->elem != 1 && f->elem != 2 && f->elem != 4 && f->elem != 8)
+		f->elem = 1;
+}
+
+const struct rdr_field *rdr_field(struct rdr *r, unsigned index, const char *name)
+{
+	struct tep_format_field *tf;
+	struct rdr_field *f;
+
+	if (index >= r->nevents) {
+		errno = EINVAL;
+		return NULL;
+	}
+	tf = tep_find_any_field(r->events[index], name);
+	if (!tf || tf->offset < 0 || tf->size <= 0) {
+		errno = ENOENT;
+		return NULL;
+	}
+	f = calloc(1, sizeof(*f));
+	if (!f) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	f->offset = (unsigned)tf->offset;
+	f->size = (unsigned)tf->size;
+	f->swap = r->swap;
+	rdr_field_kind(f, tf);
+	f->next = r->fields;
+	r->fields = f;
+	return f;
+}
+
+enum rdr_ftype rdr_field_type(const struct rdr_field *f)
+{
+	return f->type;
+}
+
+/* Where the field's bytes are in @rec: *@len bytes at the result, or NULL. */
+static const char *rdr_field_bytes(const struct rdr_field *f,
+				   const struct rdr_record *rec, uint32_t *len)
+{
+	const char *base = rec->data;
+	uint32_t loc, off, n;
+
+	if (rec->size < 0 || f->offset + f->size > (unsigned)rec->size)
+		return NULL;
+	if (!f->dynamic) {
+		*len = f->size;
+		return base + f->offset;
+	}
+	loc = (uint32_t)rdr_get(f->swap, base + f->offset, 4);
+	off = loc & 0xffff;
+	n = loc >> 16;
+	if (f->relative)
+		off += f->offset + f->size;
+	if (off + n > (uint32_t)rec->size)
+		return NULL;
+	*len = n;
+	return base + off;
+}
+
+/* Element @i (of f->elem bytes) of the bytes at @p (@len long) as a number. */
+static int64_t rdr_elem_at(const struct rdr_field *f, const char *p, uint32_t len,
+			   unsigned i)
+{
+	uint64_t v;
+
+	if (!p || (uint64_t)(i + 1) * f->elem > len)
+		return 0;
+	v = rdr_get(f->swap, p + (size_t)i * f->elem, f->elem);
+	return f->is_signed ? rdr_sext(v, f->elem) : (int64_t)v;
+}
+
+int64_t rdr_field_num(const struct rdr_field *f, const struct rdr_record *rec)
+{
+	const char *p;
+	uint32_t len;
+	uint64_t v;
+
+	if (f->type == RDR_F_NUM) {
+		if (f->offset + f->size > (unsigned)rec->size)
+			return 0;
+		v = rdr_get(f->swap, (const char *)rec->data + f->offset, f->size);
+		return f->is_signed ? rdr_sext(v, f->size) : (int64_t)v;
+	}
+	p = rdr_field_bytes(f, rec, &len);
+	return rdr_elem_at(f, p, len, 0);
+}
+
+uint32_t rdr_field_str(const struct rdr_field *f, const struct rdr_record *rec,
+		       const char **s)
+{
+	const char *p;
+	uint32_t len;
+
+	*s = "";
+	if (f->type == RDR_F_NUM)
+		return 0;
+	p = rdr_field_bytes(f, rec, &len);
+	if (!p)
+		return 0;
+	*s = p;
+	return (uint32_t)strnlen(p, len);
+}
+
+int64_t rdr_field_elem(const struct rdr_field *f, const struct rdr_record *rec,
+		       unsigned i)
+{
+	const char *p;
+	uint32_t len;
+
+	if (f->type == RDR_F_NUM)
+		return i == 0 ? rdr_field_num(f, rec) : 0;
+	p = rdr_field_bytes(f, rec, &len);
+	return rdr_elem_at(f, p, len, i);
+}
+
+unsigned rdr_field_count(const struct rdr_field *f, const struct rdr_record *rec)
+{
+	uint32_t len;
+
+	if (f->type == RDR_F_NUM)
+		return 1;
+	if (!rdr_field_bytes(f, rec, &len))
+		return 0;
+	return len / f->elem;
+}
+
+/* ---- opening and closing ---- */
+
+static bool rdr_host_big(void)
+{
+	return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+}
+
+/* A reader with its tep handle; formats and CPUs come later. */
+static struct rdr *rdr_alloc(const char *dir, bool live, bool big_endian,
+			     const struct rdr_options *opt)
+{
+	struct rdr *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->live = live;
+	r->clock = CLOCK_MONOTONIC;
+	r->holdback = opt && opt->holdback_ns ? opt->holdback_ns : RDR_HOLDBACK_NS;
+	r->dir = strdup(dir);
+	r->tep = tep_alloc();
+	if (!r->dir || !r->tep) {
+		rdr_close(r);
+		return NULL;
+	}
+	tep_set_file_bigendian(r->tep, big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(r->tep, rdr_host_big() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_page_size(r->tep, getpagesize());
+	r->swap = big_endian != rdr_host_big();
+	return r;
+}
+
+/* The kernel's long is the sub-buffer header's commit field. */
+static void rdr_set_long_size(struct rdr *r, int fallback)
+{
+	int size = tep_get_header_page_size(r->tep);
+
+	tep_set_long_size(r->tep, size == 4 || size == 8 ? size : fallback);
+}
+
+/* Allocate @n CPUs (no files open yet). */
+static int rdr_alloc_cpus(struct rdr *r, int n)
+{
+	int i;
+
+	if (n <= 0 || n > RDR_MAX_CPUS) {
+		rdr_fail(r, "no CPUs to read (%d)", n);
+		return -1;
+	}
+	r->cpus = calloc((size_t)n, sizeof(*r->cpus));
+	r->pfds = calloc((size_t)n, sizeof(*r->pfds));
+	r->pwho = calloc((size_t)n, sizeof(*r->pwho));
+	if (!r->cpus || !r->pfds || !r->pwho) {
+		rdr_fail(r, "out of memory");
+		return -1;
+	}
+	r->ncpus = n;
+	for (i = 0; i < n; i++) {
+		r->cpus[i].cpu = i;
+		r->cpus[i].fd = -1;
+		r->cpus[i].done = true;	/* until a file is open */
+	}
+	return 0;
+}
+
+/* Buffers of CPU @c, whose fd is open. */
+static int rdr_cpu_buffers(struct rdr *r, struct rdr_cpu *c)
+{
+	c->kbuf = tep_kbuffer(r->tep);
+	c->page = malloc((size_t)r->subbuf_size);
+	if (!c->kbuf || !c->page) {
+		rdr_fail(r, "out of memory");
+		return -1;
+	}
+	c->done = false;
+	c->due = true;
+	return 0;
+}
+
+/* Finish an open: on failure copy the message out and free @r. */
+static struct rdr *rdr_opened(struct rdr *r, int rc, char *err, size_t errlen)
+{
+	if (rc == 0)
+		return r;
+	if (err && errlen)
+		snprintf(err, errlen, "%s", r->err);
+	rdr_close(r);
+	return NULL;
+}
+
+/* ---- live ---- */
+
+/* The instance's trace_clock must be one clock_gettime() can read. */
+static int rdr_live_clock(struct rdr *r)
+{
+	static const struct { const char *name; clockid_t id; } clocks[] = {
+		{ "mono", CLOCK_MONOTONIC }, { "mono_raw", CLOCK_MONOTONIC_RAW },
+		{ "boot", CLOCK_BOOTTIME }, { "tai", CLOCK_TAI },
+	};
+	char *text = rdr_slurp(r->dir, "trace_clock", NULL), *open, *close;
+	size_t i;
+
+	if (!text) {
+		rdr_fail(r, "trace_clock: %s", strerror(errno));
+		return -1;
+	}
+	open = strchr(text, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (close)
+		*close = '\0';
+	for (i = 0; open && i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcmp(open + 1, clocks[i].name)) {
+			r->clock = clocks[i].id;
+			free(text);
+			return 0;
+		}
+	rdr_fail(r, "trace_clock: '%s' cannot be merged across CPUs with a "
+		 "time window; set mono (tfs_create() does)", open ? open + 1 : text);
+	free(text);
+	return -1;
+}
+
+/* The largest N of per_cpu/cpuN, plus one. */
+static int rdr_live_ncpus(struct rdr *r)
+{
+	char *path = NULL;
+	struct dirent *d;
+	int n = 0, cpu;
+	DIR *dp;
+
+	if (asprintf(&path, "%s/per_cpu", r->dir) < 0)
+		return -1;
+	dp = opendir(path);
+	free(path);
+	if (!dp) {
+		rdr_fail(r, "per_cpu: %s", strerror(errno));
+		return -1;
+	}
+	while ((d = readdir(dp)) != NULL)
+		if (sscanf(d->d_name, "cpu%d", &cpu) == 1 && cpu >= 0 && cpu < RDR_MAX_CPUS &&
+		    cpu + 1 > n)
+			n = cpu + 1;
+	closedir(dp);
+	return n;
+}
+
+/* A sub-buffer may be larger than a page (buffer_subbuf_size_kb, 6.8+). */
+static void rdr_live_subbuf(struct rdr *r)
+{
+	char *text = rdr_slurp(r->dir, "buffer_subbuf_size_kb", NULL);
+	long kb = text ? strtol(text, NULL, 10) : 0;
+
+	free(text);
+	if (kb > 0 && kb * 1024 > r->subbuf_size && kb <= 1024)
+		r->subbuf_size = (int)(kb * 1024);
+}
+
+/* Open CPU @c's trace_pipe_raw, non-blocking. */
+static int rdr_live_cpu(struct rdr *r, struct rdr_cpu *c)
+{
+	char rel[64], *path = NULL;
+
+	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", c->cpu);
+	if (asprintf(&path, "%s/%s", r->dir, rel) < 0)
+		return -1;
+	c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	free(path);
+	if (c->fd < 0) {
+		if (errno == ENOENT)
+			return 0;	/* CPU not present */
+		rdr_fail(r, "%s: %s", rel, strerror(errno));
+		return -1;
+	}
+	c->tcpu = tracefs_cpu_alloc_fd(c->fd, r->subbuf_size, true);
+	if (!c->tcpu) {
+		rdr_fail(r, "%s: tracefs_cpu_alloc_fd: %s", rel, strerror(errno));
+		return -1;
+	}
+	return rdr_cpu_buffers(r, c);
+}
+
+static int rdr_live_setup(struct rdr *r, const char *const *events, unsigned n)
+{
+	int ncpus, i;
+
+	if (rdr_live_clock(r) || rdr_load_header(r, r->dir, "events/header_page",
+						 (int)sizeof(long)))
+		return -1;
+	rdr_set_long_size(r, (int)sizeof(long));
+	rdr_live_subbuf(r);
+	if (rdr_load_events(r, r->dir, "events", events, n))
+		return -1;
+	ncpus = rdr_live_ncpus(r);
+	if (ncpus < 0 || rdr_alloc_cpus(r, ncpus))
+		return -1;
+	for (i = 0; i < ncpus; i++)
+		if (rdr_live_cpu(r, &r->cpus[i]))
+			return -1;
+	return 0;
+}
+
+struct rdr *rdr_open_live(const char *instance_dir, const char *const *events,
+			  unsigned nevents, const struct rdr_options *opt,
+			  char *err, size_t errlen)
+{
+	struct rdr *r = rdr_alloc(instance_dir, true, rdr_host_big(), opt);
+
+	if (!r) {
+		if (err && errlen)
+			snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	return rdr_opened(r, rdr_live_setup(r, events, nevents), err, errlen);
+}
+
+/* ---- replay ---- */
+
+/* A recorded directory's "info" file. */
+struct rdr_info {
+	char *text;		/* owns the strings below */
+	const char **events;
+	unsigned nevents;
+	int cpus, long_size, subbuf_size;
+	bool big_endian;
+};
+
+static void rdr_info_free(struct rdr_info *in)
+{
+	free(in->text);
+	free(in->events);
+}
+
+/* One "key value" line of info. */
+static void rdr_info_line(struct rdr_info *in, char *key, char *val)
+{
+	if (!strcmp(key, "event"))
+		in->events[in->nevents++] = val;
+	else if (!strcmp(key, "cpus"))
+		in->cpus = atoi(val);
+	else if (!strcmp(key, "long_size"))
+		in->long_size = atoi(val);
+	else if (!strcmp(key, "subbuf_size"))
+		in->subbuf_size = atoi(val);
+	else if (!strcmp(key, "endian"))
+		in->big_endian = !strcmp(val, "big");
+}
+
+static int rdr_info_read(struct rdr *r, struct rdr_info *in)
+{
+	char *p, *line, *val;
+	size_t lines = 1;
+
+	memset(in, 0, sizeof(*in));
+	in->long_size = 8;
+	in->text = rdr_slurp(r->dir, "info", NULL);
+	if (!in->text) {
+		rdr_fail(r, "%s/info: %s", r->dir, strerror(errno));
+		return -1;
+	}
+	for (p = in->text; *p; p++)
+		lines += *p == '\n';
+	in->events = calloc(lines, sizeof(*in->events));
+	if (!in->events) {
+		rdr_fail(r, "out of memory");
+		return -1;
+	}
+	for (p = in->text; (line = strsep(&p, "\n")) != NULL; ) {
+		val = strchr(line, ' ');
+		if (val && *line != '#') {
+			*val++ = '\0';
+			rdr_info_line(in, line, val);
+		}
+	}
+	return 0;
+}
+
+/* Open cpuN.raw for every recorded CPU. */
+static int rdr_replay_cpus(struct rdr *r, int ncpus)
+{
+	char rel[64], *path = NULL;
+	int i;
+
+	if (rdr_alloc_cpus(r, ncpus))
+		return -1;
+	for (i = 0; i < ncpus; i++) {
+		struct rdr_cpu *c = &r->cpus[i];
+
+		snprintf(rel, sizeof(rel), "cpu%d.raw", i);
+		if (asprintf(&path, "%s/%s", r->dir, rel) < 0)
+			return -1;
+		c->fd = open(path, O_RDONLY | O_CLOEXEC);
+		free(path);
+		if (c->fd < 0 && errno == ENOENT)
+			continue;	/* nothing recorded on that CPU */
+		if (c->fd < 0) {
+			rdr_fail(r, "%s/%s: %s", r->dir, rel, strerror(errno));
+			return -1;
+		}
+		if (rdr_cpu_buffers(r, c))
+			return -1;
+	}
+	return 0;
+}
+
+static int rdr_replay_setup(struct rdr *r, const struct rdr_info *in,
+			    const char *const *events, unsigned n)
+{
+	if (!events) {
+		events = in->events;
+		n = in->nevents;
+	}
+	if (rdr_load_header(r, r->dir, "header_page", in->long_size))
+		return -1;
+	tep_set_long_size(r->tep, in->long_size);
+	if (in->subbuf_size > 0 && in->subbuf_size <= (1 << 20))
+		r->subbuf_size = in->subbuf_size;
+	if (rdr_load_events(r, r->dir, "events", events, n))
+		return -1;
+	return rdr_replay_cpus(r, in->cpus);
+}
+
+struct rdr *rdr_open_replay(const char *dir, const char *const *events,
+			    unsigned nevents, const struct rdr_options *opt,
+			    char *err, size_t errlen)
+{
+	struct rdr_info in;
+	struct rdr *r;
+	int rc;
+
+	r = rdr_alloc(dir, false, false, opt);
+	if (!r) {
+		if (err && errlen)
+			snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	rc = rdr_info_read(r, &in);
+	if (rc == 0 && in.big_endian) {
+		tep_set_file_bigendian(r->tep, TEP_BIG_ENDIAN);
+		r->swap = !rdr_host_big();
+	}
+	if (rc == 0)
+		rc = rdr_replay_setup(r, &in, events, nevents);
+	rdr_info_free(&in);
+	return rdr_opened(r, rc, err, errlen);
+}
+
+/* ---- the rest of the API ---- */
+
+const char *rdr_error(const struct rdr *r)
+{
+	return r->err;
+}
+
+int rdr_ncpus(const struct rdr *r)
+{
+	return r->ncpus;
+}
+
+struct tep_event *rdr_event(struct rdr *r, unsigned index)
+{
+	return index < r->nevents ? r->events[index] : NULL;
+}
+
+struct tep_handle *rdr_tep(struct rdr *r)
+{
+	return r->tep;
+}
+
+/*
+ * libtracefs 1.6.4's tracefs_cpu_free_fd() leaves the fd open (its
+ * manual says otherwise); close it only if it still is.
+ */
+static void rdr_cpu_close(struct rdr_cpu *c)
+{
+	if (c->tcpu)
+		tracefs_cpu_free_fd(c->tcpu);
+	if (c->fd >= 0 && fcntl(c->fd, F_GETFD) >= 0)
+		close(c->fd);
+	if (c->kbuf)
+		kbuffer_free(c->kbuf);
+	free(c->page);
+}
+
+void rdr_close(struct rdr *r)
+{
+	struct rdr_field *f, *next;
+	int i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->ncpus; i++)
+		rdr_cpu_close(&r->cpus[i]);
+	free(r->cpus);
+	free(r->pfds);
+	free(r->pwho);
+	for (f = r->fields; f; f = next) {
+		next = f->next;
+		free(f);
+	}
+	free(r->events);
+	free(r->map);
+	if (r->tep)
+		tep_free(r->tep);
+	free(r->dir);
+	free(r);
+}

@@ -1,0 +1,451 @@
+/*
+ * rt_builtins.c - the functions of builtins.def, implemented in C.
+ *
+ * Semantics follow SystemTap's tapset functions of the same names
+ * (function::substr(3stap) etc.): positions are 0-based, out-of-range
+ * arguments give empty results rather than errors where stap does so.
+ */
+#define _GNU_SOURCE
+#include "interp.h"
+#include "format.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+enum rt_builtin_id {
+#define BI(id, name, ret, args, flags) RTB_##id,
+#include "builtins.def"
+#undef BI
+};
+
+typedef enum rt_status (*rtb_fn)(struct rt_ctx *c, struct rt_value *a,
+				 unsigned n, struct rt_value *ret);
+
+/* ---- printing ---- */
+
+static void rtb_value(struct rt_buf *b, struct rt_value v)
+{
+	if (v.type == RT_STRING)
+		buf_add(b, v.s, v.len);
+	else
+		buf_printf(b, "%" PRId64, v.l);
+}
+
+/* print/sprint family: values joined by @sep, then @end. */
+static void rtb_join(struct rt_buf *b, struct rt_value *a, unsigned n,
+		     struct rt_value sep, bool newline)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (i && sep.len)
+			buf_add(b, sep.s, sep.len);
+		rtb_value(b, a[i]);
+	}
+	if (newline)
+		buf_addc(b, '\n');
+}
+
+static enum rt_status rtb_print_family(struct rt_ctx *c, unsigned id,
+				       struct rt_value *a, unsigned n,
+				       struct rt_value *ret)
+{
+	bool to_string = id == RTB_SPRINT || id == RTB_SPRINTLN ||
+			 id == RTB_SPRINTD || id == RTB_SPRINTDLN;
+	bool delim = id == RTB_PRINTD || id == RTB_PRINTDLN ||
+		     id == RTB_SPRINTD || id == RTB_SPRINTDLN;
+	bool nl = id == RTB_PRINTLN || id == RTB_PRINTDLN || id == RTB_SPRINTLN ||
+		  id == RTB_SPRINTDLN;
+	struct rt_buf tmp = { 0 }, *b = to_string ? &tmp : &c->out;
+
+	if (delim)
+		rtb_join(b, a + 1, n - 1, a[0], nl);
+	else
+		rtb_join(b, a, n, rt_str("", 0), nl);
+	if (to_string) {
+		*ret = rt_scratch_str(c, tmp.p ? tmp.p : "", tmp.len);
+		buf_free(&tmp);
+	}
+	return RT_OK;
+}
+
+static enum rt_status rtb_log(struct rt_ctx *c, struct rt_value *a, unsigned n,
+			      struct rt_value *ret)
+{
+	buf_add(&c->out, a[0].s, a[0].len);
+	buf_addc(&c->out, '\n');
+	return RT_OK;
+}
+
+static enum rt_status rtb_warn(struct rt_ctx *c, struct rt_value *a, unsigned n,
+			       struct rt_value *ret)
+{
+	rt_flush(c);
+	fprintf(stderr, "WARNING: %.*s\n", (int)a[0].len, a[0].s);
+	return RT_OK;
+}
+
+static enum rt_status rtb_error(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				struct rt_value *ret)
+{
+	return rt_error(c, 0, "%.*s", (int)a[0].len, a[0].s);
+}
+
+static enum rt_status rtb_exit(struct rt_ctx *c, struct rt_value *a, unsigned n,
+			       struct rt_value *ret)
+{
+	c->exiting = true;
+	return RT_OK;
+}
+
+static enum rt_status rtb_abort(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				struct rt_value *ret)
+{
+	c->exiting = true;
+	c->aborting = true;
+	return RT_NEXT;
+}
+
+/* syslog(msg): the system log, at LOG_NOTICE, as "ktap[pid]: msg". */
+static enum rt_status rtb_syslog(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				 struct rt_value *ret)
+{
+	openlog("ktap", LOG_PID, LOG_USER);
+	syslog(LOG_NOTICE, "%.*s", (int)a[0].len, a[0].s);
+	closelog();
+	return RT_OK;
+}
+
+/* system(cmd): run asynchronously through /bin/sh, as stap does. */
+static enum rt_status rtb_system(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				 struct rt_value *ret)
+{
+	char *cmd = strndup(a[0].s, a[0].len), sh[] = "sh", opt_c[] = "-c";
+	char *argv[] = { sh, opt_c, cmd, NULL };
+	pid_t pid;
+
+	rt_flush(c);
+	if (!cmd || posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ) != 0)
+		fprintf(stderr, "WARNING: system(\"%.*s\") failed: %s\n",
+			(int)a[0].len, a[0].s, strerror(errno));
+	free(cmd);
+	return RT_OK;
+}
+
+/* ---- strings ---- */
+
+static enum rt_status rtb_strlen(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				 struct rt_value *ret)
+{
+	*ret = rt_long(a[0].len);
+	return RT_OK;
+}
+
+static enum rt_status rtb_substr(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				 struct rt_value *ret)
+{
+	int64_t start = a[1].l, len = a[2].l;
+
+	if (start < 0 || len <= 0 || start >= a[0].len) {
+		*ret = rt_str("", 0);
+		return RT_OK;
+	}
+	if (len > a[0].len - start)
+		len = a[0].len - start;
+	*ret = rt_scratch_str(c, a[0].s + start, (size_t)len);
+	return RT_OK;
+}
+
+static const char *rtb_find(struct rt_value hay, struct rt_value needle)
+{
+	return memmem(hay.s, hay.len, needle.s, needle.len);
+}
+
+static enum rt_status rtb_isinstr(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				  struct rt_value *ret)
+{
+	*ret = rt_long(rtb_find(a[0], a[1]) != NULL);
+	return RT_OK;
+}
+
+static enum rt_status rtb_strpos(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				 struct rt_value *ret)
+{
+	const char *p = rtb_find(a[0], a[1]);
+
+	*ret = rt_long(p ? p - a[0].s : -1);
+	return RT_OK;
+}
+
+static enum rt_status rtb_str_replace(struct rt_ctx *c, struct rt_value *a,
+				      unsigned n, struct rt_value *ret)
+{
+	struct rt_buf b = { 0 };
+	struct rt_value rest = a[0];
+	const char *p;
+
+	if (a[1].len == 0) {
+		*ret = a[0];
+		return RT_OK;
+	}
+	while ((p = rtb_find(rest, a[1])) != NULL) {
+		buf_add(&b, rest.s, (size_t)(p - rest.s));
+		buf_add(&b, a[2].s, a[2].len);
+		rest = rt_str(p + a[1].len, rest.len - (uint32_t)(p - rest.s) - a[1].len);
+	}
+	buf_add(&b, rest.s, rest.len);
+	*ret = rt_scratch_str(c, b.p ? b.p : "", b.len);
+	buf_free(&b);
+	return RT_OK;
+}
+
+/*
+ * tokenize(s, delim): the first token of s; tokenize("", delim) the next
+ * one of the last non-empty s, "" at the end.  Empty tokens are skipped.
+ */
+static enum rt_status rtb_tokenize(struct rt_ctx *c, struct rt_value *a,
+				   unsigned n, struct rt_value *ret)
+{
+	size_t start, end, len;
+	char *s;
+
+	if (a[0].len) {
+		free(c->tok_str);
+		c->tok_str = strndup(a[0].s, a[0].len);
+		c->tok_pos = 0;
+	}
+	s = c->tok_str;
+	*ret = rt_str("", 0);
+	if (!s)
+		return RT_OK;
+	len = strlen(s);
+	start = c->tok_pos;
+	while (start < len && memchr(a[1].s, s[start], a[1].len))
+		start++;
+	end = start;
+	while (end < len && !memchr(a[1].s, s[end], a[1].len))
+		end++;
+	c->tok_pos = end < len ? end + 1 : end;
+	if (end > start)
+		*ret = rt_scratch_str(c, s + start, end - start);
+	return RT_OK;
+}
+
+/* Escape like stap's text_str: \n \t ... and octal for the rest. */
+static void rtb_escape(struct rt_buf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		switch (ch) {
+		case '\n': buf_adds(b, "\\n"); break;
+		case '\t': buf_adds(b, "\\t"); break;
+		case '\r': buf_adds(b, "\\r"); break;
+		case '\v': buf_adds(b, "\\v"); break;
+		case '\f': buf_adds(b, "\\f"); break;
+		case '\a': buf_adds(b, "\\a"); break;
+		case '\b': buf_adds(b, "\\b"); break;
+		case '"': buf_adds(b, "\\\""); break;
+		case '\\': buf_adds(b, "\\\\"); break;
+		default:
+			if (ch < 32 || ch >= 127)
+				buf_printf(b, "\\%03o", ch);
+			else
+				buf_addc(b, (char)ch);
+		}
+	}
+}
+
+static enum rt_status rtb_text_str(struct rt_ctx *c, struct rt_value *a,
+				   unsigned n, struct rt_value *ret)
+{
+	struct rt_buf b = { 0 };
+	size_t len = a[0].len;
+
+	if (n >= 3) {		/* text_strn(s, len, quoted) */
+		if (a[1].l > 0 && (size_t)a[1].l < len)
+			len = (size_t)a[1].l;
+		if (a[2].l)
+			buf_addc(&b, '"');
+	}
+	rtb_escape(&b, a[0].s, len);
+	if (n >= 3 && a[2].l)
+		buf_addc(&b, '"');
+	*ret = rt_scratch_str(c, b.p ? b.p : "", b.len);
+	buf_free(&b);
+	return RT_OK;
+}
+
+static enum rt_status rtb_stringat(struct rt_ctx *c, struct rt_value *a,
+				   unsigned n, struct rt_value *ret)
+{
+	if (a[1].l < 0 || a[1].l >= a[0].len)
+		return rt_error(c, 0, "stringat: index %" PRId64 " out of range", a[1].l);
+	*ret = rt_long((unsigned char)a[0].s[a[1].l]);
+	return RT_OK;
+}
+
+static enum rt_status rtb_strtol(struct rt_ctx *c, struct rt_value *a,
+				 unsigned n, struct rt_value *ret)
+{
+	char *s = strndup(a[0].s, a[0].len);
+
+	*ret = rt_long(s ? strtoll(s, NULL, (int)a[1].l) : 0);
+	free(s);
+	return RT_OK;
+}
+
+static enum rt_status rtb_matched(struct rt_ctx *c, struct rt_value *a,
+				  unsigned n, struct rt_value *ret)
+{
+	int64_t i = a[0].l;
+
+	if (!c->match_str || i < 0 || (uint64_t)i >= c->match_n)
+		return rt_error(c, 0, "matched(%" PRId64 "): no such subexpression", i);
+	*ret = rt_scratch_str(c, c->match_str + c->match_off[2 * i],
+			      (size_t)(c->match_off[2 * i + 1] - c->match_off[2 * i]));
+	return RT_OK;
+}
+
+static enum rt_status rtb_string(struct rt_ctx *c, struct rt_value *a,
+				 unsigned n, struct rt_value *ret)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "%" PRId64, a[0].l);
+
+	*ret = rt_scratch_str(c, buf, (size_t)len);
+	return RT_OK;
+}
+
+static enum rt_status rtb_randint(struct rt_ctx *c, struct rt_value *a,
+				  unsigned n, struct rt_value *ret)
+{
+	if (a[0].l <= 0)
+		return rt_error(c, 0, "randint: range must be positive");
+	*ret = rt_long((int64_t)(((uint64_t)random() << 31 | (uint64_t)random()) %
+				 (uint64_t)a[0].l));
+	return RT_OK;
+}
+
+/* ---- context ---- */
+
+/*
+ * The thread the handler runs for.  begin, end and timer probes run in
+ * ktap itself (as stap's run in stapio), so they see ktap's own ids.
+ */
+static const struct rt_proc *rtb_proc(struct rt_ctx *c, struct rt_proc *self)
+{
+	if (c->ev && c->proc)
+		return c->proc(c, c->ev->tid);
+	*self = (struct rt_proc){ .tid = getpid(), .tgid = getpid(), .ppid = getppid(),
+				  .uid = (int)getuid(), .euid = (int)geteuid(),
+				  .gid = (int)getgid(), .egid = (int)getegid(),
+				  .comm = "ktap" };
+	return self;
+}
+
+static int64_t rtb_clock(clockid_t id, int64_t unit)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * (1000000000 / unit) + ts.tv_nsec / unit;
+}
+
+static enum rt_status rtb_context(struct rt_ctx *c, unsigned id,
+				  struct rt_value *ret)
+{
+	struct rt_proc self;
+	const struct rt_proc *p = rtb_proc(c, &self);
+
+	switch (id) {
+	case RTB_TID: *ret = rt_long(p->tid); break;
+	case RTB_PID: *ret = rt_long(p->tgid); break;
+	case RTB_PPID: *ret = rt_long(p->ppid); break;
+	case RTB_CPU: *ret = rt_long(c->ev ? c->ev->cpu : sched_getcpu()); break;
+	case RTB_TARGET: *ret = rt_long(c->target_pid); break;
+	case RTB_EXECNAME: *ret = rt_scratch_str(c, p->comm, strlen(p->comm)); break;
+	case RTB_PEXECNAME: {
+		const char *pc = c->proc ? c->proc(c, p->ppid)->comm : "";
+
+		*ret = rt_scratch_str(c, pc, strlen(pc));
+		break;
+	}
+	case RTB_UID: *ret = rt_long(p->uid); break;
+	case RTB_EUID: *ret = rt_long(p->euid); break;
+	case RTB_GID: *ret = rt_long(p->gid); break;
+	case RTB_EGID: *ret = rt_long(p->egid); break;
+	case RTB_PP: *ret = rt_cstr(c->probe ? c->probe->pp : ""); break;
+	case RTB_PROBEFUNC: *ret = rt_str("", 0); break;
+	case RTB_LOCAL_CLOCK_NS: *ret = rt_long(rtb_clock(CLOCK_MONOTONIC, 1)); break;
+	case RTB_GET_CYCLES: *ret = rt_long(rtb_clock(CLOCK_MONOTONIC_RAW, 1)); break;
+	case RTB_GETTIMEOFDAY_S: *ret = rt_long(rtb_clock(CLOCK_REALTIME, 1000000000)); break;
+	case RTB_GETTIMEOFDAY_MS: *ret = rt_long(rtb_clock(CLOCK_REALTIME, 1000000)); break;
+	case RTB_GETTIMEOFDAY_US: *ret = rt_long(rtb_clock(CLOCK_REALTIME, 1000)); break;
+	default: *ret = rt_long(rtb_clock(CLOCK_REALTIME, 1)); break;
+	}
+	return RT_OK;
+}
+
+static const rtb_fn rtb_table[] = {
+	[RTB_LOG] = rtb_log, [RTB_WARN] = rtb_warn, [RTB_ERROR] = rtb_error,
+	[RTB_EXIT] = rtb_exit, [RTB_ABORT] = rtb_abort, [RTB_SYSLOG] = rtb_syslog,
+	[RTB_SYSTEM] = rtb_system, [RTB_STRLEN] = rtb_strlen,
+	[RTB_SUBSTR] = rtb_substr, [RTB_ISINSTR] = rtb_isinstr,
+	[RTB_STRPOS] = rtb_strpos, [RTB_STR_REPLACE] = rtb_str_replace,
+	[RTB_TOKENIZE] = rtb_tokenize, [RTB_TEXT_STR] = rtb_text_str,
+	[RTB_TEXT_STRN] = rtb_text_str, [RTB_STRINGAT] = rtb_stringat,
+	[RTB_STRTOL] = rtb_strtol, [RTB_MATCHED] = rtb_matched,
+	[RTB_STRING] = rtb_string, [RTB_RANDINT] = rtb_randint,
+};
+
+enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
+			  unsigned n, struct rt_value *ret)
+{
+	*ret = rt_long(0);
+	if (id <= RTB_SPRINTDLN && id != RTB_PRINTF && id != RTB_SPRINTF) {
+		if (id >= RTB_PRINT)
+			return rtb_print_family(c, id, args, n, ret);
+	}
+	if (id < sizeof(rtb_table) / sizeof(rtb_table[0]) && rtb_table[id])
+		return rtb_table[id](c, args, n, ret);
+	if (id >= RTB_PID)
+		return rtb_context(c, id, ret);
+	return rt_error(c, 0, "internal error: builtin %u has no implementation", id);
+}
+
+/*
+ * printf/sprintf (interp.c's vm_print): render compiled format @fmt of
+ * the program with its @n arguments onto @out.  The compiler checked
+ * the argument count and types; a mismatch here is an internal error.
+ * (Declared here as in interp.c until interp.h carries the prototype.)
+ */
+enum rt_status rt_format(struct rt_ctx *c, int fmt, struct rt_value *args,
+			 unsigned n, struct rt_buf *out, uint32_t loc);
+
+enum rt_status rt_format(struct rt_ctx *c, int fmt, struct rt_value *args,
+			 unsigned n, struct rt_buf *out, uint32_t loc)
+{
+	const struct fmt_spec *f = NULL;
+
+	if (fmt >= 0 && (unsigned)fmt < c->prog->nformats)
+		f = c->prog->formats[fmt];
+	if (!f || fmt_nargs(f) != n)
+		return rt_error(c, loc, "internal error: printf format %d does not fit its %u arguments",
+				fmt, n);
+	fmt_render(out, f, args, n);
+	return RT_OK;
+}

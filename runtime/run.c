@@ -1,0 +1,838 @@
+/*
+ * run.c - pass 5: the session loop (see run.h).
+ *
+ * One thread, one poll() over the reader's per-CPU fds and a signalfd
+ * (SIGINT, SIGTERM, SIGHUP, SIGCHLD).  The instance's trace clock is
+ * CLOCK_MONOTONIC, the clock timers and -T are kept in, so everything
+ * happens in one time line: a timer that is due at T runs after every
+ * event recorded before T and before every event after it, and at the
+ * stop every event recorded before the stop is handled, none after.
+ * The price is the reader's hold-back window (about 10 ms of latency).
+ *
+ * A plan without events (begin/end/timers only) never touches tracefs,
+ * which is what makes `probe begin { exit() }` start in milliseconds.
+ */
+#define _GNU_SOURCE
+#include "run.h"
+#include "reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <traceevent/event-parse.h>
+#include <unistd.h>
+#include <wordexp.h>
+
+#define RUN_MAX_FDS 256
+#define RUN_NEVER UINT64_MAX
+
+struct run_parm {
+	const char *name;
+	const struct rdr_field *f;
+};
+
+struct run_procs {
+	struct rt_proc *v;
+	size_t cap, n;			/* cap: power of two */
+};
+
+struct run {
+	const struct ir_prog *prog;
+	const struct run_options *opt;
+	struct rt_ctx ctx;
+	struct rdr *rdr;		/* NULL: the plan has no events */
+	bool source_open;
+	const struct rdr_record *cur;	/* the record being handled */
+	const struct rdr_field ***fields;	/* per probe: its fields' handles */
+	struct run_parm **parms;	/* per event, lazily: $$parms fields */
+	unsigned *nparms;
+	uint64_t *due;			/* per probe: next tick of a timer */
+	uint64_t deadline;		/* -T */
+	int sigfd;
+	pid_t child;
+	int child_gate;			/* write end: releases the child */
+	bool stopping;
+	uint64_t stop_ns;		/* handle the events before this */
+	uint64_t nevents;		/* records handled, for -v */
+	struct run_procs procs;
+	const struct rdr_field **track;	/* per event: fields if tracked */
+};
+
+void run_default_limits(struct rt_limits *lim)
+{
+	*lim = (struct rt_limits){ .maxmapentries = 2048, .maxaction = 1000,
+				   .maxerrors = 0, .maxnesting = 10,
+				   .maxstringlen = RT_MAXSTRINGLEN };
+}
+
+static uint64_t run_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- process information for execname(), pid(), ppid(), uid() ---- */
+
+/*
+ * Threads ktap has seen, by tid: an open-addressing table that only
+ * grows (a run sees thousands of threads, not millions).  Entries come
+ * from /proc/TID/status the first time a thread is looked up, and are
+ * kept current by the fork/exec/rename records the plan enables when the
+ * script needs them (lower_track.c), so a thread that is gone when its
+ * records are read still has its name.
+ */
+
+static int run_status_num(const char *s, const char *key, int field, int dflt)
+{
+	const char *p = strstr(s, key);
+	char *end;
+	long v = dflt;
+
+	if (!p)
+		return dflt;
+	p += strlen(key);
+	while (field-- >= 0) {
+		v = strtol(p, &end, 10);
+		p = end;
+	}
+	return (int)v;
+}
+
+/* Fill @e from /proc; a thread that is gone is "<...>" (as in trace). */
+static void run_proc_read(struct rt_proc *e, int tid)
+{
+	char path[64], buf[2048], *name;
+	ssize_t n;
+	int fd;
+
+	*e = (struct rt_proc){ .tid = tid, .tgid = tid, .comm = "<...>" };
+	if (tid == 0) {
+		strcpy(e->comm, "swapper");
+		return;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return;
+	buf[n] = '\0';
+	if (!strncmp(buf, "Name:\t", 6)) {
+		name = buf + 6;
+		snprintf(e->comm, sizeof(e->comm), "%.*s", (int)strcspn(name, "\n"), name);
+	}
+	e->tgid = run_status_num(buf, "\nTgid:", 0, tid);
+	e->ppid = run_status_num(buf, "\nPPid:", 0, 0);
+	e->uid = run_status_num(buf, "\nUid:", 0, 0);
+	e->euid = run_status_num(buf, "\nUid:", 1, 0);
+	e->gid = run_status_num(buf, "\nGid:", 0, 0);
+	e->egid = run_status_num(buf, "\nGid:", 1, 0);
+}
+
+static struct rt_proc *run_proc_slot(struct run_procs *t, int tid)
+{
+	size_t i = ((size_t)(unsigned)tid * 0x9e3779b97f4a7c15ULL) & (t->cap - 1);
+
+	while (t->v[i].tid != tid && t->v[i].tid != -1)
+		i = (i + 1) & (t->cap - 1);
+	return &t->v[i];
+}
+
+static int run_procs_grow(struct run_procs *t)
+{
+	struct run_procs old = *t;
+	size_t i;
+
+	t->cap = old.cap ? old.cap * 2 : 1024;
+	t->v = malloc(t->cap * sizeof(*t->v));
+	if (!t->v) {
+		*t = old;
+		return -1;
+	}
+	for (i = 0; i < t->cap; i++)
+		t->v[i].tid = -1;
+	for (i = 0; i < old.cap; i++)
+		if (old.v[i].tid != -1)
+			*run_proc_slot(t, old.v[i].tid) = old.v[i];
+	free(old.v);
+	return 0;
+}
+
+/* Thread @tid's entry, read from /proc when new; @fresh: don't read. */
+static struct rt_proc *run_proc(struct run_procs *t, int tid, bool fresh)
+{
+	static struct rt_proc nomem = { .comm = "<...>" };
+	struct rt_proc *e;
+
+	if ((t->n + 1) * 2 > t->cap && run_procs_grow(t) != 0)
+		return &nomem;
+	e = run_proc_slot(t, tid);
+	if (e->tid == -1) {
+		t->n++;
+		if (fresh)
+			*e = (struct rt_proc){ .tid = tid, .tgid = tid };
+		else
+			run_proc_read(e, tid);
+	}
+	return e;
+}
+
+/* @len bytes of @s as a comm: the kernel keeps 15 bytes and a NUL. */
+static void run_set_comm(struct rt_proc *e, const char *s, uint32_t len)
+{
+	snprintf(e->comm, sizeof(e->comm), "%.*s", (int)len, s);
+}
+
+/* The fields each kind of tracked record is read through. */
+#define RUN_TRACK_FIELDS 3
+static const char *const run_track_names[][RUN_TRACK_FIELDS] = {
+	[IR_TRACK_FORK] = { "pid", "comm", "clone_flags" },
+	[IR_TRACK_EXEC] = { "pid", "filename", NULL },
+	[IR_TRACK_RENAME] = { "pid", "newcomm", NULL },
+};
+
+#define RUN_CLONE_THREAD 0x00010000	/* <linux/sched.h> */
+
+/* A new task: a thread of its creator's process, or a new process. */
+static void run_track_fork(struct run *r, int parent, int child, bool thread)
+{
+	struct rt_proc p = *run_proc(&r->procs, parent, false), *e;
+
+	e = run_proc(&r->procs, child, true);
+	*e = p;
+	e->tid = child;
+	if (!thread) {
+		e->tgid = child;
+		e->ppid = p.tgid;
+	}
+}
+
+/* Apply a task_newtask, exec or rename record to the process table. */
+static void run_track(struct run *r, const struct rdr_record *rec, unsigned track)
+{
+	const struct rdr_field **f = &r->track[rec->index * RUN_TRACK_FIELDS];
+	int tid = (int)rdr_field_num(f[0], rec);
+	const char *s, *base;
+	uint32_t len = rdr_field_str(f[1], rec, &s);
+
+	if (track & IR_TRACK_FORK)
+		run_track_fork(r, rec->pid, tid,
+			       (uint64_t)rdr_field_num(f[2], rec) & RUN_CLONE_THREAD);
+	if (track & IR_TRACK_EXEC) {
+		/* The kernel names the task after the file's last component. */
+		base = memrchr(s, '/', len);
+		if (base) {
+			len -= (uint32_t)(base + 1 - s);
+			s = base + 1;
+		}
+	}
+	run_set_comm(run_proc(&r->procs, tid, false), s, len);
+}
+
+static int run_resolve_track(struct run *r)
+{
+	const struct ir_prog *p = r->prog;
+	const char *name;
+	unsigned i, k, t;
+
+	r->track = calloc(RUN_TRACK_FIELDS * p->nevents + 1, sizeof(*r->track));
+	if (!r->track)
+		return -1;
+	for (i = 0; i < p->nevents; i++) {
+		t = p->events[i].track;
+		if (!t)
+			continue;
+		t = t & IR_TRACK_FORK ? IR_TRACK_FORK : t & IR_TRACK_EXEC ? IR_TRACK_EXEC :
+		    IR_TRACK_RENAME;
+		for (k = 0; k < RUN_TRACK_FIELDS && (name = run_track_names[t][k]); k++) {
+			r->track[RUN_TRACK_FIELDS * i + k] = rdr_field(r->rdr, i, name);
+			if (!r->track[RUN_TRACK_FIELDS * i + k]) {
+				fprintf(stderr, "ERROR: event %s:%s has no field '%s'\n",
+					p->events[i].system, p->events[i].name, name);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static const struct rt_proc *run_cb_proc(struct rt_ctx *c, int tid)
+{
+	struct run *r = c->runner;
+
+	return run_proc(&r->procs, tid, false);
+}
+
+/* ---- event fields ---- */
+
+static struct rt_value run_field_value(struct rt_ctx *c, const struct rdr_field *f,
+				       const struct rdr_record *rec)
+{
+	const char *s;
+	uint32_t len;
+
+	if (rdr_field_type(f) != RDR_F_STR)
+		return rt_long(rdr_field_num(f, rec));
+	len = rdr_field_str(f, rec, &s);
+	return rt_str(s, len);
+}
+
+static struct rt_value run_cb_field(struct rt_ctx *c, unsigned idx)
+{
+	struct run *r = c->runner;
+	unsigned probe = (unsigned)(c->probe - r->prog->probes);
+
+	return run_field_value(c, r->fields[probe][idx], r->cur);
+}
+
+/* The non-common fields of event @ev, resolved once. */
+static int run_parm_fields(struct run *r, unsigned ev)
+{
+	struct tep_event *te = rdr_event(r->rdr, ev);
+	struct tep_format_field *f;
+	unsigned n = 0;
+
+	if (r->parms[ev] || !te)
+		return 0;
+	for (f = te->format.fields; f; f = f->next)
+		n++;
+	r->parms[ev] = calloc(n + 1, sizeof(**r->parms));
+	if (!r->parms[ev])
+		return -1;
+	for (f = te->format.fields, n = 0; f; f = f->next) {
+		const struct rdr_field *h = rdr_field(r->rdr, ev, f->name);
+
+		if (h)
+			r->parms[ev][n++] = (struct run_parm){ f->name, h };
+	}
+	r->nparms[ev] = n;
+	return 0;
+}
+
+/*
+ * $$parms: "name=value" for every field, space-separated, as stap gives
+ * $$vars: numbers in hex with 0x (stap's %#x, "0x0" for zero), strings
+ * quoted (what stap's $$parms$ gives; a tracepoint's strings are data,
+ * not pointers).
+ */
+static struct rt_value run_cb_parms(struct rt_ctx *c)
+{
+	struct run *r = c->runner;
+	unsigned ev = r->cur->index, i;
+	struct rt_buf b = { 0 };
+	struct rt_value v;
+
+	if (run_parm_fields(r, ev) != 0)
+		return rt_str("", 0);
+	for (i = 0; i < r->nparms[ev]; i++) {
+		const struct run_parm *p = &r->parms[ev][i];
+
+		buf_printf(&b, "%s%s=", i ? " " : "", p->name);
+		v = run_field_value(c, p->f, r->cur);
+		if (v.type == RT_STRING)
+			buf_printf(&b, "\"%.*s\"", (int)v.len, v.s);
+		else
+			buf_printf(&b, "0x%" PRIx64, (uint64_t)v.l);
+	}
+	v = rt_scratch_str(c, b.p ? b.p : "", b.len);
+	buf_free(&b);
+	return v;
+}
+
+static int run_resolve_fields(struct run *r)
+{
+	const struct ir_prog *p = r->prog;
+	unsigned i, k;
+
+	r->fields = calloc(p->nprobes + 1, sizeof(*r->fields));
+	r->parms = calloc(p->nevents + 1, sizeof(*r->parms));
+	r->nparms = calloc(p->nevents + 1, sizeof(*r->nparms));
+	if (!r->fields || !r->parms || !r->nparms)
+		return -1;
+	for (i = 0; i < p->nprobes; i++) {
+		const struct ir_probe *pr = &p->probes[i];
+
+		if (pr->kind != IR_P_EVENT)
+			continue;
+		r->fields[i] = calloc(pr->nfields + 1, sizeof(**r->fields));
+		if (!r->fields[i])
+			return -1;
+		for (k = 0; k < pr->nfields; k++) {
+			r->fields[i][k] = rdr_field(r->rdr, pr->event, pr->fields[k].name);
+			if (!r->fields[i][k]) {
+				fprintf(stderr, "ERROR: event %s:%s has no field '%s'\n",
+					p->events[pr->event].system,
+					p->events[pr->event].name, pr->fields[k].name);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* ---- probes ---- */
+
+/* Run every probe of @kind, lowest priority first, in declaration order. */
+static void run_kind(struct run *r, enum ir_probe_kind kind)
+{
+	const struct ir_prog *p = r->prog;
+	int64_t prio = 0, next = 0;
+	bool have = false, found;
+	unsigned i;
+
+	for (;;) {
+		found = false;
+		for (i = 0; i < p->nprobes; i++) {
+			int64_t pr = p->probes[i].priority;
+
+			if (p->probes[i].kind == kind && (!have || pr > prio) &&
+			    (!found || pr < next)) {
+				next = pr;
+				found = true;
+			}
+		}
+		if (!found)
+			return;
+		for (i = 0; i < p->nprobes; i++)
+			if (p->probes[i].kind == kind && p->probes[i].priority == next &&
+			    !r->ctx.aborting)
+				rt_run_probe(&r->ctx, i, NULL);
+		prio = next;
+		have = true;
+	}
+}
+
+/*
+ * exit() (or too many errors) while handling something at @when: no
+ * record from @when on runs a handler, even when a signal or the -c
+ * command's end asked to stop at a later time already.
+ */
+static void run_check_exit(struct run *r, uint64_t when)
+{
+	if (!(r->ctx.exiting || r->ctx.failed || r->ctx.aborting))
+		return;
+	if (!r->stopping || when < r->stop_ns) {
+		r->stopping = true;
+		r->stop_ns = when;
+	}
+}
+
+static void run_stop_at(struct run *r, uint64_t when)
+{
+	if (!r->stopping) {
+		r->stopping = true;
+		r->stop_ns = when;
+	}
+}
+
+static bool run_past_stop(const struct run *r, uint64_t ts)
+{
+	return r->stopping && ts >= r->stop_ns;
+}
+
+static void run_record(struct run *r, const struct rdr_record *rec)
+{
+	const struct ir_event *e = &r->prog->events[rec->index];
+	struct rt_event ev = { rec->ts, rec->cpu, rec->pid, rec->data, rec->size,
+			       rec->event };
+	unsigned k;
+
+	if (e->track)
+		run_track(r, rec, e->track);
+	r->cur = rec;
+	r->nevents++;
+	/* After exit() no handler runs, not even another one of this record. */
+	for (k = 0; k < e->nprobes && !run_past_stop(r, rec->ts); k++) {
+		rt_run_probe(&r->ctx, e->probes[k], &ev);
+		run_check_exit(r, rec->ts);
+	}
+	r->cur = NULL;
+}
+
+/*
+ * Handle records before @until.  @timeout_ms as for rdr_next(): 0 takes
+ * only what is deliverable now.  Returns the reader's last answer.
+ */
+static int run_events(struct run *r, uint64_t until, int timeout_ms)
+{
+	struct rdr_record rec;
+	int n;
+
+	if (!r->rdr)
+		return RDR_UNTIL;
+	while ((n = rdr_next(r->rdr, &rec, until, timeout_ms)) == RDR_RECORD) {
+		run_record(r, &rec);
+		if (r->stopping && until > r->stop_ns)
+			until = r->stop_ns;
+	}
+	if (n == RDR_ERROR)
+		fprintf(stderr, "ERROR: %s\n", rdr_error(r->rdr));
+	return n;
+}
+
+/* ---- timers ---- */
+
+static uint64_t run_period(const struct ir_probe *p)
+{
+	int64_t period = p->period_ns;
+
+	if (p->randomize_ns)
+		period += (int64_t)((uint64_t)random() % (uint64_t)(2 * p->randomize_ns + 1)) -
+			  p->randomize_ns;
+	return period < 1 ? 1 : (uint64_t)period;
+}
+
+/*
+ * The earliest timer tick or the -T deadline; *@probe is the timer or -1.
+ * A tick due exactly at the deadline still runs: timer.ms(100) with -T 1
+ * fires 10 times.
+ */
+static uint64_t run_next_due(struct run *r, int *probe)
+{
+	uint64_t t = r->deadline;
+	unsigned i;
+
+	*probe = -1;
+	for (i = 0; i < r->prog->nprobes; i++)
+		if (r->due[i] < t || (*probe < 0 && r->due[i] == t && t != RUN_NEVER)) {
+			t = r->due[i];
+			*probe = (int)i;
+		}
+	return t;
+}
+
+/*
+ * Time @due has come: handle every record before it (waiting out the
+ * reader's window), then the timer tick or the -T stop.
+ */
+static void run_due(struct run *r, uint64_t due, int probe)
+{
+	int n;
+
+	do
+		n = run_events(r, due, 50);
+	while (n == RDR_NONE && !r->stopping);
+	if (r->stopping)
+		return;
+	if (probe < 0) {
+		run_stop_at(r, due);
+		return;
+	}
+	r->due[probe] = due + run_period(&r->prog->probes[probe]);
+	rt_run_probe(&r->ctx, (unsigned)probe, NULL);
+	run_check_exit(r, due);
+}
+
+/* ---- set-up ---- */
+
+static int run_timers(struct run *r, uint64_t start)
+{
+	const struct ir_prog *p = r->prog;
+	unsigned i;
+
+	r->due = malloc((p->nprobes + 1) * sizeof(*r->due));
+	if (!r->due)
+		return -1;
+	for (i = 0; i < p->nprobes; i++)
+		r->due[i] = p->probes[i].kind == IR_P_TIMER ?
+			    start + run_period(&p->probes[i]) : RUN_NEVER;
+	r->deadline = r->opt->timeout_s ?
+		      start + (uint64_t)r->opt->timeout_s * 1000000000 : RUN_NEVER;
+	return 0;
+}
+
+static int run_signals(struct run *r)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGCHLD);
+	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
+		return -1;
+	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	return r->sigfd < 0 ? -1 : 0;
+}
+
+/*
+ * Run CMD as stap does: split into words by wordexp(3) (quotes,
+ * variables, globs; no command substitution) and exec'd directly, so
+ * target() is the command's own pid.  A command with shell syntax
+ * (pipes, ';', redirections) goes to /bin/sh -c "exec CMD" instead.
+ */
+static void run_exec_command(const char *cmd)
+{
+	wordexp_t w;
+	char *line;
+
+	if (wordexp(cmd, &w, WRDE_NOCMD) == 0 && w.we_wordc > 0) {
+		execvp(w.we_wordv[0], w.we_wordv);
+		fprintf(stderr, "ktap: cannot run '%s': %s\n", w.we_wordv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	if (asprintf(&line, "exec %s", cmd) < 0)
+		_exit(127);
+	execl("/bin/sh", "sh", "-c", line, (char *)NULL);
+	_exit(127);
+}
+
+/* -c CMD: a child that waits until the probes are armed, then runs CMD. */
+static int run_spawn(struct run *r)
+{
+	int gate[2];
+	char c;
+
+	if (pipe2(gate, O_CLOEXEC) != 0)
+		return -1;
+	r->child = fork();
+	if (r->child < 0) {
+		close(gate[0]);
+		close(gate[1]);
+		return -1;
+	}
+	if (r->child == 0) {
+		sigset_t none;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		close(gate[1]);
+		if (read(gate[0], &c, 1) != 1)
+			_exit(127);
+		run_exec_command(r->opt->command);
+	}
+	close(gate[0]);
+	r->child_gate = gate[1];
+	return 0;
+}
+
+static void run_release_child(struct run *r)
+{
+	if (r->child_gate >= 0) {
+		if (write(r->child_gate, "g", 1) != 1)
+			fprintf(stderr, "WARNING: could not start the -c command\n");
+		close(r->child_gate);
+		r->child_gate = -1;
+	}
+}
+
+/* ---- the loop ---- */
+
+/*
+ * Signals: SIGCHLD reaps every child (the -c command and system()'s
+ * shells); the -c command's end, SIGINT, SIGTERM and SIGHUP stop the run.
+ */
+static void run_signal(struct run *r)
+{
+	struct signalfd_siginfo si;
+	pid_t pid;
+	int status;
+
+	while (read(r->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo != SIGCHLD) {
+			run_stop_at(r, run_now());
+			continue;
+		}
+		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+			if (pid == r->child) {
+				r->child = 0;
+				run_stop_at(r, run_now());
+			}
+		}
+	}
+}
+
+static int run_timeout(struct run *r, uint64_t due)
+{
+	uint64_t now = run_now();
+	int t = -1, rt;
+
+	if (due != RUN_NEVER)
+		t = due <= now ? 0 : (int)((due - now + 999999) / 1000000);
+	if (r->rdr && (rt = rdr_timeout_ms(r->rdr)) >= 0 && (t < 0 || rt < t))
+		t = rt;
+	return t;
+}
+
+/*
+ * Wait for a signal, a timer, or (once RUN_QUIET_NS have passed since
+ * the last read) data.  The quiet period matters: every read is a
+ * system call that itself makes records when the script traces system
+ * calls or the scheduler, and reading on every wake-up would make ktap
+ * chase its own tail.  Records wait in the kernel's buffers meanwhile,
+ * and the reader holds them back 10 ms anyway.
+ */
+#define RUN_QUIET_NS 5000000ULL
+
+static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
+{
+	struct pollfd fds[RUN_MAX_FDS];
+	uint64_t now = run_now(), quiet_end = last_read + RUN_QUIET_NS;
+	int n = 1, t = run_timeout(r, due);
+
+	fds[0] = (struct pollfd){ r->sigfd, POLLIN, 0 };
+	if (r->rdr && now < quiet_end) {
+		int q = (int)((quiet_end - now + 999999) / 1000000);
+
+		t = t < 0 || q < t ? q : t;
+	} else if (r->rdr) {
+		n += rdr_pollfds(r->rdr, fds + 1, RUN_MAX_FDS - 1);
+	}
+	if (poll(fds, (nfds_t)n, t) < 0 && errno != EINTR)
+		run_stop_at(r, run_now());
+	if (fds[0].revents)
+		run_signal(r);
+}
+
+static void run_loop(struct run *r)
+{
+	uint64_t due, last_read;
+	int probe;
+
+	while (!r->stopping) {
+		due = run_next_due(r, &probe);
+		if (due <= run_now()) {
+			run_due(r, due, probe);
+			rt_flush(&r->ctx);
+			continue;
+		}
+		last_read = run_now();
+		/* Only a replay ends by itself. */
+		if (run_events(r, due, 0) == RDR_END)
+			run_stop_at(r, RUN_NEVER);
+		rt_flush(&r->ctx);
+		if (!r->stopping)
+			run_wait(r, due, last_read);
+	}
+}
+
+/* Stop: every record before the stop, then end (or error) probes. */
+static void run_finish(struct run *r)
+{
+	uint64_t lost = 0;
+	int n;
+
+	if (r->rdr) {
+		if (r->opt->source.stop)
+			r->opt->source.stop(r->opt->source.ctx);
+		rdr_drain(r->rdr);
+		do
+			n = run_events(r, r->stop_ns, -1);
+		while (n == RDR_NONE);
+		lost = rdr_lost(r->rdr);
+	}
+	if (r->ctx.failed)
+		run_kind(r, IR_P_ERROR);
+	else if (!r->ctx.aborting) {
+		run_kind(r, IR_P_END);
+		if (!r->ctx.failed)
+			rt_autoprint(&r->ctx);
+	}
+	rt_flush(&r->ctx);
+	if (r->opt->verbose)
+		fprintf(stderr, "Pass 5: handled %" PRIu64 " events, %" PRIu64 " lost\n",
+			r->nevents, lost);
+	if (lost)
+		fprintf(stderr, "WARNING: %" PRIu64 " events lost\n", lost);
+	if (r->ctx.errors)
+		fprintf(stderr, "WARNING: Number of errors: %u, skipped probes: 0\n",
+			r->ctx.errors);
+}
+
+static void run_cleanup(struct run *r)
+{
+	unsigned i;
+
+	if (r->source_open && r->opt->source.close)
+		r->opt->source.close(r->opt->source.ctx);
+	if (r->child_gate >= 0)
+		close(r->child_gate);
+	if (r->child > 0) {
+		kill(r->child, SIGTERM);
+		waitpid(r->child, NULL, 0);
+	}
+	for (i = 0; r->fields && i < r->prog->nprobes; i++)
+		free(r->fields[i]);
+	free(r->fields);
+	for (i = 0; r->parms && i < r->prog->nevents; i++)
+		free(r->parms[i]);
+	free(r->parms);
+	free(r->nparms);
+	free(r->track);
+	free(r->procs.v);
+	free(r->due);
+	if (r->sigfd >= 0)
+		close(r->sigfd);
+	rt_fini(&r->ctx);
+}
+
+static int run_setup(struct run *r)
+{
+	int target = r->opt->target_pid;
+
+	if (run_signals(r) != 0) {
+		perror("ktap: signalfd");
+		return -1;
+	}
+	if (r->opt->command) {
+		if (run_spawn(r) != 0) {
+			perror("ktap: fork");
+			return -1;
+		}
+		target = r->child;
+	}
+	if (rt_init(&r->ctx, r->prog, r->opt->out, &r->opt->limits) != 0)
+		return -1;
+	r->ctx.runner = r;
+	r->ctx.target_pid = target > 0 ? target : 0;
+	r->ctx.field = run_cb_field;
+	r->ctx.parms = run_cb_parms;
+	r->ctx.proc = run_cb_proc;
+	if (r->prog->nevents) {
+		r->source_open = true;
+		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, r->ctx.target_pid);
+		if (!r->rdr || run_resolve_fields(r) != 0 || run_resolve_track(r) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int run_plan(const struct ir_prog *p, const struct run_options *opt)
+{
+	struct run *r = calloc(1, sizeof(*r));
+	int status = 1;
+
+	if (!r)
+		return 1;
+	r->prog = p;
+	r->opt = opt;
+	r->sigfd = r->child_gate = -1;
+	if (run_setup(r) != 0)
+		goto out;
+	run_kind(r, IR_P_BEGIN);
+	if (run_timers(r, run_now()) != 0)
+		goto out;
+	run_check_exit(r, run_now());
+	rt_flush(&r->ctx);
+	run_release_child(r);
+	run_loop(r);
+	run_finish(r);
+	status = r->ctx.failed || r->ctx.errors ? 1 : 0;
+out:
+	run_cleanup(r);
+	free(r);
+	return status;
+}

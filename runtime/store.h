@@ -1,0 +1,76 @@
+/*
+ * store.h - the script's globals: scalars, statistics and arrays.
+ *
+ * The interpreter's view of global storage.  Strings stored here are
+ * copied (and truncated to MAXSTRINGLEN); values read from here stay
+ * valid until the next write to the same place or the end of the
+ * handler, whichever comes first.
+ */
+#ifndef KTAP_RT_STORE_H
+#define KTAP_RT_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "buf.h"
+#include "ir.h"
+#include "value.h"
+
+struct rt_store;
+struct st_iter;
+
+enum st_err {
+	ST_OK,
+	ST_FULL,		/* array full (MAXMAPENTRIES) */
+	ST_EMPTY,		/* @min/@max/@avg/@variance of nothing */
+	ST_BUSY,		/* the array is being iterated */
+};
+
+struct rt_store *st_new(const struct ir_prog *p, unsigned maxmapentries,
+			unsigned maxstringlen);
+void st_free(struct rt_store *s);
+
+/* Scalars. */
+struct rt_value st_get(struct rt_store *s, unsigned g);
+void st_set(struct rt_store *s, unsigned g, struct rt_value v);
+void st_reset(struct rt_store *s, unsigned g);
+
+/* Arrays: @keys has the array's number of keys. */
+struct rt_value st_aget(struct rt_store *s, unsigned g, const struct rt_value *keys);
+enum st_err st_aset(struct rt_store *s, unsigned g, const struct rt_value *keys,
+		    struct rt_value v);
+/* The element's current value, created as 0/"" if absent. */
+enum st_err st_aref(struct rt_store *s, unsigned g, const struct rt_value *keys,
+		    struct rt_value *cur);
+bool st_ain(struct rt_store *s, unsigned g, const struct rt_value *keys,
+	    uint32_t star_mask);
+enum st_err st_adel(struct rt_store *s, unsigned g, const struct rt_value *keys,
+		    uint32_t star_mask);
+enum st_err st_aclear(struct rt_store *s, unsigned g);
+
+/* Statistics: @keys NULL for a scalar statistic. */
+enum st_err st_stat_add(struct rt_store *s, unsigned g, const struct rt_value *keys,
+			int64_t v);
+enum st_err st_stat_get(struct rt_store *s, unsigned g, const struct rt_value *keys,
+			enum ir_stat op, int64_t *out);
+/* Append the histogram's text, as stap prints it, to @out. */
+void st_hist_text(struct rt_store *s, unsigned g, const struct rt_value *keys,
+		  enum ir_hist kind, struct rt_buf *out);
+int64_t st_hist_bucket(struct rt_store *s, unsigned g, const struct rt_value *keys,
+		       enum ir_hist kind, int64_t bucket);
+
+/*
+ * Iteration for foreach: a snapshot of the matching entries in the
+ * requested order.  @slice holds the fixed keys when fe->has_slice.
+ */
+struct st_iter *st_iter_new(struct rt_store *s, const struct ir_foreach *fe,
+			    const struct rt_value *slice, int64_t limit,
+			    const struct rt_value *hist_keys);
+/* Next entry: its keys (fe->nkeys of them) and value; false at the end. */
+bool st_iter_next(struct st_iter *it, struct rt_value *keys, struct rt_value *value);
+void st_iter_free(struct st_iter *it);
+
+/* Print every global marked autoprint, as stap does at exit. */
+void st_autoprint(struct rt_store *s, struct rt_buf *out);
+
+#endif

@@ -1,0 +1,1022 @@
+/*
+ * tfs.c - pass 5, kernel side: ktap's private tracefs instance (see tfs.h).
+ *
+ * In: an instance name and the plan's (path, text) writes.  Out: an
+ * instance that exists exactly as long as the run, plus readable errors
+ * that quote the kernel's error_log.
+ *
+ * Only plain syscalls on tracefs files are used (open/write/read/mkdir/
+ * rmdir).  libtracefs is used for one thing, finding the tracing dir:
+ * its instance helpers (tracefs_instance_create & co.) would do the same
+ * system calls but hide errno and error_log details we want to report.
+ */
+#define _GNU_SOURCE
+#include "tfs.h"
+#include "fileio.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+/* Passes over a trigger file: triggers may depend on one another. */
+#define TFS_TRIGGER_PASSES 8
+
+struct tfs {
+	char *root;		/* tracing dir */
+	char *name;		/* ktap_<pid> */
+	char *dir;		/* root/instances/name */
+	char **touched;		/* "events/SYS/EVENT" written by tfs_write */
+	unsigned ntouched, tcap;
+	char err[TFS_ERRLEN];
+};
+
+/* A sink for the first error of a multi-step operation. */
+struct tfs_sink {
+	char *buf;
+	size_t len;
+	bool set;
+};
+
+/* ---- small helpers ---- */
+
+static void tfs_sink_put(struct tfs_sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Record an error unless an earlier one is already there. */
+static void tfs_sink_put(struct tfs_sink *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->set || !s->buf || !s->len) {
+		s->set = true;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(s->buf, s->len, fmt, ap);
+	va_end(ap);
+	s->set = true;
+}
+
+/* "a/b" in a new string, or NULL (ENOMEM). */
+static char *tfs_join(const char *a, const char *b)
+{
+	char *p;
+
+	if (asprintf(&p, "%s/%s", a, b) < 0)
+		return NULL;
+	return p;
+}
+
+/* A whole tracefs file: NUL-terminated, malloc'd, or NULL/errno. */
+static char *tfs_slurp(const char *path)
+{
+	return fio_read(path, NULL);
+}
+
+/* One write(2) of @text to @path (append, no truncation).  0 or -1/errno. */
+static int tfs_put(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t n;
+	int fd, e;
+
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	do
+		n = write(fd, text, len);
+	while (n < 0 && errno == EINTR);
+	e = errno;
+	close(fd);
+	if (n < 0) {
+		errno = e;
+		return -1;
+	}
+	if ((size_t)n != len) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+/* tfs_put() on "@dir/@rel". */
+static int tfs_put_at(const char *dir, const char *rel, const char *text)
+{
+	char *path = tfs_join(dir, rel);
+	int rc, e;
+
+	if (!path)
+		return -1;
+	rc = tfs_put(path, text);
+	e = errno;
+	free(path);
+	errno = e;
+	return rc;
+}
+
+/* tfs_slurp() of "@dir/@rel". */
+static char *tfs_slurp_at(const char *dir, const char *rel)
+{
+	char *path = tfs_join(dir, rel), *s;
+	int e;
+
+	if (!path)
+		return NULL;
+	s = tfs_slurp(path);
+	e = errno;
+	free(path);
+	errno = e;
+	return s;
+}
+
+/* True for "ktap_<digits>"; the pid goes to *@pid. */
+static bool tfs_parse_name(const char *s, size_t len, long *pid)
+{
+	size_t i;
+
+	if (len <= 5 || len > 5 + 10 || strncmp(s, "ktap_", 5) != 0)
+		return false;
+	for (i = 5; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	*pid = strtol(s + 5, NULL, 10);
+	return *pid > 0;
+}
+
+/* A pid is dead when signalling it fails with ESRCH. */
+static bool tfs_pid_dead(long pid)
+{
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+static const char *tfs_find_root(const char *root)
+{
+	return root ? root : tracefs_tracing_dir();
+}
+
+/* ---- error_log ---- */
+
+/* The last entry of @dir/error_log (malloc'd), or NULL when empty. */
+static char *tfs_log_last(const char *dir)
+{
+	char *log = tfs_slurp_at(dir, "error_log"), *p, *last = NULL, *r;
+
+	if (!log)
+		return NULL;
+	for (p = log; *p; ) {
+		if (*p == '[')
+			last = p;
+		p = strchrnul(p, '\n');
+		if (*p)
+			p++;
+	}
+	r = last ? strdup(last) : NULL;
+	free(log);
+	return r;
+}
+
+/* Start of the line that @p is in; @base is the string's start. */
+static const char *tfs_line_start(const char *base, const char *p)
+{
+	while (p > base && p[-1] != '\n')
+		p--;
+	return p;
+}
+
+/*
+ * From an error_log entry
+ *   "[ 12.3] event filter parse error: error: Field not found\n"
+ *   "  Command: common_pidd == 1\n"
+ *   "                       ^\n"
+ * extract the message ("Field not found") into @msg and the offset of
+ * the caret in @text (-1 if none).  The command the kernel quotes may be
+ * part of what was written (a trigger's filter), so it is looked up.
+ */
+static void tfs_log_parse(const char *entry, const char *text, char *msg,
+			  size_t mlen, int *caret)
+{
+	const char *p = strstr(entry, ": error: "), *eol, *cmd, *c, *at;
+	char quoted[512];
+	long col;
+
+	*caret = -1;
+	if (p)
+		p += 9;
+	else if ((p = strstr(entry, "] ")) != NULL)
+		p += 2;
+	else
+		p = entry;
+	eol = strchrnul(p, '\n');
+	snprintf(msg, mlen, "%.*s", (int)(eol - p), p);
+	cmd = strstr(entry, "Command: ");
+	if (!cmd || !(eol = strchr(cmd, '\n')))
+		return;
+	c = strchr(eol + 1, '^');
+	if (!c || memchr(eol + 1, '\n', (size_t)(c - eol - 1)))
+		return;
+	col = (long)(c - (eol + 1)) - (long)(cmd + 9 - tfs_line_start(entry, cmd));
+	snprintf(quoted, sizeof(quoted), "%.*s", (int)(eol - cmd - 9), cmd + 9);
+	at = *quoted ? strstr(text, quoted) : text;
+	if (col >= 0 && at)
+		*caret = (int)(col + (at - text));
+}
+
+/*
+ * Format "PATH: MESSAGE\n  TEXT\n  ^" for a write of @text to @path that
+ * failed with @errnum.  @before is the last error_log entry of @logdir
+ * from before the write: a different last entry now is the kernel's
+ * explanation; without one, strerror(@errnum) is.
+ */
+static void tfs_format_error(char *buf, size_t len, const char *path,
+			     const char *text, int errnum, const char *logdir,
+			     const char *before)
+{
+	char msg[512], *after = tfs_log_last(logdir);
+	int caret = -1, tl, n;
+
+	if (after && (!before || strcmp(after, before) != 0))
+		tfs_log_parse(after, text, msg, sizeof(msg), &caret);
+	else
+		snprintf(msg, sizeof(msg), "%s", strerror(errnum));
+	free(after);
+	tl = (int)strcspn(text, "\n");
+	n = snprintf(buf, len, "%s: %s\n  %.*s", path, msg, tl, text);
+	if (caret >= 0 && caret <= tl && n >= 0 && (size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, "\n  %*s^", caret, "");
+}
+
+/*
+ * Write @text to @rel under @dir, explaining a failure in @buf with the
+ * error_log of @logdir.  @shown is the path as the message shows it.
+ */
+static int tfs_write_explained(const char *dir, const char *rel, const char *text,
+			       const char *logdir, const char *shown,
+			       char *buf, size_t len)
+{
+	char *before = tfs_log_last(logdir);
+	int rc, e;
+
+	rc = tfs_put_at(dir, rel, text);
+	e = errno;
+	if (rc != 0)
+		tfs_format_error(buf, len, shown, text, e, logdir, before);
+	free(before);
+	errno = e;
+	return rc;
+}
+
+/* ---- clearing triggers and filters of one event ---- */
+
+/* The next trigger line of @p (NUL-terminated in place), or NULL. */
+static char *tfs_next_trigger(char **p)
+{
+	char *line, *end;
+
+	while (**p) {
+		line = *p;
+		end = strchrnul(line, '\n');
+		*p = *end ? end + 1 : end;
+		*end = '\0';
+		if (*line && *line != '#')
+			return line;
+	}
+	return NULL;
+}
+
+/*
+ * "!" + @line: the removal command of a trigger as the trigger file shows
+ * it.  The kernel ignores the count and the filter when removing; hist
+ * triggers show a " [active]"/" [paused]" state that must go.
+ */
+static char *tfs_removal(const char *line)
+{
+	size_t n = strlen(line);
+	char *r;
+
+	if (n > 9 && strcmp(line + n - 9, " [active]") == 0)
+		n -= 9;
+	else if (n > 9 && strcmp(line + n - 9, " [paused]") == 0)
+		n -= 9;
+	if (asprintf(&r, "!%.*s\n", (int)n, line) < 0)
+		return NULL;
+	return r;
+}
+
+/* One pass over @evdir/trigger: remove what is there.  Returns how many
+   lines were left (0: done), removed in *@progress. */
+static int tfs_trigger_pass(const char *evdir, const char *logdir, const char *shown,
+			    unsigned *progress, struct tfs_sink *sink)
+{
+	char *text = tfs_slurp_at(evdir, "trigger"), *p, *line, *cmd;
+	int left = 0;
+	char msg[TFS_ERRLEN];
+
+	if (!text)
+		return errno == ENOENT ? 0 : -1;
+	p = text;
+	while ((line = tfs_next_trigger(&p)) != NULL) {
+		left++;
+		cmd = tfs_removal(line);
+		if (cmd && tfs_write_explained(evdir, "trigger", cmd, logdir, shown,
+					       msg, sizeof(msg)) == 0)
+			(*progress)++;
+		else if (cmd)
+			tfs_sink_put(sink, "%s", msg);
+		free(cmd);
+	}
+	free(text);
+	return left;
+}
+
+/*
+ * Remove every trigger of the event in @evdir, passing again while
+ * passes make progress (a trigger another one depends on goes last).
+ */
+static int tfs_clear_triggers(const char *evdir, const char *logdir,
+			      const char *shown, struct tfs_sink *sink)
+{
+	struct tfs_sink quiet = { NULL, 0, false };
+	unsigned pass, progress;
+	int left = 0;
+
+	for (pass = 0; pass < TFS_TRIGGER_PASSES; pass++) {
+		progress = 0;
+		left = tfs_trigger_pass(evdir, logdir, shown, &progress,
+					pass + 1 < TFS_TRIGGER_PASSES ? &quiet : sink);
+		if (left <= 0 || !progress)
+			break;
+	}
+	if (left < 0) {
+		tfs_sink_put(sink, "%s: %s", shown, strerror(errno));
+		return -1;
+	}
+	if (left > 0 && !sink->set) {
+		/* The last pass made no progress: say why, once. */
+		progress = 0;
+		tfs_trigger_pass(evdir, logdir, shown, &progress, sink);
+	}
+	return left == 0 ? 0 : -1;
+}
+
+/* Reset the filter of the event in @evdir if one is set. */
+static int tfs_clear_filter(const char *evdir, const char *logdir,
+			    const char *shown, struct tfs_sink *sink)
+{
+	char *f = tfs_slurp_at(evdir, "filter"), msg[TFS_ERRLEN];
+	bool set = f && strncmp(f, "none", 4) != 0;
+
+	free(f);
+	if (!set)
+		return 0;
+	if (tfs_write_explained(evdir, "filter", "0", logdir, shown, msg,
+				sizeof(msg)) == 0)
+		return 0;
+	tfs_sink_put(sink, "%s", msg);
+	return -1;
+}
+
+/* Clear triggers, then the filter, of events/SYS/EVENT (@rel) in @dir. */
+static void tfs_clear_event(const char *dir, const char *rel, struct tfs_sink *sink)
+{
+	char *evdir = tfs_join(dir, rel), *tshown = NULL, *fshown = NULL;
+
+	if (!evdir || asprintf(&tshown, "%s/trigger", rel) < 0 ||
+	    asprintf(&fshown, "%s/filter", rel) < 0) {
+		tfs_sink_put(sink, "%s: out of memory", rel);
+		goto out;
+	}
+	tfs_clear_triggers(evdir, dir, tshown, sink);
+	tfs_clear_filter(evdir, dir, fshown, sink);
+out:
+	free(evdir);
+	free(tshown);
+	free(fshown);
+}
+
+/* Is @name a subdirectory entry (not ".", not ".." and not a file)? */
+static bool tfs_is_subdir(const struct dirent *d)
+{
+	if (d->d_name[0] == '.')
+		return false;
+	return d->d_type == DT_DIR || d->d_type == DT_UNKNOWN;
+}
+
+/* Clear every event of system @sys in @dir (a sweep, see below). */
+static void tfs_sweep_system(const char *dir, const char *sys, struct tfs_sink *sink)
+{
+	char *sysdir = NULL, *rel;
+	struct dirent *d;
+	DIR *dp;
+
+	if (asprintf(&sysdir, "%s/events/%s", dir, sys) < 0)
+		return;
+	dp = opendir(sysdir);
+	free(sysdir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp)) != NULL) {
+		if (!tfs_is_subdir(d))
+			continue;
+		if (asprintf(&rel, "events/%s/%s", sys, d->d_name) < 0)
+			break;
+		tfs_clear_event(dir, rel, sink);
+		free(rel);
+	}
+	closedir(dp);
+}
+
+/*
+ * Sweep an instance we have no record of (a dead process's, or ours
+ * when rmdir failed): disable everything, then clear the trigger and
+ * filter of every event.  ~2,500 events, some 50 ms.
+ */
+static void tfs_sweep(const char *dir, struct tfs_sink *sink)
+{
+	char *evroot = tfs_join(dir, "events");
+	struct dirent *d;
+	DIR *dp;
+
+	tfs_put_at(dir, "tracing_on", "0");
+	tfs_put_at(dir, "events/enable", "0");
+	dp = evroot ? opendir(evroot) : NULL;
+	free(evroot);
+	if (!dp)
+		return;
+	while ((d = readdir(dp)) != NULL)
+		if (tfs_is_subdir(d))
+			tfs_sweep_system(dir, d->d_name, sink);
+	closedir(dp);
+}
+
+/* rmdir @dir; on failure sweep it and try once more.  @shown names it. */
+static int tfs_remove_dir(const char *dir, const char *shown, struct tfs_sink *sink)
+{
+	int e;
+
+	if (rmdir(dir) == 0 || errno == ENOENT)
+		return 0;
+	tfs_sweep(dir, sink);
+	if (rmdir(dir) == 0 || errno == ENOENT)
+		return 0;
+	e = errno;
+	tfs_sink_put(sink, "%s: rmdir: %s%s", shown, strerror(e),
+		     e == EBUSY ? " (a file of the instance is still open?)" : "");
+	errno = e;
+	return -1;
+}
+
+/* ---- the instance ---- */
+
+void tfs_default_name(char *buf, size_t len)
+{
+	snprintf(buf, len, "ktap_%ld", (long)getpid());
+}
+
+/* Remember events/SYS/EVENT of a write to its enable/filter/trigger. */
+static int tfs_touch(struct tfs *t, const char *path)
+{
+	const char *s1, *s2, *s3, *file;
+	char **nt;
+	unsigned i;
+	size_t n;
+
+	if (strncmp(path, "events/", 7) != 0)
+		return 0;
+	s1 = path + 7;
+	s2 = strchr(s1, '/');
+	s3 = s2 ? strchr(s2 + 1, '/') : NULL;
+	if (!s3 || strchr(s3 + 1, '/'))
+		return 0;
+	file = s3 + 1;
+	if (strcmp(file, "enable") && strcmp(file, "filter") && strcmp(file, "trigger"))
+		return 0;
+	n = (size_t)(s3 - path);
+	for (i = 0; i < t->ntouched; i++)
+		if (strlen(t->touched[i]) == n && !strncmp(t->touched[i], path, n))
+			return 0;
+	if (t->ntouched == t->tcap) {
+		t->tcap = t->tcap ? t->tcap * 2 : 16;
+		nt = realloc(t->touched, t->tcap * sizeof(*nt));
+		if (!nt)
+			return -1;
+		t->touched = nt;
+	}
+	t->touched[t->ntouched] = strndup(path, n);
+	if (!t->touched[t->ntouched])
+		return -1;
+	t->ntouched++;
+	return 0;
+}
+
+/* Paths must stay below their directory. */
+static bool tfs_path_ok(const char *path)
+{
+	const char *p = path;
+
+	if (!*path || *path == '/')
+		return false;
+	while (p) {
+		if (p[0] == '.' && p[1] == '.' && (p[2] == '/' || !p[2]))
+			return false;
+		p = strchr(p, '/');
+		p = p ? p + 1 : NULL;
+	}
+	return true;
+}
+
+int tfs_write(struct tfs *t, const char *path, const char *text, bool global)
+{
+	const char *dir = global ? t->root : t->dir;
+
+	t->err[0] = '\0';
+	if (!tfs_path_ok(path)) {
+		snprintf(t->err, sizeof(t->err), "%s: path outside the %s directory",
+			 path, global ? "tracing" : "instance");
+		errno = EINVAL;
+		return -1;
+	}
+	/* Before the write: a failed write may still have had an effect. */
+	if (!global && tfs_touch(t, path) != 0) {
+		snprintf(t->err, sizeof(t->err), "%s: out of memory", path);
+		errno = ENOMEM;
+		return -1;
+	}
+	return tfs_write_explained(dir, path, text, dir, path, t->err, sizeof(t->err));
+}
+
+int tfs_tracing_on(struct tfs *t, bool on)
+{
+	return tfs_write(t, "tracing_on", on ? "1" : "0", false);
+}
+
+const char *tfs_instance_dir(const struct tfs *t)
+{
+	return t->dir;
+}
+
+const char *tfs_root(const struct tfs *t)
+{
+	return t->root;
+}
+
+const char *tfs_name(const struct tfs *t)
+{
+	return t->name;
+}
+
+const char *tfs_error(const struct tfs *t)
+{
+	return t->err;
+}
+
+static void tfs_free(struct tfs *t)
+{
+	unsigned i;
+
+	for (i = 0; i < t->ntouched; i++)
+		free(t->touched[i]);
+	free(t->touched);
+	free(t->root);
+	free(t->name);
+	free(t->dir);
+	free(t);
+}
+
+/* Allocate @t for instance @name under @root (nothing created yet). */
+static struct tfs *tfs_alloc(const char *root, const char *name)
+{
+	struct tfs *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->root = strdup(root);
+	t->name = strdup(name);
+	if (t->root && t->name && asprintf(&t->dir, "%s/instances/%s", root, name) >= 0)
+		return t;
+	t->dir = NULL;
+	tfs_free(t);
+	return NULL;
+}
+
+/* Is @name "ktap_<our pid>"? */
+static bool tfs_name_ours(const char *name)
+{
+	long pid;
+
+	return tfs_parse_name(name, strlen(name), &pid) && pid == (long)getpid();
+}
+
+/*
+ * mkdir the instance.  An existing one of our name can only be left
+ * over from a dead process that had our pid (pid namespaces make that
+ * common: every container's first process is pid 1): remove it first.
+ */
+static int tfs_mkdir(struct tfs *t, struct tfs_sink *sink)
+{
+	char shown[300];
+
+	snprintf(shown, sizeof(shown), "instances/%s", t->name);
+	if (mkdir(t->dir, 0750) == 0)
+		return 0;
+	if (errno == EEXIST && tfs_remove_dir(t->dir, shown, sink) == 0 &&
+	    mkdir(t->dir, 0750) == 0)
+		return 0;
+	if (errno == ENOENT)
+		tfs_sink_put(sink, "%s: tracefs has no instances directory "
+			     "(is %s a tracefs mount?)", shown, t->root);
+	else
+		tfs_sink_put(sink, "%s: mkdir: %s", shown, strerror(errno));
+	return -1;
+}
+
+/* trace_clock, buffer_size_kb, buffer_percent, tracing_on from @opt. */
+static int tfs_configure(struct tfs *t, const struct tfs_options *opt)
+{
+	char num[32];
+
+	if (tfs_write(t, "trace_clock", opt->clock ? opt->clock : "mono", false))
+		return -1;
+	if (opt->buffer_size_kb) {
+		snprintf(num, sizeof(num), "%u", opt->buffer_size_kb);
+		if (tfs_write(t, "buffer_size_kb", num, false))
+			return -1;
+	}
+	if (opt->buffer_percent >= 0) {
+		snprintf(num, sizeof(num), "%d", opt->buffer_percent);
+		if (tfs_write(t, "buffer_percent", num, false))
+			return -1;
+	}
+	return tfs_tracing_on(t, true);
+}
+
+struct tfs *tfs_create(const char *name, const struct tfs_options *opt,
+		       char *err, size_t errlen)
+{
+	static const struct tfs_options defaults;
+	struct tfs_sink sink = { err, errlen, false };
+	const char *root;
+	struct tfs *t;
+
+	if (!opt)
+		opt = &defaults;
+	if (!tfs_name_ours(name)) {
+		tfs_sink_put(&sink, "instances/%s: not ktap_<pid> of this process", name);
+		errno = EINVAL;
+		return NULL;
+	}
+	root = tfs_find_root(opt->root);
+	if (!root) {
+		tfs_sink_put(&sink, "tracefs is not mounted "
+			     "(mount -t tracefs nodev /sys/kernel/tracing)");
+		errno = ENOENT;
+		return NULL;
+	}
+	t = tfs_alloc(root, name);
+	if (!t) {
+		tfs_sink_put(&sink, "out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (tfs_mkdir(t, &sink) != 0) {
+		tfs_free(t);
+		return NULL;
+	}
+	if (tfs_configure(t, opt) != 0) {
+		tfs_sink_put(&sink, "%s", t->err);
+		tfs_destroy(t, NULL, 0);
+		errno = EINVAL;
+		return NULL;
+	}
+	return t;
+}
+
+int tfs_destroy(struct tfs *t, char *err, size_t errlen)
+{
+	struct tfs_sink sink = { err, errlen, false };
+	char shown[300];
+	unsigned i;
+
+	if (!t)
+		return 0;
+	if (tfs_put_at(t->dir, "tracing_on", "0") != 0 && errno != ENOENT)
+		tfs_sink_put(&sink, "tracing_on: %s", strerror(errno));
+	if (tfs_put_at(t->dir, "events/enable", "0") != 0 && errno != ENOENT)
+		tfs_sink_put(&sink, "events/enable: %s", strerror(errno));
+	for (i = 0; i < t->ntouched; i++)
+		tfs_clear_event(t->dir, t->touched[i], &sink);
+	snprintf(shown, sizeof(shown), "instances/%s", t->name);
+	tfs_remove_dir(t->dir, shown, &sink);
+	tfs_free(t);
+	return sink.set ? -1 : 0;
+}
+
+/* ---- stale objects of dead ktap processes ---- */
+
+/* Remove instances/@name if its pid is dead.  1 removed, 0 not, -1 failed. */
+static int tfs_stale_instance(const char *root, const char *name, struct tfs_sink *sink)
+{
+	char *dir = NULL, shown[300];
+	long pid;
+	int rc;
+
+	if (!tfs_parse_name(name, strlen(name), &pid) || !tfs_pid_dead(pid))
+		return 0;
+	if (asprintf(&dir, "%s/instances/%s", root, name) < 0)
+		return -1;
+	snprintf(shown, sizeof(shown), "instances/%s", name);
+	tfs_sweep(dir, sink);
+	rc = tfs_remove_dir(dir, shown, sink) == 0 ? 1 : -1;
+	free(dir);
+	return rc;
+}
+
+int tfs_cleanup_stale(const char *root, struct tfs_stale *out,
+		      char *err, size_t errlen)
+{
+	struct tfs_sink sink = { err, errlen, false };
+	char *insts;
+	struct dirent *d;
+	DIR *dp;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	root = tfs_find_root(root);
+	if (!root) {
+		tfs_sink_put(&sink, "tracefs is not mounted");
+		return -1;
+	}
+	insts = tfs_join(root, "instances");
+	dp = insts ? opendir(insts) : NULL;
+	free(insts);
+	if (!dp) {
+		tfs_sink_put(&sink, "instances: %s", strerror(errno));
+		return -1;
+	}
+	while ((d = readdir(dp)) != NULL) {
+		rc = tfs_stale_instance(root, d->d_name, &sink);
+		if (rc > 0)
+			out->instances++;
+		else if (rc < 0)
+			out->failed++;
+	}
+	closedir(dp);
+	tfs_cleanup_stale_dynevents(root, out, sink.set ? NULL : err, errlen);
+	return out->failed ? -1 : 0;
+}
+
+/*
+ * From a dynamic_events line "p:ktap_123/name sym args" (any kind
+ * letter, optional maxactive digits) take "ktap_123/name" into @ge and
+ * the pid; false for lines of other groups.
+ */
+static bool tfs_dynevent_group(const char *line, char *ge, size_t len, long *pid)
+{
+	const char *colon = strchr(line, ':'), *slash, *end;
+
+	end = strchrnul(line, ' ');
+	if (!colon || colon > end)
+		return false;
+	slash = memchr(colon, '/', (size_t)(end - colon));
+	if (!slash || !tfs_parse_name(colon + 1, (size_t)(slash - colon - 1), pid))
+		return false;
+	snprintf(ge, len, "%.*s", (int)(end - colon - 1), colon + 1);
+	return true;
+}
+
+int tfs_cleanup_stale_dynevents(const char *root, struct tfs_stale *out,
+				char *err, size_t errlen)
+{
+	struct tfs_sink sink = { err, errlen, false };
+	char *text, *p, *line, ge[256], cmd[300], msg[TFS_ERRLEN];
+	long pid;
+
+	root = tfs_find_root(root);
+	text = root ? tfs_slurp_at(root, "dynamic_events") : NULL;
+	if (!text)	/* no dynamic events support: nothing to remove */
+		return 0;
+	for (p = text; *p; ) {
+		line = p;
+		p = strchrnul(p, '\n');
+		if (*p)
+			*p++ = '\0';
+		if (!tfs_dynevent_group(line, ge, sizeof(ge), &pid) || !tfs_pid_dead(pid))
+			continue;
+		snprintf(cmd, sizeof(cmd), "-:%s\n", ge);
+		if (tfs_write_explained(root, "dynamic_events", cmd, root,
+					"dynamic_events", msg, sizeof(msg)) == 0) {
+			out->dynevents++;
+		} else {
+			out->failed++;
+			tfs_sink_put(&sink, "%s", msg);
+		}
+	}
+	free(text);
+	return sink.set ? -1 : 0;
+}
+
+/* ---- snapshot (tests) ---- */
+
+/* Append @s to the growing string *@buf (length *@len).  -1 on ENOMEM. */
+static int tfs_cat(char **buf, size_t *len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int tfs_cat(char **buf, size_t *len, const char *fmt, ...)
+{
+	va_list ap;
+	char *s, *nb;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -1;
+	nb = realloc(*buf, *len + (size_t)n + 1);
+	if (!nb) {
+		free(s);
+		return -1;
+	}
+	memcpy(nb + *len, s, (size_t)n + 1);
+	*buf = nb;
+	*len += (size_t)n;
+	free(s);
+	return 0;
+}
+
+/* A file's content (or "<errno message>") after "@label: ". */
+static int tfs_cat_file(char **buf, size_t *len, const char *root,
+			const char *rel, const char *label)
+{
+	char *s = tfs_slurp_at(root, rel);
+	int rc;
+
+	if (!s)
+		return tfs_cat(buf, len, "%s: <%s>\n", label, strerror(errno));
+	rc = tfs_cat(buf, len, "%s: %s%s", label, s,
+		     *s && s[strlen(s) - 1] == '\n' ? "" : "\n");
+	free(s);
+	return rc;
+}
+
+static int tfs_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The sorted subdirectory names of @dir (NULL-terminated, malloc'd). */
+static char **tfs_list_dirs(const char *dir)
+{
+	char **v = NULL, **nv;
+	size_t n = 0, cap = 0;
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+
+	if (!dp)
+		return NULL;
+	while ((d = readdir(dp)) != NULL) {
+		if (!tfs_is_subdir(d))
+			continue;
+		if (n + 2 > cap) {
+			cap = cap ? cap * 2 : 64;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n] = strdup(d->d_name);
+		if (v[n])
+			n++;
+	}
+	closedir(dp);
+	if (!v)
+		v = calloc(1, sizeof(*v));
+	if (!v)
+		return NULL;
+	qsort(v, n, sizeof(*v), tfs_cmp_str);
+	v[n] = NULL;
+	return v;
+}
+
+static void tfs_free_list(char **v)
+{
+	size_t i;
+
+	for (i = 0; v && v[i]; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* Is @s (a file's content) in its default state for @file? */
+static bool tfs_default_state(const char *file, const char *s)
+{
+	const char *p;
+
+	if (!strcmp(file, "enable"))
+		return !strcmp(s, "0\n");
+	if (!strcmp(file, "filter"))
+		return !strcmp(s, "none\n");
+	/* A trigger file without triggers has only "# ..." help lines. */
+	for (p = s; *p; ) {
+		if (*p != '#' && *p != '\n')
+			return false;
+		p = strchrnul(p, '\n');
+		if (*p)
+			p++;
+	}
+	return true;
+}
+
+/* Non-default enable/filter/trigger of events/@sys/@ev. */
+static int tfs_snap_event(char **buf, size_t *len, const char *root,
+			  const char *sys, const char *ev)
+{
+	static const char *const files[] = { "enable", "filter", "trigger" };
+	char rel[512], *s;
+	unsigned i;
+	int rc = 0;
+
+	for (i = 0; i < 3 && rc == 0; i++) {
+		snprintf(rel, sizeof(rel), "events/%s/%s/%s", sys, ev, files[i]);
+		s = tfs_slurp_at(root, rel);
+		if (s && !tfs_default_state(files[i], s))
+			rc = tfs_cat(buf, len, "%s: %s", rel, s);
+		free(s);
+	}
+	return rc;
+}
+
+/* Every event's non-default state. */
+static int tfs_snap_events(char **buf, size_t *len, const char *root)
+{
+	char *evroot = tfs_join(root, "events"), *sysdir, **sys, **ev;
+	size_t i, j;
+	int rc = 0;
+
+	sys = evroot ? tfs_list_dirs(evroot) : NULL;
+	for (i = 0; sys && sys[i] && rc == 0; i++) {
+		sysdir = tfs_join(evroot, sys[i]);
+		ev = sysdir ? tfs_list_dirs(sysdir) : NULL;
+		for (j = 0; ev && ev[j] && rc == 0; j++)
+			rc = tfs_snap_event(buf, len, root, sys[i], ev[j]);
+		tfs_free_list(ev);
+		free(sysdir);
+	}
+	tfs_free_list(sys);
+	free(evroot);
+	return rc;
+}
+
+/* "instances: a b c" */
+static int tfs_snap_instances(char **buf, size_t *len, const char *root)
+{
+	char *dir = tfs_join(root, "instances"), **v;
+	size_t i;
+	int rc;
+
+	v = dir ? tfs_list_dirs(dir) : NULL;
+	free(dir);
+	rc = tfs_cat(buf, len, "instances:");
+	for (i = 0; v && v[i] && rc == 0; i++)
+		rc = tfs_cat(buf, len, " %s", v[i]);
+	tfs_free_list(v);
+	return rc ? rc : tfs_cat(buf, len, "\n");
+}
+
+char *tfs_snapshot(const char *root)
+{
+	static const char *const top[] = {
+		"tracing_on", "current_tracer", "buffer_size_kb", "trace_clock",
+		"set_event",
+	};
+	char *buf = NULL;
+	size_t len = 0, i;
+	int rc;
+
+	root = tfs_find_root(root);
+	if (!root) {
+		errno = ENOENT;
+		return NULL;
+	}
+	rc = tfs_snap_instances(&buf, &len, root);
+	for (i = 0; i < sizeof(top) / sizeof(top[0]) && rc == 0; i++)
+		rc = tfs_cat_file(&buf, &len, root, top[i], top[i]);
+	if (rc == 0)
+		rc = tfs_snap_events(&buf, &len, root);
+	if (rc == 0)
+		rc = tfs_cat_file(&buf, &len, root, "dynamic_events", "dynamic_events");
+	if (rc != 0) {
+		free(buf);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return buf;
+}
