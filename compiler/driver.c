@@ -110,13 +110,16 @@ static int drv_add_define(struct ktap_session *s, const char *arg)
 	const char *eq = strchr(arg, '=');
 	struct ktap_define *d;
 
-	if (!eq || eq == arg)
-		return drv_usage_error("-D expects NAME=VALUE, got '%s'", arg);
+	/* stap passes -D to its C compiler, so NAME alone is fine too. */
+	if (!eq)
+		eq = arg + strlen(arg);
+	if (eq == arg)
+		return drv_usage_error("-D expects NAME or NAME=VALUE, got '%s'", arg);
 	s->opt.defines = xrealloc(s->opt.defines,
 				  (s->opt.ndefines + 1) * sizeof(*d));
 	d = &s->opt.defines[s->opt.ndefines++];
 	d->name = arena_strndup(s->arena, arg, (size_t)(eq - arg));
-	d->value = eq + 1;
+	d->value = *eq ? eq + 1 : eq;
 	return 0;
 }
 

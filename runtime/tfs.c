@@ -975,6 +975,20 @@ static int tfs_snap_events(char **buf, size_t *len, const char *root)
 	return rc;
 }
 
+/*
+ * Objects of another ktap that is running now (ktap_<pid>, pid alive and
+ * not ours) are that run's business, not state this process left: the
+ * snapshot leaves them out, so that tests comparing snapshots can run in
+ * parallel with other ktap runs.
+ */
+static bool tfs_foreign_live(const char *name, size_t len)
+{
+	long pid;
+
+	return tfs_parse_name(name, len, &pid) && pid != (long)getpid() &&
+	       !tfs_pid_dead(pid);
+}
+
 /* "instances: a b c" */
 static int tfs_snap_instances(char **buf, size_t *len, const char *root)
 {
@@ -986,8 +1000,31 @@ static int tfs_snap_instances(char **buf, size_t *len, const char *root)
 	free(dir);
 	rc = tfs_cat(buf, len, "instances:");
 	for (i = 0; v && v[i] && rc == 0; i++)
-		rc = tfs_cat(buf, len, " %s", v[i]);
+		if (!tfs_foreign_live(v[i], strlen(v[i])))
+			rc = tfs_cat(buf, len, " %s", v[i]);
 	tfs_free_list(v);
+	return rc ? rc : tfs_cat(buf, len, "\n");
+}
+
+/* "dynamic_events: ..." without the lines of other running ktaps. */
+static int tfs_snap_dynevents(char **buf, size_t *len, const char *root)
+{
+	char *text = tfs_slurp_at(root, "dynamic_events"), *p, *line, ge[256];
+	long pid;
+	int rc;
+
+	if (!text)
+		return tfs_cat(buf, len, "dynamic_events: <%s>\n", strerror(errno));
+	rc = tfs_cat(buf, len, "dynamic_events: ");
+	for (p = text; rc == 0 && (line = strsep(&p, "\n")) != NULL;) {
+		if (!*line)
+			continue;
+		if (tfs_dynevent_group(line, ge, sizeof(ge), &pid) &&
+		    tfs_foreign_live(ge, strcspn(ge, "/")))
+			continue;
+		rc = tfs_cat(buf, len, "%s\n", line);
+	}
+	free(text);
 	return rc ? rc : tfs_cat(buf, len, "\n");
 }
 
@@ -1012,7 +1049,7 @@ char *tfs_snapshot(const char *root)
 	if (rc == 0)
 		rc = tfs_snap_events(&buf, &len, root);
 	if (rc == 0)
-		rc = tfs_cat_file(&buf, &len, root, "dynamic_events", "dynamic_events");
+		rc = tfs_snap_dynevents(&buf, &len, root);
 	if (rc != 0) {
 		free(buf);
 		errno = ENOMEM;

@@ -1,0 +1,75 @@
+#!/bin/sh
+# run-options.sh - pass-5 command-line behaviour that needs no root (TAP):
+# -o FILE, -D limits and their errors, -v lines, the exit status of
+# exit() and of errors, and syslog() reaching syslog(3) (seen through
+# strace, when installed, as a datagram sent to /dev/log).
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+plan 7
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -o "$TMP/file.txt" -e \
+	'probe begin { printf("to the file\n"); exit() }'
+if [ "$rc" -eq 0 ] && [ ! -s "$TMP/out" ] && [ "$(cat "$TMP/file.txt")" = "to the file" ]; then
+	ok "-o FILE: the script's output goes to FILE, nothing to stdout"
+else
+	not_ok "-o FILE (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -o /nonexistent/dir/f -e 'probe begin { exit() }'
+if [ "$rc" -eq 1 ] && grep -q "^ktap: error: cannot open /nonexistent/dir/f" "$TMP/err"; then
+	ok "-o into a missing directory: one error, exit status 1"
+else
+	not_ok "-o into a missing directory (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -D MAXACTION=zero -e 'probe begin { exit() }'
+if [ "$rc" -eq 1 ] && grep -q "^ktap: error: -D MAXACTION expects a number > 0, got 'zero'" "$TMP/err"; then
+	ok "-D MAXACTION=zero is refused"
+else
+	not_ok "-D MAXACTION=zero (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -D STP_NO_OVERLOAD -D MAXERRORS=0 -e 'probe begin { exit() }'
+if [ "$rc" -eq 0 ] && grep -q "^WARNING: -D STP_NO_OVERLOAD has no effect in ktap" "$TMP/err"; then
+	ok "-D of a stap module macro: a warning, not an error"
+else
+	not_ok "-D STP_NO_OVERLOAD (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -v -e 'probe begin { exit() }'
+if [ "$rc" -eq 0 ] && grep -q "^Pass 5: starting run\.$" "$TMP/err" &&
+	grep -qE "^Pass 5: run completed in [0-9]+usr/[0-9]+sys/[0-9]+real ms\.$" "$TMP/err"; then
+	ok "-v: stap's Pass 5 lines"
+else
+	not_ok "-v: stap's Pass 5 lines"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe begin { error("stop here") } probe end { print("no\n") }'
+if [ "$rc" -eq 1 ] && grep -q "^ERROR: stop here" "$TMP/err" && [ ! -s "$TMP/out" ]; then
+	ok "error(): message, no end probe, exit status 1"
+else
+	not_ok "error() (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
+if command -v strace >/dev/null 2>&1; then
+	(cd "$TMP" && timeout -k 5 "$KTAP_TIMEOUT" strace -f -s 200 -e trace=connect,sendto,send,write \
+		-o "$TMP/strace" "$KTAP" -e 'probe begin { syslog("ktap says hello"); exit() }') \
+		>"$TMP/out" 2>"$TMP/err"
+	if [ -S /dev/log ] && grep -q 'ktap says hello' "$TMP/strace"; then
+		ok "syslog(): the message goes to /dev/log through syslog(3)"
+	elif [ ! -S /dev/log ] && grep -q 'connect(.*"/dev/log"' "$TMP/strace"; then
+		ok "syslog(): syslog(3) tries /dev/log # (no syslog daemon here to receive it)"
+	else
+		not_ok "syslog(): no message to /dev/log"
+		diag_file "$TMP/strace" 40
+	fi
+else
+	skip "syslog() reaches syslog(3)" "strace is not installed"
+fi
