@@ -833,6 +833,25 @@ static const char *lw_probe_filter(struct lw_ctx *c, const struct lw_probe_guard
 	return f;
 }
 
+/*
+ * A dynamic event (uprobe) is defined by one write of its definition and
+ * every fetch argument pass 2 collected, to the tracing directory's
+ * uprobe_events; tfs_destroy() removes it again.
+ */
+static void lw_dyn_define(struct lw_ctx *c, const struct tpf_event *ev)
+{
+	struct ir_prog *ir = c->ir;
+	const char *text = ev->dyn_def;
+	unsigned i;
+
+	for (i = 0; i < ev->nfields; i++)
+		text = arena_printf(c->arena, "%s %s=%s", text, ev->fields[i].name,
+				    ev->fields[i].fetch);
+	ir->writes = arena_grow(c->arena, ir->writes, ir->nwrites, &ir->wcap,
+				sizeof(*ir->writes));
+	ir->writes[ir->nwrites++] = (struct ir_write){ ev->dyn_file, text, true };
+}
+
 static unsigned lw_event(struct lw_ctx *c, const struct tpf_event *ev)
 {
 	struct ir_prog *ir = c->ir;
@@ -847,6 +866,8 @@ static unsigned lw_event(struct lw_ctx *c, const struct tpf_event *ev)
 	memset(&ir->events[ir->nevents], 0, sizeof(ir->events[0]));
 	ir->events[ir->nevents].system = ev->system;
 	ir->events[ir->nevents].name = ev->name;
+	if (ev->dyn_def)
+		lw_dyn_define(c, ev);
 	return ir->nevents++;
 }
 

@@ -94,11 +94,14 @@ struct sem_prog {
 	size_t pcap;
 };
 
+struct up_files;
+
 struct sema_input {
 	const struct ast_file *script;
 	struct ast_file *const *library;
 	unsigned nlibrary;
 	bool guru;
+	struct up_files *up;	/* ELF/DWARF files opened for process() probes */
 };
 
 /*

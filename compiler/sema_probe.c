@@ -11,6 +11,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "tpfmt.h"
+#include "uprobe.h"
 
 #include <fnmatch.h>
 #include <stdio.h>
@@ -245,6 +246,73 @@ static int pp_timer(struct sema_ctx *c, struct pp_state *st,
 	return 1;
 }
 
+/* An event name from function @name: [A-Za-z0-9_], then _N. */
+static const char *pp_event_name(struct sema_ctx *c, const char *name)
+{
+	char *s = arena_printf(c->arena, "%.40s_%u", name, c->prog->nprobes), *p;
+
+	for (p = s; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			*p = '_';
+	if (s[0] >= '0' && s[0] <= '9')
+		s[0] = '_';
+	return s;
+}
+
+/*
+ * process("PATH").function("NAME")[.call|.return]: a uprobe at the
+ * function's entry (or return), with its parameters from DWARF.
+ */
+static int pp_process(struct sema_ctx *c, struct pp_state *st,
+		      const struct ast_ppoint *p)
+{
+	const struct ast_expr *path, *fn;
+	struct up_func *uf;
+	struct tpf_event *ev;
+	struct sem_probe *sp;
+	char err[512];
+	bool ret;
+
+	if (p->n < 2 || p->n > 3 || !pp_is(p, 0, "process") || !pp_is(p, 1, "function") ||
+	    (p->n == 3 && !pp_is(p, 2, "return") && !pp_is(p, 2, "call")))
+		return 0;
+	path = p->comps[0].arg;
+	fn = p->comps[1].arg;
+	if (!path || path->kind != AST_STR || !fn || fn->kind != AST_STR) {
+		diag_error(c->diag, p->span,
+			   "expected process(\"PATH\").function(\"NAME\") with string arguments");
+		return -1;
+	}
+	if (!c->in->up) {
+		diag_error(c->diag, p->span, "process() probes are not available here");
+		return -1;
+	}
+	uf = arena_alloc(c->arena, sizeof(*uf));
+	if (up_find(c->in->up, c->arena, arena_strndup(c->arena, path->str, path->len),
+		    arena_strndup(c->arena, fn->str, fn->len), uf, err, sizeof(err)) != 0) {
+		if (!st->optional)
+			diag_error(c->diag, p->span, "%s", err);
+		return st->optional ? 1 : -1;
+	}
+	ret = p->n == 3 && pp_is(p, 2, "return");
+	ev = arena_alloc(c->arena, sizeof(*ev));
+	memset(ev, 0, sizeof(*ev));
+	ev->system = "ktap_$PID";
+	ev->name = pp_event_name(c, uf->name);
+	ev->dyn_file = "uprobe_events";
+	ev->dyn_def = arena_printf(c->arena, "%c:%s/%s %s:0x%llx", ret ? 'r' : 'p',
+				   ev->system, ev->name, uf->path,
+				   (unsigned long long)uf->offset);
+	ev->dyn_func = uf;
+	ev->dyn_return = ret;
+	sp = pp_emit(c, st, SEM_P_TRACE,
+		     arena_printf(c->arena, "process(\"%s\").function(\"%s\")%s", uf->path,
+				  uf->name, ret ? ".return" : p->n == 3 ? ".call" : ""));
+	sp->event = ev;
+	return 1;
+}
+
 /* Families ktap knows but this version cannot run yet. */
 static int pp_later(struct sema_ctx *c, const struct ast_ppoint *p)
 {
@@ -310,7 +378,7 @@ static void pp_resolve(struct sema_ctx *c, struct pp_state *st,
 	if (pp_aliases(c, st, p))
 		return;
 	if ((r = pp_simple(c, st, p)) != 0 || (r = pp_trace(c, st, p)) != 0 ||
-	    (r = pp_timer(c, st, p)) != 0)
+	    (r = pp_timer(c, st, p)) != 0 || (r = pp_process(c, st, p)) != 0)
 		return;
 	if (st->optional)
 		return;

@@ -12,6 +12,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "tpfmt.h"
+#include "uprobe.h"
 
 #include <string.h>
 
@@ -486,6 +487,68 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 }
 
 /* $field of a tracepoint, and $$parms / $$vars. */
+/* Field @f of dynamic event @ev: the one with the same fetch, or a new one. */
+static int ty_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct up_fetch *f)
+{
+	struct tpf_field *nf;
+	unsigned i, same = 0;
+
+	for (i = 0; i < ev->nfields; i++) {
+		if (!strcmp(ev->fields[i].fetch, f->arg))
+			return (int)i;
+		if (!strncmp(ev->fields[i].name, f->name, strlen(f->name)))
+			same++;
+	}
+	ev->fields = arena_grow(c->arena, ev->fields, ev->nfields, &ev->fcap,
+				sizeof(*ev->fields));
+	nf = &ev->fields[ev->nfields];
+	memset(nf, 0, sizeof(*nf));
+	/* Field names must differ: "p_len", "p_len_1", ... */
+	nf->name = same ? arena_printf(c->arena, "%s_%u", f->name, same) : f->name;
+	nf->fetch = f->arg;
+	nf->kind = f->is_string ? TPF_DATALOC_STR : TPF_INT;
+	nf->size = 8;
+	nf->is_signed = true;
+	return (int)ev->nfields++;
+}
+
+/* $$parms of a uprobe: every parameter becomes a field. */
+static void ty_dyn_parms(struct sema_ctx *c, struct tpf_event *ev)
+{
+	const struct up_func *uf = ev->dyn_func;
+	struct ast_chain none = { 0 };
+	const char **names;
+	struct up_fetch f;
+	unsigned i, n = up_params(c->arena, uf, &names);
+	char err[256];
+
+	for (i = 0; i < n && !ev->dyn_return; i++)
+		if (up_fetch(c->arena, uf, arena_printf(c->arena, "$%s", names[i]), &none,
+			     false, &f, err, sizeof(err)) == 0)
+			ty_dyn_field(c, ev, &f);
+}
+
+/* $var of a process().function() probe: a fetch argument of its uprobe. */
+static enum sem_type ty_dyn_target(struct sema_ctx *c, struct ast_expr *e,
+				   struct tpf_event *ev)
+{
+	struct up_fetch f;
+	char err[512];
+
+	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars")) {
+		ty_dyn_parms(c, ev);
+		e->ref = -1;
+		return SEM_STRING;
+	}
+	if (up_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
+		     err, sizeof(err)) != 0) {
+		ty_err(c, e->span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	e->ref = ty_dyn_field(c, ev, &f);
+	return f.is_string ? SEM_STRING : SEM_LONG;
+}
+
 static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 {
 	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
@@ -496,6 +559,8 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 		       c->func ? "in a function" : "in this kind of probe");
 		return SEM_UNKNOWN;
 	}
+	if (ev->dyn_func)
+		return ty_dyn_target(c, e, (struct tpf_event *)ev);
 	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
 	    !strcmp(e->str, "$$locals")) {
 		e->ref = -1;

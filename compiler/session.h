@@ -16,6 +16,7 @@
 #include "diag.h"
 #include "pp.h"
 #include "source.h"
+#include "uprobe.h"
 
 struct arena;
 
@@ -61,6 +62,7 @@ struct ktap_session {
 	struct ast_file **library;	/* and the tapset's files */
 	unsigned nlibrary;
 	size_t libcap;
+	struct up_files up;		/* ELF/DWARF files pass 2 opened */
 	struct sem_prog *prog;		/* pass 2 result */
 	struct ir_prog *ir;		/* pass 3 result */
 };

@@ -11,6 +11,7 @@
 #define KTAP_TPFMT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 struct arena;
 
@@ -29,6 +30,7 @@ struct tpf_field {
 	bool common;		/* common_* header field */
 	bool pointer;		/* a pointer: the value is an address */
 	enum tpf_kind kind;
+	const char *fetch;	/* dynamic events: the fetch argument */
 };
 
 struct tpf_event {
@@ -36,6 +38,17 @@ struct tpf_event {
 	unsigned id;
 	struct tpf_field *fields;
 	unsigned nfields;
+	/*
+	 * A dynamic event ktap defines (a uprobe): its definition without
+	 * the fetch arguments ("p:ktap_$PID/NAME PATH:0xOFF"), the file to
+	 * write it to, and the function it probes (struct up_func *).
+	 * Fields are added as pass 2 meets target variables.
+	 */
+	const char *dyn_def;
+	const char *dyn_file;
+	const void *dyn_func;
+	bool dyn_return;
+	size_t fcap;
 };
 
 /* The tracing directory in use ("" when none is found). */

@@ -24,10 +24,15 @@ static char **names_new(const struct ir_prog *p)
 	char **names = calloc(p->nevents + 1, sizeof(*names));
 	unsigned i;
 
-	for (i = 0; names && i < p->nevents; i++)
-		if (asprintf(&names[i], "%s/%s", p->events[i].system,
-			     p->events[i].name) < 0)
-			names[i] = NULL;
+	char *raw;
+
+	for (i = 0; names && i < p->nevents; i++) {
+		names[i] = NULL;
+		if (asprintf(&raw, "%s/%s", p->events[i].system, p->events[i].name) >= 0) {
+			names[i] = live_expand(raw, 0);
+			free(raw);
+		}
+	}
 	return names;
 }
 
@@ -60,30 +65,45 @@ void live_free(struct live *l)
 	free(l);
 }
 
-/* @text with $TARGET and $KTAP replaced by the pids, in @out. */
-static const char *live_subst(const char *text, int target, char *out, size_t len)
+/*
+ * @text with the plan's placeholders replaced: $TARGET by target(),
+ * $KTAP and $PID by ktap's own pid (its instance and dynamic-event group
+ * are ktap_<pid>).  Returns a malloc'd string (NULL: out of memory).
+ */
+char *live_expand(const char *text, int target)
 {
-	size_t n = 0;
-	int pid;
+	size_t len = strlen(text) + 1, n = 0;
+	char *out = malloc(len + 64), *grown;
+	int pid, k;
 
-	if (!strchr(text, '$'))
-		return text;
-	while (*text && n + 1 < len) {
-		if (!strncmp(text, "$TARGET", 7) || !strncmp(text, "$KTAP", 5)) {
-			pid = text[1] == 'T' ? target : (int)getpid();
-			text += text[1] == 'T' ? 7 : 5;
-			n += (size_t)snprintf(out + n, len - n, "%d", pid);
+	while (out && *text) {
+		if (n + 24 > len + 64) {
+			len *= 2;
+			grown = realloc(out, len + 64);
+			if (!grown) {
+				free(out);
+				return NULL;
+			}
+			out = grown;
+		}
+		k = !strncmp(text, "$TARGET", 7) ? 7 : !strncmp(text, "$KTAP", 5) ? 5 :
+		    !strncmp(text, "$PID", 4) ? 4 : 0;
+		if (!k) {
+			out[n++] = *text++;
 			continue;
 		}
-		out[n++] = *text++;
+		pid = k == 7 ? target : (int)getpid();
+		n += (size_t)sprintf(out + n, "%d", pid);
+		text += k;
 	}
-	out[n < len ? n : len - 1] = '\0';
+	if (out)
+		out[n] = '\0';
 	return out;
 }
 
 static int live_arm(struct live *l, const struct ir_prog *p, int target)
 {
-	char err[TFS_ERRLEN], name[64], text[4096];
+	char err[TFS_ERRLEN], name[64];
 	struct tfs_options to = { .root = l->opt.root };
 	struct tfs_stale stale;
 	unsigned i;
@@ -101,10 +121,14 @@ static int live_arm(struct live *l, const struct ir_prog *p, int target)
 	}
 	for (i = 0; i < p->nwrites; i++) {
 		const struct ir_write *w = &p->writes[i];
+		char *path = live_expand(w->path, target), *text = live_expand(w->text, target);
+		int rc = path && text ? tfs_write(l->tfs, path, text, w->global) : -1;
 
-		if (tfs_write(l->tfs, w->path, live_subst(w->text, target, text,
-							  sizeof(text)), w->global) != 0) {
-			fprintf(stderr, "ERROR: %s\n", tfs_error(l->tfs));
+		free(path);
+		free(text);
+		if (rc != 0) {
+			fprintf(stderr, "ERROR: %s\n", path && text ? tfs_error(l->tfs) :
+				"out of memory");
 			return -1;
 		}
 	}

@@ -699,11 +699,76 @@ struct tfs *tfs_create(const char *name, const struct tfs_options *opt,
 	return t;
 }
 
+/*
+ * From a dynamic_events line "p:ktap_123/name sym args" (any kind
+ * letter, optional maxactive digits) take "ktap_123/name" into @ge and
+ * the pid; false for lines of other groups.
+ */
+static bool tfs_dynevent_group(const char *line, char *ge, size_t len, long *pid)
+{
+	const char *colon = strchr(line, ':'), *slash, *end;
+
+	end = strchrnul(line, ' ');
+	if (!colon || colon > end)
+		return false;
+	slash = memchr(colon, '/', (size_t)(end - colon));
+	if (!slash || !tfs_parse_name(colon + 1, (size_t)(slash - colon - 1), pid))
+		return false;
+	snprintf(ge, len, "%.*s", (int)(end - colon - 1), colon + 1);
+	return true;
+}
+
+/*
+ * Remove the dynamic events of every group ktap_<pid> for which
+ * @doomed(pid, ctx) is true; counts into @removed/@failed, messages
+ * into @sink.
+ */
+static void tfs_remove_dynevents(const char *root, bool (*doomed)(long pid, void *ctx),
+				 void *ctx, unsigned *removed, unsigned *failed,
+				 struct tfs_sink *sink)
+{
+	char *text, *p, *line, ge[256], cmd[300], msg[TFS_ERRLEN];
+	long pid;
+
+	text = root ? tfs_slurp_at(root, "dynamic_events") : NULL;
+	if (!text)	/* no dynamic events support: nothing to remove */
+		return;
+	for (p = text; *p; ) {
+		line = p;
+		p = strchrnul(p, '\n');
+		if (*p)
+			*p++ = '\0';
+		if (!tfs_dynevent_group(line, ge, sizeof(ge), &pid) || !doomed(pid, ctx))
+			continue;
+		snprintf(cmd, sizeof(cmd), "-:%s\n", ge);
+		if (tfs_write_explained(root, "dynamic_events", cmd, root,
+					"dynamic_events", msg, sizeof(msg)) == 0) {
+			(*removed)++;
+		} else {
+			(*failed)++;
+			tfs_sink_put(sink, "%s", msg);
+		}
+	}
+	free(text);
+}
+
+static bool tfs_doomed_dead(long pid, void *ctx)
+{
+	(void)ctx;
+	return tfs_pid_dead(pid);
+}
+
+static bool tfs_doomed_self(long pid, void *ctx)
+{
+	(void)ctx;
+	return pid == (long)getpid();
+}
+
 int tfs_destroy(struct tfs *t, char *err, size_t errlen)
 {
 	struct tfs_sink sink = { err, errlen, false };
+	unsigned i, removed = 0, failed = 0;
 	char shown[300];
-	unsigned i;
 
 	if (!t)
 		return 0;
@@ -715,6 +780,9 @@ int tfs_destroy(struct tfs *t, char *err, size_t errlen)
 		tfs_clear_event(t->dir, t->touched[i], &sink);
 	snprintf(shown, sizeof(shown), "instances/%s", t->name);
 	tfs_remove_dir(t->dir, shown, &sink);
+	/* Our kprobe/uprobe events (group ktap_<our pid>), once no instance
+	   has them enabled any more. */
+	tfs_remove_dynevents(t->root, tfs_doomed_self, NULL, &removed, &failed, &sink);
 	tfs_free(t);
 	return sink.set ? -1 : 0;
 }
@@ -773,53 +841,13 @@ int tfs_cleanup_stale(const char *root, struct tfs_stale *out,
 	return out->failed ? -1 : 0;
 }
 
-/*
- * From a dynamic_events line "p:ktap_123/name sym args" (any kind
- * letter, optional maxactive digits) take "ktap_123/name" into @ge and
- * the pid; false for lines of other groups.
- */
-static bool tfs_dynevent_group(const char *line, char *ge, size_t len, long *pid)
-{
-	const char *colon = strchr(line, ':'), *slash, *end;
-
-	end = strchrnul(line, ' ');
-	if (!colon || colon > end)
-		return false;
-	slash = memchr(colon, '/', (size_t)(end - colon));
-	if (!slash || !tfs_parse_name(colon + 1, (size_t)(slash - colon - 1), pid))
-		return false;
-	snprintf(ge, len, "%.*s", (int)(end - colon - 1), colon + 1);
-	return true;
-}
-
 int tfs_cleanup_stale_dynevents(const char *root, struct tfs_stale *out,
 				char *err, size_t errlen)
 {
 	struct tfs_sink sink = { err, errlen, false };
-	char *text, *p, *line, ge[256], cmd[300], msg[TFS_ERRLEN];
-	long pid;
 
-	root = tfs_find_root(root);
-	text = root ? tfs_slurp_at(root, "dynamic_events") : NULL;
-	if (!text)	/* no dynamic events support: nothing to remove */
-		return 0;
-	for (p = text; *p; ) {
-		line = p;
-		p = strchrnul(p, '\n');
-		if (*p)
-			*p++ = '\0';
-		if (!tfs_dynevent_group(line, ge, sizeof(ge), &pid) || !tfs_pid_dead(pid))
-			continue;
-		snprintf(cmd, sizeof(cmd), "-:%s\n", ge);
-		if (tfs_write_explained(root, "dynamic_events", cmd, root,
-					"dynamic_events", msg, sizeof(msg)) == 0) {
-			out->dynevents++;
-		} else {
-			out->failed++;
-			tfs_sink_put(&sink, "%s", msg);
-		}
-	}
-	free(text);
+	tfs_remove_dynevents(tfs_find_root(root), tfs_doomed_dead, NULL, &out->dynevents,
+			     &out->failed, &sink);
 	return sink.set ? -1 : 0;
 }
 

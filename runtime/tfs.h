@@ -110,9 +110,9 @@ const char *tfs_error(const struct tfs *t);
  * (every event's trigger and filter) and rmdir is tried once more.
  * Every step runs even when an earlier one failed.  Returns 0, or -1
  * with the first failure in @err (may be NULL).
- * TODO(kprobes/uprobes): when tfs creates dynamic events (group
- * ktap_<pid>), remove them here after the instance, with
- * "-:ktap_<pid>/NAME" as tfs_cleanup_stale_dynevents() does.
+ * Last, the dynamic events of group ktap_<our pid> (kprobe and uprobe
+ * events the plan defined through tfs_write(..., global)) are removed
+ * with "-:ktap_<pid>/NAME".
  */
 int tfs_destroy(struct tfs *t, char *err, size_t errlen);
 

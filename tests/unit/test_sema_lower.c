@@ -38,7 +38,8 @@ static struct compiled *compile(const char *script)
 	c->s.opt.script_text = script;
 	session_facts(&c->s);
 	if (session_parse(&c->s) == 0) {
-		in = (struct sema_input){ c->s.script, c->s.library, c->s.nlibrary, false };
+		in = (struct sema_input){ c->s.script, c->s.library, c->s.nlibrary, false,
+					  &c->s.up };
 		c->s.prog = sema_run(c->s.arena, &c->s.diag, &in);
 		if (c->s.prog)
 			c->s.ir = lower_run(c->s.arena, &c->s.diag, &c->s.src, c->s.prog, &lo);

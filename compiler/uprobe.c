@@ -1,0 +1,599 @@
+/*
+ * uprobe.c - see uprobe.h.
+ */
+#define _GNU_SOURCE
+#include "uprobe.h"
+#include "arena.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct up_file {
+	char *path;
+	int fd;
+	Elf *elf;
+	Dwarf *dw;		/* NULL: no debug information */
+};
+
+/* x86_64 SysV: where integer-class arguments 1..6 are at entry. */
+static const char *const up_regs[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
+
+void up_files_free(struct up_files *f)
+{
+	unsigned i;
+
+	for (i = 0; i < f->n; i++) {
+		if (f->v[i]->dw)
+			dwarf_end(f->v[i]->dw);
+		if (f->v[i]->elf)
+			elf_end(f->v[i]->elf);
+		if (f->v[i]->fd >= 0)
+			close(f->v[i]->fd);
+		free(f->v[i]->path);
+		free(f->v[i]);
+	}
+	free(f->v);
+	f->v = NULL;
+	f->n = 0;
+}
+
+/* @cmd as an absolute path: itself if it has a '/', else from $PATH. */
+static char *up_locate(const char *cmd)
+{
+	const char *path = getenv("PATH"), *p, *e;
+	char buf[PATH_MAX];
+
+	if (strchr(cmd, '/'))
+		return realpath(cmd, NULL);
+	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ':');
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)(e - p), p, cmd);
+		if (access(buf, X_OK) == 0)
+			return realpath(buf, NULL);
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
+static struct up_file *up_open(struct up_files *f, const char *path, char *err,
+			       size_t errlen)
+{
+	char *abs = up_locate(path);
+	struct up_file *u, **v;
+	unsigned i;
+
+	if (!abs) {
+		snprintf(err, errlen, "cannot find \"%s\": %s", path, strerror(errno));
+		return NULL;
+	}
+	for (i = 0; i < f->n; i++) {
+		if (!strcmp(f->v[i]->path, abs)) {
+			free(abs);
+			return f->v[i];
+		}
+	}
+	elf_version(EV_CURRENT);
+	u = calloc(1, sizeof(*u));
+	v = realloc(f->v, (f->n + 1) * sizeof(*v));
+	if (!u || !v) {
+		free(u);
+		free(abs);
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	f->v = v;
+	u->path = abs;
+	u->fd = open(abs, O_RDONLY | O_CLOEXEC);
+	u->elf = u->fd >= 0 ? elf_begin(u->fd, ELF_C_READ, NULL) : NULL;
+	f->v[f->n++] = u;
+	if (!u->elf || elf_kind(u->elf) != ELF_K_ELF) {
+		snprintf(err, errlen, "\"%s\" is not an ELF file%s%s", abs,
+			 u->fd < 0 ? ": " : "", u->fd < 0 ? strerror(errno) : "");
+		return NULL;
+	}
+	u->dw = dwarf_begin_elf(u->elf, DWARF_C_READ, NULL);
+	return u;
+}
+
+/* The value of symbol @name (a function) in .symtab or .dynsym. */
+static bool up_symbol(Elf *elf, const char *name, GElf_Addr *addr)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *d;
+	size_t i, n;
+
+	for (int pass = 0; pass < 2; pass++) {
+		while ((scn = elf_nextscn(elf, scn)) != NULL) {
+			if (!gelf_getshdr(scn, &sh) ||
+			    sh.sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB) || !sh.sh_entsize)
+				continue;
+			d = elf_getdata(scn, NULL);
+			n = sh.sh_size / sh.sh_entsize;
+			for (i = 0; d && i < n; i++) {
+				const char *s;
+
+				if (!gelf_getsym(d, (int)i, &sym) || sym.st_value == 0 ||
+				    sym.st_shndx == SHN_UNDEF ||
+				    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+				     GELF_ST_TYPE(sym.st_info) != STT_GNU_IFUNC))
+					continue;
+				s = elf_strptr(elf, sh.sh_link, sym.st_name);
+				if (s && !strcmp(s, name)) {
+					*addr = sym.st_value;
+					return true;
+				}
+			}
+		}
+	}
+	return false;
+}
+
+/* A virtual address to its offset in the file, through the PT_LOADs. */
+static bool up_offset(Elf *elf, GElf_Addr addr, uint64_t *off)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n) != 0)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
+			*off = addr - ph.p_vaddr + ph.p_offset;
+			return true;
+		}
+	}
+	return false;
+}
+
+struct up_search {
+	const char *name;
+	Dwarf_Die found;
+	bool ok;
+};
+
+static int up_func_cb(Dwarf_Die *die, void *arg)
+{
+	struct up_search *s = arg;
+	const char *n = dwarf_diename(die);
+
+	if (n && !strcmp(n, s->name) && dwarf_hasattr(die, DW_AT_low_pc)) {
+		s->found = *die;
+		s->ok = true;
+		return DWARF_CB_ABORT;
+	}
+	return DWARF_CB_OK;
+}
+
+static bool up_subprogram(Dwarf *dw, const char *name, Dwarf_Die *out)
+{
+	struct up_search s = { name, { 0 }, false };
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Dwarf_Die cu;
+
+	while (!s.ok && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, &cu))
+			dwarf_getfuncs(&cu, up_func_cb, &s, 0);
+		off = next;
+	}
+	if (s.ok)
+		*out = s.found;
+	return s.ok;
+}
+
+int up_find(struct up_files *f, struct arena *a, const char *path, const char *name,
+	    struct up_func *out, char *err, size_t errlen)
+{
+	struct up_file *u = up_open(f, path, err, errlen);
+	Dwarf_Die die;
+	GElf_Addr addr;
+
+	if (!u)
+		return -1;
+	memset(out, 0, sizeof(*out));
+	if (!up_symbol(u->elf, name, &addr)) {
+		snprintf(err, errlen, "no function \"%s\" in %s", name, u->path);
+		return -1;
+	}
+	if (!up_offset(u->elf, addr, &out->offset)) {
+		snprintf(err, errlen, "function \"%s\" of %s is not in a loaded segment",
+			 name, u->path);
+		return -1;
+	}
+	out->path = arena_strdup(a, u->path);
+	out->name = arena_strdup(a, name);
+	out->file = u;
+	if (u->dw && up_subprogram(u->dw, name, &die)) {
+		out->die = arena_alloc(a, sizeof(Dwarf_Die));
+		memcpy(out->die, &die, sizeof(die));
+	}
+	return 0;
+}
+
+/* ---- types ---- */
+
+static bool up_type_of(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute at;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &at) || !dwarf_formref_die(&at, type))
+		return false;
+	return dwarf_peel_type(type, type) == 0;
+}
+
+static int up_tag(Dwarf_Die *t)
+{
+	return dwarf_tag(t);
+}
+
+/* char, signed char, unsigned char */
+static bool up_is_char(Dwarf_Die *t)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word enc = 0;
+
+	if (up_tag(t) != DW_TAG_base_type || dwarf_bytesize(t) != 1)
+		return false;
+	if (dwarf_attr(t, DW_AT_encoding, &at))
+		dwarf_formudata(&at, &enc);
+	return enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
+}
+
+/* The fetch type ("s32", "u64") of scalar type @t, or NULL. */
+static const char *up_scalar(struct arena *a, Dwarf_Die *t)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word enc = 0;
+	int size, tag = up_tag(t);
+	bool sign = false;
+
+	if (tag == DW_TAG_pointer_type)
+		return "u64";
+	if (tag != DW_TAG_base_type && tag != DW_TAG_enumeration_type)
+		return NULL;
+	size = dwarf_bytesize(t);
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return NULL;
+	if (dwarf_attr(t, DW_AT_encoding, &at))
+		dwarf_formudata(&at, &enc);
+	if (enc == DW_ATE_float)
+		return NULL;
+	sign = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	if (tag == DW_TAG_enumeration_type)
+		sign = true;
+	return arena_printf(a, "%c%d", sign ? 's' : 'u', size * 8);
+}
+
+/* Member @name of struct/union @t (anonymous members searched too). */
+static bool up_member(Dwarf_Die *t, const char *name, Dwarf_Die *m, Dwarf_Word *off)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die child, sub;
+	Dwarf_Word o;
+
+	if (dwarf_child(t, &child) != 0)
+		return false;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		o = 0;
+		if (dwarf_attr(&child, DW_AT_data_member_location, &at))
+			dwarf_formudata(&at, &o);
+		n = dwarf_diename(&child);
+		if (n && !strcmp(n, name)) {
+			*m = child;
+			*off = o;
+			return true;
+		}
+		if (!n && up_type_of(&child, &sub) && up_member(&sub, name, m, off)) {
+			*off += o;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* ---- fetch arguments ---- */
+
+/*
+ * Where the value being built is: in a register or computed address
+ * (@mem false: @expr is the value), or in memory at @expr + @off.
+ */
+struct up_loc {
+	const char *expr;
+	bool mem;
+	Dwarf_Word off;
+	Dwarf_Die type;
+	const char *name;	/* field name so far */
+	int bits, bitoff;	/* a bitfield: its width and LSB in the container */
+};
+
+/* The value of @l as an expression (loading it when it is in memory). */
+static const char *up_value(struct arena *a, const struct up_loc *l)
+{
+	return l->mem ? arena_printf(a, "+%" PRIu64 "(%s)", (uint64_t)l->off, l->expr) :
+			l->expr;
+}
+
+/*
+ * A bitfield member: the container is the member's type (DW_AT_byte_size
+ * of it), DW_AT_data_bit_offset counts from the start of the struct, and
+ * the kernel wants the bit offset from the container's least significant
+ * bit (x86_64 and arm64 are little-endian, where these agree).
+ */
+static void up_bitfield(Dwarf_Die *m, Dwarf_Die *type, struct up_loc *l, Dwarf_Word base)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word dbo = 0, bits = 0;
+	int csize = dwarf_bytesize(type);
+
+	l->bits = 0;
+	if (!dwarf_attr(m, DW_AT_bit_size, &at) || dwarf_formudata(&at, &bits) != 0 ||
+	    csize <= 0)
+		return;
+	if (dwarf_attr(m, DW_AT_data_bit_offset, &at))
+		dwarf_formudata(&at, &dbo);
+	else
+		dbo = (l->off - base) * 8;
+	l->off = base + (dbo / ((Dwarf_Word)csize * 8)) * (Dwarf_Word)csize;
+	l->bits = (int)bits;
+	l->bitoff = (int)(dbo % ((Dwarf_Word)csize * 8));
+	l->bits |= csize << 16;		/* container size, in bytes */
+}
+
+static int up_step_member(struct arena *a, struct up_loc *l, const struct ast_comp *c,
+			  char *err, size_t errlen)
+{
+	Dwarf_Die m, s = l->type;
+	Dwarf_Word off, base;
+	int tag = up_tag(&s);
+
+	if (tag == DW_TAG_pointer_type) {
+		if (!up_type_of(&s, &s)) {
+			snprintf(err, errlen, "'->%s' through a void pointer", c->name);
+			return -1;
+		}
+		l->expr = up_value(a, l);
+		l->mem = true;
+		l->off = 0;
+		tag = up_tag(&s);
+	}
+	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
+		snprintf(err, errlen, "'->%s' on something that is not a struct or union "
+			 "(or a pointer to one)", c->name);
+		return -1;
+	}
+	if (!l->mem) {
+		snprintf(err, errlen, "'->%s': the struct is passed by value", c->name);
+		return -1;
+	}
+	if (!up_member(&s, c->name, &m, &off)) {
+		snprintf(err, errlen, "struct %s has no member '%s'",
+			 dwarf_diename(&s) ? dwarf_diename(&s) : "(anonymous)", c->name);
+		return -1;
+	}
+	base = l->off;
+	l->off += off;
+	if (!up_type_of(&m, &l->type)) {
+		snprintf(err, errlen, "member '%s' has no type", c->name);
+		return -1;
+	}
+	up_bitfield(&m, &l->type, l, base);
+	l->name = arena_printf(a, "%s_%s", l->name, c->name);
+	return 0;
+}
+
+static int up_step_index(struct arena *a, struct up_loc *l, const struct ast_comp *c,
+			 char *err, size_t errlen)
+{
+	Dwarf_Die e, t = l->type;
+	Dwarf_Word size = 0;
+	int tag = up_tag(&t);
+
+	if (!c->index || c->index->kind != AST_NUM) {
+		snprintf(err, errlen, "an index into target memory must be a constant "
+			 "(the kernel fetches it before the handler runs)");
+		return -1;
+	}
+	if ((tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) ||
+	    !up_type_of(&t, &e) || dwarf_aggregate_size(&e, &size) != 0) {
+		snprintf(err, errlen, "'[%" PRId64 "]' on something that is not an array "
+			 "or a pointer", c->index->num);
+		return -1;
+	}
+	if (tag == DW_TAG_pointer_type) {
+		l->expr = up_value(a, l);
+		l->mem = true;
+		l->off = 0;
+	}
+	l->off += (Dwarf_Word)c->index->num * size;
+	l->type = e;
+	l->name = arena_printf(a, "%s_%" PRId64, l->name, c->index->num);
+	return 0;
+}
+
+/* The final fetch for @l: a scalar, or a string for char * and char[]. */
+static int up_finish(struct arena *a, struct up_loc *l, struct up_fetch *out,
+		     char *err, size_t errlen)
+{
+	Dwarf_Die t = l->type, e;
+	int tag = up_tag(&t);
+	const char *ty;
+
+	out->name = l->name;
+	if (tag == DW_TAG_array_type && l->mem && up_type_of(&t, &e) && up_is_char(&e)) {
+		out->arg = arena_printf(a, "+%" PRIu64 "(%s):string", (uint64_t)l->off, l->expr);
+		out->is_string = true;
+		return 0;
+	}
+	if (tag == DW_TAG_pointer_type && up_type_of(&t, &e) && up_is_char(&e)) {
+		out->arg = arena_printf(a, "+0(%s):string", up_value(a, l));
+		out->is_string = true;
+		return 0;
+	}
+	if (l->bits) {
+		out->arg = arena_printf(a, "+%" PRIu64 "(%s):b%d@%d/%d", (uint64_t)l->off,
+					l->expr, l->bits & 0xffff, l->bitoff,
+					(l->bits >> 16) * 8);
+		out->is_string = false;
+		return 0;
+	}
+	ty = up_scalar(a, &t);
+	if (!ty) {
+		snprintf(err, errlen, "'%s' is a %s: read one of its members or elements",
+			 l->name, tag == DW_TAG_structure_type ? "struct" :
+			 tag == DW_TAG_union_type ? "union" : tag == DW_TAG_array_type ?
+			 "array" : "value ktap cannot fetch (float?)");
+		return -1;
+	}
+	out->arg = arena_printf(a, "%s:%s", up_value(a, l), ty);
+	out->is_string = false;
+	return 0;
+}
+
+/* Parameter @name of @fn: its position and type. */
+static int up_param(Dwarf_Die *fn, const char *name, unsigned *pos, Dwarf_Die *type)
+{
+	Dwarf_Die child;
+	unsigned i = 0;
+
+	if (dwarf_child(fn, &child) != 0)
+		return -1;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		n = dwarf_diename(&child);
+		if (n && !strcmp(n, name)) {
+			*pos = i;
+			return up_type_of(&child, type) ? 0 : -1;
+		}
+		i++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return -1;
+}
+
+/* Argument @pos (0-based) at the entry of a function. */
+static const char *up_arg_expr(struct arena *a, unsigned pos)
+{
+	if (pos < 6)
+		return up_regs[pos];
+	/* The return address is at 0(%sp); stack arguments follow it. */
+	return arena_printf(a, "+%u(%%sp)", 8 * (pos - 5));
+}
+
+/* The starting point of $var: a parameter, $return or $argN. */
+static int up_base(struct arena *a, const struct up_func *fn, const char *var, bool ret,
+		   struct up_loc *l, char *err, size_t errlen)
+{
+	unsigned pos;
+	char *end;
+	long n;
+
+	memset(l, 0, sizeof(*l));
+	l->name = arena_strdup(a, var + 1);
+	if (!strcmp(var, "$return")) {
+		l->name = "ret";
+		if (!ret) {
+			snprintf(err, errlen, "$return is only available in .return probes");
+			return -1;
+		}
+		l->expr = "%ax";
+		if (!fn->die)
+			return 1;
+		if (!up_type_of(fn->die, &l->type)) {
+			snprintf(err, errlen, "function %s returns nothing", fn->name);
+			return -1;
+		}
+		return 0;
+	}
+	if (!strncmp(var, "$arg", 4) && (n = strtol(var + 4, &end, 10)) > 0 && !*end) {
+		l->expr = up_arg_expr(a, (unsigned)n - 1);
+		return 1;	/* raw: no type */
+	}
+	if (!fn->die) {
+		snprintf(err, errlen, "%s has no debug information for %s: use $arg1, $arg2 ... "
+			 "(raw registers), or build it with -g", fn->path, var);
+		return -1;
+	}
+	if (up_param(fn->die, var + 1, &pos, &l->type) != 0) {
+		snprintf(err, errlen, "function %s has no parameter '%s'", fn->name, var + 1);
+		return -1;
+	}
+	if (ret) {
+		snprintf(err, errlen, "parameter %s is not available in a return probe "
+			 "(its register is reused): use @entry(%s)", var, var);
+		return -1;
+	}
+	l->expr = up_arg_expr(a, pos);
+	return 0;
+}
+
+int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
+	     const struct ast_chain *chain, bool ret, struct up_fetch *out,
+	     char *err, size_t errlen)
+{
+	struct up_loc l;
+	unsigned i;
+	int r = up_base(a, fn, var, ret, &l, err, errlen);
+
+	if (r < 0)
+		return -1;
+	if (chain->pretty) {
+		snprintf(err, errlen, "pretty printing ('%s$') is not supported yet", var);
+		return -1;
+	}
+	if (r == 1) {	/* untyped: a raw 64-bit register */
+		if (chain->n) {
+			snprintf(err, errlen, "%s has no type: '->' and '[]' need debug "
+				 "information (or @cast)", var);
+			return -1;
+		}
+		out->arg = arena_printf(a, "%s:s64", l.expr);
+		out->name = l.name;
+		out->is_string = false;
+		return 0;
+	}
+	for (i = 0; i < chain->n; i++) {
+		const struct ast_comp *c = &chain->v[i];
+
+		if ((c->is_index ? up_step_index(a, &l, c, err, errlen) :
+				   up_step_member(a, &l, c, err, errlen)) != 0)
+			return -1;
+	}
+	return up_finish(a, &l, out, err, errlen);
+}
+
+unsigned up_params(struct arena *a, const struct up_func *fn, const char ***names)
+{
+	Dwarf_Die child;
+	unsigned n = 0;
+	size_t cap = 0;
+
+	*names = NULL;
+	if (!fn->die || dwarf_child(fn->die, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter || !dwarf_diename(&child))
+			continue;
+		*names = arena_grow(a, *names, n, &cap, sizeof(**names));
+		(*names)[n++] = arena_strdup(a, dwarf_diename(&child));
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}

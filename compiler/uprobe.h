@@ -1,0 +1,68 @@
+/*
+ * uprobe.h - pass 2 for process("PATH").function("NAME"): where the
+ * function is (ELF symbol -> file offset, for the uprobe) and how to
+ * fetch its target variables ($param, $param->member..., $return) as
+ * uprobe fetch arguments, from the binary's DWARF.
+ *
+ * Parameters are read at the function's entry, where the calling
+ * convention (x86_64 SysV: %di %si %dx %cx %r8 %r9, then the stack) says
+ * where integer and pointer arguments are, whatever the optimisation
+ * level; DWARF gives their names and types, and the layout of what they
+ * point to.  Without DWARF, $arg1..$argN give the raw registers.
+ */
+#ifndef KTAP_UPROBE_H
+#define KTAP_UPROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+
+struct arena;
+struct up_file;
+
+/* Files opened while elaborating, closed by up_files_free(). */
+struct up_files {
+	struct up_file **v;
+	unsigned n;
+};
+
+void up_files_free(struct up_files *f);
+
+/* One resolved function. */
+struct up_func {
+	const char *path;		/* absolute path of the ELF file */
+	const char *name;
+	uint64_t offset;		/* file offset of its first instruction */
+	struct up_file *file;
+	void *die;			/* its DWARF subprogram (Dwarf_Die *), or NULL */
+};
+
+/*
+ * Find function @name in @path (a path, or a command looked up in $PATH).
+ * 0, or -1 with a message in @err.
+ */
+int up_find(struct up_files *f, struct arena *a, const char *path, const char *name,
+	    struct up_func *out, char *err, size_t errlen);
+
+/* A target variable as a fetch argument, and what it yields. */
+struct up_fetch {
+	const char *arg;		/* "+8(%di):s32", "%ax:u64", "+0(%si):string" */
+	const char *name;		/* a field name for it: "p_len" */
+	bool is_string;
+};
+
+/*
+ * Target variable @var ("$name", "$return", "$argN") with member/index
+ * @chain, in function @fn (@ret: a return probe).  0, or -1 with a
+ * message (what is missing, and what to write instead) in @err.
+ */
+int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
+	     const struct ast_chain *chain, bool ret, struct up_fetch *out,
+	     char *err, size_t errlen);
+
+/* The names of @fn's parameters (for $$parms); returns how many. */
+unsigned up_params(struct arena *a, const struct up_func *fn, const char ***names);
+
+#endif

@@ -1,0 +1,100 @@
+#!/bin/sh
+# uprobe.sh - process("PATH").function("NAME") probes on this machine's
+# kernel (TAP): target variables read from DWARF as uprobe fetch
+# arguments, return values, raw $argN on a shared library without debug
+# information, the errors of a wrong probe, and tracefs left as found.
+# Root and uprobe events only; otherwise the whole file is skipped.
+# The probed program is tests/tools/ktap-uprobe-target (-g -O0).
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+: "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
+T=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
+SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
+TR=/sys/kernel/tracing
+
+[ "$(id -u)" -eq 0 ] || skip_all "uprobe tests need root (run make check as root)"
+[ -w $TR/uprobe_events ] || skip_all "this kernel has no uprobe events"
+[ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
+LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
+
+plan 8
+"$SNAP" >"$TMP/before"
+
+# check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
+# output goes to $TMP/out with -o; the probed program's to $TMP/child.)
+check() {
+	if [ "$rc" -eq 0 ] && [ -z "$why" ] && cmp -s "$TMP/want" "$TMP/out"; then
+		ok "$1"
+	else
+		not_ok "$1 (exit status $rc)"
+		diag_diff "$TMP/want" "$TMP/out"
+		diag_file "$TMP/err"
+	fi
+}
+
+entry='probe process("'"$T"'").function("handle") {
+	printf("id=%d name=%s n=%d msg=%s in.y=%d ip->x=%d tag=%s tag[1]=%d flags=%d mode=%d\n",
+	       $r->id, $r->name, $n, $msg, $r->in->y, $r->ip->x, $r->tag, $r->tag[1],
+	       $r->flags, $r->mode)
+}'
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e "$entry" -c "$T"
+cat >"$TMP/want" <<'EOW'
+id=42 name=alpha n=0 msg=hello in.y=50 ip->x=7 tag=tagged tag[1]=97 flags=5 mode=17
+id=42 name=alpha n=1 msg=hello in.y=50 ip->x=7 tag=tagged tag[1]=97 flags=5 mode=17
+id=42 name=alpha n=2 msg=hello in.y=50 ip->x=7 tag=tagged tag[1]=97 flags=5 mode=17
+EOW
+check "entry: ints, strings, nested pointers, embedded struct, arrays, bitfields"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e "$entry"
+sed -n "s|^write uprobe_events 'p:ktap_\$PID/handle_0 $T:0x[0-9a-f]* \(.*\)'\$|\1|p" "$TMP/out" >"$TMP/args"
+printf '%s\n' 'r_id=+0(%di):s32 r_name=+0(+8(%di)):string n=%si:s32 msg=+0(%dx):string r_in_y=+24(%di):s64 r_ip_x=+0(+32(%di)):s32 r_tag=+40(%di):string r_tag_1=+41(%di):s8 r_flags=+48(%di):b3@0/32 r_mode=+48(%di):b5@3/32' >"$TMP/want"
+cp "$TMP/args" "$TMP/out"
+check "-p3: the uprobe's fetch arguments, offsets from DWARF"
+
+want_off=$(readelf -sW "$T" | awk '$8 == "handle" { print $2 }')
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e "$entry"
+got_off=$(sed -n "s|^write uprobe_events 'p:ktap_\$PID/handle_0 $T:0x\([0-9a-f]*\) .*|\1|p" "$TMP/out")
+# A PIE's first PT_LOAD maps offset 0 at address 0: offset = symbol value.
+if [ -n "$got_off" ] && [ $((0x$got_off)) -eq $((0x$want_off)) ]; then
+	ok "the probe's file offset is handle's symbol value (0x$got_off)"
+else
+	not_ok "file offset 0x$got_off, readelf says 0x$want_off"
+fi
+
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle").return { printf("%d\n", $return) }' -c "$T"
+printf '%s\n' 487 488 489 >"$TMP/want"
+check ".return: \$return of each call"
+
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'global n; probe process("'"$LIBC"'").function("malloc") { if (pid() == target() && $arg1 == 12345) n++ }
+	 probe end { printf("%d\n", n) }' -c "$T"
+printf '1\n' >"$TMP/want"
+check "libc malloc without debug information: \$arg1 is the size"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe process("'"$T"'").function("nosuch") { }'
+if [ "$rc" -eq 1 ] && grep -q "error: no function \"nosuch\" in $T" "$TMP/err"; then
+	ok "a missing function: one located error"
+else
+	not_ok "a missing function (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e \
+	'probe process("'"$T"'").function("handle") { print($r->nope) } probe process("'"$T"'").function("handle").return { print($n) }'
+if [ "$rc" -eq 1 ] && grep -q "error: struct req has no member 'nope'" "$TMP/err" &&
+	grep -q 'error: parameter \$n is not available in a return probe' "$TMP/err"; then
+	ok "a missing member and a parameter in a return probe: two errors"
+else
+	not_ok "member/parameter errors (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
+"$SNAP" >"$TMP/after"
+if cmp -s "$TMP/before" "$TMP/after"; then
+	ok "tracefs unchanged: instances and uprobe events removed"
+else
+	not_ok "tracefs changed"
+	diag_diff "$TMP/before" "$TMP/after"
+fi
