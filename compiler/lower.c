@@ -849,7 +849,8 @@ static void lw_dyn_define(struct lw_ctx *c, const struct tpf_event *ev)
 				    ev->fields[i].fetch);
 	ir->writes = arena_grow(c->arena, ir->writes, ir->nwrites, &ir->wcap,
 				sizeof(*ir->writes));
-	ir->writes[ir->nwrites++] = (struct ir_write){ ev->dyn_file, text, true };
+	ir->writes[ir->nwrites++] = (struct ir_write){ ev->dyn_file, text, true,
+						       ev->dyn_origin };
 }
 
 static unsigned lw_event(struct lw_ctx *c, const struct tpf_event *ev)

@@ -66,7 +66,7 @@ static void lt_write(struct arena *a, struct ir_prog *ir, const char *path,
 		     const char *text)
 {
 	ir->writes = arena_grow(a, ir->writes, ir->nwrites, &ir->wcap, sizeof(*ir->writes));
-	ir->writes[ir->nwrites++] = (struct ir_write){ path, text, false };
+	ir->writes[ir->nwrites++] = (struct ir_write){ path, text, false, NULL };
 }
 
 /*

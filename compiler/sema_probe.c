@@ -246,6 +246,16 @@ static int pp_timer(struct sema_ctx *c, struct pp_state *st,
 	return 1;
 }
 
+/* "FILE:L:C: POINT" of point @p, for messages at run time. */
+static const char *pp_origin(struct sema_ctx *c, const struct ast_ppoint *p)
+{
+	const struct src_file *f = src_file(c->diag->src, p->span.file);
+	char where[32];
+
+	return arena_printf(c->arena, "%s:%s: %s", f ? f->name : "?",
+			    diag_where(c->diag, p->span, where, sizeof(where)), pp_text(c, p));
+}
+
 /* An event name from function @name: [A-Za-z0-9_], then _N. */
 static const char *pp_event_name(struct sema_ctx *c, const char *name)
 {
@@ -306,9 +316,67 @@ static int pp_process(struct sema_ctx *c, struct pp_state *st,
 				   (unsigned long long)uf->offset);
 	ev->dyn_func = uf;
 	ev->dyn_return = ret;
+	ev->dyn_origin = pp_origin(c, st->written);
 	sp = pp_emit(c, st, SEM_P_TRACE,
 		     arena_printf(c->arena, "process(\"%s\").function(\"%s\")%s", uf->path,
 				  uf->name, ret ? ".return" : p->n == 3 ? ".call" : ""));
+	sp->event = ev;
+	return 1;
+}
+
+/*
+ * kernel.function("NAME")[.call|.return] and kprobe.function("NAME")
+ * [.return]: a kprobe (kretprobe) on a kernel function, its parameters
+ * from the kernel's BTF.
+ */
+static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
+			      const struct ast_ppoint *p)
+{
+	const struct ast_expr *fn;
+	struct up_func *uf;
+	struct tpf_event *ev;
+	struct sem_probe *sp;
+	char err[512] = "";
+	bool ret;
+
+	if (p->n < 2 || p->n > 3 || !(pp_is(p, 0, "kernel") || pp_is(p, 0, "kprobe")) ||
+	    !pp_is(p, 1, "function") ||
+	    (p->n == 3 && !pp_is(p, 2, "return") && !pp_is(p, 2, "call")))
+		return 0;
+	fn = p->comps[1].arg;
+	if (!fn || fn->kind != AST_STR) {
+		diag_error(c->diag, p->span, "expected %s.function(\"NAME\")",
+			   p->comps[0].name);
+		return -1;
+	}
+	if (memchr(fn->str, '*', fn->len) || memchr(fn->str, '@', fn->len) ||
+	    memchr(fn->str, '?', fn->len)) {
+		diag_error(c->diag, fn->span,
+			   "wildcards and @file in kernel function names are not supported yet");
+		return -1;
+	}
+	uf = arena_alloc(c->arena, sizeof(*uf));
+	if (!c->in->up || up_find_kernel(c->in->up, c->arena,
+					 arena_strndup(c->arena, fn->str, fn->len), uf, err,
+					 sizeof(err)) != 0) {
+		if (!st->optional)
+			diag_error(c->diag, fn->span, "%s", *err ? err : "no kernel functions here");
+		return st->optional ? 1 : -1;
+	}
+	ret = p->n == 3 && pp_is(p, 2, "return");
+	ev = arena_alloc(c->arena, sizeof(*ev));
+	memset(ev, 0, sizeof(*ev));
+	ev->system = "ktap_$PID";
+	ev->name = pp_event_name(c, uf->name);
+	ev->dyn_file = "kprobe_events";
+	ev->dyn_def = arena_printf(c->arena, "%c:%s/%s %s", ret ? 'r' : 'p', ev->system,
+				   ev->name, uf->name);
+	ev->dyn_func = uf;
+	ev->dyn_return = ret;
+	ev->dyn_origin = pp_origin(c, st->written);
+	sp = pp_emit(c, st, SEM_P_TRACE, arena_printf(c->arena, "%s.function(\"%s\")%s",
+						     p->comps[0].name, uf->name,
+						     ret ? ".return" : p->n == 3 ? ".call" : ""));
 	sp->event = ev;
 	return 1;
 }
@@ -378,7 +446,8 @@ static void pp_resolve(struct sema_ctx *c, struct pp_state *st,
 	if (pp_aliases(c, st, p))
 		return;
 	if ((r = pp_simple(c, st, p)) != 0 || (r = pp_trace(c, st, p)) != 0 ||
-	    (r = pp_timer(c, st, p)) != 0 || (r = pp_process(c, st, p)) != 0)
+	    (r = pp_timer(c, st, p)) != 0 || (r = pp_process(c, st, p)) != 0 ||
+	    (r = pp_kernel_function(c, st, p)) != 0)
 		return;
 	if (st->optional)
 		return;

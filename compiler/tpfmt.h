@@ -46,6 +46,7 @@ struct tpf_event {
 	 */
 	const char *dyn_def;
 	const char *dyn_file;
+	const char *dyn_origin;	/* "FILE:L:C: POINT", for the kernel's refusals */
 	const void *dyn_func;
 	bool dyn_return;
 	size_t fcap;

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "uprobe.h"
 #include "arena.h"
+#include "kprobe.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -44,6 +45,30 @@ void up_files_free(struct up_files *f)
 	free(f->v);
 	f->v = NULL;
 	f->n = 0;
+	kp_free(f->btf);
+	f->btf = NULL;
+	f->btf_tried = false;
+}
+
+int up_find_kernel(struct up_files *f, struct arena *a, const char *name,
+		   struct up_func *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	if (!f->btf_tried) {
+		f->btf_tried = true;
+		f->btf = kp_load(getenv("KTAP_BTF"), err, errlen);
+	}
+	if (!f->btf) {
+		if (!*err)
+			snprintf(err, errlen, "the kernel's BTF is not available");
+		return -1;
+	}
+	if (kp_find(f->btf, name, &out->proto, err, errlen) != 0)
+		return -1;
+	out->name = arena_strdup(a, name);
+	out->path = "kernel";
+	out->btf = f->btf;
+	return 0;
 }
 
 /* @cmd as an absolute path: itself if it has a '/', else from $PATH. */
@@ -551,8 +576,12 @@ int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
 {
 	struct up_loc l;
 	unsigned i;
-	int r = up_base(a, fn, var, ret, &l, err, errlen);
+	int r;
 
+	if (fn->btf)
+		return kp_fetch(a, fn->btf, fn->proto, fn->name, var, chain, ret, out, err,
+				errlen);
+	r = up_base(a, fn, var, ret, &l, err, errlen);
 	if (r < 0)
 		return -1;
 	if (chain->pretty) {
@@ -587,6 +616,8 @@ unsigned up_params(struct arena *a, const struct up_func *fn, const char ***name
 	size_t cap = 0;
 
 	*names = NULL;
+	if (fn->btf)
+		return kp_params(a, fn->btf, fn->proto, names);
 	if (!fn->die || dwarf_child(fn->die, &child) != 0)
 		return 0;
 	do {

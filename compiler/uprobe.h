@@ -26,6 +26,8 @@ struct up_file;
 struct up_files {
 	struct up_file **v;
 	unsigned n;
+	struct btf *btf;	/* the kernel's BTF, loaded on first use */
+	bool btf_tried;
 };
 
 void up_files_free(struct up_files *f);
@@ -37,7 +39,14 @@ struct up_func {
 	uint64_t offset;		/* file offset of its first instruction */
 	struct up_file *file;
 	void *die;			/* its DWARF subprogram (Dwarf_Die *), or NULL */
+	/* A kernel function instead (kprobe.c): its BTF prototype. */
+	const struct btf *btf;
+	int32_t proto;
 };
+
+/* Kernel function @name from the kernel's BTF ($KTAP_BTF overrides). */
+int up_find_kernel(struct up_files *f, struct arena *a, const char *name,
+		   struct up_func *out, char *err, size_t errlen);
 
 /*
  * Find function @name in @path (a path, or a command looked up in $PATH).

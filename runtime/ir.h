@@ -146,6 +146,7 @@ struct ir_write {
 	const char *path;
 	const char *text;
 	bool global;
+	const char *origin;	/* the probe it is for ("FILE:L:C: POINT"), or NULL */
 };
 
 struct fmt_spec;

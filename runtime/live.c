@@ -12,6 +12,7 @@
 #include "reader.h"
 #include "tfs.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,23 @@ char *live_expand(const char *text, int target)
 	return out;
 }
 
+/*
+ * The kernel refused write @w: say which probe it was for and, when the
+ * kernel lacks the feature altogether, which one.
+ */
+static void live_refused(struct live *l, const struct ir_write *w)
+{
+	const char *why = "";
+
+	if (w->global && errno == ENOENT && !strcmp(w->path, "kprobe_events"))
+		why = " (this kernel has no kprobe events: CONFIG_KPROBE_EVENTS)";
+	else if (w->global && errno == ENOENT && !strcmp(w->path, "uprobe_events"))
+		why = " (this kernel has no uprobe events: CONFIG_UPROBE_EVENTS)";
+	if (w->origin)
+		fprintf(stderr, "ERROR: %s: the kernel refused the probe%s\n", w->origin, why);
+	fprintf(stderr, "ERROR: %s\n", tfs_error(l->tfs));
+}
+
 static int live_arm(struct live *l, const struct ir_prog *p, int target)
 {
 	char err[TFS_ERRLEN], name[64];
@@ -127,8 +145,7 @@ static int live_arm(struct live *l, const struct ir_prog *p, int target)
 		free(path);
 		free(text);
 		if (rc != 0) {
-			fprintf(stderr, "ERROR: %s\n", path && text ? tfs_error(l->tfs) :
-				"out of memory");
+			live_refused(l, w);
 			return -1;
 		}
 	}

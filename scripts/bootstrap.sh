@@ -40,7 +40,7 @@ packages=(
 	build-essential pkg-config autoconf automake bison flex
 	libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libbpf-dev
 	libcmocka-dev valgrind clang libclang-rt-14-dev
-	qemu-system-x86 busybox-static bpftrace time strace
+	qemu-system-x86 busybox-static bpftrace time strace bpftool
 )
 
 missing_packages() {

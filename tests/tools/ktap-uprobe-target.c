@@ -5,7 +5,8 @@
  *
  * Calls handle() three times (k = 0, 1, 2) with a struct holding an int,
  * a string pointer, an embedded struct, a pointer to a struct, a char
- * array and two bitfields, then malloc(12345) once through libc.
+ * array and two bitfields, then malloc(12345) and srandom(12345) once
+ * each through libc (srandom because sanitizers replace malloc).
  */
 /*
  * configure's CFLAGS (-O2) come after the per-program -O0 on automake's
@@ -51,6 +52,7 @@ int main(void)
 	for (k = 0; k < 3; k++)
 		s += handle(&r, k, "hello");
 	p = malloc(12345);
+	srandom(12345);
 	printf("%ld %d\n", s, p != NULL);
 	free(p);
 	return 0;

@@ -1,0 +1,337 @@
+/*
+ * kprobe.c - pass 2 for kernel.function("NAME") and kprobe.function():
+ * the function's parameters and the layout of what they point to, from
+ * the kernel's BTF (/sys/kernel/btf/vmlinux, through libbpf), turned into
+ * kprobe fetch arguments.  Same model as uprobe.c: arguments are read at
+ * the function's entry from the calling convention's registers; members,
+ * indexes and bitfields are offsets from BTF; char * and char[] are
+ * strings (in kernel memory); $return is $retval.
+ */
+#define _GNU_SOURCE
+#include "kprobe.h"
+#include "arena.h"
+
+#include <bpf/btf.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const kp_regs[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
+
+/* Where the value being built is (see uprobe.c's struct up_loc). */
+struct kp_loc {
+	const char *expr;
+	bool mem;
+	uint64_t off;
+	uint32_t type;		/* BTF type id, peeled */
+	const char *name;
+	int bits, bitoff, csize;
+};
+
+/* Skip typedefs and qualifiers. */
+static uint32_t kp_peel(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	while (t && (btf_is_typedef(t) || btf_is_mod(t))) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	return id;
+}
+
+struct btf *kp_load(const char *path, char *err, size_t errlen)
+{
+	struct btf *btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+
+	if (!btf) {	/* libbpf 1.x: NULL with errno set */
+		snprintf(err, errlen, "cannot read the kernel's BTF (%s): %s",
+			 path ? path : "/sys/kernel/btf/vmlinux", strerror(errno));
+		return NULL;
+	}
+	return btf;
+}
+
+void kp_free(struct btf *btf)
+{
+	btf__free(btf);
+}
+
+int kp_find(struct btf *btf, const char *name, int32_t *proto, char *err, size_t errlen)
+{
+	int32_t id = btf ? btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) : -1;
+	const struct btf_type *t;
+
+	if (id < 0) {
+		snprintf(err, errlen, "no kernel function \"%s\" in the kernel's BTF", name);
+		return -1;
+	}
+	t = btf__type_by_id(btf, (uint32_t)id);
+	*proto = (int32_t)t->type;
+	return 0;
+}
+
+static bool kp_is_char(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, kp_peel(btf, id));
+
+	return t && btf_is_int(t) && t->size == 1;
+}
+
+static const char *kp_value(struct arena *a, const struct kp_loc *l)
+{
+	return l->mem ? arena_printf(a, "+%" PRIu64 "(%s)", l->off, l->expr) : l->expr;
+}
+
+/* Member @name of struct/union @id (anonymous members searched too). */
+static bool kp_member(const struct btf *btf, uint32_t id, const char *name,
+		      uint32_t *mtype, uint64_t *bitoff, int *bits)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m = btf_members(t);
+	unsigned i, n = btf_vlen(t);
+
+	for (i = 0; i < n; i++, m++) {
+		const char *mn = btf__name_by_offset(btf, m->name_off);
+		uint32_t sub = kp_peel(btf, m->type);
+		const struct btf_type *st = btf__type_by_id(btf, sub);
+
+		if (mn && *mn && !strcmp(mn, name)) {
+			*mtype = m->type;
+			*bitoff = btf_member_bit_offset(t, i);
+			*bits = (int)btf_member_bitfield_size(t, i);
+			return true;
+		}
+		if ((!mn || !*mn) && st && (btf_is_struct(st) || btf_is_union(st)) &&
+		    kp_member(btf, sub, name, mtype, bitoff, bits)) {
+			*bitoff += btf_member_bit_offset(t, i);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int kp_step_member(struct arena *a, const struct btf *btf, struct kp_loc *l,
+			  const struct ast_comp *c, char *err, size_t errlen)
+{
+	const struct btf_type *t = btf__type_by_id(btf, l->type);
+	uint64_t bitoff;
+	uint32_t mtype;
+	int bits;
+
+	if (t && btf_is_ptr(t)) {
+		l->expr = kp_value(a, l);
+		l->mem = true;
+		l->off = 0;
+		l->type = kp_peel(btf, t->type);
+		t = btf__type_by_id(btf, l->type);
+	}
+	if (!t || !(btf_is_struct(t) || btf_is_union(t))) {
+		snprintf(err, errlen, "'->%s' on something that is not a struct or union "
+			 "(or a pointer to one)", c->name);
+		return -1;
+	}
+	if (!l->mem) {
+		snprintf(err, errlen, "'->%s': the struct is passed by value", c->name);
+		return -1;
+	}
+	if (!kp_member(btf, l->type, c->name, &mtype, &bitoff, &bits)) {
+		const char *sn = btf__name_by_offset(btf, t->name_off);
+
+		snprintf(err, errlen, "struct %s has no member '%s'", sn && *sn ? sn :
+			 "(anonymous)", c->name);
+		return -1;
+	}
+	l->type = kp_peel(btf, mtype);
+	l->name = arena_printf(a, "%s_%s", l->name, c->name);
+	l->bits = bits;
+	if (bits) {
+		const struct btf_type *mt = btf__type_by_id(btf, l->type);
+
+		l->csize = mt ? (int)mt->size : 4;
+		l->off += (bitoff / (8 * (uint64_t)l->csize)) * (uint64_t)l->csize;
+		l->bitoff = (int)(bitoff % (8 * (uint64_t)l->csize));
+	} else {
+		l->off += bitoff / 8;
+	}
+	return 0;
+}
+
+static int kp_step_index(struct arena *a, const struct btf *btf, struct kp_loc *l,
+			 const struct ast_comp *c, char *err, size_t errlen)
+{
+	const struct btf_type *t = btf__type_by_id(btf, l->type);
+	uint32_t elem;
+	int64_t size;
+
+	if (!c->index || c->index->kind != AST_NUM) {
+		snprintf(err, errlen, "an index into kernel memory must be a constant "
+			 "(the kernel fetches it before the handler runs)");
+		return -1;
+	}
+	if (!t || !(btf_is_ptr(t) || btf_is_array(t))) {
+		snprintf(err, errlen, "'[%" PRId64 "]' on something that is not an array "
+			 "or a pointer", c->index->num);
+		return -1;
+	}
+	elem = btf_is_ptr(t) ? t->type : btf_array(t)->type;
+	size = btf__resolve_size(btf, elem);
+	if (size <= 0) {
+		snprintf(err, errlen, "'[%" PRId64 "]': elements of unknown size", c->index->num);
+		return -1;
+	}
+	if (btf_is_ptr(t)) {
+		l->expr = kp_value(a, l);
+		l->mem = true;
+		l->off = 0;
+	}
+	l->off += (uint64_t)c->index->num * (uint64_t)size;
+	l->type = kp_peel(btf, elem);
+	l->name = arena_printf(a, "%s_%" PRId64, l->name, c->index->num);
+	return 0;
+}
+
+static int kp_finish(struct arena *a, const struct btf *btf, struct kp_loc *l,
+		     struct up_fetch *out, char *err, size_t errlen)
+{
+	const struct btf_type *t = btf__type_by_id(btf, l->type);
+
+	out->name = l->name;
+	out->is_string = false;
+	if (l->bits) {
+		out->arg = arena_printf(a, "+%" PRIu64 "(%s):b%d@%d/%d", l->off, l->expr,
+					l->bits, l->bitoff, l->csize * 8);
+		return 0;
+	}
+	if (t && btf_is_array(t) && l->mem && kp_is_char(btf, btf_array(t)->type)) {
+		out->arg = arena_printf(a, "+%" PRIu64 "(%s):string", l->off, l->expr);
+		out->is_string = true;
+		return 0;
+	}
+	if (t && btf_is_ptr(t) && kp_is_char(btf, t->type)) {
+		out->arg = arena_printf(a, "+0(%s):string", kp_value(a, l));
+		out->is_string = true;
+		return 0;
+	}
+	if (t && btf_is_ptr(t)) {
+		out->arg = arena_printf(a, "%s:u64", kp_value(a, l));
+		return 0;
+	}
+	if (t && (btf_is_int(t) || btf_is_enum(t)) &&
+	    (t->size == 1 || t->size == 2 || t->size == 4 || t->size == 8)) {
+		bool sign = btf_is_enum(t) || (btf_int_encoding(t) & BTF_INT_SIGNED);
+
+		out->arg = arena_printf(a, "%s:%c%u", kp_value(a, l), sign ? 's' : 'u',
+					t->size * 8);
+		return 0;
+	}
+	snprintf(err, errlen, "'%s' is a %s: read one of its members or elements", l->name,
+		 t && btf_is_struct(t) ? "struct" : t && btf_is_union(t) ? "union" :
+		 t && btf_is_array(t) ? "array" : "value ktap cannot fetch");
+	return -1;
+}
+
+/* Parameter @name of prototype @proto: position and type. */
+static int kp_param(const struct btf *btf, int32_t proto, const char *name,
+		    unsigned *pos, uint32_t *type)
+{
+	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)proto);
+	const struct btf_param *p = btf_params(t);
+	unsigned i, n = btf_vlen(t);
+
+	for (i = 0; i < n; i++, p++) {
+		const char *pn = btf__name_by_offset(btf, p->name_off);
+
+		if (pn && !strcmp(pn, name)) {
+			*pos = i;
+			*type = kp_peel(btf, p->type);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
+	     const char *var, const struct ast_chain *chain, bool ret,
+	     struct up_fetch *out, char *err, size_t errlen)
+{
+	struct kp_loc l;
+	unsigned i, pos;
+	char *end;
+	long n;
+
+	memset(&l, 0, sizeof(l));
+	l.name = arena_strdup(a, var + 1);
+	if (chain->pretty) {
+		snprintf(err, errlen, "pretty printing ('%s$') is not supported yet", var);
+		return -1;
+	}
+	if (!strcmp(var, "$return")) {
+		const struct btf_type *t = btf__type_by_id(btf, (uint32_t)proto);
+
+		if (!ret) {
+			snprintf(err, errlen, "$return is only available in .return probes");
+			return -1;
+		}
+		if (!t->type) {
+			snprintf(err, errlen, "function %s returns nothing", fname);
+			return -1;
+		}
+		l.expr = "$retval";
+		l.name = "ret";
+		l.type = kp_peel(btf, t->type);
+	} else if (!strncmp(var, "$arg", 4) && (n = strtol(var + 4, &end, 10)) > 0 && !*end &&
+		   n <= 6) {
+		if (chain->n) {
+			snprintf(err, errlen, "%s has no type: '->' and '[]' need the "
+				 "parameter's name", var);
+			return -1;
+		}
+		out->arg = arena_printf(a, "%s:s64", kp_regs[n - 1]);
+		out->name = l.name;
+		out->is_string = false;
+		return 0;
+	} else if (kp_param(btf, proto, var + 1, &pos, &l.type) == 0) {
+		if (ret) {
+			snprintf(err, errlen, "parameter %s is not available in a return probe "
+				 "(its register is reused): use @entry(%s)", var, var);
+			return -1;
+		}
+		if (pos >= 6) {
+			snprintf(err, errlen, "parameter %s is passed on the stack; only the "
+				 "first six can be fetched", var);
+			return -1;
+		}
+		l.expr = kp_regs[pos];
+	} else {
+		snprintf(err, errlen, "function %s has no parameter '%s'", fname, var + 1);
+		return -1;
+	}
+	for (i = 0; i < chain->n; i++) {
+		const struct ast_comp *c = &chain->v[i];
+
+		if ((c->is_index ? kp_step_index(a, btf, &l, c, err, errlen) :
+				   kp_step_member(a, btf, &l, c, err, errlen)) != 0)
+			return -1;
+	}
+	return kp_finish(a, btf, &l, out, err, errlen);
+}
+
+unsigned kp_params(struct arena *a, const struct btf *btf, int32_t proto,
+		   const char ***names)
+{
+	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)proto);
+	const struct btf_param *p = btf_params(t);
+	unsigned i, n = btf_vlen(t), k = 0;
+
+	*names = arena_alloc(a, (n + 1) * sizeof(**names));
+	for (i = 0; i < n && i < 6; i++, p++) {
+		const char *pn = btf__name_by_offset(btf, p->name_off);
+
+		if (pn && *pn)
+			(*names)[k++] = arena_strdup(a, pn);
+	}
+	return k;
+}

@@ -1,0 +1,34 @@
+/*
+ * kprobe.h - kernel functions and their parameters from the kernel's BTF
+ * (kprobe.c), as kprobe fetch arguments.
+ */
+#ifndef KTAP_KPROBE_H
+#define KTAP_KPROBE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "uprobe.h"
+
+struct arena;
+struct btf;
+
+/* The BTF at @path, or the running kernel's (@path NULL); NULL + @err. */
+struct btf *kp_load(const char *path, char *err, size_t errlen);
+void kp_free(struct btf *btf);
+
+/* The prototype (BTF type id) of kernel function @name; 0 or -1 + @err. */
+int kp_find(struct btf *btf, const char *name, int32_t *proto, char *err, size_t errlen);
+
+/* Like up_fetch(), for function @fname with prototype @proto. */
+int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
+	     const char *var, const struct ast_chain *chain, bool ret,
+	     struct up_fetch *out, char *err, size_t errlen);
+
+/* The names of the parameters that can be fetched (for $$parms). */
+unsigned kp_params(struct arena *a, const struct btf *btf, int32_t proto,
+		   const char ***names);
+
+#endif

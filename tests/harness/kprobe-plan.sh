@@ -1,0 +1,98 @@
+#!/bin/sh
+# kprobe-plan.sh - kernel.function() plans from this machine's BTF (TAP).
+# No kprobe support is needed: only -p3 runs.  Every register and offset
+# the plan uses is checked against bpftool's own dump of the same BTF
+# (parameter positions in FUNC_PROTO, member bits_offset in STRUCT), so
+# the test holds on any kernel.  Skipped without BTF or bpftool.
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+BTF=/sys/kernel/btf/vmlinux
+[ -r $BTF ] || skip_all "no kernel BTF at $BTF"
+command -v bpftool >/dev/null 2>&1 || skip_all "bpftool is not installed"
+bpftool btf dump file $BTF format raw >"$TMP/btf" 2>/dev/null || skip_all "bpftool cannot read $BTF"
+
+# param_reg FUNC NAME: the x86_64 register of parameter NAME of FUNC.
+param_reg() {
+	proto=$(awk -v f="'$1'" '$2 == "FUNC" && $3 == f { split($4, a, "="); print a[2]; exit }' "$TMP/btf")
+	awk -v id="[$proto]" -v p="'$2'" '
+		$1 == id { on = 1; n = 0; next }
+		on && /^\[/ { exit }
+		on { if ($1 == p) { split("%di %si %dx %cx %r8 %r9", r, " "); print r[n + 1]; exit } n++ }
+	' "$TMP/btf"
+}
+
+# member_off STRUCT MEMBER: the byte offset of a direct member.
+member_off() {
+	awk -v s="'$1'" -v m="'$2'" '
+		$2 == "STRUCT" && $3 == s { on = 1; next }
+		on && /^\[/ { exit }
+		on && $1 == m { split($3, a, "="); print a[2] / 8; exit }
+	' "$TMP/btf"
+}
+
+plan 4
+
+count=$(param_reg vfs_read count)
+file=$(param_reg vfs_read file)
+pos=$(param_reg vfs_read pos)
+f_pos=$(member_off file f_pos)
+f_inode=$(member_off file f_inode)
+i_ino=$(member_off inode i_ino)
+want="count=$count:u64 file_f_pos=+$f_pos($file):s64 file_f_inode_i_ino=+$i_ino(+$f_inode($file)):u64 pos_0=+0($pos):s64"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	'probe kernel.function("vfs_read") { printf("%d %d %d %d\n", $count, $file->f_pos, $file->f_inode->i_ino, $pos[0]) }'
+got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/vfs_read_0 vfs_read \(.*\)'\$|\1|p" "$TMP/out")
+if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then
+	ok "vfs_read: registers and member offsets as bpftool reads the BTF"
+else
+	not_ok "vfs_read plan (exit status $rc)"
+	echo "# want: $want"
+	echo "# got:  $got"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	'probe kernel.function("vfs_read").return { printf("%d\n", $return) }'
+if [ "$rc" -eq 0 ] && grep -q "^write kprobe_events 'r:ktap_\$PID/vfs_read_0 vfs_read ret=\$retval:s64'\$" "$TMP/out"; then
+	ok ".return: a kretprobe fetching \$retval as ssize_t"
+else
+	not_ok ".return plan (exit status $rc)"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	'probe kernel.function("vfs_read") { print($file->nosuch) }'
+run_ktap "$TMP" "$TMP/out2" "$TMP/err2" -p3 -e \
+	'probe kernel.function("no_such_function_ktap") { }'
+if [ "$rc" -eq 1 ] && grep -q "error: struct file has no member 'nosuch'" "$TMP/err" &&
+	grep -q 'error: no kernel function "no_such_function_ktap"' "$TMP/err2"; then
+	ok "a missing member, a missing function: located errors"
+else
+	not_ok "errors (exit status $rc)"
+	diag_file "$TMP/err"
+	diag_file "$TMP/err2"
+fi
+
+# Running one: on a kernel without kprobe events the refusal names the
+# probe and the missing feature, and nothing is left behind.
+if [ "$(id -u)" -ne 0 ]; then
+	skip "a kernel without kprobes refuses the probe" "needs root"
+elif [ -e /sys/kernel/tracing/kprobe_events ]; then
+	skip "a kernel without kprobes refuses the probe" "this kernel has kprobes (the VM tests run them)"
+else
+	snap=${KTAP_BUILDDIR:-$(dirname "$KTAP")}/tests/tools/ktap-tfs-snapshot
+	"$snap" >"$TMP/before" 2>/dev/null
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -e \
+		'probe kernel.function("vfs_read") { exit() }'
+	"$snap" >"$TMP/after" 2>/dev/null
+	if [ "$rc" -eq 1 ] && grep -q '^ERROR: <input>:1:7: kernel.function("vfs_read"): the kernel refused the probe (this kernel has no kprobe events: CONFIG_KPROBE_EVENTS)$' "$TMP/err" &&
+		cmp -s "$TMP/before" "$TMP/after"; then
+		ok "a kernel without kprobes: the refusal names the probe and the feature"
+	else
+		not_ok "refusal (exit status $rc)"
+		diag_file "$TMP/err"
+	fi
+fi
