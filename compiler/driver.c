@@ -25,6 +25,8 @@
 	"Options:\n" \
 	"  -e SCRIPT      run SCRIPT given on the command line\n" \
 	"  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 lower, 5 run\n" \
+	"  -l PATTERN     list the probe points PATTERN matches\n" \
+	"  -L PATTERN     ... with their target variables and types\n" \
 	"  -g             guru mode: accept embedded C in the parser (never run)\n" \
 	"  -I DIR         look for tapset files in DIR too\n" \
 	"  -D NAME=VALUE  set a runtime limit (MAXMAPENTRIES, MAXACTION, ...)\n" \
@@ -136,6 +138,12 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		o->last_pass = (int)v;
 		return 0;
 	case 'e': o->script_text = arg; return 0;
+	case 'l': case 'L':
+		/* stap: -l 'kernel.function("vfs_*")' lists what that resolves to. */
+		o->script_text = arena_printf(s->arena, "probe %s {}", arg);
+		o->list = c == 'l' ? 1 : 2;
+		o->last_pass = 2;
+		return 0;
 	case 'g': o->guru = true; return 0;
 	case 'v': o->verbose++; return 0;
 	case 'w': o->no_warnings = true; return 0;
@@ -185,10 +193,10 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:e:gvwI:D:o:c:r:a:s:T:x:hV",
+	while ((c = getopt_long(argc, argv, "+p:e:l:L:gvwI:D:o:c:r:a:s:T:x:hV",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			if (optopt && strchr("peIDocrasTx", optopt))
+			if (optopt && strchr("pelLIDocrasTx", optopt))
 				return drv_usage_error("option -%c needs a value",
 						       (char)optopt);
 			return drv_usage_error("unknown option '%s'", argv[optind - 1]);
@@ -238,7 +246,9 @@ static int drv_pass2(struct ktap_session *s)
 	}
 	if (!s->prog)
 		return -1;
-	if (s->opt.last_pass == 2)
+	if (s->opt.list)
+		sema_list(stdout, s->arena, s->prog, s->opt.list == 2);
+	else if (s->opt.last_pass == 2)
 		sema_print(stdout, s->prog);
 	return 0;
 }

@@ -13,6 +13,7 @@
 
 #include <bpf/btf.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -332,6 +333,83 @@ unsigned kp_params(struct arena *a, const struct btf *btf, int32_t proto,
 
 		if (pn && *pn)
 			(*names)[k++] = arena_strdup(a, pn);
+	}
+	return k;
+}
+
+static int kp_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+int kp_match(struct arena *a, const struct btf *btf, const char *pattern,
+	     const char ***names)
+{
+	uint32_t i, n = btf__type_cnt(btf);
+	size_t k = 0, cap = 0;
+
+	*names = NULL;
+	for (i = 1; i < n; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, i);
+		const char *fn;
+
+		if (!btf_is_func(t))
+			continue;
+		fn = btf__name_by_offset(btf, t->name_off);
+		if (!fn || fnmatch(pattern, fn, 0) != 0)
+			continue;
+		*names = arena_grow(a, *names, k, &cap, sizeof(**names));
+		(*names)[k++] = fn;
+	}
+	if (k)
+		qsort(*names, k, sizeof(**names), kp_cmp);
+	return (int)k;
+}
+
+const char *kp_type_name(struct arena *a, const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const char *n;
+
+	if (!id || !t)
+		return "void";
+	n = btf__name_by_offset(btf, t->name_off);
+	switch (btf_kind(t)) {
+	case BTF_KIND_PTR:
+		return arena_printf(a, "%s *", kp_type_name(a, btf, t->type));
+	case BTF_KIND_CONST:
+		return arena_printf(a, "const %s", kp_type_name(a, btf, t->type));
+	case BTF_KIND_VOLATILE:
+		return arena_printf(a, "volatile %s", kp_type_name(a, btf, t->type));
+	case BTF_KIND_STRUCT:
+		return arena_printf(a, "struct %s", n && *n ? n : "(anonymous)");
+	case BTF_KIND_UNION:
+		return arena_printf(a, "union %s", n && *n ? n : "(anonymous)");
+	case BTF_KIND_ENUM:
+		return arena_printf(a, "enum %s", n && *n ? n : "(anonymous)");
+	case BTF_KIND_ARRAY:
+		return arena_printf(a, "%s[%u]", kp_type_name(a, btf, btf_array(t)->type),
+				    btf_array(t)->nelems);
+	case BTF_KIND_TYPEDEF: case BTF_KIND_INT:
+		return n && *n ? n : "?";
+	default:
+		return kp_type_name(a, btf, t->type);
+	}
+}
+
+unsigned kp_param_decls(struct arena *a, const struct btf *btf, int32_t proto,
+			const char ***decls)
+{
+	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)proto);
+	const struct btf_param *p = btf_params(t);
+	unsigned i, n = btf_vlen(t), k = 0;
+
+	*decls = arena_alloc(a, (n + 1) * sizeof(**decls));
+	for (i = 0; i < n; i++, p++) {
+		const char *pn = btf__name_by_offset(btf, p->name_off);
+
+		if (pn && *pn)
+			(*decls)[k++] = arena_printf(a, "$%s:%s", pn, kp_type_name(a, btf, p->type));
 	}
 	return k;
 }

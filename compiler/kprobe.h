@@ -27,6 +27,17 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 	     const char *var, const struct ast_chain *chain, bool ret,
 	     struct up_fetch *out, char *err, size_t errlen);
 
+/* Every BTF function whose name matches @pattern, sorted (see up_match). */
+int kp_match(struct arena *a, const struct btf *btf, const char *pattern,
+	     const char ***names);
+
+/* The C spelling of type @id ("struct file *", "size_t"). */
+const char *kp_type_name(struct arena *a, const struct btf *btf, uint32_t id);
+
+/* "$name:type" of each parameter (for -L). */
+unsigned kp_param_decls(struct arena *a, const struct btf *btf, int32_t proto,
+			const char ***decls);
+
 /* The names of the parameters that can be fetched (for $$parms). */
 unsigned kp_params(struct arena *a, const struct btf *btf, int32_t proto,
 		   const char ***names);

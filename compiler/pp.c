@@ -19,6 +19,9 @@
 #include <string.h>
 
 #define PP_MAX_FRAMES 256
+/* Macros that expand exponentially (each using the next twice, say)
+   would run for ever within PP_MAX_FRAMES: cap the total. */
+#define PP_MAX_EXPANSIONS 100000
 
 struct pp_binding {
 	const char *name;
@@ -51,6 +54,7 @@ struct pp_state {
 	bool library;
 	bool library_warned;
 	unsigned errors;
+	unsigned long expansions;
 	struct token eof;
 };
 
@@ -219,6 +223,13 @@ static void pp_invoke(struct pp_state *st, const struct pp_macro *m,
 		    end.file == 0)
 			return;
 		whole = src_join(call->span, end);
+	}
+	if (++st->expansions > PP_MAX_EXPANSIONS) {
+		if (st->expansions == PP_MAX_EXPANSIONS + 1)
+			pp_err(st, call->span, "more than %d macro expansions (a macro that "
+			       "expands to several uses of another, repeatedly?)",
+			       PP_MAX_EXPANSIONS);
+		return;
 	}
 	exp = src_add_expansion(st->pp->src, m->name, whole);
 	pp_push(st, m->body, m->nbody, exp, env, m->nparams, call->span);

@@ -116,6 +116,9 @@ void sema_print(FILE *out, const struct sem_prog *p);
 
 const char *sem_type_name(enum sem_type t);
 
+/* -l / -L (@vars): the resolved probe points, sorted (sema_list.c). */
+void sema_list(FILE *out, struct arena *a, const struct sem_prog *p, bool vars);
+
 /* ---- shared by the sema_*.c files ---- */
 
 struct sema_ctx;

@@ -271,21 +271,91 @@ static const char *pp_event_name(struct sema_ctx *c, const char *name)
 }
 
 /*
- * process("PATH").function("NAME")[.call|.return]: a uprobe at the
- * function's entry (or return), with its parameters from DWARF.
+ * One probe on resolved function @uf: a uprobe (@path set) or a kprobe,
+ * on its entry or (@ret) its return.
+ */
+static void pp_emit_dyn(struct sema_ctx *c, struct pp_state *st, struct up_func *uf,
+			const char *path, bool ret, const char *pp)
+{
+	struct tpf_event *ev = arena_alloc(c->arena, sizeof(*ev));
+	struct sem_probe *sp;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->system = "ktap_$PID";
+	ev->name = pp_event_name(c, uf->name);
+	ev->dyn_file = path ? "uprobe_events" : "kprobe_events";
+	ev->dyn_def = path ? arena_printf(c->arena, "%c:%s/%s %s:0x%llx", ret ? 'r' : 'p',
+					  ev->system, ev->name, uf->path,
+					  (unsigned long long)uf->offset) :
+			     arena_printf(c->arena, "%c:%s/%s %s", ret ? 'r' : 'p', ev->system,
+					  ev->name, uf->name);
+	ev->dyn_func = uf;
+	ev->dyn_return = ret;
+	ev->dyn_origin = pp_origin(c, st->written);
+	sp = pp_emit(c, st, SEM_P_TRACE, pp);
+	sp->event = ev;
+}
+
+/*
+ * Every function @arg names in @path (NULL: the kernel): one name, or a
+ * wildcard expanded against the file's symbols or the kernel's traceable
+ * functions.  Returns the count (0 after an error), names in *@names.
+ */
+static unsigned pp_functions(struct sema_ctx *c, struct pp_state *st,
+			     const struct ast_expr *arg, const char *path,
+			     const char ***names)
+{
+	const char *pattern = arena_strndup(c->arena, arg->str, arg->len);
+	char err[512] = "";
+	int n;
+
+	if (!strpbrk(pattern, "*?[")) {
+		*names = arena_alloc(c->arena, sizeof(**names));
+		(*names)[0] = pattern;
+		return 1;
+	}
+	n = c->in->up ? up_match(c->in->up, c->arena, path, pattern, names, err,
+				 sizeof(err)) : -1;
+	if (n < 0) {
+		diag_error(c->diag, arg->span, "%s", *err ? err : "cannot list functions here");
+		return 0;
+	}
+	if (n > UP_MAX_MATCHES) {
+		diag_error(c->diag, arg->span, "\"%s\" matches %d functions, more than %d: "
+			   "narrow the pattern", pattern, n, UP_MAX_MATCHES);
+		return 0;
+	}
+	if (n == 0 && !st->optional)
+		diag_error(c->diag, arg->span, "no function matches \"%s\"%s%s", pattern,
+			   path ? " in " : "", path ? path : "");
+	return (unsigned)n;
+}
+
+/* The last component: 0 none, 1 .call, 2 .return, -1 something else. */
+static int pp_fn_suffix(const struct ast_ppoint *p, unsigned at)
+{
+	if (p->n == at)
+		return 0;
+	if (p->n != at + 1)
+		return -1;
+	return pp_is(p, at, "call") ? 1 : pp_is(p, at, "return") ? 2 : -1;
+}
+
+/*
+ * process("PATH").function("NAME")[.call|.return]: uprobes at the
+ * function's entry (or return), parameters from DWARF.
  */
 static int pp_process(struct sema_ctx *c, struct pp_state *st,
 		      const struct ast_ppoint *p)
 {
 	const struct ast_expr *path, *fn;
-	struct up_func *uf;
-	struct tpf_event *ev;
-	struct sem_probe *sp;
+	const char **names, *file;
+	unsigned i, n;
 	char err[512];
-	bool ret;
+	int sfx;
 
-	if (p->n < 2 || p->n > 3 || !pp_is(p, 0, "process") || !pp_is(p, 1, "function") ||
-	    (p->n == 3 && !pp_is(p, 2, "return") && !pp_is(p, 2, "call")))
+	if (p->n < 2 || !pp_is(p, 0, "process") || !pp_is(p, 1, "function") ||
+	    (sfx = pp_fn_suffix(p, 2)) < 0)
 		return 0;
 	path = p->comps[0].arg;
 	fn = p->comps[1].arg;
@@ -298,50 +368,40 @@ static int pp_process(struct sema_ctx *c, struct pp_state *st,
 		diag_error(c->diag, p->span, "process() probes are not available here");
 		return -1;
 	}
-	uf = arena_alloc(c->arena, sizeof(*uf));
-	if (up_find(c->in->up, c->arena, arena_strndup(c->arena, path->str, path->len),
-		    arena_strndup(c->arena, fn->str, fn->len), uf, err, sizeof(err)) != 0) {
-		if (!st->optional)
-			diag_error(c->diag, p->span, "%s", err);
-		return st->optional ? 1 : -1;
+	file = arena_strndup(c->arena, path->str, path->len);
+	n = pp_functions(c, st, fn, file, &names);
+	for (i = 0; i < n; i++) {
+		struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
+
+		if (up_find(c->in->up, c->arena, file, names[i], uf, err, sizeof(err)) != 0) {
+			if (!st->optional)
+				diag_error(c->diag, p->span, "%s", err);
+			return st->optional ? 1 : -1;
+		}
+		pp_emit_dyn(c, st, uf, file, sfx == 2,
+			    arena_printf(c->arena, "process(\"%s\").function(\"%s\")%s",
+					 uf->path, uf->name, sfx == 2 ? ".return" :
+					 sfx == 1 ? ".call" : ""));
 	}
-	ret = p->n == 3 && pp_is(p, 2, "return");
-	ev = arena_alloc(c->arena, sizeof(*ev));
-	memset(ev, 0, sizeof(*ev));
-	ev->system = "ktap_$PID";
-	ev->name = pp_event_name(c, uf->name);
-	ev->dyn_file = "uprobe_events";
-	ev->dyn_def = arena_printf(c->arena, "%c:%s/%s %s:0x%llx", ret ? 'r' : 'p',
-				   ev->system, ev->name, uf->path,
-				   (unsigned long long)uf->offset);
-	ev->dyn_func = uf;
-	ev->dyn_return = ret;
-	ev->dyn_origin = pp_origin(c, st->written);
-	sp = pp_emit(c, st, SEM_P_TRACE,
-		     arena_printf(c->arena, "process(\"%s\").function(\"%s\")%s", uf->path,
-				  uf->name, ret ? ".return" : p->n == 3 ? ".call" : ""));
-	sp->event = ev;
-	return 1;
+	return n || st->optional ? 1 : -1;
 }
 
 /*
  * kernel.function("NAME")[.call|.return] and kprobe.function("NAME")
- * [.return]: a kprobe (kretprobe) on a kernel function, its parameters
- * from the kernel's BTF.
+ * [.return]: kprobes (kretprobes) on kernel functions, parameters from
+ * the kernel's BTF.
  */
 static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 			      const struct ast_ppoint *p)
 {
 	const struct ast_expr *fn;
-	struct up_func *uf;
-	struct tpf_event *ev;
-	struct sem_probe *sp;
+	const char **names;
 	char err[512] = "";
-	bool ret;
+	unsigned i, n;
+	int sfx;
 
-	if (p->n < 2 || p->n > 3 || !(pp_is(p, 0, "kernel") || pp_is(p, 0, "kprobe")) ||
-	    !pp_is(p, 1, "function") ||
-	    (p->n == 3 && !pp_is(p, 2, "return") && !pp_is(p, 2, "call")))
+	if (p->n < 2 || !(pp_is(p, 0, "kernel") || pp_is(p, 0, "kprobe")) ||
+	    !pp_is(p, 1, "function") || (sfx = pp_fn_suffix(p, 2)) < 0)
 		return 0;
 	fn = p->comps[1].arg;
 	if (!fn || fn->kind != AST_STR) {
@@ -349,36 +409,28 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 			   p->comps[0].name);
 		return -1;
 	}
-	if (memchr(fn->str, '*', fn->len) || memchr(fn->str, '@', fn->len) ||
-	    memchr(fn->str, '?', fn->len)) {
+	if (memchr(fn->str, '@', fn->len)) {
 		diag_error(c->diag, fn->span,
-			   "wildcards and @file in kernel function names are not supported yet");
+			   "\"NAME@FILE\" needs the kernel's DWARF, which ktap does not read yet");
 		return -1;
 	}
-	uf = arena_alloc(c->arena, sizeof(*uf));
-	if (!c->in->up || up_find_kernel(c->in->up, c->arena,
-					 arena_strndup(c->arena, fn->str, fn->len), uf, err,
-					 sizeof(err)) != 0) {
-		if (!st->optional)
-			diag_error(c->diag, fn->span, "%s", *err ? err : "no kernel functions here");
-		return st->optional ? 1 : -1;
+	n = c->in->up ? pp_functions(c, st, fn, NULL, &names) : 0;
+	for (i = 0; i < n; i++) {
+		struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
+
+		if (up_find_kernel(c->in->up, c->arena, names[i], uf, err, sizeof(err)) != 0) {
+			/* Traceable but not described by BTF: skipped in a wildcard. */
+			if (n > 1)
+				continue;
+			if (!st->optional)
+				diag_error(c->diag, fn->span, "%s", err);
+			return st->optional ? 1 : -1;
+		}
+		pp_emit_dyn(c, st, uf, NULL, sfx == 2,
+			    arena_printf(c->arena, "%s.function(\"%s\")%s", p->comps[0].name,
+					 uf->name, sfx == 2 ? ".return" : sfx == 1 ? ".call" : ""));
 	}
-	ret = p->n == 3 && pp_is(p, 2, "return");
-	ev = arena_alloc(c->arena, sizeof(*ev));
-	memset(ev, 0, sizeof(*ev));
-	ev->system = "ktap_$PID";
-	ev->name = pp_event_name(c, uf->name);
-	ev->dyn_file = "kprobe_events";
-	ev->dyn_def = arena_printf(c->arena, "%c:%s/%s %s", ret ? 'r' : 'p', ev->system,
-				   ev->name, uf->name);
-	ev->dyn_func = uf;
-	ev->dyn_return = ret;
-	ev->dyn_origin = pp_origin(c, st->written);
-	sp = pp_emit(c, st, SEM_P_TRACE, arena_printf(c->arena, "%s.function(\"%s\")%s",
-						     p->comps[0].name, uf->name,
-						     ret ? ".return" : p->n == 3 ? ".call" : ""));
-	sp->event = ev;
-	return 1;
+	return n || st->optional ? 1 : -1;
 }
 
 /* Families ktap knows but this version cannot run yet. */

@@ -46,6 +46,7 @@ struct ktap_options {
 	const char *release;		/* -r RELEASE */
 	const char *arch;		/* -a ARCH */
 	const char *replay_dir;		/* --replay DIR (tests) */
+	int list;			/* -l 1, -L 2: list probe points */
 };
 
 struct ktap_session {

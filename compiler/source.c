@@ -107,7 +107,10 @@ uint32_t src_add_expansion(struct src_map *m, const char *macro,
 {
 	if (m->nexps == 0)
 		m->nexps = 1;
-	m->exps = xrealloc(m->exps, (m->nexps + 1) * sizeof(*m->exps));
+	if (m->nexps + 1 > m->expcap) {
+		m->expcap = m->expcap ? m->expcap * 2 : 64;
+		m->exps = xrealloc(m->exps, m->expcap * sizeof(*m->exps));
+	}
 	m->exps[m->nexps].macro = xstrdup(macro);
 	m->exps[m->nexps].call = call;
 	return m->nexps++;

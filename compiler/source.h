@@ -42,6 +42,7 @@ struct src_map {
 	uint32_t nfiles;
 	struct src_expansion *exps;	/* index 0 is unused */
 	uint32_t nexps;
+	uint32_t expcap;
 };
 
 void src_init(struct src_map *m);

@@ -4,6 +4,7 @@
  *
  *   field:TYPE NAME[ARRAY];	offset:N;	size:N;	signed:N;
  */
+#define _GNU_SOURCE
 #include "tpfmt.h"
 #include "arena.h"
 
@@ -72,7 +73,9 @@ static void tpf_decl(struct arena *a, struct tpf_field *f, const char *decl,
 {
 	const char *end = decl + len, *name_end, *name, *br;
 
-	br = memchr(decl, '[', len);
+	/* "char comm[16]": the brackets end the declaration; in
+	   "__data_loc char[] filename" they belong to the type. */
+	br = len && decl[len - 1] == ']' ? memrchr(decl, '[', len) : NULL;
 	name_end = br ? br : end;
 	name = name_end;
 	while (name > decl && (name[-1] == '_' || (name[-1] >= '0' && name[-1] <= '9') ||

@@ -10,6 +10,7 @@
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -625,6 +626,154 @@ unsigned up_params(struct arena *a, const struct up_func *fn, const char ***name
 			continue;
 		*names = arena_grow(a, *names, n, &cap, sizeof(**names));
 		(*names)[n++] = arena_strdup(a, dwarf_diename(&child));
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+/* ---- wildcards and listing ---- */
+
+static int up_cmp(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Sort @v (@n names) and drop duplicates; returns the new count. */
+static size_t up_sort_unique(const char **v, size_t n)
+{
+	size_t i, k = 0;
+
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), up_cmp);
+	for (i = 1; i < n; i++)
+		if (strcmp(v[i], v[k]) != 0)
+			v[++k] = v[i];
+	return k + 1;
+}
+
+/* Function symbols of @elf matching @pattern. */
+static size_t up_match_elf(struct arena *a, Elf *elf, const char *pattern,
+			   const char ***names)
+{
+	Elf_Scn *scn = NULL;
+	size_t k = 0, cap = 0, i, n;
+	GElf_Shdr sh;
+	GElf_Sym sym;
+	Elf_Data *d;
+
+	*names = NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		if (!gelf_getshdr(scn, &sh) || !sh.sh_entsize ||
+		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM))
+			continue;
+		d = elf_getdata(scn, NULL);
+		n = sh.sh_size / sh.sh_entsize;
+		for (i = 0; d && i < n; i++) {
+			const char *s;
+
+			if (!gelf_getsym(d, (int)i, &sym) || sym.st_value == 0 ||
+			    sym.st_shndx == SHN_UNDEF || GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+				continue;
+			s = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (!s || fnmatch(pattern, s, 0) != 0)
+				continue;
+			*names = arena_grow(a, *names, k, &cap, sizeof(**names));
+			(*names)[k++] = arena_strdup(a, s);
+		}
+	}
+	return up_sort_unique(*names, k);
+}
+
+/* Kernel functions kprobes can attach to: available_filter_functions. */
+static int up_match_ftrace(struct arena *a, const char *pattern, const char ***names)
+{
+	FILE *fp = fopen("/sys/kernel/tracing/available_filter_functions", "r");
+	char line[512];
+	size_t k = 0, cap = 0;
+
+	if (!fp)
+		return -1;
+	*names = NULL;
+	while (fgets(line, sizeof(line), fp)) {
+		line[strcspn(line, " \t\n")] = '\0';
+		if (!line[0] || fnmatch(pattern, line, 0) != 0)
+			continue;
+		*names = arena_grow(a, *names, k, &cap, sizeof(**names));
+		(*names)[k++] = arena_strdup(a, line);
+	}
+	fclose(fp);
+	return (int)up_sort_unique(*names, k);
+}
+
+int up_match(struct up_files *f, struct arena *a, const char *path, const char *pattern,
+	     const char ***names, char *err, size_t errlen)
+{
+	struct up_file *u;
+	struct up_func probe;
+	int n;
+
+	if (path) {
+		u = up_open(f, path, err, errlen);
+		return u ? (int)up_match_elf(a, u->elf, pattern, names) : -1;
+	}
+	n = up_match_ftrace(a, pattern, names);
+	if (n >= 0)
+		return n;
+	/* No tracefs list (not root?): every function the BTF describes. */
+	if (up_find_kernel(f, a, "schedule", &probe, err, errlen) != 0 && !f->btf)
+		return -1;
+	return kp_match(a, f->btf, pattern, names);
+}
+
+/* The C spelling of DWARF type @t. */
+static const char *up_type_name(struct arena *a, Dwarf_Die *t)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die sub;
+	const char *n = dwarf_diename(t);
+	bool has = dwarf_attr_integrate(t, DW_AT_type, &at) && dwarf_formref_die(&at, &sub);
+
+	switch (dwarf_tag(t)) {
+	case DW_TAG_pointer_type:
+		return arena_printf(a, "%s *", has ? up_type_name(a, &sub) : "void");
+	case DW_TAG_const_type:
+		return arena_printf(a, "const %s", has ? up_type_name(a, &sub) : "void");
+	case DW_TAG_volatile_type:
+		return arena_printf(a, "volatile %s", has ? up_type_name(a, &sub) : "void");
+	case DW_TAG_structure_type:
+		return arena_printf(a, "struct %s", n ? n : "(anonymous)");
+	case DW_TAG_union_type:
+		return arena_printf(a, "union %s", n ? n : "(anonymous)");
+	case DW_TAG_enumeration_type:
+		return arena_printf(a, "enum %s", n ? n : "(anonymous)");
+	case DW_TAG_array_type:
+		return arena_printf(a, "%s[]", has ? up_type_name(a, &sub) : "?");
+	default:
+		return n ? n : "?";
+	}
+}
+
+unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char ***decls)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die child, t;
+	unsigned n = 0;
+	size_t cap = 0;
+
+	*decls = NULL;
+	if (fn->btf)
+		return kp_param_decls(a, fn->btf, fn->proto, decls);
+	if (!fn->die || dwarf_child(fn->die, &child) != 0)
+		return 0;
+	do {
+		const char *pn = dwarf_diename(&child);
+
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter || !pn)
+			continue;
+		*decls = arena_grow(a, *decls, n, &cap, sizeof(**decls));
+		(*decls)[n++] = arena_printf(a, "$%s:%s", pn,
+			dwarf_attr_integrate(&child, DW_AT_type, &at) &&
+			dwarf_formref_die(&at, &t) ? up_type_name(a, &t) : "?");
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return n;
 }

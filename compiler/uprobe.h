@@ -44,6 +44,20 @@ struct up_func {
 	int32_t proto;
 };
 
+/* More matches than this for a wildcard is an error. */
+#define UP_MAX_MATCHES 1000
+
+/*
+ * The functions of @path (symbols) or of the kernel (@path NULL:
+ * available_filter_functions, else BTF) whose names match glob @pattern,
+ * sorted.  Returns the count; -1 with @err when the file cannot be read.
+ */
+int up_match(struct up_files *f, struct arena *a, const char *path, const char *pattern,
+	     const char ***names, char *err, size_t errlen);
+
+/* "$name:type" for each parameter of @fn, for -L; returns how many. */
+unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char ***decls);
+
 /* Kernel function @name from the kernel's BTF ($KTAP_BTF overrides). */
 int up_find_kernel(struct up_files *f, struct arena *a, const char *name,
 		   struct up_func *out, char *err, size_t errlen);

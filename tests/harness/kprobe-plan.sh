@@ -31,7 +31,7 @@ member_off() {
 	' "$TMP/btf"
 }
 
-plan 4
+plan 5
 
 count=$(param_reg vfs_read count)
 file=$(param_reg vfs_read file)
@@ -74,6 +74,15 @@ else
 	not_ok "errors (exit status $rc)"
 	diag_file "$TMP/err"
 	diag_file "$TMP/err2"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -L 'kernel.function("vfs_read")'
+if [ "$rc" -eq 0 ] && grep -q '^kernel.function("vfs_read") .*$file:struct file \* .*$count:size_t' "$TMP/out"; then
+	ok "-L kernel.function: parameters with their BTF types"
+else
+	not_ok "-L kernel.function (exit status $rc)"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
 fi
 
 # Running one: on a kernel without kprobe events the refusal names the

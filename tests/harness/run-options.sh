@@ -6,7 +6,7 @@
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-plan 7
+plan 8
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -o "$TMP/file.txt" -e \
 	'probe begin { printf("to the file\n"); exit() }'
@@ -55,6 +55,21 @@ if [ "$rc" -eq 1 ] && grep -q "^ERROR: stop here" "$TMP/err" && [ ! -s "$TMP/out
 	ok "error(): message, no end probe, exit status 1"
 else
 	not_ok "error() (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
+KTAP_TRACEFS=$KTAP_SRCDIR/tests/fixtures/tracefs run_ktap "$TMP" "$TMP/out" "$TMP/err" \
+	-L 'kernel.trace("sched:sched_process_*")'
+cat >"$TMP/want" <<'EOW'
+kernel.trace("sched:sched_process_exec") $filename:__data_loc char[] $pid:pid_t $old_pid:pid_t
+kernel.trace("sched:sched_process_exit") $comm:char[16] $pid:pid_t $prio:int $group_dead:bool
+kernel.trace("sched:sched_process_fork") $parent_comm:__data_loc char[] $parent_pid:pid_t $child_comm:__data_loc char[] $child_pid:pid_t
+EOW
+if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/out"; then
+	ok "-L on tracepoints: sorted points with their fields and C types"
+else
+	not_ok "-L on tracepoints (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/out"
 	diag_file "$TMP/err"
 fi
 

@@ -18,7 +18,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 8
+plan 10
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -90,6 +90,14 @@ else
 	not_ok "member/parameter errors (exit status $rc)"
 	diag_file "$TMP/err"
 fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -L 'process("'"$T"'").function("handle")'
+printf '%s\n' "process(\"$T\").function(\"handle\") \$r:struct req * \$n:int \$msg:const char *" >"$TMP/want"
+check "-L: the function's parameters and their DWARF types"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -l 'process("'"$T"'").function("ha*")'
+printf '%s\n' "process(\"$T\").function(\"handle\")" >"$TMP/want"
+check "-l: a wildcard expanded against the file's symbols"
 
 "$SNAP" >"$TMP/after"
 if cmp -s "$TMP/before" "$TMP/after"; then
