@@ -195,12 +195,20 @@ static int kp_step_index(struct arena *a, const struct btf *btf, struct kp_loc *
 }
 
 static int kp_finish(struct arena *a, const struct btf *btf, struct kp_loc *l,
-		     struct up_fetch *out, char *err, size_t errlen)
+		     enum ast_mem mem, struct up_fetch *out, char *err, size_t errlen)
 {
 	const struct btf_type *t = btf__type_by_id(btf, l->type);
 
 	out->name = l->name;
 	out->is_string = false;
+	if (mem) {
+		if (!t || !(btf_is_ptr(t) || btf_is_int(t) || btf_is_enum(t))) {
+			snprintf(err, errlen, "'%s' is not an address", l->name);
+			return -1;
+		}
+		up_mem_fetch(a, kp_value(a, l), mem, true, out);
+		return 0;
+	}
 	if (l->bits) {
 		out->arg = arena_printf(a, "+%" PRIu64 "(%s):b%d@%d/%d", l->off, l->expr,
 					l->bits, l->bitoff, l->csize * 8);
@@ -290,9 +298,12 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 				 "parameter's name", var);
 			return -1;
 		}
-		out->arg = arena_printf(a, "%s:s64", kp_regs[n - 1]);
 		out->name = l.name;
 		out->is_string = false;
+		if (chain->mem)
+			up_mem_fetch(a, kp_regs[n - 1], chain->mem, true, out);
+		else
+			out->arg = arena_printf(a, "%s:s64", kp_regs[n - 1]);
 		return 0;
 	} else if (kp_param(btf, proto, var + 1, &pos, &l.type) == 0) {
 		if (ret) {
@@ -317,7 +328,7 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 				   kp_step_member(a, btf, &l, c, err, errlen)) != 0)
 			return -1;
 	}
-	return kp_finish(a, btf, &l, out, err, errlen);
+	return kp_finish(a, btf, &l, chain->mem, out, err, errlen);
 }
 
 unsigned kp_params(struct arena *a, const struct btf *btf, int32_t proto,

@@ -446,12 +446,51 @@ static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 	return b->ret == 'l' ? SEM_LONG : b->ret == 's' ? SEM_STRING : SEM_LONG;
 }
 
+/*
+ * kernel_string($p), user_string($p), kernel_long($p) ... on a target
+ * variable of a kprobe or uprobe: the kernel reads the memory as part of
+ * the event (a fetch argument), so the call becomes that target variable
+ * with its chain marked.  Returns SEM_UNKNOWN + 1 when @e is not one.
+ */
+static int ty_mem_call(struct sema_ctx *c, struct ast_expr *e)
+{
+	static const struct { const char *name; enum ast_mem mem; } fns[] = {
+		{ "kernel_string", AST_MEM_KSTRING }, { "user_string", AST_MEM_USTRING },
+		{ "kernel_long", AST_MEM_S64 }, { "kernel_int", AST_MEM_S32 },
+		{ "kernel_short", AST_MEM_S16 }, { "kernel_char", AST_MEM_S8 },
+		{ "user_long", AST_MEM_S64 }, { "user_int", AST_MEM_S32 },
+		{ "user_short", AST_MEM_S16 }, { "user_char", AST_MEM_S8 },
+		{ "user_uint32", AST_MEM_U32 }, { "user_uint16", AST_MEM_U16 },
+		{ "user_uint8", AST_MEM_U8 }, { "user_uint64", AST_MEM_U64 },
+	};
+	struct ast_expr *arg = e->args.n == 1 ? e->args.v[0] : NULL;
+	unsigned i;
+
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (!strcmp(e->str, fns[i].name))
+			break;
+	if (i == sizeof(fns) / sizeof(fns[0]) || sema_func_use(c, e->str))
+		return -1;
+	if (!arg || arg->kind != AST_TARGET || !c->probe || c->func ||
+	    !c->probe->event || !c->probe->event->dyn_func) {
+		ty_err(c, e->span, "%s() reads memory, which ktap can only do in the kernel: "
+		       "its argument must be a target variable of a kernel.function() or "
+		       "process() probe ($ptr, $p->member)", e->str);
+		return SEM_UNKNOWN;
+	}
+	*e = *arg;
+	e->chain.mem = fns[i].mem;
+	return (int)ty_expr(c, e);
+}
+
 static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct sem_func *f = sema_func_use(c, e->str);
 	unsigned i;
 	int id;
 
+	if ((id = ty_mem_call(c, e)) >= 0)
+		return (enum sem_type)id;
 	if (!f) {
 		id = sema_builtin(e->str);
 		if (id >= 0)

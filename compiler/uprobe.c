@@ -453,15 +453,42 @@ static int up_step_index(struct arena *a, struct up_loc *l, const struct ast_com
 	return 0;
 }
 
+void up_mem_fetch(struct arena *a, const char *value, enum ast_mem mem, bool kernel,
+		  struct up_fetch *out)
+{
+	static const char *const types[] = {
+		[AST_MEM_S64] = "s64", [AST_MEM_S32] = "s32", [AST_MEM_S16] = "s16",
+		[AST_MEM_S8] = "s8", [AST_MEM_U64] = "u64", [AST_MEM_U32] = "u32",
+		[AST_MEM_U16] = "u16", [AST_MEM_U8] = "u8",
+	};
+	const char *ty;
+
+	out->is_string = mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING;
+	if (out->is_string)
+		ty = mem == AST_MEM_USTRING && kernel ? "ustring" : "string";
+	else
+		ty = types[mem];
+	out->arg = arena_printf(a, "+0(%s):%s", value, ty);
+	out->name = arena_printf(a, "%s_%s", out->name, out->is_string ? "str" : "mem");
+}
+
 /* The final fetch for @l: a scalar, or a string for char * and char[]. */
-static int up_finish(struct arena *a, struct up_loc *l, struct up_fetch *out,
-		     char *err, size_t errlen)
+static int up_finish(struct arena *a, struct up_loc *l, enum ast_mem mem,
+		     struct up_fetch *out, char *err, size_t errlen)
 {
 	Dwarf_Die t = l->type, e;
 	int tag = up_tag(&t);
 	const char *ty;
 
 	out->name = l->name;
+	if (mem) {
+		if (tag != DW_TAG_pointer_type && !up_scalar(a, &t)) {
+			snprintf(err, errlen, "'%s' is not an address", l->name);
+			return -1;
+		}
+		up_mem_fetch(a, up_value(a, l), mem, false, out);
+		return 0;
+	}
 	if (tag == DW_TAG_array_type && l->mem && up_type_of(&t, &e) && up_is_char(&e)) {
 		out->arg = arena_printf(a, "+%" PRIu64 "(%s):string", (uint64_t)l->off, l->expr);
 		out->is_string = true;
@@ -595,8 +622,12 @@ int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
 				 "information (or @cast)", var);
 			return -1;
 		}
-		out->arg = arena_printf(a, "%s:s64", l.expr);
 		out->name = l.name;
+		if (chain->mem) {
+			up_mem_fetch(a, l.expr, chain->mem, false, out);
+			return 0;
+		}
+		out->arg = arena_printf(a, "%s:s64", l.expr);
 		out->is_string = false;
 		return 0;
 	}
@@ -607,7 +638,7 @@ int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
 				   up_step_member(a, &l, c, err, errlen)) != 0)
 			return -1;
 	}
-	return up_finish(a, &l, out, err, errlen);
+	return up_finish(a, &l, chain->mem, out, err, errlen);
 }
 
 unsigned up_params(struct arena *a, const struct up_func *fn, const char ***names)

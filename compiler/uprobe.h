@@ -85,6 +85,13 @@ int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
 	     const struct ast_chain *chain, bool ret, struct up_fetch *out,
 	     char *err, size_t errlen);
 
+/*
+ * A fetch of memory at @value (an address) for @chain->mem: "+0(V):string"
+ * and the like; @kernel: a kprobe (user strings are "ustring" there).
+ */
+void up_mem_fetch(struct arena *a, const char *value, enum ast_mem mem, bool kernel,
+		  struct up_fetch *out);
+
 /* The names of @fn's parameters (for $$parms); returns how many. */
 unsigned up_params(struct arena *a, const struct up_func *fn, const char ***names);
 

@@ -31,7 +31,7 @@ member_off() {
 	' "$TMP/btf"
 }
 
-plan 5
+plan 6
 
 count=$(param_reg vfs_read count)
 file=$(param_reg vfs_read file)
@@ -74,6 +74,17 @@ else
 	not_ok "errors (exit status $rc)"
 	diag_file "$TMP/err"
 	diag_file "$TMP/err2"
+fi
+
+buf=$(param_reg vfs_read buf)
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	'probe kernel.function("vfs_read") { printf("%s %d\n", user_string($buf), kernel_long($pos)) }'
+got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/vfs_read_0 vfs_read \(.*\)'\$|\1|p" "$TMP/out")
+if [ "$got" = "buf_str=+0($buf):ustring pos_mem=+0($pos):s64" ]; then
+	ok "user_string() and kernel_long() are fetches (ustring for user memory)"
+else
+	not_ok "user_string/kernel_long fetches: $got"
+	diag_file "$TMP/err"
 fi
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -L 'kernel.function("vfs_read")'

@@ -18,7 +18,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 10
+plan 11
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -61,6 +61,11 @@ if [ -n "$got_off" ] && [ $((0x$got_off)) -eq $((0x$want_off)) ]; then
 else
 	not_ok "file offset 0x$got_off, readelf says 0x$want_off"
 fi
+
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle") { printf("%s %d %d\n", user_string($msg), user_int($r), user_char($r->name)) }' -c "$T"
+printf '%s\n' "hello 42 97" "hello 42 97" "hello 42 97" >"$TMP/want"
+check "user_string(), user_int(), user_char() become fetches of user memory"
 
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("handle").return { printf("%d\n", $return) }' -c "$T"
