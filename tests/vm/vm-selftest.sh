@@ -1,0 +1,141 @@
+#!/bin/bash
+# vm-selftest.sh - TAP test of the ktap VM test bed (tests/vm/README.md).
+#
+# Fetches Debian's kernel (fetch-kernel.sh), builds tests/vm/tracefs-probe.c
+# (linked with libtracefs and libtraceevent), packs it, /usr/bin/curl (if
+# the host has it) and guest-selftest.sh into an initramfs (mkinitramfs.sh),
+# boots it (run-vm.sh) and reports one TAP line per step here and one per
+# check the guest made: tracefs and debugfs mounted, a kprobe event on the
+# openat path recorded in a fresh instance and removed again, a uprobe, a
+# hist trigger on sched_switch, a synthetic event, /sys/kernel/btf/vmlinux,
+# and the dynamically linked programs running in the guest.
+#
+# No QEMU is a failure ("Bail out!"), never a skip: CI must run this.
+#
+# Environment: KTAP_VM_CACHE (kernel cache; default tests/vm/cache under
+# $KTAP_BUILDDIR, else under the source tree), KTAP_VM_TIMEOUT (seconds,
+# default 300), KTAP_VM_KEEP=DIR (keep initramfs.gz and serial.log there),
+# KTAP_VM_QUIET=1 (do not stream the console to stderr), CC, and the
+# run-vm.sh variables.
+if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+srcdir=$(cd "$here/../.." && pwd)
+cache=${KTAP_VM_CACHE:-${KTAP_BUILDDIR:-$srcdir}/tests/vm/cache}
+qemu=${KTAP_VM_QEMU:-qemu-system-x86_64}
+
+now_ms() { date +%s%3N; }
+secs() { printf '%d.%01d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
+t_start=$(now_ms)
+
+# KTAP_VM_GUEST: the script the guest runs (default guest-selftest.sh);
+# KTAP_VM_SPECS: more mkinitramfs.sh SPECs, blank-separated (vm-ktap.sh).
+guest=${KTAP_VM_GUEST:-$here/guest-selftest.sh}
+guest_plan=$(sed -n 's/^guest_plan=\([0-9]*\)$/\1/p' "$guest")
+[ -n "$guest_plan" ] || { echo "Bail out! no guest_plan in $guest"; exit 1; }
+host_plan=4
+echo "1..$((host_plan + guest_plan))"
+
+if ! command -v "$qemu" >/dev/null 2>&1; then
+	echo "Bail out! $qemu not found: install qemu-system-x86 (the VM tests must run)"
+	echo "vm-selftest.sh: ERROR: $qemu not found; install qemu-system-x86" >&2
+	exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktap-vm-selftest.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM HUP
+
+n=0
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+not_ok() { n=$((n + 1)); echo "not ok $n - $*"; }
+# finish: fail what the guest never reported, then exit.
+finish() {
+	while [ "$n" -lt $((host_plan + guest_plan)) ]; do
+		not_ok "guest check not reported (VM did not finish)"
+	done
+	exit "$1"
+}
+
+# 1. kernel
+t0=$(now_ms)
+if kernel=$("$here/fetch-kernel.sh" "$cache" 2> "$tmp/fetch.err"); then
+	kdir=$(dirname "$kernel")
+	ok "kernel fetched: $(cat "$kdir/package")"
+else
+	not_ok "kernel fetched"
+	sed 's/^/# /' "$tmp/fetch.err"
+	finish 1
+fi
+t_fetch=$(($(now_ms) - t0))
+sed 's/^/# /' "$tmp/fetch.err"
+
+# 2. tracefs-probe
+cc=${CC:-cc}
+# shellcheck disable=SC2046  # pkg-config's flags are words
+if $cc -O2 -Wall -o "$tmp/tracefs-probe" "$here/tracefs-probe.c" \
+	$(pkg-config --cflags --libs libtracefs libtraceevent) 2> "$tmp/cc.err"; then
+	ok "tracefs-probe built (dynamically linked with libtracefs, libtraceevent)"
+else
+	not_ok "tracefs-probe built"
+	sed 's/^/# /' "$tmp/cc.err"
+	finish 1
+fi
+
+# 3. initramfs
+t0=$(now_ms)
+specs=("$tmp/tracefs-probe:/tests/tracefs-probe" "$guest:/tests/run-in-vm.sh")
+# shellcheck disable=SC2206  # blank-separated on purpose
+specs+=(${KTAP_VM_SPECS:-})
+if [ -x /usr/bin/curl ]; then specs+=(/usr/bin/curl); fi
+if "$here/mkinitramfs.sh" "$tmp/initramfs.gz" "${specs[@]}" 2> "$tmp/mk.err"; then
+	ok "initramfs built ($(du -k "$tmp/initramfs.gz" | cut -f1) KiB)"
+else
+	not_ok "initramfs built"
+	sed 's/^/# /' "$tmp/mk.err"
+	finish 1
+fi
+t_mk=$(($(now_ms) - t0))
+
+# 4. boot; the guest's lines follow
+t0=$(now_ms)
+quiet=()
+if [ "${KTAP_VM_QUIET:-0}" = 1 ]; then quiet=(--quiet); fi
+rc=0
+"$here/run-vm.sh" "${quiet[@]}" --kernel "$kernel" --log "$tmp/serial.log" \
+	--timeout "${KTAP_VM_TIMEOUT:-300}" "$tmp/initramfs.gz" > "$tmp/guest.out" || rc=$?
+t_vm=$(($(now_ms) - t0))
+if [ -n "${KTAP_VM_KEEP:-}" ]; then
+	mkdir -p "$KTAP_VM_KEEP"
+	cp "$tmp/initramfs.gz" "$tmp/serial.log" "$KTAP_VM_KEEP/"
+	echo "# kept $KTAP_VM_KEEP/initramfs.gz and $KTAP_VM_KEEP/serial.log"
+fi
+case $rc in
+124) not_ok "VM finished within ${KTAP_VM_TIMEOUT:-300}s (TIMEOUT, QEMU killed)" ;;
+125) not_ok "VM finished (QEMU stopped without the end marker)" ;;
+*) ok "VM booted and ran the guest checks in $(secs "$t_vm")s (guest status $rc)" ;;
+esac
+while IFS= read -r line; do
+	case $line in
+	'ok - '* | 'not ok - '*)
+		if [ "$n" -ge $((host_plan + guest_plan)) ]; then
+			echo "# guest printed more checks than guest_plan: $line"
+			rc=1
+			continue
+		fi
+		n=$((n + 1))
+		echo "${line%% - *} $n - ${line#* - }"
+		;;
+	'#'*) echo "$line" ;;
+	*) echo "# guest: $line" ;;
+	esac
+done < "$tmp/guest.out"
+
+boot=$(sed -n 's/^.*ktap-vm: booted, uptime \(.*\)s$/\1/p' "$tmp/serial.log")
+done_=$(sed -n 's/^.*ktap-vm: done, uptime \(.*\)s$/\1/p' "$tmp/serial.log")
+echo "# timing: fetch-kernel $(secs "$t_fetch")s, mkinitramfs $(secs "$t_mk")s," \
+	"QEMU $(secs "$t_vm")s (guest uptime at /init ${boot:-?}s, after the checks ${done_:-?}s)," \
+	"total $(secs $(($(now_ms) - t_start)))s"
+if [ "$rc" -ne 0 ]; then finish 1; fi
+finish 0
