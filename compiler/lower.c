@@ -213,6 +213,23 @@ static unsigned lw_field(struct lw_ctx *c, int ref)
 	return p->nfields++;
 }
 
+/* The index of @entry field @ref in the probe's entry field list. */
+static unsigned lw_efield(struct lw_ctx *c, int ref)
+{
+	const struct tpf_field *f = &c->probe->event->dyn_entry->fields[ref];
+	struct ir_probe *p = c->irp;
+	unsigned i;
+
+	for (i = 0; i < p->nefields; i++)
+		if (strcmp(p->efields[i].name, f->name) == 0)
+			return i;
+	p->efields = arena_grow(c->arena, p->efields, p->nefields, &(size_t){ p->nefields },
+				sizeof(*p->efields));
+	p->efields[p->nefields].name = f->name;
+	p->efields[p->nefields].type = f->kind == TPF_INT ? RT_LONG : RT_STRING;
+	return p->nefields++;
+}
+
 static void lw_target(struct lw_ctx *c, const struct ast_expr *e)
 {
 	lw_at(c, e);
@@ -457,6 +474,10 @@ static void lw_expr(struct lw_ctx *c, const struct ast_expr *e)
 	case AST_INDEX: lw_index(c, e); break;
 	case AST_CALL: lw_call(c, e); break;
 	case AST_TARGET: lw_target(c, e); break;
+	case AST_ENTRY:
+		lw_at(c, e);
+		lw_emit(c, IR_EFIELD, 0, lw_efield(c, e->ref), 0);
+		break;
 	case AST_UNARY:
 		lw_expr(c, e->a);
 		lw_at(c, e);
@@ -908,6 +929,8 @@ static void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 			lw_conjuncts(c, &c->guards[i], p->cond, NULL);
 		lw_leading_guards(c, &c->guards[i], p->body);
 		j = lw_event(c, p->event);	/* may move ir->events */
+		if (p->event->dyn_entry)
+			ir->events[lw_event(c, p->event->dyn_entry)].entry_for = j + 1;
 		ev = &ir->events[j];
 		ev->probes = arena_grow(c->arena, ev->probes, ev->nprobes, &ev->pcap,
 					sizeof(*ev->probes));

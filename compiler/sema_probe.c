@@ -284,11 +284,10 @@ static void pp_emit_dyn(struct sema_ctx *c, struct pp_state *st, struct up_func 
 	ev->system = "ktap_$PID";
 	ev->name = pp_event_name(c, uf->name);
 	ev->dyn_file = path ? "uprobe_events" : "kprobe_events";
-	ev->dyn_def = path ? arena_printf(c->arena, "%c:%s/%s %s:0x%llx", ret ? 'r' : 'p',
-					  ev->system, ev->name, uf->path,
-					  (unsigned long long)uf->offset) :
-			     arena_printf(c->arena, "%c:%s/%s %s", ret ? 'r' : 'p', ev->system,
-					  ev->name, uf->name);
+	ev->dyn_target = path ? arena_printf(c->arena, "%s:0x%llx", uf->path,
+					     (unsigned long long)uf->offset) : uf->name;
+	ev->dyn_def = arena_printf(c->arena, "%c:%s/%s %s", ret ? 'r' : 'p', ev->system,
+				   ev->name, ev->dyn_target);
 	ev->dyn_func = uf;
 	ev->dyn_return = ret;
 	ev->dyn_origin = pp_origin(c, st->written);

@@ -648,6 +648,49 @@ static enum sem_type ty_defined(struct sema_ctx *c, struct ast_expr *e)
 	return SEM_LONG;
 }
 
+/*
+ * @entry($var) in a .return probe: the value at the function's entry.
+ * The plan adds an entry probe on the same function fetching $var; the
+ * runtime keeps its records per thread and hands the matching one to
+ * the return probe's handler.
+ */
+static enum sem_type ty_entry(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL, *en;
+	struct up_fetch f;
+	char err[512];
+
+	if (!ev || !ev->dyn_func || !ev->dyn_return) {
+		ty_err(c, e->span, "@entry() is for .return probes of kernel.function() and "
+		       "process().function()");
+		return SEM_UNKNOWN;
+	}
+	if (e->a->kind != AST_TARGET) {
+		ty_err(c, e->a->span, "@entry() takes a target variable ($param, $p->member)");
+		return SEM_UNKNOWN;
+	}
+	if (!ev->dyn_entry) {
+		en = arena_alloc(c->arena, sizeof(*en));
+		*en = *ev;
+		en->fields = NULL;
+		en->nfields = 0;
+		en->fcap = 0;
+		en->dyn_return = false;
+		en->name = arena_printf(c->arena, "%se", ev->name);
+		en->dyn_def = arena_printf(c->arena, "p:%s/%s %s", en->system, en->name,
+					   en->dyn_target);
+		ev->dyn_entry = en;
+	}
+	en = ev->dyn_entry;
+	if (up_fetch(c->arena, en->dyn_func, e->a->str, &e->a->chain, false, &f, err,
+		     sizeof(err)) != 0) {
+		ty_err(c, e->a->span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	e->ref = ty_dyn_field(c, en, &f);
+	return f.is_string ? SEM_STRING : SEM_LONG;
+}
+
 static enum sem_type ty_unsupported(struct sema_ctx *c, struct ast_expr *e)
 {
 	static const char *const what[] = {
@@ -686,6 +729,7 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 	case AST_STAT: ty_stat_operand(c, e->a); return SEM_LONG;
 	case AST_HIST: return ty_hist(c, e);
 	case AST_DEFINED: return ty_defined(c, e);
+	case AST_ENTRY: return ty_entry(c, e);
 	case AST_STAR:
 		ty_err(c, e->span, "'*' is only allowed as an array slice key");
 		return SEM_UNKNOWN;

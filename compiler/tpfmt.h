@@ -49,6 +49,8 @@ struct tpf_event {
 	const char *dyn_origin;	/* "FILE:L:C: POINT", for the kernel's refusals */
 	const void *dyn_func;
 	bool dyn_return;
+	const char *dyn_target;	/* "PATH:0xOFF" or "NAME": what the probe is on */
+	struct tpf_event *dyn_entry;	/* .return with @entry: its entry probe */
 	size_t fcap;
 };
 

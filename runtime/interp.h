@@ -65,6 +65,8 @@ struct rt_ctx {
 	const struct rt_event *ev;
 	/* Runner callbacks. */
 	struct rt_value (*field)(struct rt_ctx *c, unsigned idx);
+	/* @entry: field @idx of the entry record paired with this return. */
+	struct rt_value (*efield)(struct rt_ctx *c, unsigned idx);
 	struct rt_value (*parms)(struct rt_ctx *c);
 	/* Thread @tid's process information (never NULL). */
 	const struct rt_proc *(*proc)(struct rt_ctx *c, int tid);

@@ -110,6 +110,8 @@ struct ir_probe {
 	int64_t period_ns, randomize_ns;
 	struct ir_field *fields;	/* fields the code reads (FIELD a) */
 	unsigned nfields;
+	struct ir_field *efields;	/* @entry: fields of the entry record (EFIELD a) */
+	unsigned nefields;
 	struct ir_code code;
 };
 
@@ -134,6 +136,9 @@ enum ir_track {
 struct ir_event {
 	const char *system, *name;
 	unsigned track;		/* enum ir_track bits */
+	/* An entry probe kept for @entry: 1 + the index of the return
+	   event whose records take its records, per thread, LIFO. */
+	unsigned entry_for;
 	const char *filter;	/* kernel filter, or NULL */
 	unsigned *probes;
 	unsigned nprobes;

@@ -18,7 +18,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 11
+plan 12
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -66,6 +66,12 @@ run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("handle") { printf("%s %d %d\n", user_string($msg), user_int($r), user_char($r->name)) }' -c "$T"
 printf '%s\n' "hello 42 97" "hello 42 97" "hello 42 97" >"$TMP/want"
 check "user_string(), user_int(), user_char() become fetches of user memory"
+
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle").return {
+		printf("n=%d msg=%s y=%d -> %d\n", @entry($n), @entry($msg), @entry($r->in->y), $return) }' -c "$T"
+printf '%s\n' "n=0 msg=hello y=50 -> 487" "n=1 msg=hello y=50 -> 488" "n=2 msg=hello y=50 -> 489" >"$TMP/want"
+check "@entry(): entry values paired with each return"
 
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("handle").return { printf("%d\n", $return) }' -c "$T"

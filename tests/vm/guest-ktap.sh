@@ -8,7 +8,7 @@
 # knows (file names, sizes, inode numbers, errno values), and tracefs
 # must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=11
+guest_plan=12
 
 export KTAP_TAPSET=/usr/share/ktap/tapset
 T=/tmp/ktap-guest
@@ -89,6 +89,13 @@ run -e 'global want
 	-c "dd if=/etc/hostname of=/dev/null bs=3 count=1"
 echo "3 3" >$T/want
 expect "vfs_read entry and return: asked 3 bytes, read 3"
+
+# 5b. @entry in a kretprobe: the request paired with the result
+run -e 'probe kernel.function("vfs_read").return {
+	if (pid() == target() && $return > 0) { printf("%d %d\n", @entry($count), $return); exit() } }' \
+	-c "dd if=/etc/hostname of=/dev/null bs=5 count=1"
+echo "5 5" >$T/want
+expect "vfs_read.return: @entry(\$count) is the entry's 5"
 
 # 6. -l: wildcards against available_filter_functions
 run -l 'kernel.function("vfs_rea*")'
