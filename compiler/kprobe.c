@@ -262,12 +262,29 @@ static int kp_param(const struct btf *btf, int32_t proto, const char *name,
 	return -1;
 }
 
+/* Follow @chain from @l, then make the fetch. */
+static int kp_walk(struct arena *a, const struct btf *btf, struct kp_loc *l,
+		   const struct ast_chain *chain, struct up_fetch *out, char *err,
+		   size_t errlen)
+{
+	unsigned i;
+
+	for (i = 0; i < chain->n; i++) {
+		const struct ast_comp *c = &chain->v[i];
+
+		if ((c->is_index ? kp_step_index(a, btf, l, c, err, errlen) :
+				   kp_step_member(a, btf, l, c, err, errlen)) != 0)
+			return -1;
+	}
+	return kp_finish(a, btf, l, chain->mem, out, err, errlen);
+}
+
 int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
 	     const char *var, const struct ast_chain *chain, bool ret,
 	     struct up_fetch *out, char *err, size_t errlen)
 {
 	struct kp_loc l;
-	unsigned i, pos;
+	unsigned pos;
 	char *end;
 	long n;
 
@@ -321,14 +338,29 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 		snprintf(err, errlen, "function %s has no parameter '%s'", fname, var + 1);
 		return -1;
 	}
-	for (i = 0; i < chain->n; i++) {
-		const struct ast_comp *c = &chain->v[i];
+	return kp_walk(a, btf, &l, chain, out, err, errlen);
+}
 
-		if ((c->is_index ? kp_step_index(a, btf, &l, c, err, errlen) :
-				   kp_step_member(a, btf, &l, c, err, errlen)) != 0)
-			return -1;
+int kp_cast(struct arena *a, const struct btf *btf, const char *value, const char *name,
+	    const char *type, const struct ast_chain *chain, struct up_fetch *out,
+	    char *err, size_t errlen)
+{
+	bool is_union = !strncmp(type, "union ", 6);
+	const char *n = !strncmp(type, "struct ", 7) || is_union ? strchr(type, ' ') + 1 : type;
+	int32_t id = btf__find_by_name_kind(btf, n, is_union ? BTF_KIND_UNION :
+					    n == type ? BTF_KIND_TYPEDEF : BTF_KIND_STRUCT);
+	struct kp_loc l;
+
+	if (id < 0) {
+		snprintf(err, errlen, "no type \"%s\" in the kernel's BTF", type);
+		return -1;
 	}
-	return kp_finish(a, btf, &l, chain->mem, out, err, errlen);
+	memset(&l, 0, sizeof(l));
+	l.expr = value;
+	l.mem = true;
+	l.type = kp_peel(btf, (uint32_t)id);
+	l.name = arena_printf(a, "%s_cast", name);
+	return kp_walk(a, btf, &l, chain, out, err, errlen);
 }
 
 unsigned kp_params(struct arena *a, const struct btf *btf, int32_t proto,

@@ -27,6 +27,11 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 	     const char *var, const struct ast_chain *chain, bool ret,
 	     struct up_fetch *out, char *err, size_t errlen);
 
+/* @cast(VALUE, "struct T")->chain on BTF (see up_cast). */
+int kp_cast(struct arena *a, const struct btf *btf, const char *value, const char *name,
+	    const char *type, const struct ast_chain *chain, struct up_fetch *out,
+	    char *err, size_t errlen);
+
 /* Every BTF function whose name matches @pattern, sorted (see up_match). */
 int kp_match(struct arena *a, const struct btf *btf, const char *pattern,
 	     const char ***names);

@@ -473,7 +473,7 @@ static void lw_expr(struct lw_ctx *c, const struct ast_expr *e)
 	case AST_VAR: lw_var(c, e); break;
 	case AST_INDEX: lw_index(c, e); break;
 	case AST_CALL: lw_call(c, e); break;
-	case AST_TARGET: lw_target(c, e); break;
+	case AST_TARGET: case AST_CAST: lw_target(c, e); break;
 	case AST_ENTRY:
 		lw_at(c, e);
 		lw_emit(c, IR_EFIELD, 0, lw_efield(c, e->ref), 0);

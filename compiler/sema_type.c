@@ -691,6 +691,41 @@ static enum sem_type ty_entry(struct sema_ctx *c, struct ast_expr *e)
 	return f.is_string ? SEM_STRING : SEM_LONG;
 }
 
+/*
+ * @cast(ADDR, "struct T"[, "module"])->chain where ADDR is a target
+ * variable of a kprobe/uprobe: one fetch argument that reads through the
+ * address with T's layout (from DWARF or BTF).
+ */
+static enum sem_type ty_cast(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	struct ast_chain none = { 0 };
+	struct up_fetch base, f;
+	const char *colon;
+	char err[512];
+
+	if (!ev || !ev->dyn_func || e->a->kind != AST_TARGET) {
+		ty_err(c, e->span, "@cast() needs an address the kernel can fetch: a target "
+		       "variable of a kernel.function() or process() probe");
+		return SEM_UNKNOWN;
+	}
+	if (up_fetch(c->arena, ev->dyn_func, e->a->str, &e->a->chain, ev->dyn_return, &base,
+		     err, sizeof(err)) != 0 || base.is_string) {
+		ty_err(c, e->a->span, "%s", base.is_string ? "@cast() of a string" : err);
+		return SEM_UNKNOWN;
+	}
+	colon = strrchr(base.arg, ':');
+	if (up_cast(c->arena, ev->dyn_func, arena_strndup(c->arena, base.arg,
+							     (size_t)(colon - base.arg)),
+		    base.name, e->str, e->chain.n ? &e->chain : &none, &f, err,
+		    sizeof(err)) != 0) {
+		ty_err(c, e->span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	e->ref = ty_dyn_field(c, ev, &f);
+	return f.is_string ? SEM_STRING : SEM_LONG;
+}
+
 static enum sem_type ty_unsupported(struct sema_ctx *c, struct ast_expr *e)
 {
 	static const char *const what[] = {
@@ -730,6 +765,7 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 	case AST_HIST: return ty_hist(c, e);
 	case AST_DEFINED: return ty_defined(c, e);
 	case AST_ENTRY: return ty_entry(c, e);
+	case AST_CAST: return ty_cast(c, e);
 	case AST_STAR:
 		ty_err(c, e->span, "'*' is only allowed as an array slice key");
 		return SEM_UNKNOWN;

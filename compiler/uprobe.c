@@ -598,12 +598,27 @@ static int up_base(struct arena *a, const struct up_func *fn, const char *var, b
 	return 0;
 }
 
+/* Follow @chain from @l, then make the fetch. */
+static int up_walk(struct arena *a, struct up_loc *l, const struct ast_chain *chain,
+		   struct up_fetch *out, char *err, size_t errlen)
+{
+	unsigned i;
+
+	for (i = 0; i < chain->n; i++) {
+		const struct ast_comp *c = &chain->v[i];
+
+		if ((c->is_index ? up_step_index(a, l, c, err, errlen) :
+				   up_step_member(a, l, c, err, errlen)) != 0)
+			return -1;
+	}
+	return up_finish(a, l, chain->mem, out, err, errlen);
+}
+
 int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
 	     const struct ast_chain *chain, bool ret, struct up_fetch *out,
 	     char *err, size_t errlen)
 {
 	struct up_loc l;
-	unsigned i;
 	int r;
 
 	if (fn->btf)
@@ -631,14 +646,55 @@ int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
 		out->is_string = false;
 		return 0;
 	}
-	for (i = 0; i < chain->n; i++) {
-		const struct ast_comp *c = &chain->v[i];
+	return up_walk(a, &l, chain, out, err, errlen);
+}
 
-		if ((c->is_index ? up_step_index(a, &l, c, err, errlen) :
-				   up_step_member(a, &l, c, err, errlen)) != 0)
-			return -1;
+/* A struct, union or typedef named @name anywhere in @dw ("struct x"). */
+static bool up_named_type(Dwarf *dw, const char *name, Dwarf_Die *out)
+{
+	int want = !strncmp(name, "struct ", 7) ? DW_TAG_structure_type :
+		   !strncmp(name, "union ", 6) ? DW_TAG_union_type : DW_TAG_typedef;
+	const char *n = want == DW_TAG_typedef ? name : strchr(name, ' ') + 1;
+	Dwarf_Off off = 0, next;
+	Dwarf_Die cu, child;
+	size_t hsize;
+
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				const char *cn = dwarf_diename(&child);
+
+				if (dwarf_tag(&child) == want && cn && !strcmp(cn, n) &&
+				    !dwarf_hasattr(&child, DW_AT_declaration)) {
+					*out = child;
+					return want != DW_TAG_typedef ||
+					       dwarf_peel_type(out, out) == 0;
+				}
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
 	}
-	return up_finish(a, &l, chain->mem, out, err, errlen);
+	return false;
+}
+
+int up_cast(struct arena *a, const struct up_func *fn, const char *value,
+	    const char *name, const char *type, const struct ast_chain *chain,
+	    struct up_fetch *out, char *err, size_t errlen)
+{
+	struct up_loc l;
+
+	if (fn->btf)
+		return kp_cast(a, fn->btf, value, name, type, chain, out, err, errlen);
+	memset(&l, 0, sizeof(l));
+	if (!fn->file || !fn->file->dw || !up_named_type(fn->file->dw, type, &l.type)) {
+		snprintf(err, errlen, "no type \"%s\" in the debug information of %s", type,
+			 fn->path);
+		return -1;
+	}
+	l.expr = value;
+	l.mem = true;
+	l.name = arena_printf(a, "%s_cast", name);
+	return up_walk(a, &l, chain, out, err, errlen);
 }
 
 unsigned up_params(struct arena *a, const struct up_func *fn, const char ***names)

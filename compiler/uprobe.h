@@ -92,6 +92,15 @@ int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
 void up_mem_fetch(struct arena *a, const char *value, enum ast_mem mem, bool kernel,
 		  struct up_fetch *out);
 
+/*
+ * @cast(VALUE, "struct T")->chain: @value is the fetch expression of an
+ * address (another target variable's, without its type), @name the field
+ * name so far; T comes from @fn's DWARF (or BTF for kernel functions).
+ */
+int up_cast(struct arena *a, const struct up_func *fn, const char *value,
+	    const char *name, const char *type, const struct ast_chain *chain,
+	    struct up_fetch *out, char *err, size_t errlen);
+
 /* The names of @fn's parameters (for $$parms); returns how many. */
 unsigned up_params(struct arena *a, const struct up_func *fn, const char ***names);
 

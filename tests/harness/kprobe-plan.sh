@@ -31,7 +31,7 @@ member_off() {
 	' "$TMP/btf"
 }
 
-plan 6
+plan 7
 
 count=$(param_reg vfs_read count)
 file=$(param_reg vfs_read file)
@@ -74,6 +74,16 @@ else
 	not_ok "errors (exit status $rc)"
 	diag_file "$TMP/err"
 	diag_file "$TMP/err2"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	'probe kernel.function("vfs_read") { print(@cast($file, "struct file")->f_pos + @cast($file->f_inode, "struct inode")->i_ino) }'
+got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/vfs_read_0 vfs_read \(.*\)'\$|\1|p" "$TMP/out")
+if [ "$got" = "file_cast_f_pos=+$f_pos($file):s64 file_f_inode_cast_i_ino=+$i_ino(+$f_inode($file)):u64" ]; then
+	ok "@cast() to BTF structs: the same offsets bpftool reads"
+else
+	not_ok "@cast fetches: $got"
+	diag_file "$TMP/err"
 fi
 
 buf=$(param_reg vfs_read buf)

@@ -18,7 +18,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 12
+plan 13
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -66,6 +66,13 @@ run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("handle") { printf("%s %d %d\n", user_string($msg), user_int($r), user_char($r->name)) }' -c "$T"
 printf '%s\n' "hello 42 97" "hello 42 97" "hello 42 97" >"$TMP/want"
 check "user_string(), user_int(), user_char() become fetches of user memory"
+
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle") {
+		printf("%d %d %s\n", @cast($r, "struct req")->id, @cast($r->ip, "struct inner")->x,
+		       @cast($arg1, "struct req")->tag); exit() }' -c "$T"
+printf '%s\n' "42 7 tagged" >"$TMP/want"
+check "@cast(): a parameter, a member and a raw register read as DWARF structs"
 
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("handle").return {
