@@ -295,6 +295,52 @@ static void pp_emit_dyn(struct sema_ctx *c, struct pp_state *st, struct up_func 
 	sp->event = ev;
 }
 
+/* The probe just emitted is a kretprobe with @n instances: "rN:". */
+static void pp_set_maxactive(struct sema_ctx *c, int64_t n)
+{
+	struct tpf_event *ev = c->prog->probes[c->prog->nprobes - 1]->event;
+
+	ev->dyn_def = arena_printf(c->arena, "r%lld:%s/%s %s", (long long)n, ev->system,
+				   ev->name, ev->dyn_target);
+}
+
+/*
+ * kernel.statement("FUNC+0xOFF"): a kprobe inside a function.  Target
+ * variables are not available there (only at a function's entry do the
+ * registers mean the parameters).
+ */
+static int pp_kernel_statement(struct sema_ctx *c, struct pp_state *st,
+			       const struct ast_ppoint *p)
+{
+	const struct ast_expr *arg;
+	struct tpf_event *ev;
+	struct sem_probe *sp;
+	const char *spec;
+
+	if (p->n != 2 || !(pp_is(p, 0, "kernel") || pp_is(p, 0, "kprobe")) ||
+	    !pp_is(p, 1, "statement"))
+		return 0;
+	arg = p->comps[1].arg;
+	if (!arg || arg->kind != AST_STR || !memchr(arg->str, '+', arg->len)) {
+		diag_error(c->diag, p->span, "expected kernel.statement(\"FUNCTION+0xOFFSET\") "
+			   "(\"FILE:LINE\" forms need the kernel's DWARF)");
+		return -1;
+	}
+	spec = arena_strndup(c->arena, arg->str, arg->len);
+	ev = arena_alloc(c->arena, sizeof(*ev));
+	memset(ev, 0, sizeof(*ev));
+	ev->system = "ktap_$PID";
+	ev->name = pp_event_name(c, arena_strndup(c->arena, spec, strcspn(spec, "+")));
+	ev->dyn_file = "kprobe_events";
+	ev->dyn_target = spec;
+	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, spec);
+	ev->dyn_origin = pp_origin(c, st->written);
+	sp = pp_emit(c, st, SEM_P_TRACE, arena_printf(c->arena, "%s.statement(\"%s\")",
+						     p->comps[0].name, spec));
+	sp->event = ev;
+	return 1;
+}
+
 /*
  * Every function @arg names in @path (NULL: the kernel): one name, or a
  * wildcard expanded against the file's symbols or the kernel's traceable
@@ -330,11 +376,18 @@ static unsigned pp_functions(struct sema_ctx *c, struct pp_state *st,
 	return (unsigned)n;
 }
 
-/* The last component: 0 none, 1 .call, 2 .return, -1 something else. */
-static int pp_fn_suffix(const struct ast_ppoint *p, unsigned at)
+/*
+ * What follows .function(): 0 nothing, 1 .call, 2 .return (then
+ * *@maxactive is N of .return.maxactive(N), or 0), -1 anything else.
+ */
+static int pp_fn_suffix(const struct ast_ppoint *p, unsigned at, int64_t *maxactive)
 {
+	*maxactive = 0;
 	if (p->n == at)
 		return 0;
+	if (p->n == at + 2 && pp_is(p, at, "return") && pp_is(p, at + 1, "maxactive") &&
+	    pp_num_arg(p, at + 1, maxactive) && *maxactive > 0 && *maxactive <= 4096)
+		return 2;
 	if (p->n != at + 1)
 		return -1;
 	return pp_is(p, at, "call") ? 1 : pp_is(p, at, "return") ? 2 : -1;
@@ -351,11 +404,16 @@ static int pp_process(struct sema_ctx *c, struct pp_state *st,
 	const char **names, *file;
 	unsigned i, n;
 	char err[512];
+	int64_t maxactive;
 	int sfx;
 
 	if (p->n < 2 || !pp_is(p, 0, "process") || !pp_is(p, 1, "function") ||
-	    (sfx = pp_fn_suffix(p, 2)) < 0)
+	    (sfx = pp_fn_suffix(p, 2, &maxactive)) < 0)
 		return 0;
+	if (maxactive) {
+		diag_error(c->diag, p->span, ".maxactive() is for kernel return probes");
+		return -1;
+	}
 	path = p->comps[0].arg;
 	fn = p->comps[1].arg;
 	if (!path || path->kind != AST_STR || !fn || fn->kind != AST_STR) {
@@ -397,10 +455,11 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 	const char **names;
 	char err[512] = "";
 	unsigned i, n;
+	int64_t maxactive;
 	int sfx;
 
 	if (p->n < 2 || !(pp_is(p, 0, "kernel") || pp_is(p, 0, "kprobe")) ||
-	    !pp_is(p, 1, "function") || (sfx = pp_fn_suffix(p, 2)) < 0)
+	    !pp_is(p, 1, "function") || (sfx = pp_fn_suffix(p, 2, &maxactive)) < 0)
 		return 0;
 	fn = p->comps[1].arg;
 	if (!fn || fn->kind != AST_STR) {
@@ -428,6 +487,8 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 		pp_emit_dyn(c, st, uf, NULL, sfx == 2,
 			    arena_printf(c->arena, "%s.function(\"%s\")%s", p->comps[0].name,
 					 uf->name, sfx == 2 ? ".return" : sfx == 1 ? ".call" : ""));
+		if (maxactive)	/* "r64:": kretprobe instances in flight */
+			pp_set_maxactive(c, maxactive);
 	}
 	return n || st->optional ? 1 : -1;
 }
@@ -498,7 +559,8 @@ static void pp_resolve(struct sema_ctx *c, struct pp_state *st,
 		return;
 	if ((r = pp_simple(c, st, p)) != 0 || (r = pp_trace(c, st, p)) != 0 ||
 	    (r = pp_timer(c, st, p)) != 0 || (r = pp_process(c, st, p)) != 0 ||
-	    (r = pp_kernel_function(c, st, p)) != 0)
+	    (r = pp_kernel_function(c, st, p)) != 0 ||
+	    (r = pp_kernel_statement(c, st, p)) != 0)
 		return;
 	if (st->optional)
 		return;

@@ -600,6 +600,12 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (ev->dyn_func)
 		return ty_dyn_target(c, e, (struct tpf_event *)ev);
+	if (ev->dyn_def) {
+		ty_err(c, e->span, "target variable '%s' is not available in a statement "
+		       "probe: registers only hold the parameters at a function's entry "
+		       "(use kernel.function())", e->str);
+		return SEM_UNKNOWN;
+	}
 	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
 	    !strcmp(e->str, "$$locals")) {
 		e->ref = -1;

@@ -31,7 +31,7 @@ member_off() {
 	' "$TMP/btf"
 }
 
-plan 7
+plan 8
 
 count=$(param_reg vfs_read count)
 file=$(param_reg vfs_read file)
@@ -83,6 +83,18 @@ if [ "$got" = "file_cast_f_pos=+$f_pos($file):s64 file_f_inode_cast_i_ino=+$i_in
 	ok "@cast() to BTF structs: the same offsets bpftool reads"
 else
 	not_ok "@cast fetches: $got"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	'probe kernel.function("vfs_read").return.maxactive(64) { print($return) }
+	 probe kernel.statement("vfs_read+0x10") { print(pp()) }'
+if [ "$rc" -eq 0 ] && grep -q "^write kprobe_events 'r64:ktap_\$PID/vfs_read_0 vfs_read ret=\$retval:s64'\$" "$TMP/out" &&
+	grep -q "^write kprobe_events 'p:ktap_\$PID/vfs_read_1 vfs_read+0x10'\$" "$TMP/out"; then
+	ok ".return.maxactive(64) and kernel.statement(\"vfs_read+0x10\")"
+else
+	not_ok "maxactive/statement plans (exit status $rc)"
+	diag_file "$TMP/out"
 	diag_file "$TMP/err"
 fi
 
