@@ -136,5 +136,6 @@ else
 	else
 		not_ok "refusal (exit status $rc)"
 		diag_file "$TMP/err"
+		diag_diff "$TMP/before" "$TMP/after"
 	fi
 fi
