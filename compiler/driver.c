@@ -243,6 +243,8 @@ static int drv_pass2(struct ktap_session *s)
 			s->prog ? s->prog->nprobes : 0, s->prog ? s->prog->nfuncs : 0,
 			s->prog ? s->prog->nglobals : 0);
 		drv_timer_print(&t, stderr);
+		if (s->prog)
+			sema_type_sources(stderr, s->prog);
 	}
 	if (!s->prog)
 		return -1;

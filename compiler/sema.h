@@ -118,6 +118,8 @@ const char *sem_type_name(enum sem_type t);
 
 /* -l / -L (@vars): the resolved probe points, sorted (sema_list.c). */
 void sema_list(FILE *out, struct arena *a, const struct sem_prog *p, bool vars);
+/* -v: the type source (DWARF, BTF, none) of each kprobe/uprobe. */
+void sema_type_sources(FILE *out, const struct sem_prog *p);
 
 /* ---- shared by the sema_*.c files ---- */
 

@@ -68,3 +68,27 @@ void sema_list(FILE *out, struct arena *a, const struct sem_prog *p, bool vars)
 		if (i == 0 || strcmp(lines[i], lines[i - 1]) != 0)
 			fprintf(out, "%s\n", lines[i]);
 }
+
+/* -v: where each dynamic probe's types came from (stap -v says it too). */
+void sema_type_sources(FILE *out, const struct sem_prog *p)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nprobes; i++) {
+		const struct tpf_event *e = p->probes[i]->event;
+		const struct up_func *uf = e ? e->dyn_func : NULL;
+
+		if (!e || !e->dyn_def)
+			continue;
+		fprintf(out, "Pass 2: %s: ", p->probes[i]->pp);
+		if (!uf)
+			fprintf(out, "no target variables (a statement probe)\n");
+		else if (uf->btf)
+			fprintf(out, "types from the kernel's BTF\n");
+		else if (uf->die)
+			fprintf(out, "types from the DWARF of %s\n", uf->path);
+		else
+			fprintf(out, "no type information in %s: raw registers ($arg1...)\n",
+				uf->path);
+	}
+}

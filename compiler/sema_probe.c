@@ -305,6 +305,52 @@ static void pp_set_maxactive(struct sema_ctx *c, int64_t n)
 }
 
 /*
+ * process("PATH").statement("FUNC@FILE:LINE"): a uprobe at the first
+ * instruction of a source line, from the DWARF line table.  As for
+ * kernel.statement(), no target variables there.
+ */
+static int pp_process_statement(struct sema_ctx *c, struct pp_state *st,
+				const struct ast_ppoint *p)
+{
+	const struct ast_expr *path = p->comps[0].arg, *arg = p->n > 1 ? p->comps[1].arg : NULL;
+	const char *spec, *at, *colon, *abs;
+	struct tpf_event *ev;
+	struct sem_probe *sp;
+	uint64_t off;
+	char err[512];
+
+	if (p->n != 2 || !pp_is(p, 0, "process") || !pp_is(p, 1, "statement"))
+		return 0;
+	spec = arg && arg->kind == AST_STR ? arena_strndup(c->arena, arg->str, arg->len) : "";
+	at = strchr(spec, '@');
+	colon = at ? strrchr(at, ':') : NULL;
+	if (!path || path->kind != AST_STR || !colon || atoi(colon + 1) <= 0) {
+		diag_error(c->diag, p->span,
+			   "expected process(\"PATH\").statement(\"FUNC@FILE:LINE\")");
+		return -1;
+	}
+	if (up_line(c->in->up, c->arena, arena_strndup(c->arena, path->str, path->len),
+		    arena_strndup(c->arena, at + 1, (size_t)(colon - at - 1)), atoi(colon + 1),
+		    &off, &abs, err, sizeof(err)) != 0) {
+		if (!st->optional)
+			diag_error(c->diag, arg->span, "%s", err);
+		return st->optional ? 1 : -1;
+	}
+	ev = arena_alloc(c->arena, sizeof(*ev));
+	memset(ev, 0, sizeof(*ev));
+	ev->system = "ktap_$PID";
+	ev->name = pp_event_name(c, "line");
+	ev->dyn_file = "uprobe_events";
+	ev->dyn_target = arena_printf(c->arena, "%s:0x%llx", abs, (unsigned long long)off);
+	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, ev->dyn_target);
+	ev->dyn_origin = pp_origin(c, st->written);
+	sp = pp_emit(c, st, SEM_P_TRACE, arena_printf(c->arena,
+				"process(\"%s\").statement(\"%s\")", abs, spec));
+	sp->event = ev;
+	return 1;
+}
+
+/*
  * kernel.statement("FUNC+0xOFF"): a kprobe inside a function.  Target
  * variables are not available there (only at a function's entry do the
  * registers mean the parameters).
@@ -560,7 +606,8 @@ static void pp_resolve(struct sema_ctx *c, struct pp_state *st,
 	if ((r = pp_simple(c, st, p)) != 0 || (r = pp_trace(c, st, p)) != 0 ||
 	    (r = pp_timer(c, st, p)) != 0 || (r = pp_process(c, st, p)) != 0 ||
 	    (r = pp_kernel_function(c, st, p)) != 0 ||
-	    (r = pp_kernel_statement(c, st, p)) != 0)
+	    (r = pp_kernel_statement(c, st, p)) != 0 ||
+	    (r = pp_process_statement(c, st, p)) != 0)
 		return;
 	if (st->optional)
 		return;

@@ -864,3 +864,60 @@ unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char **
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return n;
 }
+
+/* Does source path @src end with @want at a path component boundary? */
+static bool up_path_suffix(const char *src, const char *want)
+{
+	size_t n = strlen(src), m = strlen(want);
+
+	return n >= m && !strcmp(src + n - m, want) && (n == m || src[n - m - 1] == '/');
+}
+
+int up_line(struct up_files *f, struct arena *a, const char *path, const char *file,
+	    int line, uint64_t *offset, const char **abs, char *err, size_t errlen)
+{
+	struct up_file *u = up_open(f, path, err, errlen);
+	Dwarf_Off off = 0, next;
+	Dwarf_Addr best = 0, addr;
+	bool found = false;
+	size_t hsize, i, n;
+	Dwarf_Lines *lines;
+	Dwarf_Die cu;
+
+	if (!u)
+		return -1;
+	if (!u->dw) {
+		snprintf(err, errlen, "%s has no debug information (build it with -g)", u->path);
+		return -1;
+	}
+	while (dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(u->dw, off + hsize, &cu) && dwarf_getsrclines(&cu, &lines, &n) == 0) {
+			for (i = 0; i < n; i++) {
+				Dwarf_Line *l = dwarf_onesrcline(lines, i);
+				const char *src = dwarf_linesrc(l, NULL, NULL);
+				int ln = 0;
+				bool stmt = false;
+
+				dwarf_lineno(l, &ln);
+				dwarf_linebeginstatement(l, &stmt);
+				if (ln != line || !stmt || !src || !up_path_suffix(src, file) ||
+				    dwarf_lineaddr(l, &addr) != 0)
+					continue;
+				if (!found || addr < best)
+					best = addr;
+				found = true;
+			}
+		}
+		off = next;
+	}
+	if (!found) {
+		snprintf(err, errlen, "no statement at %s:%d in %s", file, line, u->path);
+		return -1;
+	}
+	if (!up_offset(u->elf, best, offset)) {
+		snprintf(err, errlen, "%s:%d is not in a loaded segment of %s", file, line, u->path);
+		return -1;
+	}
+	*abs = arena_strdup(a, u->path);
+	return 0;
+}

@@ -44,6 +44,13 @@ struct up_func {
 	int32_t proto;
 };
 
+/*
+ * The file offset of the first statement of FILE:LINE in @path, from the
+ * DWARF line table (FILE matched as a path suffix).  0, or -1 + @err.
+ */
+int up_line(struct up_files *f, struct arena *a, const char *path, const char *file,
+	    int line, uint64_t *offset, const char **abs, char *err, size_t errlen);
+
 /* More matches than this for a wildcard is an error. */
 #define UP_MAX_MATCHES 1000
 

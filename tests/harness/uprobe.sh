@@ -18,7 +18,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 13
+plan 15
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -116,6 +116,34 @@ check "-L: the function's parameters and their DWARF types"
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -l 'process("'"$T"'").function("ha*")'
 printf '%s\n' "process(\"$T\").function(\"handle\")" >"$TMP/want"
 check "-l: a wildcard expanded against the file's symbols"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -v -p2 -e 'probe process("'"$T"'").function("handle") { }
+	probe process("'"$LIBC"'").function("srandom") { }'
+if grep -qx "Pass 2: process(\"$T\").function(\"handle\"): types from the DWARF of $T" "$TMP/err" &&
+	grep -qx "Pass 2: process(\"$(readlink -f "$LIBC")\").function(\"srandom\"): no type information in $(readlink -f "$LIBC"): raw registers (\$arg1...)" "$TMP/err"; then
+	ok "-v says where each probe's types come from"
+else
+	not_ok "-v type sources"
+	diag_file "$TMP/err"
+fi
+
+# A source line: the return statement of handle(), line found by grep,
+# its first address checked against objdump's reading of the line table.
+line=$(grep -n 'return r->id' "$KTAP_SRCDIR/tests/tools/ktap-uprobe-target.c" | cut -d: -f1)
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'global n; probe process("'"$T"'").statement("handle@ktap-uprobe-target.c:'"$line"'") { n++ }
+	 probe end { printf("%d\n", n) }' -c "$T"
+run_ktap "$TMP" "$TMP/p3" "$TMP/err2" -p3 -e \
+	'probe process("'"$T"'").statement("handle@ktap-uprobe-target.c:'"$line"'") { }'
+got=$(sed -n "s|^write uprobe_events 'p:ktap_\$PID/line_0 $T:0x\([0-9a-f]*\)'\$|\1|p" "$TMP/p3")
+want=$(objdump -dl "$T" 2>/dev/null | awk -v l="ktap-uprobe-target.c:$line" \
+	'index($0, l) && $0 ~ (l "$") { getline; sub(":", "", $1); print $1; exit }')
+if [ "$(cat "$TMP/out")" = 3 ] && [ -n "$got" ] && [ $((0x$got)) -eq $((0x${want:-0})) ]; then
+	ok "process().statement(\"handle@FILE:$line\"): at 0x$got as objdump says, hit 3 times"
+else
+	not_ok "statement probe: offset 0x$got (objdump: 0x$want), hits $(cat "$TMP/out")"
+	diag_file "$TMP/err"
+fi
 
 "$SNAP" >"$TMP/after"
 if cmp -s "$TMP/before" "$TMP/after"; then
