@@ -86,7 +86,7 @@ void sema_type_sources(FILE *out, const struct sem_prog *p)
 		else if (uf->btf)
 			fprintf(out, "types from the kernel's BTF\n");
 		else if (uf->die)
-			fprintf(out, "types from the DWARF of %s\n", uf->path);
+			fprintf(out, "types from the DWARF of %s\n", up_dwarf_path(uf));
 		else
 			fprintf(out, "no type information in %s: raw registers ($arg1...)\n",
 				uf->path);

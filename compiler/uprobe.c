@@ -8,6 +8,7 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -24,6 +25,10 @@ struct up_file {
 	int fd;
 	Elf *elf;
 	Dwarf *dw;		/* NULL: no debug information */
+	/* A separate debug file the DWARF came from, when not @path. */
+	char *debug_path;
+	int debug_fd;
+	Elf *debug_elf;
 };
 
 /* x86_64 SysV: where integer-class arguments 1..6 are at entry. */
@@ -40,6 +45,11 @@ void up_files_free(struct up_files *f)
 			elf_end(f->v[i]->elf);
 		if (f->v[i]->fd >= 0)
 			close(f->v[i]->fd);
+		if (f->v[i]->debug_elf)
+			elf_end(f->v[i]->debug_elf);
+		if (f->v[i]->debug_fd > 0)
+			close(f->v[i]->debug_fd);
+		free(f->v[i]->debug_path);
 		free(f->v[i]->path);
 		free(f->v[i]);
 	}
@@ -90,6 +100,65 @@ static char *up_locate(const char *cmd)
 	return NULL;
 }
 
+/* Open @path as @u's debug file if it has DWARF. */
+static bool up_try_debug(struct up_file *u, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	Elf *elf = fd >= 0 ? elf_begin(fd, ELF_C_READ, NULL) : NULL;
+	Dwarf *dw = elf ? dwarf_begin_elf(elf, DWARF_C_READ, NULL) : NULL;
+
+	if (!dw) {
+		if (elf)
+			elf_end(elf);
+		if (fd >= 0)
+			close(fd);
+		return false;
+	}
+	u->dw = dw;
+	u->debug_elf = elf;
+	u->debug_fd = fd;
+	u->debug_path = strdup(path);
+	return true;
+}
+
+/*
+ * Debug information installed apart from the binary, where gdb looks:
+ * /usr/lib/debug/.build-id/xx/rest.debug (Debian's -dbgsym packages),
+ * then the .gnu_debuglink name next to the binary, in its .debug/
+ * directory, and under /usr/lib/debug/<its directory>.
+ */
+static void up_debug_file(struct up_file *u)
+{
+	const unsigned char *id;
+	const char *link;
+	char path[PATH_MAX * 2], dir[PATH_MAX], hex[128 + 1];
+	ssize_t n = dwelf_elf_gnu_build_id(u->elf, (const void **)&id);
+	GElf_Word crc;
+	ssize_t i;
+
+	if (n > 1 && n <= 64) {
+		for (i = 0; i < n; i++)
+			sprintf(hex + 2 * i, "%02x", id[i]);
+		snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex,
+			 hex + 2);
+		if (up_try_debug(u, path))
+			return;
+	}
+	link = dwelf_elf_gnu_debuglink(u->elf, &crc);
+	if (!link)
+		return;
+	snprintf(dir, sizeof(dir), "%s", u->path);
+	*strrchr(dir, '/') = '\0';
+	snprintf(path, sizeof(path), "%s/%s", dir, link);
+	if (strcmp(path, u->path) != 0 && up_try_debug(u, path))
+		return;
+	snprintf(path, sizeof(path), "%s/.debug/%s", dir, link);
+	if (up_try_debug(u, path))
+		return;
+	snprintf(path, sizeof(path), "/usr/lib/debug%s/%s", dir, link);
+	up_try_debug(u, path);
+}
+
 static struct up_file *up_open(struct up_files *f, const char *path, char *err,
 			       size_t errlen)
 {
@@ -127,6 +196,8 @@ static struct up_file *up_open(struct up_files *f, const char *path, char *err,
 		return NULL;
 	}
 	u->dw = dwarf_begin_elf(u->elf, DWARF_C_READ, NULL);
+	if (!u->dw)
+		up_debug_file(u);
 	return u;
 }
 
@@ -920,4 +991,9 @@ int up_line(struct up_files *f, struct arena *a, const char *path, const char *f
 	}
 	*abs = arena_strdup(a, u->path);
 	return 0;
+}
+
+const char *up_dwarf_path(const struct up_func *fn)
+{
+	return fn->file && fn->file->debug_path ? fn->file->debug_path : fn->path;
 }

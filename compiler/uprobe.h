@@ -62,6 +62,9 @@ int up_line(struct up_files *f, struct arena *a, const char *path, const char *f
 int up_match(struct up_files *f, struct arena *a, const char *path, const char *pattern,
 	     const char ***names, char *err, size_t errlen);
 
+/* The file @fn's DWARF came from: the binary or its separate debug file. */
+const char *up_dwarf_path(const struct up_func *fn);
+
 /* "$name:type" for each parameter of @fn, for -L; returns how many. */
 unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char ***decls);
 

@@ -18,7 +18,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 15
+plan 16
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -142,6 +142,21 @@ if [ "$(cat "$TMP/out")" = 3 ] && [ -n "$got" ] && [ $((0x$got)) -eq $((0x${want
 	ok "process().statement(\"handle@FILE:$line\"): at 0x$got as objdump says, hit 3 times"
 else
 	not_ok "statement probe: offset 0x$got (objdump: 0x$want), hits $(cat "$TMP/out")"
+	diag_file "$TMP/err"
+fi
+
+# Debug information in a separate file found through .gnu_debuglink.
+cp "$T" "$TMP/stripped"
+objcopy --only-keep-debug "$TMP/stripped" "$TMP/stripped.debug" &&
+	strip --strip-debug "$TMP/stripped" &&
+	objcopy --add-gnu-debuglink="$TMP/stripped.debug" "$TMP/stripped"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -v -L 'process("'"$TMP/stripped"'").function("handle")'
+if grep -qx "process(\"$TMP/stripped\").function(\"handle\") \$r:struct req \* \$n:int \$msg:const char \*" "$TMP/out" &&
+	grep -q "types from the DWARF of $TMP/stripped.debug\$" "$TMP/err"; then
+	ok "a stripped binary: DWARF from its .gnu_debuglink file"
+else
+	not_ok "separate debug file"
+	diag_file "$TMP/out"
 	diag_file "$TMP/err"
 fi
 
