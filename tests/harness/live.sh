@@ -92,7 +92,7 @@ gp=$!
 	>"$TMP/out" 2>"$TMP/err" &
 kp=$!
 i=0
-while [ $i -lt 100 ] && ! grep -q armed "$TMP/out"; do sleep 0.1; i=$((i + 1)); done
+while [ $i -lt 300 ] && ! grep -q armed "$TMP/out"; do sleep 0.1; i=$((i + 1)); done
 kill -USR1 "$gp"
 wait "$kp"
 rc=$? why=
@@ -138,7 +138,7 @@ bg_ktap() {
 	(cd "$TMP" && exec "$KTAP" -e "$long") >"$TMP/out" 2>"$TMP/err" &
 	kp=$!
 	i=0
-	while [ $i -lt 100 ] && ! grep -q armed "$TMP/out"; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt 300 ] && ! grep -q armed "$TMP/out"; do sleep 0.1; i=$((i + 1)); done
 }
 
 for sig in INT TERM; do
@@ -149,7 +149,8 @@ for sig in INT TERM; do
 	if [ $rc -eq 0 ]; then
 		same "tracefs unchanged after SIG$sig (exit status 0)"
 	else
-		not_ok "SIG$sig: exit status $rc"
+		not_ok "SIG$sig: exit status $rc (armed after $i tenths of a second)"
+		diag_file "$TMP/out"
 		diag_file "$TMP/err"
 	fi
 done
