@@ -456,3 +456,83 @@ unsigned kp_param_decls(struct arena *a, const struct btf *btf, int32_t proto,
 	}
 	return k;
 }
+
+int kp_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
+		  const char *var, const struct ast_chain *chain, bool ret, uint32_t *type,
+		  char *err, size_t errlen)
+{
+	struct ast_chain plain = *chain;
+	struct up_fetch out;
+	const struct btf_type *t;
+	uint32_t id;
+	unsigned i, pos;
+
+	plain.pretty = 0;
+	plain.mem = AST_MEM_NONE;
+	plain.n = 0;
+	/* Validate the base, then follow the members by name. */
+	if (strcmp(var, "$return") == 0) {
+		if (!ret) {
+			snprintf(err, errlen, "$return is only available in .return probes");
+			return -1;
+		}
+		id = kp_peel(btf, btf__type_by_id(btf, (uint32_t)proto)->type);
+	} else if (kp_param(btf, proto, var + 1, &pos, &id) != 0) {
+		(void)kp_fetch(a, btf, proto, fname, var, &plain, ret, &out, err, errlen);
+		return -1;
+	}
+	for (i = 0; i < chain->n; i++) {
+		const struct ast_comp *c = &chain->v[i];
+		uint64_t bitoff;
+		int bits;
+
+		t = btf__type_by_id(btf, id);
+		if (t && (btf_is_ptr(t) || btf_is_array(t)))
+			id = kp_peel(btf, btf_is_ptr(t) ? t->type : btf_array(t)->type);
+		if (c->is_index)
+			continue;
+		if (!kp_member(btf, id, c->name, &id, &bitoff, &bits)) {
+			snprintf(err, errlen, "no member '%s'", c->name);
+			return -1;
+		}
+		id = kp_peel(btf, id);
+	}
+	t = btf__type_by_id(btf, id);
+	if (t && btf_is_ptr(t))
+		id = kp_peel(btf, t->type);
+	*type = id;
+	return 0;
+}
+
+int kp_members(struct arena *a, const struct btf *btf, uint32_t id,
+	       struct up_member **out, unsigned *n)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+	unsigned i, vlen;
+
+	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
+		return -1;
+	m = btf_members(t);
+	vlen = btf_vlen(t);
+	*out = arena_alloc(a, (vlen + 1) * sizeof(**out));
+	*n = 0;
+	for (i = 0; i < vlen; i++, m++) {
+		const char *mn = btf__name_by_offset(btf, m->name_off);
+		uint32_t mt = kp_peel(btf, m->type);
+		const struct btf_type *tt = btf__type_by_id(btf, mt);
+		enum up_show show = UP_SHOW_LONG;
+
+		if (!mn || !*mn)
+			continue;
+		if (tt && btf_is_ptr(tt))
+			show = kp_is_char(btf, tt->type) ? UP_SHOW_STRING : UP_SHOW_HEX;
+		else if (tt && btf_is_array(tt))
+			show = kp_is_char(btf, btf_array(tt)->type) ? UP_SHOW_STRING : UP_SHOW_NESTED;
+		else if (!tt || !(btf_is_int(tt) || btf_is_enum(tt)))
+			show = UP_SHOW_NESTED;
+		(*out)[*n].name = mn;
+		(*out)[(*n)++].show = show;
+	}
+	return 0;
+}

@@ -567,6 +567,85 @@ static void ty_dyn_parms(struct sema_ctx *c, struct tpf_event *ev)
 			ty_dyn_field(c, ev, &f);
 }
 
+static struct ast_expr *ty_lit(struct sema_ctx *c, const char *s, struct src_span at)
+{
+	return ast_str(c->arena, s, strlen(s), at);
+}
+
+static struct ast_expr *ty_cat(struct sema_ctx *c, struct ast_expr *l, struct ast_expr *r)
+{
+	return ast_binary(c->arena, AST_BINARY, AST_OP_CONCAT, l, r, r->span);
+}
+
+/* @e (a pretty target) with member @name appended, not pretty. */
+static struct ast_expr *ty_member_of(struct sema_ctx *c, const struct ast_expr *e,
+				     const char *name)
+{
+	struct ast_expr *t = ast_expr_new(c->arena, AST_TARGET, e->span);
+	unsigned i;
+
+	t->str = e->str;
+	for (i = 0; i < e->chain.n; i++) {
+		if (e->chain.v[i].is_index)
+			ast_chain_index(c->arena, &t->chain, e->chain.v[i].index, e->chain.v[i].span);
+		else
+			ast_chain_member(c->arena, &t->chain, e->chain.v[i].name, e->chain.v[i].span);
+	}
+	ast_chain_member(c->arena, &t->chain, name, e->span);
+	return t;
+}
+
+static struct ast_expr *ty_call1(struct sema_ctx *c, const char *fn, struct ast_expr *fmt,
+				 struct ast_expr *arg)
+{
+	struct ast_expr *call = ast_named(c->arena, AST_CALL, fn, arg->span);
+
+	call->op_span = arg->span;
+	if (fmt)
+		ast_list_push(c->arena, &call->args, fmt);
+	ast_list_push(c->arena, &call->args, arg);
+	return call;
+}
+
+/*
+ * $var$ (and $var$$, one level here): "{.a=1, .s="x", .p=0x10, .in={...}}"
+ * as stap prints it, built as a concatenation of one fetch per member.
+ */
+static enum sem_type ty_pretty(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev)
+{
+	struct up_member *m;
+	struct ast_expr *acc, *t;
+	unsigned i, n;
+	char err[512] = "";
+
+	if (up_members(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &m, &n,
+		       err, sizeof(err)) != 0) {
+		ty_err(c, e->span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	acc = ty_lit(c, "{", e->span);
+	for (i = 0; i < n; i++) {
+		acc = ty_cat(c, acc, ty_lit(c, arena_printf(c->arena, "%s.%s=", i ? ", " : "",
+							      m[i].name), e->span));
+		if (m[i].show == UP_SHOW_NESTED) {
+			acc = ty_cat(c, acc, ty_lit(c, "{...}", e->span));
+			continue;
+		}
+		t = ty_member_of(c, e, m[i].name);
+		if (m[i].show == UP_SHOW_STRING)
+			acc = ty_cat(c, ty_cat(c, ty_cat(c, acc, ty_lit(c, "\"", e->span)), t),
+				     ty_lit(c, "\"", e->span));
+		else if (m[i].show == UP_SHOW_HEX)
+			acc = ty_cat(c, acc, ty_call1(c, "sprintf", ty_lit(c, "%p", e->span), t));
+		else
+			acc = ty_cat(c, acc, ty_call1(c, "sprint", NULL, t));
+	}
+	acc = ty_cat(c, acc, ty_lit(c, "}", e->span));
+	*e = *acc;
+	c->changed = true;
+	return ty_expr(c, e);
+}
+
 /* $var of a process().function() probe: a fetch argument of its uprobe. */
 static enum sem_type ty_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 				   struct tpf_event *ev)
@@ -579,6 +658,8 @@ static enum sem_type ty_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 		e->ref = -1;
 		return SEM_STRING;
 	}
+	if (e->chain.pretty)
+		return ty_pretty(c, e, ev);
 	if (up_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
 		     err, sizeof(err)) != 0) {
 		ty_err(c, e->span, "%s", err);

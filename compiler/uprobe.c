@@ -997,3 +997,72 @@ const char *up_dwarf_path(const struct up_func *fn)
 {
 	return fn->file && fn->file->debug_path ? fn->file->debug_path : fn->path;
 }
+
+/* How $var$ shows a member of DWARF type @t. */
+static enum up_show up_show_of(Dwarf_Die *t)
+{
+	Dwarf_Die e;
+	int tag = up_tag(t);
+
+	if (tag == DW_TAG_pointer_type)
+		return up_type_of(t, &e) && up_is_char(&e) ? UP_SHOW_STRING : UP_SHOW_HEX;
+	if (tag == DW_TAG_array_type)
+		return up_type_of(t, &e) && up_is_char(&e) ? UP_SHOW_STRING : UP_SHOW_NESTED;
+	if (tag == DW_TAG_base_type || tag == DW_TAG_enumeration_type)
+		return UP_SHOW_LONG;
+	return UP_SHOW_NESTED;
+}
+
+int up_members(struct arena *a, const struct up_func *fn, const char *var,
+	       const struct ast_chain *chain, bool ret, struct up_member **out,
+	       unsigned *n, char *err, size_t errlen)
+{
+	struct ast_chain plain = *chain;
+	Dwarf_Die t, child, mt;
+	struct up_loc l;
+	unsigned i, cnt = 0;
+	size_t cap = 0;
+
+	plain.pretty = 0;
+	if (fn->btf) {
+		uint32_t id;
+
+		if (kp_chain_type(a, fn->btf, fn->proto, fn->name, var, &plain, ret, &id, err,
+				  errlen) != 0)
+			return -1;
+		if (kp_members(a, fn->btf, id, out, n) != 0) {
+			snprintf(err, errlen, "'%s$' needs a struct or union", var);
+			return -1;
+		}
+		return 0;
+	}
+	if (up_base(a, fn, var, ret, &l, err, errlen) != 0) {
+		if (!*err)
+			snprintf(err, errlen, "'%s$' needs type information", var);
+		return -1;
+	}
+	for (i = 0; i < plain.n; i++)
+		if ((plain.v[i].is_index ? up_step_index(a, &l, &plain.v[i], err, errlen) :
+					   up_step_member(a, &l, &plain.v[i], err, errlen)) != 0)
+			return -1;
+	t = l.type;
+	if (up_tag(&t) == DW_TAG_pointer_type && !up_type_of(&t, &t))
+		t = l.type;
+	if ((up_tag(&t) != DW_TAG_structure_type && up_tag(&t) != DW_TAG_union_type) ||
+	    dwarf_child(&t, &child) != 0) {
+		snprintf(err, errlen, "'%s$' needs a struct or union", var);
+		return -1;
+	}
+	*out = NULL;
+	do {
+		const char *mn = dwarf_diename(&child);
+
+		if (dwarf_tag(&child) != DW_TAG_member || !mn || !up_type_of(&child, &mt))
+			continue;
+		*out = arena_grow(a, *out, cnt, &cap, sizeof(**out));
+		(*out)[cnt].name = mn;
+		(*out)[cnt++].show = up_show_of(&mt);
+	} while (dwarf_siblingof(&child, &child) == 0);
+	*n = cnt;
+	return 0;
+}

@@ -62,6 +62,22 @@ int up_line(struct up_files *f, struct arena *a, const char *path, const char *f
 int up_match(struct up_files *f, struct arena *a, const char *path, const char *pattern,
 	     const char ***names, char *err, size_t errlen);
 
+/* How $var$ prints a member: its value, quoted, in hex, or "{...}". */
+enum up_show { UP_SHOW_LONG, UP_SHOW_STRING, UP_SHOW_HEX, UP_SHOW_NESTED };
+
+struct up_member {
+	const char *name;
+	enum up_show show;
+};
+
+/*
+ * The members of the struct or union @var->@chain ends at (through one
+ * pointer), for $var$ pretty printing; -1 + @err when it is not one.
+ */
+int up_members(struct arena *a, const struct up_func *fn, const char *var,
+	       const struct ast_chain *chain, bool ret, struct up_member **out,
+	       unsigned *n, char *err, size_t errlen);
+
 /* The file @fn's DWARF came from: the binary or its separate debug file. */
 const char *up_dwarf_path(const struct up_func *fn);
 

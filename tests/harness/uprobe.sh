@@ -18,7 +18,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 16
+plan 17
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -156,6 +156,16 @@ if grep -qx "process(\"$TMP/stripped\").function(\"handle\") \$r:struct req \* \
 	ok "a stripped binary: DWARF from its .gnu_debuglink file"
 else
 	not_ok "separate debug file"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle") { printf("%s\n", $r$); exit() }' -c "$T"
+if [ "$rc" -eq 0 ] && grep -qx '{.id=42, .name="alpha", .in={...}, .ip=0x[0-9a-f]*, .tag="tagged", .flags=5, .mode=17}' "$TMP/out"; then
+	ok '$r$ prints the struct as stap does: members, strings quoted, pointers in hex'
+else
+	not_ok '$r$ pretty printing'
 	diag_file "$TMP/out"
 	diag_file "$TMP/err"
 fi

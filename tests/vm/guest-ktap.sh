@@ -8,7 +8,7 @@
 # knows (file names, sizes, inode numbers, errno values), and tracefs
 # must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=12
+guest_plan=13
 
 export KTAP_TAPSET=/usr/share/ktap/tapset
 T=/tmp/ktap-guest
@@ -96,6 +96,16 @@ run -e 'probe kernel.function("vfs_read").return {
 	-c "dd if=/etc/hostname of=/dev/null bs=5 count=1"
 echo "5 5" >$T/want
 expect "vfs_read.return: @entry(\$count) is the entry's 5"
+
+# 5c. $var$ on a kernel struct, members from BTF
+run -e 'probe kernel.function("vfs_read") { if (pid() == target()) { printf("%s\n", $file->f_path$); exit() } }' \
+	-c "dd if=/etc/hostname of=/dev/null bs=5 count=1"
+if [ "$rc" -eq 0 ] && grep -qx '{.mnt=0x[0-9a-f]*, .dentry=0x[0-9a-f]*}' $T/out; then
+	ok "\$file->f_path\$ prints struct path's members"
+else
+	not_ok "pretty printing (exit status $rc)"
+	diag $T/out $T/err
+fi
 
 # 6. -l: wildcards against available_filter_functions
 run -l 'kernel.function("vfs_rea*")'
