@@ -55,6 +55,19 @@ struct btf *kp_load(const char *path, char *err, size_t errlen)
 	return btf;
 }
 
+struct btf *kp_load_module(const char *name, struct btf *base, char *err, size_t errlen)
+{
+	char path[256];
+	struct btf *btf;
+
+	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", name);
+	btf = base ? btf__parse_split(path, base) : NULL;
+	if (!btf)
+		snprintf(err, errlen, "no BTF for module \"%s\" (%s: %s): is it loaded?", name,
+			 path, strerror(errno));
+	return btf;
+}
+
 void kp_free(struct btf *btf)
 {
 	btf__free(btf);

@@ -284,8 +284,13 @@ static void pp_emit_dyn(struct sema_ctx *c, struct pp_state *st, struct up_func 
 	ev->system = "ktap_$PID";
 	ev->name = pp_event_name(c, uf->name);
 	ev->dyn_file = path ? "uprobe_events" : "kprobe_events";
-	ev->dyn_target = path ? arena_printf(c->arena, "%s:0x%llx", uf->path,
-					     (unsigned long long)uf->offset) : uf->name;
+	if (path)
+		ev->dyn_target = arena_printf(c->arena, "%s:0x%llx", uf->path,
+					      (unsigned long long)uf->offset);
+	else if (strcmp(uf->path, "kernel") != 0)	/* a module's: "MOD:FUNC" */
+		ev->dyn_target = arena_printf(c->arena, "%s:%s", uf->path, uf->name);
+	else
+		ev->dyn_target = uf->name;
 	ev->dyn_def = arena_printf(c->arena, "%c:%s/%s %s", ret ? 'r' : 'p', ev->system,
 				   ev->name, ev->dyn_target);
 	ev->dyn_func = uf;
@@ -501,12 +506,23 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 	const char **names;
 	char err[512] = "";
 	unsigned i, n;
+	const char *module = NULL;
 	int64_t maxactive;
 	int sfx;
 
-	if (p->n < 2 || !(pp_is(p, 0, "kernel") || pp_is(p, 0, "kprobe")) ||
+	if (p->n < 2 || !(pp_is(p, 0, "kernel") || pp_is(p, 0, "kprobe") ||
+			  pp_is(p, 0, "module")) ||
 	    !pp_is(p, 1, "function") || (sfx = pp_fn_suffix(p, 2, &maxactive)) < 0)
 		return 0;
+	if (pp_is(p, 0, "module")) {
+		const struct ast_expr *m = p->comps[0].arg;
+
+		if (!m || m->kind != AST_STR || memchr(m->str, '*', m->len)) {
+			diag_error(c->diag, p->span, "expected module(\"NAME\") (no wildcards)");
+			return -1;
+		}
+		module = arena_strndup(c->arena, m->str, m->len);
+	}
 	fn = p->comps[1].arg;
 	if (!fn || fn->kind != AST_STR) {
 		diag_error(c->diag, p->span, "expected %s.function(\"NAME\")",
@@ -522,7 +538,8 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 	for (i = 0; i < n; i++) {
 		struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
 
-		if (up_find_kernel(c->in->up, c->arena, names[i], uf, err, sizeof(err)) != 0) {
+		if (up_find_kernel(c->in->up, c->arena, module, names[i], uf, err,
+				   sizeof(err)) != 0) {
 			/* Traceable but not described by BTF: skipped in a wildcard. */
 			if (n > 1)
 				continue;
@@ -531,8 +548,10 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 			return st->optional ? 1 : -1;
 		}
 		pp_emit_dyn(c, st, uf, NULL, sfx == 2,
-			    arena_printf(c->arena, "%s.function(\"%s\")%s", p->comps[0].name,
-					 uf->name, sfx == 2 ? ".return" : sfx == 1 ? ".call" : ""));
+			    arena_printf(c->arena, "%s%s%s%s.function(\"%s\")%s",
+					 p->comps[0].name, module ? "(\"" : "",
+					 module ? module : "", module ? "\")" : "", uf->name,
+					 sfx == 2 ? ".return" : sfx == 1 ? ".call" : ""));
 		if (maxactive)	/* "r64:": kretprobe instances in flight */
 			pp_set_maxactive(c, maxactive);
 	}

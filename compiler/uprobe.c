@@ -56,14 +56,49 @@ void up_files_free(struct up_files *f)
 	free(f->v);
 	f->v = NULL;
 	f->n = 0;
+	for (i = 0; i < f->nmods; i++)
+		kp_free(f->mods[i]);
+	free(f->mods);
+	free(f->mod_names);
+	f->mods = NULL;
+	f->mod_names = NULL;
+	f->nmods = 0;
 	kp_free(f->btf);
 	f->btf = NULL;
 	f->btf_tried = false;
 }
 
-int up_find_kernel(struct up_files *f, struct arena *a, const char *name,
-		   struct up_func *out, char *err, size_t errlen)
+/* Module @name's BTF, loaded once; NULL + @err. */
+static struct btf *up_module_btf(struct up_files *f, const char *name, char *err,
+				 size_t errlen)
 {
+	struct btf *b, **v;
+	const char **nv;
+	unsigned i;
+
+	for (i = 0; i < f->nmods; i++)
+		if (!strcmp(f->mod_names[i], name))
+			return f->mods[i];
+	b = kp_load_module(name, f->btf, err, errlen);
+	v = b ? realloc(f->mods, (f->nmods + 1) * sizeof(*v)) : NULL;
+	nv = v ? realloc(f->mod_names, (f->nmods + 1) * sizeof(*nv)) : NULL;
+	if (v)
+		f->mods = v;
+	if (!nv) {
+		kp_free(b);
+		return NULL;
+	}
+	f->mod_names = nv;
+	f->mods[f->nmods] = b;
+	f->mod_names[f->nmods++] = name;
+	return b;
+}
+
+int up_find_kernel(struct up_files *f, struct arena *a, const char *module,
+		   const char *name, struct up_func *out, char *err, size_t errlen)
+{
+	struct btf *btf;
+
 	memset(out, 0, sizeof(*out));
 	if (!f->btf_tried) {
 		f->btf_tried = true;
@@ -74,11 +109,12 @@ int up_find_kernel(struct up_files *f, struct arena *a, const char *name,
 			snprintf(err, errlen, "the kernel's BTF is not available");
 		return -1;
 	}
-	if (kp_find(f->btf, name, &out->proto, err, errlen) != 0)
+	btf = module ? up_module_btf(f, arena_strdup(a, module), err, errlen) : f->btf;
+	if (!btf || kp_find(btf, name, &out->proto, err, errlen) != 0)
 		return -1;
 	out->name = arena_strdup(a, name);
-	out->path = "kernel";
-	out->btf = f->btf;
+	out->path = module ? arena_strdup(a, module) : "kernel";
+	out->btf = btf;
 	return 0;
 }
 
@@ -878,7 +914,7 @@ int up_match(struct up_files *f, struct arena *a, const char *path, const char *
 	if (n >= 0)
 		return n;
 	/* No tracefs list (not root?): every function the BTF describes. */
-	if (up_find_kernel(f, a, "schedule", &probe, err, errlen) != 0 && !f->btf)
+	if (up_find_kernel(f, a, NULL, "schedule", &probe, err, errlen) != 0 && !f->btf)
 		return -1;
 	return kp_match(a, f->btf, pattern, names);
 }

@@ -28,6 +28,9 @@ struct up_files {
 	unsigned n;
 	struct btf *btf;	/* the kernel's BTF, loaded on first use */
 	bool btf_tried;
+	struct btf **mods;	/* modules' BTF (split over btf), as loaded */
+	const char **mod_names;
+	unsigned nmods;
 };
 
 void up_files_free(struct up_files *f);
@@ -84,9 +87,12 @@ const char *up_dwarf_path(const struct up_func *fn);
 /* "$name:type" for each parameter of @fn, for -L; returns how many. */
 unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char ***decls);
 
-/* Kernel function @name from the kernel's BTF ($KTAP_BTF overrides). */
-int up_find_kernel(struct up_files *f, struct arena *a, const char *name,
-		   struct up_func *out, char *err, size_t errlen);
+/*
+ * Kernel function @name from the kernel's BTF ($KTAP_BTF overrides), or
+ * from module @module's (/sys/kernel/btf/MODULE) when not NULL.
+ */
+int up_find_kernel(struct up_files *f, struct arena *a, const char *module,
+		   const char *name, struct up_func *out, char *err, size_t errlen);
 
 /*
  * Find function @name in @path (a path, or a command looked up in $PATH).

@@ -171,6 +171,16 @@ static struct rt_value vm_concat(struct rt_ctx *c, struct rt_value a,
 	return rt_str(p, (uint32_t)len);
 }
 
+/*
+ * A string read from the store points into it, and a later write to the
+ * same element frees it (x = a[k]; a[k] = "..."; print(x)): values that
+ * go onto the stack get their own copy in the handler's scratch memory.
+ */
+static struct rt_value vm_own(struct rt_ctx *c, struct rt_value v)
+{
+	return v.type == RT_STRING && v.len ? rt_scratch_str(c, v.s, v.len) : v;
+}
+
 /* Combine @cur with @v by sub-operation @sub; string ops only concat. */
 static enum rt_status vm_combine(struct rt_ctx *c, int sub, struct rt_value cur,
 				 struct rt_value v, struct rt_value *out, uint32_t loc)
@@ -279,7 +289,7 @@ static enum rt_status vm_array(struct rt_ctx *c, const struct ir_insn *in,
 	switch (in->op) {
 	case IR_AGET:
 		c->sp -= in->n;
-		vm_push(c, st_aget(s, in->a, &c->stack[c->sp]));
+		vm_push(c, vm_own(c, st_aget(s, in->a, &c->stack[c->sp])));
 		return RT_OK;
 	case IR_ASET:
 		v = vm_pop(c);
@@ -339,6 +349,12 @@ static enum rt_status vm_stats(struct rt_ctx *c, const struct ir_insn *in,
 		return st;
 	case IR_HIST:
 		c->sp -= in->n;
+		/* stap: printing the histogram of nothing is an error. */
+		st_stat_get(s, in->a, in->n ? &c->stack[c->sp] : NULL, IR_STAT_COUNT, &out);
+		if (out == 0) {
+			vm_push(c, rt_str("", 0));
+			return rt_error(c, loc, "empty aggregate");
+		}
 		st_hist_text(s, in->a, in->n ? &c->stack[c->sp] : NULL,
 			     (enum ir_hist)in->b, &b);
 		vm_push(c, rt_scratch_str(c, b.p ? b.p : "", b.len));
@@ -395,9 +411,9 @@ static bool vm_fenext(struct rt_ctx *c, struct vm_frame *f, const struct ir_insn
 	if (!f->iters[in->a] || !st_iter_next(f->iters[in->a], keys, &value))
 		return false;
 	for (i = 0; i < fe->nkeys; i++)
-		vm_push(c, keys[i]);
+		vm_push(c, vm_own(c, keys[i]));
 	if (fe->want_value)
-		vm_push(c, value);
+		vm_push(c, vm_own(c, value));
 	return true;
 }
 
@@ -416,12 +432,12 @@ static enum rt_status vm_local_op(struct rt_ctx *c, struct vm_frame *f,
 static enum rt_status vm_global_op(struct rt_ctx *c, const struct ir_insn *in,
 				   uint32_t loc)
 {
-	struct rt_value v = vm_pop(c), cur = st_get(c->store, in->a), r;
+	struct rt_value v = vm_pop(c), cur = vm_own(c, st_get(c->store, in->a)), r;
 	enum rt_status st = vm_combine(c, in->b, cur, v, &r, loc);
 
 	st_set(c->store, in->a, r);
 	/* The old value of a string global may have been overwritten. */
-	vm_push(c, (in->b & IR_SUB_OLD) ? cur : st_get(c->store, in->a));
+	vm_push(c, vm_own(c, (in->b & IR_SUB_OLD) ? cur : st_get(c->store, in->a)));
 	return st;
 }
 
@@ -508,7 +524,7 @@ static enum rt_status vm_step(struct rt_ctx *c, struct vm_frame *f,
 	case IR_DUP: v = *vm_top(c); vm_push(c, v); return RT_OK;
 	case IR_LDL: vm_push(c, f->locals[in->a]); return RT_OK;
 	case IR_STL: f->locals[in->a] = *vm_top(c); return RT_OK;
-	case IR_LDG: vm_push(c, st_get(c->store, in->a)); return RT_OK;
+	case IR_LDG: vm_push(c, vm_own(c, st_get(c->store, in->a))); return RT_OK;
 	case IR_STG: st_set(c->store, in->a, *vm_top(c)); return RT_OK;
 	case IR_OPL: return vm_local_op(c, f, in, loc);
 	case IR_OPG: return vm_global_op(c, in, loc);

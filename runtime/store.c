@@ -1,52 +1,82 @@
 /*
- * store.c - the script's globals (see store.h).
+ * store.c - the script's globals (see store.h), kept as stap 4.8 keeps
+ * them on one CPU.
  *
- * A scalar global is one value; a statistic is a struct st_stat; an
- * array is a table of entries kept in insertion order (a vector, which
- * is also the unsorted foreach order and the eviction order of a '%'
- * array) with an open-addressing index over it.  Deleted entries leave
- * a hole in the vector and a tombstone in the index until a rebuild.
- * Strings (keys and values) are owned copies, cut at MAXSTRINGLEN.
+ * Scalars are one value each.  A statistic is what stap's runtime keeps
+ * per CPU (runtime/stat-common.c): count, sum, min, max, the integer
+ * Welford state behind @variance, and the histogram counters.
+ *
+ * An array is a doubly linked list of entries in stap's map order plus
+ * a chained hash index over it.  The order is insertion order until a
+ * sorted foreach sorts the list in place, as stap's _stp_map_sort()
+ * does: later unsorted foreach loops, the ties of later sorts and the
+ * entry a '%' array evicts (always the first one) all follow that order.
+ * Statistics arrays are aggregated into a fresh map on every read in
+ * stap, so their sorts do not stick; here their order stays insertion
+ * order (stap's own is hash order, which no script can rely on).
+ *
+ * Ownership: every string stored here is an owned copy cut at
+ * MAXSTRINGLEN.  A foreach iterator holds pointers to live entries, not
+ * copies; entries deleted while an iterator holds them are unlinked at
+ * once but freed when the array's last iterator is freed, so the keys
+ * an iterator handed out stay readable until the element is deleted.
+ * Running out of memory aborts, as buf.c does.
  */
 #include "store.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ST_TOMB UINT32_MAX
-#define ST_HIST_WIDTH 50	/* bar width of a printed histogram */
-#define ST_HIST_ELISION 2	/* zero rows around data before "~" */
-#define ST_LOG_BUCKETS 128
-#define ST_LOG_BUCKET0 64
+#define ST_HIST_WIDTH 50	/* stap's HIST_WIDTH: bar columns */
+#define ST_HIST_ELISION 2	/* stap's HIST_ELISION: zero rows kept */
+#define ST_LOG_BUCKETS 128	/* HIST_LOG_BUCKETS */
+#define ST_LOG_BUCKET0 64	/* HIST_LOG_BUCKET0: the bucket of 0 */
+#define ST_SORTN_MAX 30		/* limits above this sort everything */
+#define ST_MIN_INDEX 16		/* first size of a hash index */
 
+/* A stored value: a long, or a string in an owned buffer. */
+struct st_slot {
+	struct rt_value v;
+	char *buf;		/* NUL-terminated copy, or NULL for "" */
+	uint32_t cap;
+};
+
+/* One statistic, as stap's struct stat_data for one CPU (shift 0). */
 struct st_stat {
 	int64_t count, sum, min, max;
-	int64_t avg_s, m2, variance;	/* Welford, as stap computes it */
+	int64_t avg_s, m2, variance_s;	/* Welford, in stap's integers */
 	int64_t *hist;			/* nbuckets counters, or NULL */
 };
 
 struct st_ent {
+	struct st_ent *hnext;		/* hash chain; graveyard link */
+	struct st_ent *prev, *next;	/* map order */
 	uint64_t hash;
-	struct rt_value v;		/* long or owned string */
-	struct st_stat *stat;		/* value of a statistics array */
-	struct rt_value keys[];		/* the array's nkeys */
+	bool dead;			/* deleted while iterated */
+	struct st_slot val;		/* long and string arrays */
+	struct st_stat *stat;		/* statistics arrays: in this block */
+	struct rt_value keys[];		/* then the stat, then key bytes */
 };
 
 struct st_array {
-	struct st_ent **ents;		/* insertion order; NULL: deleted */
-	size_t n, cap, live, first;	/* first: oldest possibly live */
-	uint32_t *slots;		/* index into ents + 1; 0 empty */
-	size_t nslots, used;		/* used: live + tombstones */
+	struct st_ent **index;		/* chains; nindex is a power of 2 */
+	size_t nindex, n;		/* n: live entries */
+	struct st_ent *first, *last;
+	struct st_ent *cache;		/* last entry found: a[k]++ looks twice */
+	struct st_ent *graveyard;	/* dead, freed with the last iterator */
+	unsigned iters;			/* open iterators */
 };
 
 struct st_global {
 	const struct ir_global *g;
-	struct rt_value v;		/* scalar */
-	struct st_stat stat;		/* scalar statistic */
+	struct st_slot val;		/* long and string scalars */
+	struct st_stat stat;		/* scalar statistics */
 	struct st_array a;
-	size_t maxent;
-	unsigned nbuckets;		/* histogram buckets, 0: none */
+	size_t maxent;			/* MAXMAPENTRIES or the declared size */
+	unsigned nbuckets;		/* histogram counters, 0: none */
+	bool stats;			/* statistics (scalar or array) */
 };
 
 struct rt_store {
@@ -55,39 +85,70 @@ struct rt_store {
 	unsigned maxstringlen;
 };
 
-struct st_iter {
-	struct st_ent **v;		/* snapshot copies */
-	size_t n, i, nkeys;
-	bool stats;
-	enum ir_stat op;
-	int64_t *hist;			/* histogram iteration: counts */
-	unsigned nbuckets, bucket;
-	int64_t *order;			/* histogram iteration: bucket order */
+/* How foreach orders entries: stap's _stp_cmp() inputs. */
+struct st_order {
+	int key;			/* 0: the value, k: key k (1-based) */
+	bool desc;
+	enum ir_stat stat;		/* statistics arrays sorted by value */
 };
 
-/* ---- values ---- */
+struct st_iter {
+	struct st_global *sg;		/* NULL: histogram iteration */
+	struct st_ent **v;		/* entries to visit, pinned */
+	size_t n, i;
+	enum ir_stat op;		/* value given for statistics entries */
+	int64_t *hist;			/* histogram iteration: a copy */
+};
 
-static struct rt_value st_copy(struct rt_value v, unsigned max)
+/* ---- memory and values ---- */
+
+static void *st_alloc(size_t n)
 {
-	char *p;
-	uint32_t len;
+	void *p = calloc(1, n ? n : 1);
 
-	if (v.type != RT_STRING)
-		return v;
-	len = v.len > max ? max : v.len;
-	p = malloc((size_t)len + 1);
-	if (!p)
-		return rt_str("", 0);
-	memcpy(p, v.s, len);
-	p[len] = '\0';
-	return rt_str(p, len);
+	if (!p) {
+		fprintf(stderr, "ktap: out of memory\n");
+		abort();
+	}
+	return p;
 }
 
-static void st_drop(struct rt_value *v)
+static void st_slot_free(struct st_slot *sl)
 {
-	if (v->type == RT_STRING && v->len)
-		free((char *)v->s);
-	v->len = 0;
+	free(sl->buf);
+	sl->buf = NULL;
+	sl->cap = 0;
+}
+
+/*
+ * Store @v in @sl, cut at @max bytes.  @v may point into @sl's own
+ * buffer (a[k] = substr(a[k], ...)), so the bytes move with memmove
+ * and the old buffer is freed only after the copy.
+ */
+static void st_slot_set(struct st_slot *sl, struct rt_value v, unsigned max)
+{
+	uint32_t len = v.len > max ? max : v.len;
+	char *p;
+
+	if (v.type != RT_STRING) {
+		sl->v = v;
+		return;
+	}
+	if (len == 0) {
+		sl->v = rt_str("", 0);
+		return;
+	}
+	if (len < sl->cap) {
+		memmove(sl->buf, v.s, len);
+	} else {
+		p = st_alloc((len | 15u) + 1);
+		memcpy(p, v.s, len);
+		free(sl->buf);
+		sl->buf = p;
+		sl->cap = (len | 15u) + 1;
+	}
+	sl->buf[len] = '\0';
+	sl->v = rt_str(sl->buf, len);
 }
 
 static struct rt_value st_zero(enum rt_type t)
@@ -95,389 +156,513 @@ static struct rt_value st_zero(enum rt_type t)
 	return t == RT_STRING ? rt_str("", 0) : rt_long(0);
 }
 
+/* stap's comparison: longs numerically, strings as strcmp(). */
 static int st_cmp(struct rt_value a, struct rt_value b)
 {
 	size_t n;
 	int c;
 
 	if (a.type != RT_STRING || b.type != RT_STRING)
-		return a.l < b.l ? -1 : a.l > b.l;
+		return (a.l > b.l) - (a.l < b.l);
 	n = a.len < b.len ? a.len : b.len;
 	c = n ? memcmp(a.s, b.s, n) : 0;
 	return c ? c : (a.len > b.len) - (a.len < b.len);
 }
 
-static uint64_t st_hash(const struct rt_value *k, unsigned n)
+static bool st_val_eq(struct rt_value a, struct rt_value b)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-	unsigned i;
-	uint32_t j;
-
-	for (i = 0; i < n; i++) {
-		if (k[i].type == RT_STRING) {
-			for (j = 0; j < k[i].len; j++)
-				h = (h ^ (uint8_t)k[i].s[j]) * 0x100000001b3ULL;
-		} else {
-			h = (h ^ (uint64_t)k[i].l) * 0x100000001b3ULL;
-			h ^= h >> 29;
-		}
-		h = (h ^ 0xff) * 0x100000001b3ULL;
-	}
-	return h ? h : 1;
+	if (a.type != b.type)
+		return false;
+	if (a.type != RT_STRING)
+		return a.l == b.l;
+	return a.len == b.len && (a.len == 0 || memcmp(a.s, b.s, a.len) == 0);
 }
 
-static bool st_keys_eq(const struct rt_value *a, const struct rt_value *b, unsigned n)
+/* Do the keys match, ignoring positions in @star (bit k: key k is '*')? */
+static bool st_keys_match(const struct rt_value *a, const struct rt_value *b,
+			  unsigned n, uint32_t star)
 {
-	unsigned i;
+	unsigned k;
 
-	for (i = 0; i < n; i++)
-		if (st_cmp(a[i], b[i]) != 0)
+	for (k = 0; k < n; k++)
+		if (!(star & (1u << k)) && !st_val_eq(a[k], b[k]))
 			return false;
 	return true;
+}
+
+/* ---- hashing ---- */
+
+static uint64_t st_mix(uint64_t h, uint64_t x)
+{
+	h = (h ^ x) * 0x9e3779b97f4a7c15ULL;
+	return h ^ (h >> 31);
+}
+
+/* Strings hash eight bytes at a time. */
+static uint64_t st_hash_str(uint64_t h, const char *s, uint32_t len)
+{
+	uint64_t w;
+
+	h = st_mix(h, len);
+	for (; len >= 8; s += 8, len -= 8) {
+		memcpy(&w, s, 8);
+		h = st_mix(h, w);
+	}
+	if (len) {
+		w = 0;
+		memcpy(&w, s, len);
+		h = st_mix(h, w);
+	}
+	return h;
+}
+
+static uint64_t st_hash(const struct rt_value *k, unsigned n)
+{
+	uint64_t h = 0x243f6a8885a308d3ULL;
+	unsigned i;
+
+	for (i = 0; i < n; i++) {
+		if (k[i].type == RT_STRING)
+			h = st_hash_str(h, k[i].s, k[i].len);
+		else
+			h = st_mix(h, (uint64_t)k[i].l);
+	}
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	return h ^ (h >> 32);
+}
+
+/*
+ * Keys as they are stored: strings cut at @max bytes, so that a longer
+ * key finds the element it created.  Returns @keys itself when nothing
+ * is cut (the usual case: the interpreter makes no longer strings),
+ * else @tmp (room for 9 keys).
+ */
+static const struct rt_value *st_clip(const struct rt_value *keys, unsigned n,
+				      unsigned max, struct rt_value *tmp)
+{
+	unsigned k;
+	bool cut = false;
+
+	for (k = 0; k < n; k++)
+		cut |= keys && keys[k].type == RT_STRING && keys[k].len > max;
+	if (!cut)
+		return keys;
+	for (k = 0; k < n; k++) {
+		tmp[k] = keys[k];
+		if (tmp[k].type == RT_STRING && tmp[k].len > max)
+			tmp[k].len = max;
+	}
+	return tmp;
 }
 
 /* ---- statistics ---- */
 
-static void st_stat_reset(struct st_stat *s, unsigned nbuckets)
-{
-	int64_t *h = s->hist;
+/* Wrapping int64 arithmetic, as the kernel's (-fno-strict-overflow). */
+static int64_t st_wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static int64_t st_wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static int64_t st_wmul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
 
-	memset(s, 0, sizeof(*s));
-	s->hist = h;
-	if (h)
-		memset(h, 0, nbuckets * sizeof(*h));
+/* stap's _stp_div64(): x / 0 is 0, x / -1 is -x. */
+static int64_t st_div(int64_t x, int64_t y)
+{
+	if (y == 0)
+		return 0;
+	if (y == -1)
+		return st_wsub(0, x);
+	return x / y;
 }
 
-static int st_log_bucket(int64_t v)
+/* stap's "int delta": the low 32 bits, sign-extended. */
+static int64_t st_int32(int64_t v)
 {
-	uint64_t u;
-	int b = 0;
+	uint32_t u = (uint32_t)(uint64_t)v;
+
+	return u < 0x80000000u ? (int64_t)u : (int64_t)u - 0x100000000LL;
+}
+
+/* Bucket of @v in a log histogram (_stp_val_to_bucket). */
+static unsigned st_log_bucket(int64_t v)
+{
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	unsigned bits = 0;
 
 	if (v == 0)
 		return ST_LOG_BUCKET0;
-	u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	while (u) {
-		b++;
-		u >>= 1;
-	}
-	return v < 0 ? ST_LOG_BUCKET0 - b : ST_LOG_BUCKET0 + b;
+	for (; u; u >>= 1)
+		bits++;
+	return v < 0 ? ST_LOG_BUCKET0 - bits : ST_LOG_BUCKET0 + bits;
 }
 
-static int64_t st_log_value(int b)
+/* The label of log bucket @b (_stp_bucket_to_val): 0, +-2^k. */
+static int64_t st_log_value(unsigned b)
 {
 	if (b == ST_LOG_BUCKET0)
 		return 0;
 	if (b < ST_LOG_BUCKET0)
-		return -((int64_t)1 << (ST_LOG_BUCKET0 - b - 1));
+		return (int64_t)(UINT64_MAX << (63 - b));
 	return (int64_t)1 << (b - ST_LOG_BUCKET0 - 1);
 }
 
-static unsigned st_lin_bucket(const struct ir_global *g, unsigned nb, int64_t v)
+/* Bucket of @v in a linear histogram: 0 underflow, nb-1 overflow. */
+static unsigned st_lin_bucket(const struct st_global *sg, int64_t v)
 {
-	int64_t b;
+	int64_t d = st_wsub(v, sg->g->lin_start);
+	uint64_t b;
 
-	if (v < g->lin_start)
+	if (d < 0)
 		return 0;
-	b = (v - g->lin_start) / g->lin_step + 1;
-	return b >= (int64_t)nb - 1 ? nb - 1 : (unsigned)b;
+	b = (uint64_t)d / (uint64_t)sg->g->lin_step + 1;
+	return b >= sg->nbuckets - 1 ? sg->nbuckets - 1 : (unsigned)b;
 }
 
-static void st_stat_update(const struct st_global *sg, struct st_stat *s, int64_t v)
+static void st_stat_hist(const struct st_global *sg, struct st_stat *st, int64_t v)
+{
+	if (!st->hist)
+		return;
+	st->hist[sg->g->hist_log ? st_log_bucket(v) : st_lin_bucket(sg, v)]++;
+}
+
+/* __stp_stat_add() with every operation enabled and shift 0. */
+static void st_stat_update(const struct st_global *sg, struct st_stat *st, int64_t v)
 {
 	int64_t delta;
 
-	if (s->count == 0) {
-		s->count = 1;
-		s->sum = s->min = s->max = s->avg_s = v;
-		s->m2 = s->variance = 0;
+	if (st->count == 0) {
+		st->count = 1;
+		st->sum = st->min = st->max = st->avg_s = v;
+		st->m2 = 0;
 	} else {
-		s->count++;
-		s->sum += v;
-		if (v > s->max)
-			s->max = v;
-		if (v < s->min)
-			s->min = v;
-		/* Welford's algorithm in integers, as stap's runtime does. */
-		delta = v - s->avg_s;
-		s->avg_s += delta / s->count;
-		s->m2 += delta * (v - s->avg_s);
-		s->variance = s->m2 / (s->count - 1);
+		st->count++;
+		st->sum = st_wadd(st->sum, v);
+		if (v > st->max)
+			st->max = v;
+		if (v < st->min)
+			st->min = v;
+		delta = st_int32(st_wsub(v, st->avg_s));
+		st->avg_s = st_wadd(st->avg_s, st_div(delta, st->count));
+		st->m2 = st_wadd(st->m2, st_wmul(delta, st_wsub(v, st->avg_s)));
+		st->variance_s = st_div(st->m2, st->count - 1);
 	}
-	if (s->hist)
-		s->hist[sg->g->hist_log ? (unsigned)st_log_bucket(v) :
-			st_lin_bucket(sg->g, sg->nbuckets, v)]++;
+	st_stat_hist(sg, st, v);
 }
 
-static int st_stat_init(const struct st_global *sg, struct st_stat *s)
+/*
+ * @variance.  A scalar goes through _stp_stat_get(), which pools the
+ * CPUs with the total-variance formula: on one CPU that still adds the
+ * drift of the integer running mean from sum/count.  An array element is
+ * copied into the aggregated map as is (_new_map_copy_stat()).
+ */
+static int64_t st_variance(const struct st_stat *st, bool element)
 {
-	memset(s, 0, sizeof(*s));
-	if (sg->nbuckets && !(s->hist = calloc(sg->nbuckets, sizeof(*s->hist))))
-		return -1;
-	return 0;
+	int64_t d, s1, s2;
+
+	if (element)
+		return st->variance_s;
+	d = st_wsub(st->avg_s, st_div(st->sum, st->count));
+	s1 = st_wmul(st_wmul(st->count, d), d);
+	s2 = st_wmul(st->count - 1, st->variance_s);
+	return st_div(st_wadd(s1, s2), st->count - 1);
 }
 
-static enum st_err st_stat_value(const struct st_stat *s, enum ir_stat op, int64_t *out)
+/* @count and @sum of nothing are 0; the others are stap's
+   "empty aggregate" error. */
+static enum st_err st_stat_value(const struct st_stat *st, bool element,
+				 enum ir_stat op, int64_t *out)
 {
 	*out = 0;
-	switch (op) {
-	case IR_STAT_COUNT: *out = s ? s->count : 0; return ST_OK;
-	case IR_STAT_SUM: *out = s ? s->sum : 0; return ST_OK;
-	default: break;
+	if (op == IR_STAT_COUNT || op == IR_STAT_SUM) {
+		if (st)
+			*out = op == IR_STAT_COUNT ? st->count : st->sum;
+		return ST_OK;
 	}
-	if (!s || s->count == 0)
+	if (!st || st->count == 0)
 		return ST_EMPTY;
 	switch (op) {
-	case IR_STAT_MIN: *out = s->min; break;
-	case IR_STAT_MAX: *out = s->max; break;
-	case IR_STAT_AVG: *out = s->sum / s->count; break;
-	default: *out = s->variance; break;
+	case IR_STAT_MIN: *out = st->min; break;
+	case IR_STAT_MAX: *out = st->max; break;
+	case IR_STAT_AVG: *out = st_div(st->sum, st->count); break;
+	default: *out = st_variance(st, element); break;
 	}
 	return ST_OK;
 }
 
-/* ---- arrays ---- */
-
-static struct st_ent *st_find(struct st_global *sg, const struct rt_value *keys,
-			      uint64_t h, size_t *slot)
+static void st_stat_clear(struct st_stat *st, unsigned nbuckets)
 {
-	struct st_array *a = &sg->a;
-	size_t i, mask = a->nslots - 1, tomb = SIZE_MAX;
-	uint32_t s;
+	int64_t *h = st->hist;
 
-	if (!a->nslots) {
-		*slot = SIZE_MAX;
-		return NULL;
-	}
-	for (i = h & mask;; i = (i + 1) & mask) {
-		s = a->slots[i];
-		if (s == 0)
-			break;
-		if (s == ST_TOMB) {
-			if (tomb == SIZE_MAX)
-				tomb = i;
-			continue;
-		}
-		if (a->ents[s - 1]->hash == h &&
-		    st_keys_eq(a->ents[s - 1]->keys, keys, sg->g->nkeys)) {
-			*slot = i;
-			return a->ents[s - 1];
-		}
-	}
-	*slot = tomb != SIZE_MAX ? tomb : i;
-	return NULL;
+	memset(st, 0, sizeof(*st));
+	st->hist = h;
+	if (h)
+		memset(h, 0, nbuckets * sizeof(*h));
 }
 
-static void st_ent_free(const struct st_global *sg, struct st_ent *e)
-{
-	unsigned k;
+/* ---- array entries ---- */
 
+/* Where an entry's statistic starts: after the keys, 8-byte aligned. */
+static size_t st_ent_stat_off(unsigned nkeys)
+{
+	return (sizeof(struct st_ent) + nkeys * sizeof(struct rt_value) + 7) & ~(size_t)7;
+}
+
+/*
+ * A new entry for @keys: keys, statistic and key bytes in one block.
+ * The value is 0, "" or an empty statistic.
+ */
+static struct st_ent *st_ent_new(const struct rt_store *s, const struct st_global *sg,
+				 const struct rt_value *keys, uint64_t h)
+{
+	unsigned k, nk = sg->g->nkeys, max = s->maxstringlen;
+	size_t off = st_ent_stat_off(nk), size = off;
+	struct st_ent *e;
+	char *p;
+
+	if (sg->stats)
+		size += sizeof(struct st_stat) + sg->nbuckets * sizeof(int64_t);
+	for (k = 0; k < nk; k++)
+		if (keys[k].type == RT_STRING)
+			size += (keys[k].len > max ? max : keys[k].len) + 1;
+	e = st_alloc(size);
+	p = (char *)e + off;
+	if (sg->stats) {
+		e->stat = (struct st_stat *)(void *)p;
+		e->stat->hist = sg->nbuckets ? (int64_t *)(void *)(e->stat + 1) : NULL;
+		p += sizeof(struct st_stat) + sg->nbuckets * sizeof(int64_t);
+	}
+	for (k = 0; k < nk; k++) {
+		e->keys[k] = keys[k];
+		if (keys[k].type != RT_STRING)
+			continue;
+		e->keys[k].len = keys[k].len > max ? max : keys[k].len;
+		memcpy(p, keys[k].s, e->keys[k].len);
+		e->keys[k].s = p;
+		p += e->keys[k].len + 1;
+	}
+	e->hash = h;
+	e->val.v = st_zero(sg->g->type);
+	return e;
+}
+
+static void st_ent_free(struct st_ent *e)
+{
 	if (!e)
 		return;
-	for (k = 0; k < sg->g->nkeys; k++)
-		st_drop(&e->keys[k]);
-	st_drop(&e->v);
-	if (e->stat)
-		free(e->stat->hist);
-	free(e->stat);
+	st_slot_free(&e->val);
 	free(e);
 }
 
-/* Rebuild the index and squeeze the holes out of the vector. */
-static int st_rehash(struct st_global *sg, size_t nslots)
-{
-	struct st_array *a = &sg->a;
-	uint32_t *slots = calloc(nslots, sizeof(*slots));
-	size_t i, j = 0, s;
+/* ---- arrays: index and order ---- */
 
-	if (!slots)
-		return -1;
-	for (i = a->first; i < a->n; i++) {
-		if (!a->ents[i])
-			continue;
-		a->ents[j] = a->ents[i];
-		for (s = a->ents[j]->hash & (nslots - 1); slots[s];
-		     s = (s + 1) & (nslots - 1))
-			;
-		slots[s] = (uint32_t)(j + 1);
-		j++;
-	}
-	free(a->slots);
-	a->slots = slots;
-	a->nslots = nslots;
-	a->n = j;
-	a->first = 0;
-	a->used = j;
-	return 0;
+static void st_index_put(struct st_array *a, struct st_ent *e)
+{
+	size_t i = e->hash & (a->nindex - 1);
+
+	e->hnext = a->index[i];
+	a->index[i] = e;
 }
 
-static int st_grow(struct st_global *sg)
+/* Double the index (or make the first one) when it is full. */
+static void st_index_grow(struct st_array *a)
 {
-	struct st_array *a = &sg->a;
-	struct st_ent **v;
-	size_t want = a->nslots ? a->nslots : 64;
-
-	while ((a->live + 1) * 2 > want)
-		want *= 2;
-	if ((a->used + 1) * 4 > a->nslots * 3 || want > a->nslots)
-		if (st_rehash(sg, want) != 0)
-			return -1;
-	if (a->n == a->cap) {
-		size_t cap = a->cap ? a->cap * 2 : 64;
-
-		if (!(v = realloc(a->ents, cap * sizeof(*v))))
-			return -1;
-		a->ents = v;
-		a->cap = cap;
-	}
-	return 0;
-}
-
-static void st_unlink(struct st_global *sg, size_t slot)
-{
-	struct st_array *a = &sg->a;
-	uint32_t i = a->slots[slot] - 1;
-
-	st_ent_free(sg, a->ents[i]);
-	a->ents[i] = NULL;
-	a->slots[slot] = ST_TOMB;
-	a->live--;
-	while (a->first < a->n && !a->ents[a->first])
-		a->first++;
-}
-
-/* '%' arrays: make room by dropping the oldest entry. */
-static void st_evict_oldest(struct st_global *sg)
-{
-	struct st_array *a = &sg->a;
 	struct st_ent *e;
-	size_t slot;
 
-	while (a->first < a->n && !a->ents[a->first])
-		a->first++;
-	if (a->first == a->n)
+	if (a->n < a->nindex)
 		return;
-	e = a->ents[a->first];
-	if (st_find(sg, e->keys, e->hash, &slot) == e)
-		st_unlink(sg, slot);
+	free(a->index);
+	a->nindex = a->nindex ? a->nindex * 2 : ST_MIN_INDEX;
+	a->index = st_alloc(a->nindex * sizeof(*a->index));
+	for (e = a->first; e; e = e->next)
+		st_index_put(a, e);
 }
 
+static void st_list_append(struct st_array *a, struct st_ent *e)
+{
+	e->prev = a->last;
+	e->next = NULL;
+	if (a->last)
+		a->last->next = e;
+	else
+		a->first = e;
+	a->last = e;
+}
+
+/* Make @v (all n entries) the array's order. */
+static void st_list_relink(struct st_array *a, struct st_ent **v, size_t n)
+{
+	size_t i;
+
+	a->first = a->last = NULL;
+	for (i = 0; i < n; i++)
+		st_list_append(a, v[i]);
+}
+
+static struct st_ent *st_find(struct st_array *a, const struct rt_value *keys,
+			      unsigned nkeys, uint64_t h)
+{
+	struct st_ent *e;
+
+	if (!a->nindex)
+		return NULL;
+	for (e = a->index[h & (a->nindex - 1)]; e; e = e->hnext)
+		if (e->hash == h && st_keys_match(e->keys, keys, nkeys, 0))
+			return e;
+	return NULL;
+}
+
+/* Free an unlinked entry, or keep it for the iterators that hold it. */
+static void st_bury(struct st_array *a, struct st_ent *e)
+{
+	if (!a->iters) {
+		st_ent_free(e);
+		return;
+	}
+	e->dead = true;
+	e->hnext = a->graveyard;
+	a->graveyard = e;
+}
+
+/* Remove @e from the index and the order, then bury it. */
+static void st_unlink(struct st_array *a, struct st_ent *e)
+{
+	struct st_ent **pp = &a->index[e->hash & (a->nindex - 1)];
+
+	while (*pp != e)
+		pp = &(*pp)->hnext;
+	*pp = e->hnext;
+	if (e->prev)
+		e->prev->next = e->next;
+	else
+		a->first = e->next;
+	if (e->next)
+		e->next->prev = e->prev;
+	else
+		a->last = e->prev;
+	if (a->cache == e)
+		a->cache = NULL;
+	a->n--;
+	st_bury(a, e);
+}
+
+static void st_array_clear(struct st_array *a)
+{
+	struct st_ent *e, *next;
+
+	for (e = a->first; e; e = next) {
+		next = e->next;
+		st_bury(a, e);
+	}
+	free(a->index);
+	a->index = NULL;
+	a->nindex = a->n = 0;
+	a->first = a->last = a->cache = NULL;
+}
+
+static void st_array_free(struct st_array *a)
+{
+	struct st_ent *e, *next;
+
+	a->iters = 0;
+	st_array_clear(a);
+	for (e = a->graveyard; e; e = next) {
+		next = e->hnext;
+		st_ent_free(e);
+	}
+	a->graveyard = NULL;
+}
+
+/*
+ * Insert a new entry.  A full array is stap's "Array overflow" unless
+ * declared with '%': then the first entry in map order gives way, as
+ * _new_map_create() reuses the head of the list.
+ */
 static enum st_err st_insert(struct rt_store *s, struct st_global *sg,
 			     const struct rt_value *keys, uint64_t h, struct st_ent **out)
 {
 	struct st_array *a = &sg->a;
-	unsigned k, nk = sg->g->nkeys;
 	struct st_ent *e;
-	size_t slot;
 
-	if (a->live >= sg->maxent) {
-		if (!sg->g->wrap)
+	if (a->n >= sg->maxent) {
+		if (!sg->g->wrap || !a->first)
 			return ST_FULL;
-		st_evict_oldest(sg);
+		st_unlink(a, a->first);
 	}
-	if (st_grow(sg) != 0 || !(e = calloc(1, sizeof(*e) + nk * sizeof(e->keys[0]))))
-		return ST_FULL;
-	e->hash = h;
-	for (k = 0; k < nk; k++)
-		e->keys[k] = st_copy(keys[k], s->maxstringlen);
-	e->v = st_zero(sg->g->type);
-	if (sg->g->type == RT_STATS) {
-		e->stat = malloc(sizeof(*e->stat));
-		if (!e->stat || st_stat_init(sg, e->stat) != 0) {
-			st_ent_free(sg, e);
-			return ST_FULL;
-		}
-	}
-	st_find(sg, keys, h, &slot);
-	if (a->slots[slot] == 0)
-		a->used++;
-	a->ents[a->n] = e;
-	a->slots[slot] = (uint32_t)(++a->n);
-	a->live++;
-	*out = e;
+	e = st_ent_new(s, sg, keys, h);
+	a->n++;
+	st_index_grow(a);
+	st_index_put(a, e);
+	st_list_append(a, e);
+	*out = a->cache = e;
 	return ST_OK;
 }
 
-/* The entry for @keys, created when @create; NULL if absent (or full). */
+/* The entry for @keys (NULL if absent), created when @create. */
 static enum st_err st_lookup(struct rt_store *s, unsigned g, const struct rt_value *keys,
 			     bool create, struct st_ent **out)
 {
 	struct st_global *sg = &s->gl[g];
-	uint64_t h = st_hash(keys, sg->g->nkeys);
-	size_t slot;
+	unsigned nk = sg->g->nkeys;
+	struct rt_value tmp[9];
+	uint64_t h;
 
-	*out = st_find(sg, keys, h, &slot);
-	if (*out || !create)
+	keys = st_clip(keys, nk, s->maxstringlen, tmp);
+	*out = sg->a.cache;
+	if (*out && st_keys_match((*out)->keys, keys, nk, 0))
 		return ST_OK;
-	return st_insert(s, sg, keys, h, out);
-}
-
-/* Does entry @e match the fixed keys of @keys (bits of @star: any)? */
-static bool st_match(const struct st_ent *e, const struct rt_value *keys,
-		     unsigned nkeys, uint32_t star)
-{
-	unsigned k;
-
-	for (k = 0; k < nkeys; k++)
-		if (!(star & (1u << k)) && st_cmp(e->keys[k], keys[k]) != 0)
-			return false;
-	return true;
+	h = st_hash(keys, nk);
+	*out = st_find(&sg->a, keys, nk, h);
+	if (*out) {
+		sg->a.cache = *out;
+		return ST_OK;
+	}
+	return create ? st_insert(s, sg, keys, h, out) : ST_OK;
 }
 
 /* ---- the store ---- */
 
-static int st_global_init(struct rt_store *s, unsigned i, unsigned maxmapentries)
+/* Histogram counters of @g: 128 for @hist_log, (stop-start)/step + 3
+   for @hist_linear (underflow, regular buckets, overflow). */
+static unsigned st_nbuckets(const struct ir_global *g)
+{
+	int64_t n;
+
+	if (g->hist_log)
+		return ST_LOG_BUCKETS;
+	if (!g->hist_linear || g->lin_step <= 0 || g->lin_stop < g->lin_start)
+		return 0;
+	n = (g->lin_stop - g->lin_start) / g->lin_step + 3;
+	return n > 0 && n < (1 << 24) ? (unsigned)n : 0;
+}
+
+static void st_global_init(struct rt_store *s, unsigned i, unsigned maxmapentries)
 {
 	struct st_global *sg = &s->gl[i];
 	const struct ir_global *g = &s->prog->globals[i];
 
 	sg->g = g;
 	sg->maxent = g->maxentries > 0 ? (size_t)g->maxentries : maxmapentries;
-	if (g->hist_log)
-		sg->nbuckets = ST_LOG_BUCKETS;
-	else if (g->hist_linear && g->lin_step > 0 && g->lin_stop >= g->lin_start)
-		sg->nbuckets = (unsigned)((g->lin_stop - g->lin_start) / g->lin_step + 3);
+	sg->stats = g->type == RT_STATS;
+	sg->nbuckets = sg->stats ? st_nbuckets(g) : 0;
 	if (g->is_array)
-		return 0;
-	if (g->type == RT_STATS)
-		return st_stat_init(sg, &sg->stat);
-	sg->v = g->init.type ? st_copy(g->init, s->maxstringlen) : st_zero(g->type);
-	return 0;
+		return;
+	if (sg->stats && sg->nbuckets)
+		sg->stat.hist = st_alloc(sg->nbuckets * sizeof(int64_t));
+	sg->val.v = st_zero(g->type);
+	if (g->init.type == RT_LONG || g->init.type == RT_STRING)
+		st_slot_set(&sg->val, g->init, s->maxstringlen);
 }
 
 struct rt_store *st_new(const struct ir_prog *p, unsigned maxmapentries,
 			unsigned maxstringlen)
 {
-	struct rt_store *s = calloc(1, sizeof(*s));
+	struct rt_store *s = st_alloc(sizeof(*s));
 	unsigned i;
 
-	if (!s)
-		return NULL;
 	s->prog = p;
 	s->maxstringlen = maxstringlen;
-	s->gl = calloc(p->nglobals + 1, sizeof(*s->gl));
-	if (!s->gl) {
-		free(s);
-		return NULL;
-	}
-	for (i = 0; i < p->nglobals; i++) {
-		if (st_global_init(s, i, maxmapentries) != 0) {
-			st_free(s);
-			return NULL;
-		}
-	}
+	s->gl = st_alloc((p->nglobals + 1) * sizeof(*s->gl));
+	for (i = 0; i < p->nglobals; i++)
+		st_global_init(s, i, maxmapentries);
 	return s;
-}
-
-static void st_array_clear(struct st_global *sg)
-{
-	struct st_array *a = &sg->a;
-	size_t i;
-
-	for (i = 0; i < a->n; i++)
-		st_ent_free(sg, a->ents[i]);
-	free(a->ents);
-	free(a->slots);
-	memset(a, 0, sizeof(*a));
 }
 
 void st_free(struct rt_store *s)
@@ -486,11 +671,9 @@ void st_free(struct rt_store *s)
 
 	if (!s)
 		return;
-	for (i = 0; s->gl && i < s->prog->nglobals; i++) {
-		if (!s->gl[i].g)
-			continue;
-		st_array_clear(&s->gl[i]);
-		st_drop(&s->gl[i].v);
+	for (i = 0; i < s->prog->nglobals; i++) {
+		st_array_free(&s->gl[i].a);
+		st_slot_free(&s->gl[i].val);
 		free(s->gl[i].stat.hist);
 	}
 	free(s->gl);
@@ -499,53 +682,47 @@ void st_free(struct rt_store *s)
 
 struct rt_value st_get(struct rt_store *s, unsigned g)
 {
-	return s->gl[g].v;
+	return s->gl[g].val.v;
 }
 
 void st_set(struct rt_store *s, unsigned g, struct rt_value v)
 {
-	struct rt_value old = s->gl[g].v;
-
-	/* Copy first: @v may be the old value itself. */
-	s->gl[g].v = st_copy(v, s->maxstringlen);
-	st_drop(&old);
+	st_slot_set(&s->gl[g].val, v, s->maxstringlen);
 }
 
+/* delete of a global: arrays empty, statistics forget everything,
+   scalars become 0 or "" (not their initial value, as in stap). */
 void st_reset(struct rt_store *s, unsigned g)
 {
 	struct st_global *sg = &s->gl[g];
 
-	if (sg->g->is_array) {
-		st_array_clear(sg);
-	} else if (sg->g->type == RT_STATS) {
-		st_stat_reset(&sg->stat, sg->nbuckets);
-	} else {
-		st_drop(&sg->v);
-		sg->v = st_zero(sg->g->type);
-	}
+	if (sg->g->is_array)
+		st_array_clear(&sg->a);
+	else if (sg->stats)
+		st_stat_clear(&sg->stat, sg->nbuckets);
+	else
+		sg->val.v = st_zero(sg->g->type);
 }
+
+/* ---- arrays ---- */
 
 struct rt_value st_aget(struct rt_store *s, unsigned g, const struct rt_value *keys)
 {
 	struct st_ent *e;
 
 	st_lookup(s, g, keys, false, &e);
-	return e ? e->v : st_zero(s->gl[g].g->type);
+	return e ? e->val.v : st_zero(s->gl[g].g->type);
 }
 
 enum st_err st_aset(struct rt_store *s, unsigned g, const struct rt_value *keys,
 		    struct rt_value v)
 {
-	struct rt_value old;
 	struct st_ent *e;
 	enum st_err r = st_lookup(s, g, keys, true, &e);
 
-	if (r != ST_OK)
-		return r;
-	old = e->v;
-	e->v = st_copy(v, s->maxstringlen);
-	st_drop(&old);
-	return ST_OK;
+	if (r == ST_OK)
+		st_slot_set(&e->val, v, s->maxstringlen);
+	return r;
 }
 
 enum st_err st_aref(struct rt_store *s, unsigned g, const struct rt_value *keys,
@@ -554,7 +731,7 @@ enum st_err st_aref(struct rt_store *s, unsigned g, const struct rt_value *keys,
 	struct st_ent *e;
 	enum st_err r = st_lookup(s, g, keys, true, &e);
 
-	*cur = r == ST_OK ? e->v : st_zero(s->gl[g].g->type);
+	*cur = r == ST_OK ? e->val.v : st_zero(s->gl[g].g->type);
 	return r;
 }
 
@@ -562,15 +739,16 @@ bool st_ain(struct rt_store *s, unsigned g, const struct rt_value *keys,
 	    uint32_t star_mask)
 {
 	struct st_global *sg = &s->gl[g];
+	struct rt_value tmp[9];
 	struct st_ent *e;
-	size_t i;
 
 	if (!star_mask) {
 		st_lookup(s, g, keys, false, &e);
 		return e != NULL;
 	}
-	for (i = sg->a.first; i < sg->a.n; i++)
-		if (sg->a.ents[i] && st_match(sg->a.ents[i], keys, sg->g->nkeys, star_mask))
+	keys = st_clip(keys, sg->g->nkeys, s->maxstringlen, tmp);
+	for (e = sg->a.first; e; e = e->next)
+		if (st_keys_match(e->keys, keys, sg->g->nkeys, star_mask))
 			return true;
 	return false;
 }
@@ -579,35 +757,41 @@ enum st_err st_adel(struct rt_store *s, unsigned g, const struct rt_value *keys,
 		    uint32_t star_mask)
 {
 	struct st_global *sg = &s->gl[g];
-	struct st_ent *e;
-	size_t i, slot;
+	struct rt_value tmp[9];
+	struct st_ent *e, *next;
 
-	for (i = sg->a.first; i < sg->a.n; i++) {
-		e = sg->a.ents[i];
-		if (!e || !st_match(e, keys, sg->g->nkeys, star_mask))
-			continue;
-		if (st_find(sg, e->keys, e->hash, &slot) == e)
-			st_unlink(sg, slot);
-		if (!star_mask)
-			break;
+	if (!star_mask) {
+		st_lookup(s, g, keys, false, &e);
+		if (e)
+			st_unlink(&sg->a, e);
+		return ST_OK;
+	}
+	keys = st_clip(keys, sg->g->nkeys, s->maxstringlen, tmp);
+	for (e = sg->a.first; e; e = next) {
+		next = e->next;
+		if (st_keys_match(e->keys, keys, sg->g->nkeys, star_mask))
+			st_unlink(&sg->a, e);
 	}
 	return ST_OK;
 }
 
 enum st_err st_aclear(struct rt_store *s, unsigned g)
 {
-	st_array_clear(&s->gl[g]);
+	st_array_clear(&s->gl[g].a);
 	return ST_OK;
 }
 
-/* The statistic of global @g (an element of it when @keys). */
+/* ---- statistics ---- */
+
+/* The statistic of global @g, or of its element @keys; NULL when the
+   element does not exist (and @create is false). */
 static enum st_err st_stat_of(struct rt_store *s, unsigned g, const struct rt_value *keys,
 			      bool create, struct st_stat **out)
 {
 	struct st_ent *e;
 	enum st_err r;
 
-	if (!keys) {
+	if (!s->gl[g].g->is_array) {
 		*out = &s->gl[g].stat;
 		return ST_OK;
 	}
@@ -633,153 +817,195 @@ enum st_err st_stat_get(struct rt_store *s, unsigned g, const struct rt_value *k
 	struct st_stat *st;
 
 	st_stat_of(s, g, keys, false, &st);
-	return st_stat_value(st, op, out);
+	return st_stat_value(st, s->gl[g].g->is_array, op, out);
 }
 
-/* ---- histograms ---- */
+/* ---- histogram text (_stp_stat_print_histogram_buf) ---- */
 
+struct st_hist {
+	const struct st_global *sg;
+	const int64_t *h;
+	unsigned n;			/* buckets */
+	unsigned lo, hi;		/* rows printed */
+	bool under, over;		/* linear: the end rows are printed */
+	int64_t valmax, scale;
+	int vspace, cspace;		/* value and count column widths */
+};
+
+/* stap's needed_space(): characters of @v in decimal. */
 static int st_space(int64_t v)
 {
-	int n = v <= 0 ? 1 : 0;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	int n = v < 0 ? 1 : 0;
 
-	while (v) {
-		v /= 10;
+	if (v == 0)
+		return 1;
+	for (; u; u /= 10)
 		n++;
-	}
 	return n;
 }
 
-static void st_pad(struct rt_buf *out, int n, char c)
+static void st_pad(struct rt_buf *out, int64_t n, char c)
 {
-	while (n-- > 0)
+	for (; n > 0; n--)
 		buf_addc(out, c);
 }
 
-/* Row @i's label: "<start", ">last" (linear ends) or the bucket value. */
-static int st_label(const struct st_global *sg, unsigned i, char *buf, size_t len)
+/*
+ * The rows: the data's range, widened by up to two buckets on each side
+ * (a log histogram does not widen below 0 unless it has negative data),
+ * without empty under/overflow rows.  False for an empty histogram.
+ */
+static bool st_hist_rows(struct st_hist *t)
 {
-	const struct ir_global *g = sg->g;
+	bool lin = !t->sg->g->hist_log, any = false;
+	unsigned i;
 
-	if (g->hist_log)
-		return snprintf(buf, len, "%" PRId64, st_log_value((int)i));
-	if (i == 0)
-		return snprintf(buf, len, "<%" PRId64, g->lin_start);
-	if (i == sg->nbuckets - 1)
-		return snprintf(buf, len, ">%" PRId64,
-				g->lin_start + (int64_t)(i - 2) * g->lin_step);
-	return snprintf(buf, len, "%" PRId64, g->lin_start + (int64_t)(i - 1) * g->lin_step);
-}
-
-/* The rows to print: the data's range, two zero rows either side. */
-static bool st_hist_range(const struct st_global *sg, const int64_t *h, unsigned *lo,
-			  unsigned *hi, int64_t *max)
-{
-	unsigned i, n = sg->nbuckets;
-	bool any = false;
-
-	*max = 0;
-	*lo = *hi = 0;
-	for (i = 0; i < n; i++) {
-		if (h[i] > 0 && !any) {
-			*lo = i;
+	for (i = 0; i < t->n; i++) {
+		if (t->h[i] > 0) {
+			t->lo = any ? t->lo : i;
+			t->hi = i;
 			any = true;
 		}
-		if (h[i] > 0)
-			*hi = i;
-		if (h[i] > *max)
-			*max = h[i];
+		if (t->h[i] > t->valmax)
+			t->valmax = t->h[i];
 	}
-	if (!any)
-		return false;
-	for (i = 0; i < 2; i++) {
-		if (sg->g->hist_log ? *lo > 0 && *lo != ST_LOG_BUCKET0 : *lo > 0)
-			(*lo)--;
-		if (*hi < n - 1)
-			(*hi)++;
+	for (i = 0; any && i < 2; i++) {
+		if (t->lo > 0 && (lin || t->lo != ST_LOG_BUCKET0))
+			t->lo--;
+		if (t->hi < t->n - 1)
+			t->hi++;
 	}
-	if (sg->g->hist_linear) {
-		/* The under- and overflow rows only when they count something. */
-		if (*lo == 0 && h[0] == 0)
-			(*lo)++;
-		if (*hi == n - 1 && h[*hi] == 0)
-			(*hi)--;
-	}
-	return true;
+	if (lin && t->lo == 0 && t->h[0] == 0)
+		t->lo++;
+	if (lin && t->hi == t->n - 1 && t->h[t->hi] == 0)
+		t->hi--;
+	t->under = lin && t->lo == 0;
+	t->over = lin && t->hi == t->n - 1;
+	return any;
 }
 
-/* Is row @i in a run of zero rows that stap elides? */
-static bool st_elide(const int64_t *h, unsigned lo, unsigned hi, unsigned i)
+/*
+ * Column widths.  The value column of a linear histogram is sized for
+ * start + step * hi, one step more than the last label (as stap does),
+ * and never narrower than "value".
+ */
+static void st_hist_widths(struct st_hist *t)
 {
-	unsigned a = i > lo + ST_HIST_ELISION ? i - ST_HIST_ELISION : lo;
-	unsigned b = i + ST_HIST_ELISION < hi ? i + ST_HIST_ELISION : hi;
+	const struct ir_global *g = t->sg->g;
+	int a, b;
+
+	t->scale = t->valmax <= ST_HIST_WIDTH ? 1 :
+		(t->valmax + ST_HIST_WIDTH - 1) / ST_HIST_WIDTH;
+	t->cspace = st_space(t->valmax);
+	if (g->hist_log) {
+		a = st_space(st_log_value(t->hi));
+		b = st_space(st_log_value(t->lo));
+	} else {
+		a = st_space(g->lin_start) + t->under;
+		b = st_space(st_wadd(g->lin_start, st_wmul(g->lin_step, t->hi))) + t->over;
+	}
+	t->vspace = a > b ? a : b;
+	if (t->vspace < 5)
+		t->vspace = 5;
+}
+
+/* Row @i is left out when it and its neighbours within two rows (inside
+   the printed range) are all zero. */
+static bool st_hist_elided(const struct st_hist *t, unsigned i)
+{
+	unsigned a = i > t->lo + ST_HIST_ELISION ? i - ST_HIST_ELISION : t->lo;
+	unsigned b = i + ST_HIST_ELISION < t->hi ? i + ST_HIST_ELISION : t->hi;
 
 	for (; a <= b; a++)
-		if (h[a] != 0)
+		if (t->h[a] != 0)
 			return false;
 	return true;
 }
 
+/* Row @i's label: its value, and "<" or ">" for the linear end rows. */
+static int64_t st_hist_label(const struct st_hist *t, unsigned i, const char **prefix)
+{
+	const struct ir_global *g = t->sg->g;
+
+	*prefix = "";
+	if (g->hist_log)
+		return st_log_value(i);
+	if (i == 0) {
+		*prefix = "<";
+		return g->lin_start;
+	}
+	if (i == t->n - 1) {
+		*prefix = ">";
+		i--;
+	}
+	return st_wadd(g->lin_start, st_wmul((int64_t)i - 1, g->lin_step));
+}
+
+/* "  value |@@@@     count": the prefix right-aligned in what the
+   number leaves of the value column, a bar, the count after it. */
+static void st_hist_row(const struct st_hist *t, unsigned i, struct rt_buf *out)
+{
+	const char *prefix;
+	int64_t val = st_hist_label(t, i, &prefix), bar = t->h[i] / t->scale;
+
+	st_pad(out, t->vspace - st_space(val) - (int)strlen(prefix), ' ');
+	buf_printf(out, "%s%" PRId64 " |", prefix, val);
+	st_pad(out, bar, '@');
+	st_pad(out, ST_HIST_WIDTH - bar + 1 + t->cspace - st_space(t->h[i]), ' ');
+	buf_printf(out, "%" PRId64 "\n", t->h[i]);
+}
+
 static void st_hist_render(const struct st_global *sg, const int64_t *h, struct rt_buf *out)
 {
-	unsigned lo, hi, i;
-	int64_t max, scale, bar;
-	int vspace = 5, cspace, n;
+	struct st_hist t = { .sg = sg, .h = h, .n = sg->nbuckets };
 	bool eliding = false;
-	char label[32];
+	unsigned i;
 
-	if (!st_hist_range(sg, h, &lo, &hi, &max)) {
-		buf_adds(out, "value |-------------------------------------------------- count\n\n");
+	if (!t.n || !st_hist_rows(&t))
 		return;
-	}
-	scale = max <= ST_HIST_WIDTH ? 1 : (max + ST_HIST_WIDTH - 1) / ST_HIST_WIDTH;
-	cspace = st_space(max);
-	for (i = lo; i <= hi; i++)
-		if ((n = st_label(sg, i, label, sizeof(label))) > vspace)
-			vspace = n;
-	st_pad(out, vspace - 5, ' ');
+	st_hist_widths(&t);
+	st_pad(out, t.vspace - 5, ' ');
 	buf_adds(out, "value |");
 	st_pad(out, ST_HIST_WIDTH, '-');
 	buf_adds(out, " count\n");
-	for (i = lo; i <= hi; i++) {
-		if (st_elide(h, lo, hi, i)) {
+	for (i = t.lo; i <= t.hi; i++) {
+		if (st_hist_elided(&t, i)) {
 			eliding = true;
 			continue;
 		}
 		if (eliding) {
-			st_pad(out, vspace, ' ');
+			st_pad(out, t.vspace, ' ');
 			buf_adds(out, " ~\n");
 			eliding = false;
 		}
-		n = st_label(sg, i, label, sizeof(label));
-		st_pad(out, vspace - n, ' ');
-		buf_printf(out, "%s |", label);
-		bar = h[i] / scale;
-		st_pad(out, (int)bar, '@');
-		st_pad(out, ST_HIST_WIDTH - (int)bar + 1 + cspace - st_space(h[i]), ' ');
-		buf_printf(out, "%" PRId64 "\n", h[i]);
+		st_hist_row(&t, i, out);
 	}
 	buf_addc(out, '\n');
 }
 
+/*
+ * An empty statistic (or a missing element) prints nothing here: stap
+ * raises "empty aggregate" instead of printing, which the caller can
+ * tell from st_stat_get(..., IR_STAT_COUNT) being 0.
+ */
 void st_hist_text(struct rt_store *s, unsigned g, const struct rt_value *keys,
 		  enum ir_hist kind, struct rt_buf *out)
 {
-	struct st_global *sg = &s->gl[g];
 	struct st_stat *st;
-	int64_t *zero;
 
-	(void)kind;
+	(void)kind;	/* a global has one histogram kind; sema checks it */
 	st_stat_of(s, g, keys, false, &st);
-	if (st && st->hist) {
-		st_hist_render(sg, st->hist, out);
-		return;
-	}
-	zero = calloc(sg->nbuckets + 1, sizeof(*zero));
-	if (zero)
-		st_hist_render(sg, zero, out);
-	free(zero);
+	if (st && st->count && st->hist)
+		st_hist_render(&s->gl[g], st->hist, out);
 }
 
+/*
+ * @hist_log(x)[i]: the count of raw bucket @i (0..127 for log, 64 being
+ * the bucket of 0; 0 is the underflow of a linear one).  stap raises
+ * "histogram index out of range" and "empty aggregate" where this
+ * returns 0.
+ */
 int64_t st_hist_bucket(struct rt_store *s, unsigned g, const struct rt_value *keys,
 		       enum ir_hist kind, int64_t bucket)
 {
@@ -792,57 +1018,44 @@ int64_t st_hist_bucket(struct rt_store *s, unsigned g, const struct rt_value *ke
 	return st->hist[bucket];
 }
 
-/* ---- foreach ---- */
+/* ---- sorting, as _stp_map_sort() and _stp_map_sortn() ---- */
 
-struct st_sort {
-	const struct ir_foreach *fe;
-	unsigned nkeys;
-};
-
+/* The number an entry sorts by, for statistics arrays. */
 static int64_t st_ent_stat(const struct st_ent *e, enum ir_stat op)
 {
 	int64_t v;
 
-	st_stat_value(e->stat, op, &v);
+	st_stat_value(e->stat, true, op, &v);
 	return v;
 }
 
-static int st_ent_cmp(const struct st_ent *a, const struct st_ent *b,
-		      const struct st_sort *how)
+/* _stp_cmp(): must @x come after @y?  Equal entries keep their order. */
+static bool st_after(const struct st_ent *x, const struct st_ent *y,
+		     const struct st_order *o)
 {
-	const struct ir_foreach *fe = how->fe;
-	unsigned k;
-	int c = 0;
+	int c;
 
-	if (fe->sort_key > 0) {
-		c = st_cmp(a->keys[fe->sort_key - 1], b->keys[fe->sort_key - 1]);
-	} else if (fe->sort_key < 0) {
-		if (a->stat)
-			c = st_cmp(rt_long(st_ent_stat(a, fe->sort_stat)),
-				   rt_long(st_ent_stat(b, fe->sort_stat)));
-		else
-			c = st_cmp(a->v, b->v);
-	}
-	if (c)
-		return fe->sort_dir < 0 ? -c : c;
-	/* Ties: by the keys, in order, so output never depends on hashing. */
-	for (k = 0; k < how->nkeys && !c; k++)
-		c = st_cmp(a->keys[k], b->keys[k]);
-	return c;
+	if (o->key > 0)
+		c = st_cmp(x->keys[o->key - 1], y->keys[o->key - 1]);
+	else if (x->stat)
+		c = st_cmp(rt_long(st_ent_stat(x, o->stat)), rt_long(st_ent_stat(y, o->stat)));
+	else
+		c = st_cmp(x->val.v, y->val.v);
+	return o->desc ? c < 0 : c > 0;
 }
 
-/* A stable merge sort (qsort has no context argument in C11). */
-static void st_sort(struct st_ent **v, struct st_ent **tmp, size_t n,
-		    const struct st_sort *how)
+/* A stable merge sort, as stap's list merge sort is stable. */
+static void st_msort(struct st_ent **v, struct st_ent **tmp, size_t n,
+		     const struct st_order *o)
 {
 	size_t m = n / 2, i = 0, j = m, k = 0;
 
 	if (n < 2)
 		return;
-	st_sort(v, tmp, m, how);
-	st_sort(v + m, tmp, n - m, how);
+	st_msort(v, tmp, m, o);
+	st_msort(v + m, tmp, n - m, o);
 	while (i < m && j < n)
-		tmp[k++] = st_ent_cmp(v[j], v[i], how) < 0 ? v[j++] : v[i++];
+		tmp[k++] = st_after(v[i], v[j], o) ? v[j++] : v[i++];
 	while (i < m)
 		tmp[k++] = v[i++];
 	while (j < n)
@@ -850,149 +1063,194 @@ static void st_sort(struct st_ent **v, struct st_ent **tmp, size_t n,
 	memcpy(v, tmp, n * sizeof(*v));
 }
 
+/* Insert v[i] into the sorted window v[0..w) if it belongs there: the
+   window's last entry drops out.  Returns that entry, or NULL. */
+static struct st_ent *st_sortn_insert(struct st_ent **v, size_t w, struct st_ent *a,
+				      const struct st_order *o)
+{
+	struct st_ent *out;
+	size_t j = w;
+
+	while (j > 0 && st_after(v[j - 1], a, o))
+		j--;
+	if (j == w)
+		return NULL;
+	out = v[w - 1];
+	memmove(&v[j + 1], &v[j], (w - 1 - j) * sizeof(*v));
+	v[j] = a;
+	return out;
+}
+
+/*
+ * _stp_map_sortn(): the first @limit entries are sorted (bubble sort,
+ * stable), then each later entry is inserted into that window if it
+ * belongs there.  The entries pushed out of the window follow it, the
+ * latest first, then the entries never moved, in their order.  The
+ * first @limit entries come out as a full stable sort would put them;
+ * the rest is the order stap leaves behind.
+ */
+static void st_sortn(struct st_ent **v, struct st_ent **tmp, size_t n, int64_t limit,
+		     const struct st_order *o)
+{
+	size_t w = limit < 1 ? 1 : (size_t)limit, i, nout = 0, nkept = 0;
+	struct st_ent *out;
+
+	w = w > n ? n : w;
+	st_msort(v, tmp, w, o);
+	for (i = w; i < n; i++) {
+		out = st_sortn_insert(v, w, v[i], o);
+		if (out)
+			tmp[n - 1 - nout++] = out;	/* collected from the end */
+		else
+			tmp[nkept++] = v[i];
+	}
+	/* tmp: kept entries from the front, pushed-out ones from the back */
+	for (i = 0; i < nout; i++)
+		v[w + i] = tmp[n - nout + i];
+	memcpy(&v[w + nout], tmp, nkept * sizeof(*v));
+}
+
+/* ---- foreach ---- */
+
+/* The array's entries in map order, sorted as @fe asks.  A plain array
+   keeps the new order (stap sorts the map itself). */
+static struct st_ent **st_snapshot(struct st_global *sg, const struct ir_foreach *fe,
+				   int64_t limit, bool limited)
+{
+	struct st_order o = { fe->sort_key, fe->sort_dir < 0, fe->sort_stat };
+	struct st_ent **v = st_alloc((sg->a.n + 1) * sizeof(*v)), **tmp, *e;
+	size_t n = 0;
+
+	for (e = sg->a.first; e; e = e->next)
+		v[n++] = e;
+	if (!fe->sort_key || n < 2)
+		return v;
+	tmp = st_alloc(n * sizeof(*tmp));
+	if (limited && limit != 0 && limit <= ST_SORTN_MAX)
+		st_sortn(v, tmp, n, limit, &o);
+	else
+		st_msort(v, tmp, n, &o);
+	free(tmp);
+	if (!sg->stats)
+		st_list_relink(&sg->a, v, n);
+	return v;
+}
+
+/*
+ * As stap's generated loop: the limit counts the entries looked at,
+ * before the slice test, so "foreach ([a, b] in x[1, *] limit 2)" sees
+ * the first two entries and visits those of them that match.
+ */
+static void st_select(struct st_iter *it, const struct ir_foreach *fe,
+		      const struct rt_value *slice, int64_t limit, bool limited)
+{
+	size_t n = it->sg->a.n, i, kept = 0;
+	unsigned nk = it->sg->g->nkeys;
+
+	if (limited)
+		n = limit <= 0 ? 0 : (uint64_t)limit < n ? (size_t)limit : n;
+	for (i = 0; i < n; i++)
+		if (!fe->has_slice || st_keys_match(it->v[i]->keys, slice, nk, fe->slice_mask))
+			it->v[kept++] = it->v[i];
+	it->n = kept;
+}
+
+/*
+ * foreach over @hist_log(x) or @hist_linear(x, ...): every bucket, in
+ * bucket order (stap ignores any sort there), the key being the raw
+ * bucket number and the value its count; the limit counts buckets.
+ */
 static struct st_iter *st_iter_hist(struct rt_store *s, const struct ir_foreach *fe,
-				    const struct rt_value *hist_keys, int64_t limit)
+				    const struct rt_value *hist_keys, int64_t limit,
+				    bool limited)
 {
 	struct st_global *sg = &s->gl[fe->global];
-	struct st_iter *it = calloc(1, sizeof(*it));
+	struct st_iter *it = st_alloc(sizeof(*it));
 	struct st_stat *st;
-	unsigned i;
 
-	if (!it)
-		return NULL;
-	st_stat_of(s, fe->global, sg->g->is_array ? hist_keys : NULL, false, &st);
-	it->nbuckets = sg->nbuckets;
-	it->hist = calloc(sg->nbuckets + 1, sizeof(*it->hist));
-	it->order = calloc(sg->nbuckets + 1, sizeof(*it->order));
-	if (!it->hist || !it->order) {
-		st_iter_free(it);
-		return NULL;
-	}
+	st_stat_of(s, fe->global, hist_keys, false, &st);
+	it->hist = st_alloc((sg->nbuckets + 1) * sizeof(*it->hist));
 	if (st && st->hist)
 		memcpy(it->hist, st->hist, sg->nbuckets * sizeof(*it->hist));
-	/* Buckets that count something, in bucket order (or sorted). */
-	for (i = 0; i < sg->nbuckets; i++)
-		if (it->hist[i])
-			it->order[it->n++] = i;
-	if (fe->sort_key != 0 && it->n > 1) {
-		size_t a, b;
-
-		for (a = 1; a < it->n; a++)
-			for (b = a; b > 0; b--) {
-				int64_t x = it->order[b - 1], y = it->order[b];
-				int64_t kx = fe->sort_key > 0 ? x : it->hist[x];
-				int64_t ky = fe->sort_key > 0 ? y : it->hist[y];
-				bool swap = fe->sort_dir < 0 ? kx < ky : kx > ky;
-
-				if (!swap)
-					break;
-				it->order[b - 1] = y;
-				it->order[b] = x;
-			}
-	}
-	if (limit >= 0 && (size_t)limit < it->n)
-		it->n = (size_t)limit;
+	it->n = sg->nbuckets;
+	if (limited)
+		it->n = limit <= 0 ? 0 : (uint64_t)limit < it->n ? (size_t)limit : it->n;
 	return it;
 }
 
-static struct st_ent *st_ent_dup(struct rt_store *s, const struct st_ent *e,
-				 unsigned nkeys, enum ir_stat op)
-{
-	struct st_ent *d = calloc(1, sizeof(*d) + nkeys * sizeof(d->keys[0]));
-	unsigned k;
-
-	if (!d)
-		return NULL;
-	for (k = 0; k < nkeys; k++)
-		d->keys[k] = st_copy(e->keys[k], s->maxstringlen);
-	d->v = e->stat ? rt_long(st_ent_stat(e, op)) : st_copy(e->v, s->maxstringlen);
-	return d;
-}
-
+/*
+ * A foreach: the matching entries in order, pinned until
+ * st_iter_free().  Entries added meanwhile are not visited, deleted ones
+ * are skipped, values are read when visited.  @limit is ignored unless
+ * fe->has_limit (or it is >= 0: the caller passes -1 for no limit).
+ */
 struct st_iter *st_iter_new(struct rt_store *s, const struct ir_foreach *fe,
 			    const struct rt_value *slice, int64_t limit,
 			    const struct rt_value *hist_keys)
 {
-	struct st_global *sg = &s->gl[fe->global];
-	struct st_sort how = { fe, sg->g->nkeys };
-	struct st_ent **tmp;
+	bool limited = fe->has_limit || limit >= 0;
+	struct rt_value tmp[9];
 	struct st_iter *it;
-	uint32_t star = fe->has_slice ? fe->slice_mask : ~0u;
-	size_t i;
 
 	if (fe->hist)
-		return st_iter_hist(s, fe, hist_keys, limit);
-	it = calloc(1, sizeof(*it));
-	if (!it)
-		return NULL;
-	it->nkeys = sg->g->nkeys;
-	it->v = calloc(sg->a.live + 1, sizeof(*it->v));
-	tmp = calloc(sg->a.live + 1, sizeof(*tmp));
-	if (!it->v || !tmp) {
-		free(tmp);
-		st_iter_free(it);
-		return NULL;
-	}
-	for (i = sg->a.first; i < sg->a.n; i++)
-		if (sg->a.ents[i] && (!fe->has_slice ||
-				      st_match(sg->a.ents[i], slice, sg->g->nkeys, star)))
-			tmp[it->n++] = sg->a.ents[i];
-	if (fe->sort_key != 0)
-		st_sort(tmp, it->v, it->n, &how);
-	if (limit >= 0 && (size_t)limit < it->n)
-		it->n = (size_t)limit;
-	for (i = 0; i < it->n; i++)
-		it->v[i] = st_ent_dup(s, tmp[i], sg->g->nkeys, fe->sort_stat);
-	free(tmp);
+		return st_iter_hist(s, fe, hist_keys, limit, limited);
+	slice = st_clip(slice, s->gl[fe->global].g->nkeys, s->maxstringlen, tmp);
+	it = st_alloc(sizeof(*it));
+	it->sg = &s->gl[fe->global];
+	it->op = fe->sort_stat;
+	it->v = st_snapshot(it->sg, fe, limit, limited);
+	st_select(it, fe, slice, limit, limited);
+	it->sg->a.iters++;
 	return it;
 }
 
 bool st_iter_next(struct st_iter *it, struct rt_value *keys, struct rt_value *value)
 {
+	struct st_ent *e;
 	unsigned k;
 
-	if (it->i >= it->n)
-		return false;
-	if (it->hist) {
-		int64_t b = it->order[it->i++];
-
-		keys[0] = rt_long(b);
-		*value = rt_long(it->hist[b]);
+	if (!it->sg) {
+		if (it->i >= it->n)
+			return false;
+		keys[0] = rt_long((int64_t)it->i);
+		*value = rt_long(it->hist[it->i++]);
 		return true;
 	}
-	if (!it->v[it->i]) {
-		it->i++;
-		return st_iter_next(it, keys, value);
-	}
-	for (k = 0; k < it->nkeys; k++)
-		keys[k] = it->v[it->i]->keys[k];
-	*value = it->v[it->i]->v;
-	it->i++;
+	do {
+		if (it->i >= it->n)
+			return false;
+		e = it->v[it->i++];
+	} while (e->dead);
+	for (k = 0; k < it->sg->g->nkeys; k++)
+		keys[k] = e->keys[k];
+	*value = e->stat ? rt_long(st_ent_stat(e, it->op)) : e->val.v;
 	return true;
 }
 
+/* The last iterator of an array frees what was deleted under it. */
 void st_iter_free(struct st_iter *it)
 {
-	size_t i;
-	unsigned k;
+	struct st_array *a;
+	struct st_ent *e, *next;
 
 	if (!it)
 		return;
-	for (i = 0; it->v && i < it->n; i++) {
-		if (!it->v[i])
-			continue;
-		for (k = 0; k < it->nkeys; k++)
-			st_drop(&it->v[i]->keys[k]);
-		st_drop(&it->v[i]->v);
-		free(it->v[i]);
+	if (it->sg) {
+		a = &it->sg->a;
+		if (a->iters && --a->iters == 0) {
+			for (e = a->graveyard; e; e = next) {
+				next = e->hnext;
+				st_ent_free(e);
+			}
+			a->graveyard = NULL;
+		}
 	}
 	free(it->v);
 	free(it->hist);
-	free(it->order);
 	free(it);
 }
 
-/* ---- printing globals at exit ---- */
+/* ---- printing globals at exit (elaborate.cxx add_global_var_display) ---- */
 
 static void st_print_value(struct rt_buf *out, struct rt_value v)
 {
@@ -1006,9 +1264,10 @@ static void st_print_stat(struct rt_buf *out, const struct st_stat *st)
 {
 	buf_printf(out, " @count=%" PRId64 " @min=%" PRId64 " @max=%" PRId64
 		   " @sum=%" PRId64 " @avg=%" PRId64 "\n", st->count, st->min, st->max,
-		   st->sum, st->count ? st->sum / st->count : 0);
+		   st->sum, st_div(st->sum, st->count));
 }
 
+/* name[k1,"k2"]=value, or name[k1,"k2"] @count=... for statistics. */
 static void st_print_entry(struct rt_buf *out, const struct st_global *sg,
 			   const struct st_ent *e)
 {
@@ -1023,55 +1282,53 @@ static void st_print_entry(struct rt_buf *out, const struct st_global *sg,
 	buf_addc(out, ']');
 	if (e->stat) {
 		st_print_stat(out, e->stat);
-	} else {
-		buf_addc(out, '=');
-		st_print_value(out, e->v);
-		buf_addc(out, '\n');
+		return;
 	}
+	buf_addc(out, '=');
+	st_print_value(out, e->val.v);
+	buf_addc(out, '\n');
 }
 
-/* An array, sorted by value, largest first (stap: foreach (... in a-)). */
-static void st_print_array(struct rt_store *s, unsigned g, struct rt_buf *out)
+/* Every element, by value (statistics: @count), largest first, as
+   stap's synthetic "foreach (v = [k...] in name-)". */
+static void st_print_array(struct st_global *sg, unsigned g, struct rt_buf *out)
 {
-	struct st_global *sg = &s->gl[g];
-	struct ir_foreach fe = { .global = g, .nkeys = sg->g->nkeys, .sort_key = -1,
-				 .sort_dir = -1, .sort_stat = IR_STAT_COUNT };
-	struct st_sort how = { &fe, sg->g->nkeys };
-	struct st_ent **v = calloc(sg->a.live + 1, sizeof(*v));
-	struct st_ent **tmp = calloc(sg->a.live + 1, sizeof(*tmp));
-	size_t i, n = 0;
+	struct ir_foreach fe = { .global = g, .sort_key = -1, .sort_dir = -1,
+				 .sort_stat = IR_STAT_COUNT };
+	struct st_ent **v = st_snapshot(sg, &fe, -1, false);
+	size_t i;
 
-	if (v && tmp) {
-		for (i = sg->a.first; i < sg->a.n; i++)
-			if (sg->a.ents[i])
-				v[n++] = sg->a.ents[i];
-		st_sort(v, tmp, n, &how);
-		for (i = 0; i < n; i++)
-			st_print_entry(out, sg, v[i]);
-	}
+	for (i = 0; i < sg->a.n; i++)
+		st_print_entry(out, sg, v[i]);
 	free(v);
-	free(tmp);
 }
 
+/*
+ * Each global written but never read, in declaration order: a scalar as
+ * name=value (strings quoted, bytes as they are), an array one line per
+ * element, a statistic as its @count/@min/@max/@sum/@avg line (just
+ * "@count=0x0" when empty: stap prints that literal).  Histograms are not
+ * drawn.
+ */
 void st_autoprint(struct rt_store *s, struct rt_buf *out)
 {
+	struct st_global *sg;
 	unsigned i;
 
 	for (i = 0; i < s->prog->nglobals; i++) {
-		struct st_global *sg = &s->gl[i];
-
+		sg = &s->gl[i];
 		if (!sg->g->autoprint)
 			continue;
 		if (sg->g->is_array) {
-			st_print_array(s, i, out);
-		} else if (sg->g->type == RT_STATS) {
-			if (sg->stat.count) {
-				buf_adds(out, sg->g->name);
-				st_print_stat(out, &sg->stat);
-			}
+			st_print_array(sg, i, out);
+		} else if (sg->stats && sg->stat.count == 0) {
+			buf_printf(out, "%s @count=0x0\n", sg->g->name);
+		} else if (sg->stats) {
+			buf_adds(out, sg->g->name);
+			st_print_stat(out, &sg->stat);
 		} else {
 			buf_printf(out, "%s=", sg->g->name);
-			st_print_value(out, sg->v);
+			st_print_value(out, sg->val.v);
 			buf_addc(out, '\n');
 		}
 	}

@@ -88,11 +88,12 @@ probe '"$TP"' { if (tid() == target()) { c++; if (c == 4321) exit() } }
 probe end { printf("%d\n", c) }'
 "$GP" -w 4321 &
 gp=$!
+rm -f "$TMP/out" "$TMP/err"
 (cd "$TMP" && exec timeout -k 5 "$KTAP_TIMEOUT" "$KTAP" -x "$gp" -e "$xpid") \
 	>"$TMP/out" 2>"$TMP/err" &
 kp=$!
 i=0
-while [ $i -lt 300 ] && ! grep -q armed "$TMP/out"; do sleep 0.1; i=$((i + 1)); done
+while [ $i -lt 300 ] && ! grep -qs armed "$TMP/out"; do sleep 0.1; i=$((i + 1)); done
 kill -USR1 "$gp"
 wait "$kp"
 rc=$? why=
@@ -135,10 +136,12 @@ same "tracefs unchanged after a run ended by -T"
 
 # bg_ktap: start ktap on $long in the background, wait until armed.
 bg_ktap() {
+	# A fresh file: the last test's output says "armed" too.
+	rm -f "$TMP/out" "$TMP/err"
 	(cd "$TMP" && exec "$KTAP" -e "$long") >"$TMP/out" 2>"$TMP/err" &
 	kp=$!
 	i=0
-	while [ $i -lt 300 ] && ! grep -q armed "$TMP/out"; do sleep 0.1; i=$((i + 1)); done
+	while [ $i -lt 300 ] && ! grep -qs armed "$TMP/out"; do sleep 0.1; i=$((i + 1)); done
 }
 
 for sig in INT TERM; do

@@ -192,7 +192,7 @@ static void test_errors(void **state)
 		{ "probe begin { a[1] = 2 }", "unresolved arity-1 global array 'a'" },
 		{ "probe begin { printff(\"x\") }", "did you mean 'printf'?" },
 		{ "probe nosuch.point { }", "no match for probe point 'nosuch.point'" },
-		{ "probe module(\"m\").function(\"f\") { }", "is not supported by this version" },
+		{ "probe module(\"m\").statement(\"f\") { }", "is not supported by this version" },
 		{ "probe begin { print($x) }", "not available in this kind of probe" },
 		{ "global s probe begin { s <<< 1; s = 2 }", "statistics only take values" },
 		{ "probe begin { break }", "'break' outside a loop" },

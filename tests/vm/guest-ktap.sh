@@ -8,7 +8,7 @@
 # knows (file names, sizes, inode numbers, errno values), and tracefs
 # must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=13
+guest_plan=14
 
 export KTAP_TAPSET=/usr/share/ktap/tapset
 T=/tmp/ktap-guest
@@ -105,6 +105,17 @@ if [ "$rc" -eq 0 ] && grep -qx '{.mnt=0x[0-9a-f]*, .dentry=0x[0-9a-f]*}' $T/out;
 else
 	not_ok "pretty printing (exit status $rc)"
 	diag $T/out $T/err
+fi
+
+# 5d. a module's function, types from the module's own BTF
+run -L 'module("9p").function("v9fs_vfs_lookup")'
+out1=$(cat $T/out)
+run -T 1 -e 'probe module("9p").function("v9fs_vfs_lookup") { print($dir) }'
+if [ "$rc" -eq 0 ] && [ "$out1" = 'module("9p").function("v9fs_vfs_lookup") $dir:struct inode * $dentry:struct dentry * $flags:unsigned int' ]; then
+	ok "module(\"9p\").function(): -L from the module's BTF, and a run arms and ends"
+else
+	not_ok "module probe (exit status $rc): $out1"
+	diag $T/err
 fi
 
 # 6. -l: wildcards against available_filter_functions

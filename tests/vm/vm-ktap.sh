@@ -14,6 +14,14 @@ for f in "$build/ktap" "$build/tests/tools/ktap-tfs-snapshot"; do
 		exit 1
 	fi
 done
+# A sanitizer build of ktap crawls (or hangs at exit) in a TCG guest; the
+# plain build, which CI's first step tests, runs these checks.
+if ldd "$build/ktap" 2>/dev/null | grep -qE 'lib(asan|ubsan)'; then
+	echo "1..0 # SKIP ktap is built with sanitizers: the VM checks run on the plain build"
+	exit 0
+fi
 export KTAP_VM_GUEST=$here/guest-ktap.sh
+# A module for module("9p").function() (it has BTF of its own).
+export KTAP_VM_KMODS=9p
 export KTAP_VM_SPECS="$build/ktap:/usr/bin/ktap $srcdir/tapset:/usr/share/ktap/tapset $build/tests/tools/ktap-tfs-snapshot:/usr/bin/ktap-tfs-snapshot"
 exec bash "$here/vm-selftest.sh"

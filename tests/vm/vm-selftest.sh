@@ -30,7 +30,8 @@ secs() { printf '%d.%01d' $(($1 / 1000)) $(($1 % 1000 / 100)); }
 t_start=$(now_ms)
 
 # KTAP_VM_GUEST: the script the guest runs (default guest-selftest.sh);
-# KTAP_VM_SPECS: more mkinitramfs.sh SPECs, blank-separated (vm-ktap.sh).
+# KTAP_VM_SPECS: more mkinitramfs.sh SPECs, blank-separated (vm-ktap.sh);
+# KTAP_VM_KMODS: modules the guest loads at boot, blank-separated.
 guest=${KTAP_VM_GUEST:-$here/guest-selftest.sh}
 guest_plan=$(sed -n 's/^guest_plan=\([0-9]*\)$/\1/p' "$guest")
 [ -n "$guest_plan" ] || { echo "Bail out! no guest_plan in $guest"; exit 1; }
@@ -89,7 +90,10 @@ specs=("$tmp/tracefs-probe:/tests/tracefs-probe" "$guest:/tests/run-in-vm.sh")
 # shellcheck disable=SC2206  # blank-separated on purpose
 specs+=(${KTAP_VM_SPECS:-})
 if [ -x /usr/bin/curl ]; then specs+=(/usr/bin/curl); fi
-if "$here/mkinitramfs.sh" "$tmp/initramfs.gz" "${specs[@]}" 2> "$tmp/mk.err"; then
+mkopts=()
+for m in ${KTAP_VM_KMODS:-}; do mkopts+=(--kmod "$m"); done
+if [ ${#mkopts[@]} -gt 0 ]; then mkopts+=(--kernel-dir "$kdir"); fi
+if "$here/mkinitramfs.sh" "${mkopts[@]}" "$tmp/initramfs.gz" "${specs[@]}" 2> "$tmp/mk.err"; then
 	ok "initramfs built ($(du -k "$tmp/initramfs.gz" | cut -f1) KiB)"
 else
 	not_ok "initramfs built"
