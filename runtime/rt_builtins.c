@@ -365,6 +365,21 @@ static int64_t rtb_clock(clockid_t id, int64_t unit)
 	return (int64_t)ts.tv_sec * (1000000000 / unit) + ts.tv_nsec / unit;
 }
 
+/*
+ * Clock @id "now" as the script sees it: in an event handler, the time
+ * the event happened (its record's timestamp, CLOCK_MONOTONIC, shifted
+ * for CLOCK_REALTIME), not the time ktap got round to handling it, so
+ * that latencies computed in handlers are the kernel's.
+ */
+static int64_t rtb_event_ns(struct rt_ctx *c, clockid_t id)
+{
+	if (!c->ev || !c->ev->ts)
+		return rtb_clock(id, 1);
+	if (id == CLOCK_MONOTONIC)
+		return (int64_t)c->ev->ts;
+	return (int64_t)c->ev->ts + rtb_clock(CLOCK_REALTIME, 1) - rtb_clock(CLOCK_MONOTONIC, 1);
+}
+
 static enum rt_status rtb_context(struct rt_ctx *c, unsigned id,
 				  struct rt_value *ret)
 {
@@ -390,12 +405,14 @@ static enum rt_status rtb_context(struct rt_ctx *c, unsigned id,
 	case RTB_EGID: *ret = rt_long(p->egid); break;
 	case RTB_PP: *ret = rt_cstr(c->probe ? c->probe->pp : ""); break;
 	case RTB_PROBEFUNC: *ret = rt_str("", 0); break;
-	case RTB_LOCAL_CLOCK_NS: *ret = rt_long(rtb_clock(CLOCK_MONOTONIC, 1)); break;
+	case RTB_LOCAL_CLOCK_NS: *ret = rt_long(rtb_event_ns(c, CLOCK_MONOTONIC)); break;
 	case RTB_GET_CYCLES: *ret = rt_long(rtb_clock(CLOCK_MONOTONIC_RAW, 1)); break;
-	case RTB_GETTIMEOFDAY_S: *ret = rt_long(rtb_clock(CLOCK_REALTIME, 1000000000)); break;
-	case RTB_GETTIMEOFDAY_MS: *ret = rt_long(rtb_clock(CLOCK_REALTIME, 1000000)); break;
-	case RTB_GETTIMEOFDAY_US: *ret = rt_long(rtb_clock(CLOCK_REALTIME, 1000)); break;
-	default: *ret = rt_long(rtb_clock(CLOCK_REALTIME, 1)); break;
+	case RTB_GETTIMEOFDAY_S:
+		*ret = rt_long(rtb_event_ns(c, CLOCK_REALTIME) / 1000000000);
+		break;
+	case RTB_GETTIMEOFDAY_MS: *ret = rt_long(rtb_event_ns(c, CLOCK_REALTIME) / 1000000); break;
+	case RTB_GETTIMEOFDAY_US: *ret = rt_long(rtb_event_ns(c, CLOCK_REALTIME) / 1000); break;
+	default: *ret = rt_long(rtb_event_ns(c, CLOCK_REALTIME)); break;
 	}
 	return RT_OK;
 }

@@ -1,0 +1,68 @@
+#!/bin/sh
+# examples.sh - every script in examples/ runs and reports what it should
+# (TAP).  Root only (they trace the live kernel); skipped otherwise.
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+: "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
+GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
+UT=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
+EX=$KTAP_SRCDIR/examples
+
+[ "$(id -u)" -eq 0 ] || skip_all "the examples trace the live kernel: run make check as root"
+[ -x "$GP" ] || skip_all "tests/tools not built"
+
+plan 3
+
+# proc_lifecycle.stp: a shell that runs ls; pids numbered in order of
+# appearance, paths reduced to the command name.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c 'sh -c "ls >/dev/null; true"' "$EX/proc_lifecycle.stp"
+awk '{
+	for (i = 1; i <= NF; i++)
+		while (match($i, /[0-9][0-9]+/)) {
+			n = substr($i, RSTART, RLENGTH)
+			if (!(n in id)) id[n] = "P" (++k)
+			$i = substr($i, 1, RSTART - 1) id[n] substr($i, RSTART + RLENGTH)
+		}
+	sub(/ \/.*\//, " ")
+	print
+}' "$TMP/out" >"$TMP/norm"
+cat >"$TMP/want" <<'EOW'
+exec P1 sh
+fork sh[P1] -> P2
+exec P2 ls
+exit ls[P2]
+exit sh[P1]
+EOW
+if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/norm"; then
+	ok "proc_lifecycle.stp: exec, fork, exec, exit, exit of sh -c 'ls; true'"
+else
+	not_ok "proc_lifecycle.stp (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/norm"
+	diag_file "$TMP/err"
+fi
+
+# syscalls_by_proc.stp: the workload's 5000 getppid calls (plus its
+# start-up's few dozen) under its own name and pid.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 5000" "$EX/syscalls_by_proc.stp"
+n=$(awk '$1 == "ktap-getppid" { print $3 }' "$TMP/out")
+if [ "$rc" -eq 0 ] && head -n 1 "$TMP/out" | grep -q '^COMMAND *PID *SYSCALLS$' &&
+	[ "${n:-0}" -ge 5000 ] && [ "${n:-0}" -lt 5200 ]; then
+	ok "syscalls_by_proc.stp: ktap-getppid made $n system calls (5000 getppid + start-up)"
+else
+	not_ok "syscalls_by_proc.stp (exit status $rc, count ${n:-none})"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
+# func_latency.stp: handle() of the uprobe test program, called 3 times.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -o "$TMP/lat" -c "$UT" "$EX/func_latency.stp" "$UT" handle
+hist=$(awk -F'|' 'NR > 2 && NF == 2 { split($2, a, " "); s += a[length(a)] } END { print s + 0 }' "$TMP/lat")
+if [ "$rc" -eq 0 ] && grep -q '^handle: 3 calls, min [0-9]* ns, avg [0-9]* ns, max [0-9]* ns$' "$TMP/lat" &&
+	grep -q '^ *value |-* count$' "$TMP/lat" && [ "$hist" = 3 ]; then
+	ok "func_latency.stp: 3 calls of handle(), a @hist_log holding 3"
+else
+	not_ok "func_latency.stp (exit status $rc, histogram total $hist)"
+	diag_file "$TMP/lat"
+	diag_file "$TMP/err"
+fi
