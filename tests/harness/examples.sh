@@ -43,11 +43,13 @@ else
 fi
 
 # syscalls_by_proc.stp: the workload's 5000 getppid calls (plus its
-# start-up's few dozen) under its own name and pid.
+# start-up's: a few dozen, a few hundred in a sanitizer build, whose
+# runtime may also fork a helper of the same name) under its own name,
+# first in the list.
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 5000" "$EX/syscalls_by_proc.stp"
-n=$(awk '$1 == "ktap-getppid" { print $3 }' "$TMP/out")
+n=$(awk 'NR == 2 && $1 == "ktap-getppid" { print $3 }' "$TMP/out")
 if [ "$rc" -eq 0 ] && head -n 1 "$TMP/out" | grep -q '^COMMAND *PID *SYSCALLS$' &&
-	[ "${n:-0}" -ge 5000 ] && [ "${n:-0}" -lt 5200 ]; then
+	[ "${n:-0}" -ge 5000 ] && [ "${n:-0}" -lt 6000 ]; then
 	ok "syscalls_by_proc.stp: ktap-getppid made $n system calls (5000 getppid + start-up)"
 else
 	not_ok "syscalls_by_proc.stp (exit status $rc, count ${n:-none})"
