@@ -21,7 +21,9 @@
 #define PP_MAX_FRAMES 256
 /* Macros that expand exponentially (each using the next twice, say)
    would run for ever within PP_MAX_FRAMES: cap the total. */
-#define PP_MAX_EXPANSIONS 100000
+#define PP_MAX_EXPANSIONS 20000
+/* And what they produce: a 10,000-line script is about 100,000 tokens. */
+#define PP_MAX_TOKENS 1000000
 
 struct pp_binding {
 	const char *name;
@@ -685,8 +687,13 @@ unsigned pp_run(struct pp_ctx *pp, const struct tok_vec *in,
 			pp_branch_end(st, &t);
 		else if (library)
 			pp_library_token(st, &t);
-		else
+		else if (out->n < PP_MAX_TOKENS)
 			tok_push(pp->arena, out, &t);
+		else {
+			pp_err(st, t.span, "the script expands to more than %d tokens "
+			       "(macros that multiply?)", PP_MAX_TOKENS);
+			break;
+		}
 	}
 	if (st->nconds)
 		pp_err(st, st->conds[st->nconds - 1].at.span,
