@@ -125,6 +125,10 @@ make -j"$jobs" || die "build failed"
 # ---------------------------------------------------------------------
 # 3. make check
 # ---------------------------------------------------------------------
+# The live tests need tracefs; libtracefs would mount it only on first use.
+if [ "$(id -u)" -eq 0 ] && [ ! -e /sys/kernel/tracing/README ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || :
+fi
 say "make -j2 check"
 make -j2 check
 status=$?

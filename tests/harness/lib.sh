@@ -24,6 +24,13 @@ if [ ! -x "$KTAP" ]; then
 	exit 1
 fi
 
+# tracefs may not be mounted on a fresh machine (libtracefs mounts it on
+# first use, but the live tests look before ktap runs): mount it as root.
+if [ "$(id -u)" -eq 0 ] && [ ! -e /sys/kernel/tracing/README ] &&
+	! mountpoint -q /sys/kernel/tracing 2>/dev/null; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || :
+fi
+
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ktap-test.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM HUP
