@@ -14,9 +14,11 @@
 #include "uprobe.h"
 
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SEMA_MAX_ALIAS_DEPTH 32
 
@@ -495,6 +497,22 @@ static int pp_process(struct sema_ctx *c, struct pp_state *st,
 }
 
 /*
+ * Whether the kernel (or the fixture directory standing for it) has the
+ * tracefs control file @file, e.g. "kprobe_events".  An optional point
+ * ('?', '!') whose dynamic events this kernel cannot create does not
+ * resolve, so a tapset alias can fall back to a tracepoint; a plain
+ * point still resolves (its -p3 plan prints anywhere) and the kernel's
+ * refusal is reported at run time.
+ */
+static bool pp_kernel_has(const char *file)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", tpf_dir(), file);
+	return access(path, F_OK) == 0;
+}
+
+/*
  * kernel.function("NAME")[.call|.return] and kprobe.function("NAME")
  * [.return]: kprobes (kretprobes) on kernel functions, parameters from
  * the kernel's BTF.
@@ -534,6 +552,8 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 			   "\"NAME@FILE\" needs the kernel's DWARF, which ktap does not read yet");
 		return -1;
 	}
+	if (st->optional && !pp_kernel_has("kprobe_events"))
+		return 1;
 	n = c->in->up ? pp_functions(c, st, fn, NULL, &names) : 0;
 	for (i = 0; i < n; i++) {
 		struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
@@ -606,9 +626,13 @@ static unsigned pp_aliases(struct sema_ctx *c, struct pp_state *st,
 		for (j = 0; j < al->decl->points.n; j++) {
 			const struct ast_ppoint *t = al->decl->points.v[j];
 
+			unsigned before = c->prog->nprobes;
+
 			inner.cond = pp_and(c, st->cond, t->cond);
-			inner.optional = st->optional || t->optional;
+			inner.optional = st->optional || t->optional || t->sufficient;
 			pp_resolve(c, &inner, t);
+			if (t->sufficient && c->prog->nprobes > before)
+				break;
 		}
 		c->alias_depth--;
 	}
@@ -641,7 +665,9 @@ void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe)
 
 	for (i = 0; i < probe->points.n; i++) {
 		const struct ast_ppoint *p = probe->points.v[i];
-		struct pp_state st = { probe, p, probe->body, p->cond, p->optional };
+		/* '!' is optional too, as in stap. */
+		struct pp_state st = { probe, p, probe->body, p->cond,
+				       p->optional || p->sufficient };
 		unsigned before = c->prog->nprobes;
 
 		pp_resolve(c, &st, p);
