@@ -83,10 +83,11 @@ struct ast_chain {
 	size_t cap;
 	unsigned pretty;		/* trailing $ (1) or $$ (2) */
 	/* Set by pass 2 when the target is the argument of kernel_string(),
-	   user_string(), kernel_long() ...: read memory at its value. */
+	   user_string(), kernel_long() ...: read memory at its value
+	   (AST_MEM_ADDR: the operand of '&', its address; kernel only). */
 	enum ast_mem { AST_MEM_NONE, AST_MEM_KSTRING, AST_MEM_USTRING, AST_MEM_S64,
 		       AST_MEM_S32, AST_MEM_S16, AST_MEM_S8, AST_MEM_U64, AST_MEM_U32,
-		       AST_MEM_U16, AST_MEM_U8 } mem;
+		       AST_MEM_U16, AST_MEM_U8, AST_MEM_ADDR } mem;
 };
 
 struct ast_expr {

@@ -96,7 +96,7 @@ static bool kp_is_char(const struct btf *btf, uint32_t id)
 
 static const char *kp_value(struct arena *a, const struct kp_loc *l)
 {
-	return l->mem ? arena_printf(a, "+%" PRIu64 "(%s)", l->off, l->expr) : l->expr;
+	return l->mem ? arena_printf(a, "%+" PRId64 "(%s)", (int64_t)l->off, l->expr) : l->expr;
 }
 
 /* Member @name of struct/union @id (anonymous members searched too). */
@@ -214,6 +214,15 @@ static int kp_finish(struct arena *a, const struct btf *btf, struct kp_loc *l,
 
 	out->name = l->name;
 	out->is_string = false;
+	if (mem == AST_MEM_ADDR) {	/* "VALUE:u64@OFF": the address is VALUE + OFF */
+		if (!l->mem || l->bits) {
+			snprintf(err, errlen, "'%s' has no address (%s)", l->name,
+				 l->bits ? "a bitfield" : "it is in a register");
+			return -1;
+		}
+		out->arg = arena_printf(a, "%s:u64@%" PRIu64, l->expr, l->off);
+		return 0;
+	}
 	if (mem) {
 		if (!t || !(btf_is_ptr(t) || btf_is_int(t) || btf_is_enum(t))) {
 			snprintf(err, errlen, "'%s' is not an address", l->name);
@@ -354,14 +363,36 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 	return kp_walk(a, btf, &l, chain, out, err, errlen);
 }
 
+/* A struct, union or typedef named @type ("struct x", "x"), peeled; -1 when none. */
+static int32_t kp_named_type(const struct btf *btf, const char *type)
+{
+	bool is_union = !strncmp(type, "union ", 6);
+	const char *n = !strncmp(type, "struct ", 7) || is_union ? strchr(type, ' ') + 1 : type;
+	int32_t id;
+
+	if (n != type)
+		return btf__find_by_name_kind(btf, n, is_union ? BTF_KIND_UNION : BTF_KIND_STRUCT);
+	/* A bare name, as stap allows ("sock"): a typedef, else a struct or union. */
+	id = btf__find_by_name_kind(btf, n, BTF_KIND_TYPEDEF);
+	if (id < 0)
+		id = btf__find_by_name_kind(btf, n, BTF_KIND_STRUCT);
+	if (id < 0)
+		id = btf__find_by_name_kind(btf, n, BTF_KIND_UNION);
+	return id;
+}
+
 int kp_cast(struct arena *a, const struct btf *btf, const char *value, const char *name,
 	    const char *type, const struct ast_chain *chain, struct up_fetch *out,
 	    char *err, size_t errlen)
 {
-	bool is_union = !strncmp(type, "union ", 6);
-	const char *n = !strncmp(type, "struct ", 7) || is_union ? strchr(type, ' ') + 1 : type;
-	int32_t id = btf__find_by_name_kind(btf, n, is_union ? BTF_KIND_UNION :
-					    n == type ? BTF_KIND_TYPEDEF : BTF_KIND_STRUCT);
+	return kp_cast_at(a, btf, value, 0, name, type, chain, out, err, errlen);
+}
+
+int kp_cast_at(struct arena *a, const struct btf *btf, const char *value, int64_t off,
+	       const char *name, const char *type, const struct ast_chain *chain,
+	       struct up_fetch *out, char *err, size_t errlen)
+{
+	int32_t id = kp_named_type(btf, type);
 	struct kp_loc l;
 
 	if (id < 0) {
@@ -371,6 +402,7 @@ int kp_cast(struct arena *a, const struct btf *btf, const char *value, const cha
 	memset(&l, 0, sizeof(l));
 	l.expr = value;
 	l.mem = true;
+	l.off = (uint64_t)off;
 	l.type = kp_peel(btf, (uint32_t)id);
 	l.name = arena_printf(a, "%s_cast", name);
 	return kp_walk(a, btf, &l, chain, out, err, errlen);

@@ -34,6 +34,11 @@ int kp_cast(struct arena *a, const struct btf *btf, const char *value, const cha
 	    const char *type, const struct ast_chain *chain, struct up_fetch *out,
 	    char *err, size_t errlen);
 
+/* kp_cast() of the struct at @value + @off (stap's "kernel<...>" or a module's BTF). */
+int kp_cast_at(struct arena *a, const struct btf *btf, const char *value, int64_t off,
+	       const char *name, const char *type, const struct ast_chain *chain,
+	       struct up_fetch *out, char *err, size_t errlen);
+
 /* up_members() on BTF: the members of struct/union type @id. */
 int kp_members(struct arena *a, const struct btf *btf, uint32_t id,
 	       struct up_member **out, unsigned *n);

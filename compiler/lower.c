@@ -479,6 +479,12 @@ static void lw_expr(struct lw_ctx *c, const struct ast_expr *e)
 		lw_emit(c, IR_EFIELD, 0, lw_efield(c, e->ref), 0);
 		break;
 	case AST_UNARY:
+		if (e->op == AST_OP_ADDR) {	/* &$p->m: a fetched base + offset */
+			lw_target(c, e);
+			lw_push_long(c, e->num);
+			lw_emit(c, IR_ADD, 0, 0, 0);
+			break;
+		}
 		lw_expr(c, e->a);
 		lw_at(c, e);
 		if (e->op == AST_OP_NEG)
@@ -1041,6 +1047,12 @@ static void lw_func(struct lw_ctx *c, unsigned idx)
 	c->probe = NULL;
 	c->func = f;
 	c->irp = NULL;
+	/* A copy specialised for one probe reads that probe's fields. */
+	for (unsigned i = 0; f->site && i < c->sp->nprobes; i++)
+		if (c->sp->probes[i] == f->site) {
+			c->probe = f->site;
+			c->irp = &c->ir->probes[i];
+		}
 	c->code = &irf->code;
 	c->nslots = f->nlocals;
 	c->at = f->ast->span;

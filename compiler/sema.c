@@ -208,51 +208,53 @@ static void sema_collect(struct sema_ctx *c, const struct ast_file *f)
 }
 
 /* The function @name, marked used (and created on first use), or NULL. */
+struct sem_func *sema_func_add(struct sema_ctx *c, const struct ast_func *f,
+			       const char *name)
+{
+	struct sem_prog *p = c->prog;
+	struct sem_func *sf = arena_alloc(c->arena, sizeof(*sf));
+	unsigned k;
+
+	sf->ast = f;
+	sf->name = name;
+	sf->ret = f->type == AST_TYPE_LONG ? SEM_LONG :
+		  f->type == AST_TYPE_STRING ? SEM_STRING : SEM_UNKNOWN;
+	sf->used = true;
+	sf->index = p->nfuncs;
+	for (k = 0; k < f->nparams; k++) {
+		struct sem_sym *s = arena_alloc(c->arena, sizeof(*s));
+
+		s->name = f->params[k].name;
+		s->kind = SEM_PARAM;
+		s->span = f->params[k].span;
+		s->type = f->params[k].type == AST_TYPE_LONG ? SEM_LONG :
+			  f->params[k].type == AST_TYPE_STRING ? SEM_STRING :
+			  SEM_UNKNOWN;
+		s->slot = k;
+		s->written = true;
+		sf->locals = arena_grow(c->arena, sf->locals, sf->nlocals,
+					&sf->lcap, sizeof(*sf->locals));
+		sf->locals[sf->nlocals++] = s;
+	}
+	sf->nparams = f->nparams;
+	p->funcs = arena_grow(c->arena, p->funcs, p->nfuncs, &p->fcap,
+			      sizeof(*p->funcs));
+	p->funcs[p->nfuncs++] = sf;
+	c->changed = true;
+	return sf;
+}
+
 struct sem_func *sema_func_use(struct sema_ctx *c, const char *name)
 {
 	struct sem_prog *p = c->prog;
+	const struct ast_func *f;
 	unsigned i;
 
 	for (i = 0; i < p->nfuncs; i++)
-		if (strcmp(p->funcs[i]->name, name) == 0)
+		if (!p->funcs[i]->site && strcmp(p->funcs[i]->name, name) == 0)
 			return p->funcs[i];
-	for (i = 0; i < c->nfdecls; i++) {
-		const struct ast_func *f = c->fdecls[i];
-		struct sem_func *sf;
-		unsigned k;
-
-		if (strcmp(f->name, name) != 0)
-			continue;
-		sf = arena_alloc(c->arena, sizeof(*sf));
-		sf->ast = f;
-		sf->name = f->name;
-		sf->ret = f->type == AST_TYPE_LONG ? SEM_LONG :
-			  f->type == AST_TYPE_STRING ? SEM_STRING : SEM_UNKNOWN;
-		sf->used = true;
-		sf->index = p->nfuncs;
-		for (k = 0; k < f->nparams; k++) {
-			struct sem_sym *s = arena_alloc(c->arena, sizeof(*s));
-
-			s->name = f->params[k].name;
-			s->kind = SEM_PARAM;
-			s->span = f->params[k].span;
-			s->type = f->params[k].type == AST_TYPE_LONG ? SEM_LONG :
-				  f->params[k].type == AST_TYPE_STRING ? SEM_STRING :
-				  SEM_UNKNOWN;
-			s->slot = k;
-			s->written = true;
-			sf->locals = arena_grow(c->arena, sf->locals, sf->nlocals,
-						&sf->lcap, sizeof(*sf->locals));
-			sf->locals[sf->nlocals++] = s;
-		}
-		sf->nparams = f->nparams;
-		p->funcs = arena_grow(c->arena, p->funcs, p->nfuncs, &p->fcap,
-				      sizeof(*p->funcs));
-		p->funcs[p->nfuncs++] = sf;
-		c->changed = true;
-		return sf;
-	}
-	return NULL;
+	f = sema_func_decl(c, name);
+	return f ? sema_func_add(c, f, f->name) : NULL;
 }
 
 struct sem_probe *sema_new_probe(struct sema_ctx *c)

@@ -80,6 +80,10 @@ struct sem_func {
 	bool used;
 	bool typing;			/* on the inference stack (recursion) */
 	unsigned index;
+	/* A copy of a function for one call site (sema_spec.c): its address
+	   parameters replaced by the caller's target expressions, so that
+	   its memory reads are fetch arguments of @site's event. */
+	struct sem_probe *site;
 };
 
 struct sem_prog {

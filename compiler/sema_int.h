@@ -36,6 +36,24 @@ struct sema_ctx {
 };
 
 struct sem_func *sema_func_use(struct sema_ctx *c, const char *name);
+/* A new used function for declaration @f, named @name (sema.c). */
+struct sem_func *sema_func_add(struct sema_ctx *c, const struct ast_func *f,
+			       const char *name);
+
+/* ---- sema_spec.c: functions reading memory through parameters ---- */
+
+/* The memory read kernel_long() ... stand for, or AST_MEM_NONE. */
+enum ast_mem sema_mem_fn(const char *name);
+/* The declaration of script or tapset function @name, or NULL. */
+const struct ast_func *sema_func_decl(struct sema_ctx *c, const char *name);
+/*
+ * Call @e of a function that reads memory through a parameter: its copy
+ * for this call site, or NULL when the call needs none.  *@failed when
+ * the call cannot be specialised (reported in the last round).
+ */
+struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed);
+/* The canonical text of a fetchable expression, for names and -p2. */
+const char *sema_spec_text(struct arena *a, const struct ast_expr *e);
 struct sem_sym *sema_global(struct sema_ctx *c, const char *name);
 int sema_builtin(const char *name);
 const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs);

@@ -14,6 +14,10 @@
 #include "tpfmt.h"
 #include "uprobe.h"
 
+#include "kprobe.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SEMA_MAX_ROUNDS 32
@@ -33,6 +37,16 @@ static const struct bi_info bi_table[] = {
 #define BI(id, name, ret, args, flags) { name, ret, args, flags },
 #include "../runtime/builtins.def"
 #undef BI
+};
+
+/*
+ * An address the kernel can compute at the probe: the value of the fetch
+ * expression @expr ("%di", "+8(%di)", no type) plus the constant @off.
+ */
+struct ty_addr {
+	const char *expr;
+	int64_t off;
+	const char *name;		/* a field name for what is read there */
 };
 
 static enum sem_type ty_expr(struct sema_ctx *c, struct ast_expr *e);
@@ -447,50 +461,90 @@ static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 }
 
 /*
- * kernel_string($p), user_string($p), kernel_long($p) ... on a target
- * variable of a kprobe or uprobe: the kernel reads the memory as part of
- * the event (a fetch argument), so the call becomes that target variable
- * with its chain marked.  Returns SEM_UNKNOWN + 1 when @e is not one.
+ * A resolved target (ty_mem_call, ty_addr_of): module holds
+ * "NAME=FETCHARG", str the expression's text for -p2.
+ */
+static void ty_resolved(struct sema_ctx *c, const struct ast_expr *e, struct up_fetch *f)
+{
+	const char *eq = strchr(e->module, '='), *colon = strrchr(e->module, ':');
+
+	f->name = arena_strndup(c->arena, e->module, (size_t)(eq - e->module));
+	f->arg = eq + 1;
+	f->is_string = colon && strstr(colon, "string") != NULL;
+}
+
+/* The probe event the code being typed reads its target variables from. */
+static struct tpf_event *ty_event(struct sema_ctx *c)
+{
+	struct sem_probe *pr = c->func ? c->func->site : c->probe;
+
+	return pr ? pr->event : NULL;
+}
+
+static int ty_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			 struct ty_addr *out);
+static const char *ty_mem_arg(struct sema_ctx *c, const struct ty_addr *ad, enum ast_mem mem,
+			      bool kernel);
+
+/*
+ * kernel_string(A), user_string(A), kernel_long(A) ... where A is an
+ * address the kernel can fetch (a target variable, a @cast() chain,
+ * either plus a constant) in a kprobe or uprobe: the kernel reads the
+ * memory as part of the event (a fetch argument).  On a plain target
+ * variable the call becomes that target with its chain marked; on
+ * anything else it becomes a resolved target: str is the call's text,
+ * module the fetch argument.  Returns -1 when @e is not one.
  */
 static int ty_mem_call(struct sema_ctx *c, struct ast_expr *e)
 {
-	static const struct { const char *name; enum ast_mem mem; } fns[] = {
-		{ "kernel_string", AST_MEM_KSTRING }, { "user_string", AST_MEM_USTRING },
-		{ "kernel_long", AST_MEM_S64 }, { "kernel_int", AST_MEM_S32 },
-		{ "kernel_short", AST_MEM_S16 }, { "kernel_char", AST_MEM_S8 },
-		{ "user_long", AST_MEM_S64 }, { "user_int", AST_MEM_S32 },
-		{ "user_short", AST_MEM_S16 }, { "user_char", AST_MEM_S8 },
-		{ "user_uint32", AST_MEM_U32 }, { "user_uint16", AST_MEM_U16 },
-		{ "user_uint8", AST_MEM_U8 }, { "user_uint64", AST_MEM_U64 },
-	};
+	enum ast_mem mem = sema_mem_fn(e->str);
 	struct ast_expr *arg = e->args.n == 1 ? e->args.v[0] : NULL;
-	unsigned i;
+	struct tpf_event *ev = ty_event(c);
+	struct ty_addr ad;
 
-	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
-		if (!strcmp(e->str, fns[i].name))
-			break;
-	if (i == sizeof(fns) / sizeof(fns[0]) || sema_func_use(c, e->str))
+	if (mem == AST_MEM_NONE || sema_func_use(c, e->str))
 		return -1;
-	if (!arg || arg->kind != AST_TARGET || !c->probe || c->func ||
-	    !c->probe->event || !c->probe->event->dyn_func) {
+	if (!arg || !ev || !ev->dyn_func) {
 		ty_err(c, e->span, "%s() reads memory, which ktap can only do in the kernel: "
 		       "its argument must be a target variable of a kernel.function() or "
 		       "process() probe ($ptr, $p->member)", e->str);
 		return SEM_UNKNOWN;
 	}
-	*e = *arg;
-	e->chain.mem = fns[i].mem;
+	if ((arg->kind == AST_TARGET && !arg->module) || (arg->kind == AST_CAST && arg->chain.n)) {
+		*e = *arg;
+		e->chain.mem = mem;
+		return (int)ty_expr(c, e);
+	}
+	if (ty_fetch_addr(c, ev, arg, &ad) != 0)
+		return SEM_UNKNOWN;
+	e->str = sema_spec_text(c->arena, e);
+	e->module = arena_printf(c->arena, "%s_%s=%s", ad.name,
+				 mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING ? "str" : "mem",
+				 ty_mem_arg(c, &ad, mem,
+					    ((const struct up_func *)ev->dyn_func)->btf != NULL));
+	e->kind = AST_TARGET;
+	e->args.n = 0;
+	memset(&e->chain, 0, sizeof(e->chain));
 	return (int)ty_expr(c, e);
 }
 
 static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 {
-	struct sem_func *f = sema_func_use(c, e->str);
+	struct sem_func *f;
+	bool failed;
 	unsigned i;
 	int id;
 
 	if ((id = ty_mem_call(c, e)) >= 0)
 		return (enum sem_type)id;
+	f = sema_spec_call(c, e, &failed);
+	if (failed) {
+		for (i = 0; i < e->args.n; i++)
+			ty_expr(c, e->args.v[i]);
+		return SEM_UNKNOWN;
+	}
+	if (!f)
+		f = sema_func_use(c, e->str);
 	if (!f) {
 		id = sema_builtin(e->str);
 		if (id >= 0)
@@ -671,9 +725,16 @@ static enum sem_type ty_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 
 static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 {
-	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	const struct tpf_event *ev = ty_event(c);
 	const struct tpf_field *f;
 
+	if (e->module && ev && ev->dyn_func) {	/* resolved by ty_mem_call/ty_addr_of */
+		struct up_fetch uf;
+
+		ty_resolved(c, e, &uf);
+		e->ref = ty_dyn_field(c, (struct tpf_event *)ev, &uf);
+		return uf.is_string ? SEM_STRING : SEM_LONG;
+	}
 	if (!ev) {
 		ty_err(c, e->span, "target variable '%s' is not available %s", e->str,
 		       c->func ? "in a function" : "in this kind of probe");
@@ -722,7 +783,7 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 /* @defined(x) is decided now: 1 when x resolves. */
 static enum sem_type ty_defined(struct sema_ctx *c, struct ast_expr *e)
 {
-	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	const struct tpf_event *ev = ty_event(c);
 	bool ok = true;
 
 	if (e->a->kind == AST_TARGET)
@@ -778,39 +839,204 @@ static enum sem_type ty_entry(struct sema_ctx *c, struct ast_expr *e)
 	return f.is_string ? SEM_STRING : SEM_LONG;
 }
 
-/*
- * @cast(ADDR, "struct T"[, "module"])->chain where ADDR is a target
- * variable of a kprobe/uprobe: one fetch argument that reads through the
- * address with T's layout (from DWARF or BTF).
- */
-static enum sem_type ty_cast(struct sema_ctx *c, struct ast_expr *e)
+/* @f's fetch argument without its type: the value as an expression. */
+static const char *ty_untyped(struct sema_ctx *c, const struct up_fetch *f)
 {
-	struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	const char *colon = strrchr(f->arg, ':');
+
+	return colon ? arena_strndup(c->arena, f->arg, (size_t)(colon - f->arg)) : f->arg;
+}
+
+/*
+ * The BTF @e's type comes from in a kernel probe: the named module's
+ * (stap's third argument), the kernel's for "kernel" and "kernel<h>",
+ * else the probed function's own (which includes the kernel's).
+ */
+static const struct btf *ty_cast_btf(struct sema_ctx *c, const struct up_func *uf,
+				     const struct ast_expr *e, char *err, size_t errlen)
+{
+	const char *m = e->module;
+
+	if (!m || !*m)
+		return uf->btf;
+	if (!strcmp(m, "kernel") || !strncmp(m, "kernel<", 7))
+		return up_kernel_btf(c->in->up, c->arena, NULL, err, errlen);
+	return up_kernel_btf(c->in->up, c->arena, m, err, errlen);
+}
+
+/*
+ * @cast(ADDR, "T"[, "module"])->chain where ADDR is an address the
+ * kernel can fetch (see ty_fetch_addr): one fetch argument that reads
+ * through the address with T's layout (from DWARF, or BTF: the kernel's
+ * or the named module's).  0, or -1 after reporting.
+ */
+static int ty_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			 struct up_fetch *f)
+{
+	const struct up_func *uf = ev->dyn_func;
 	struct ast_chain none = { 0 };
-	struct up_fetch base, f;
-	const char *colon;
+	const struct btf *btf = NULL;
+	struct ty_addr base;
+	char err[512] = "";
+
+	if (ty_fetch_addr(c, ev, e->a, &base) != 0)
+		return -1;
+	if (uf->btf)
+		btf = ty_cast_btf(c, uf, e, err, sizeof(err));
+	if (btf) {
+		if (kp_cast_at(c->arena, btf, base.expr, base.off, base.name, e->str,
+			       e->chain.n || e->chain.mem ? &e->chain : &none, f, err,
+			       sizeof(err)) == 0)
+			return 0;
+	} else if (*err) {
+		/* a module without BTF: err says so */
+	} else if (base.off) {
+		snprintf(err, sizeof(err), "@cast() of an address plus a constant needs BTF "
+			 "(a kernel type); in a process() probe, cast the target variable itself");
+	} else if (up_cast(c->arena, uf, base.expr, base.name, e->str,
+			   e->chain.n || e->chain.mem ? &e->chain : &none, f, err,
+			   sizeof(err)) == 0) {
+		return 0;
+	}
+	ty_err(c, e->span, "%s", err);
+	return -1;
+}
+
+/*
+ * The address fetchable @e evaluates to: a target variable ($p,
+ * $p->q, kernel_long($p)), a @cast() chain, a memory builtin of one of
+ * these, or one of these plus or minus a constant.  0, or -1 after
+ * reporting why not.
+ */
+static int ty_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			 struct ty_addr *out)
+{
+	struct up_fetch f;
 	char err[512];
 
-	if (!ev || !ev->dyn_func || e->a->kind != AST_TARGET) {
+	memset(out, 0, sizeof(*out));
+	if (e->kind == AST_UNARY && e->op == AST_OP_ADDR) {
+		struct up_fetch base;
+
+		if (ty_expr(c, e) == SEM_UNKNOWN)
+			return -1;	/* reported */
+		ty_resolved(c, e, &base);
+		out->expr = ty_untyped(c, &base);
+		out->off = e->num;
+		out->name = base.name;
+		return 0;
+	}
+	if (e->kind == AST_BINARY && (e->op == AST_OP_ADD || e->op == AST_OP_SUB) &&
+	    (e->b->kind == AST_NUM || (e->op == AST_OP_ADD && e->a->kind == AST_NUM))) {
+		bool left = e->b->kind == AST_NUM;
+
+		if (ty_fetch_addr(c, ev, left ? e->a : e->b, out) != 0)
+			return -1;
+		out->off += e->op == AST_OP_ADD ? (left ? e->b->num : e->a->num) : -e->b->num;
+		return 0;
+	}
+	if (e->kind == AST_CALL && sema_mem_fn(e->str) != AST_MEM_NONE)
+		ty_expr(c, e);		/* becomes a target */
+	if (e->kind == AST_TARGET && e->module && ev->dyn_func) {
+		ty_resolved(c, e, &f);
+	} else if (e->kind == AST_TARGET && ev->dyn_func && !e->chain.pretty &&
+		   strncmp(e->str, "$$", 2) != 0) {
+		if (up_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
+			     err, sizeof(err)) != 0) {
+			ty_err(c, e->span, "%s", err);
+			return -1;
+		}
+	} else if (e->kind == AST_CAST && ev->dyn_func) {
+		if (ty_cast_fetch(c, ev, e, &f) != 0)
+			return -1;
+	} else {
+		ty_err(c, e->span, "this is not an address the kernel can fetch at the probe: "
+		       "use a target variable ($ptr, $p->member), a @cast() chain, or one of "
+		       "these plus a constant (a value computed at run time cannot be read "
+		       "through)");
+		return -1;
+	}
+	if (f.is_string) {	/* "+OFF(EXPR):string": the string is at EXPR + OFF */
+		char *end;
+
+		out->off = strtoll(f.arg, &end, 10);
+		out->expr = arena_strndup(c->arena, end + 1, (size_t)(strrchr(f.arg, ')') - end - 1));
+		out->name = f.name;
+		return 0;
+	}
+	out->expr = ty_untyped(c, &f);
+	out->name = f.name;
+	return 0;
+}
+
+/* The fetch argument reading @mem at @ad ("+8(%di):s32"). */
+static const char *ty_mem_arg(struct sema_ctx *c, const struct ty_addr *ad, enum ast_mem mem,
+			      bool kernel)
+{
+	struct up_fetch f = { NULL, ad->name, false };
+	const char *at = ad->off ? arena_printf(c->arena, "%+" PRId64 "(%s)", ad->off, ad->expr) :
+				   arena_printf(c->arena, "+0(%s)", ad->expr);
+
+	/* up_mem_fetch reads at +0(VALUE): give it the address as a value. */
+	up_mem_fetch(c->arena, "", mem, kernel, &f);
+	return arena_printf(c->arena, "%s%s", at, strchr(f.arg, ':'));
+}
+
+/* @cast(...)->chain: a fetch argument of the probe's event. */
+static enum sem_type ty_cast(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct tpf_event *ev = ty_event(c);
+	struct up_fetch f;
+
+	if (!ev || !ev->dyn_func) {
 		ty_err(c, e->span, "@cast() needs an address the kernel can fetch: a target "
 		       "variable of a kernel.function() or process() probe");
 		return SEM_UNKNOWN;
 	}
-	if (up_fetch(c->arena, ev->dyn_func, e->a->str, &e->a->chain, ev->dyn_return, &base,
-		     err, sizeof(err)) != 0 || base.is_string) {
-		ty_err(c, e->a->span, "%s", base.is_string ? "@cast() of a string" : err);
+	if (ty_cast_fetch(c, ev, e, &f) != 0)
 		return SEM_UNKNOWN;
-	}
-	colon = strrchr(base.arg, ':');
-	if (up_cast(c->arena, ev->dyn_func, arena_strndup(c->arena, base.arg,
-							     (size_t)(colon - base.arg)),
-		    base.name, e->str, e->chain.n ? &e->chain : &none, &f, err,
-		    sizeof(err)) != 0) {
-		ty_err(c, e->span, "%s", err);
-		return SEM_UNKNOWN;
-	}
 	e->ref = ty_dyn_field(c, ev, &f);
 	return f.is_string ? SEM_STRING : SEM_LONG;
+}
+
+/*
+ * &$p->member, &@cast(A, "T")->member: the member's address, which is
+ * the fetched value of the last pointer on the way plus the member's
+ * offset.  The node stays '&x' (for -p2); module holds "NAME=FETCHARG"
+ * of that pointer and num the offset, which the bytecode adds.
+ */
+static enum sem_type ty_addr_of(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct tpf_event *ev = ty_event(c);
+	struct ast_expr *x = e->a;
+	struct up_fetch f;
+	char err[512];
+	int rc;
+
+	if (!ev || !ev->dyn_func || !((const struct up_func *)ev->dyn_func)->btf ||
+	    (x->kind != AST_TARGET && x->kind != AST_CAST) || !x->chain.n) {
+		ty_err(c, e->span, "'&' takes a member of a kernel structure: &$p->member or "
+		       "&@cast(ADDR, \"T\")->member in a kernel.function() probe");
+		return SEM_UNKNOWN;
+	}
+	x->chain.mem = AST_MEM_ADDR;
+	rc = x->kind == AST_CAST ? ty_cast_fetch(c, ev, x, &f) :
+	     up_fetch(c->arena, ev->dyn_func, x->str, &x->chain, ev->dyn_return, &f, err,
+		      sizeof(err));
+	x->chain.mem = AST_MEM_NONE;
+	if (rc != 0) {
+		if (x->kind == AST_TARGET)
+			ty_err(c, x->span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	/* kp_finish gave "EXPR:u64@OFF" for an address. */
+	e->num = strtoll(strrchr(f.arg, '@') + 1, NULL, 10);
+	e->module = arena_printf(c->arena, "%s_addr=%.*s", f.name,
+				 (int)(strrchr(f.arg, '@') - f.arg), f.arg);
+	e->ref = ty_dyn_field(c, ev, &(struct up_fetch){ strchr(e->module, '=') + 1,
+							  arena_printf(c->arena, "%s_addr", f.name),
+							  false });
+	return SEM_LONG;
 }
 
 static enum sem_type ty_unsupported(struct sema_ctx *c, struct ast_expr *e)
@@ -840,7 +1066,7 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 	case AST_TARGET: return ty_target(c, e);
 	case AST_UNARY:
 		if (e->op == AST_OP_ADDR)
-			return ty_unsupported(c, e);
+			return ty_addr_of(c, e);
 		ty_want(c, e->a, SEM_LONG, "the operand of a unary operator");
 		return SEM_LONG;
 	case AST_BINARY: return ty_binary(c, e);
@@ -1018,7 +1244,7 @@ static void ty_round(struct sema_ctx *c)
 	/* Functions used by the walk above may add more functions. */
 	for (i = 0; i < p->nfuncs; i++) {
 		c->func = p->funcs[i];
-		c->probe = NULL;
+		c->probe = p->funcs[i]->site;
 		if (p->funcs[i]->ast->body)
 			ty_stmt(c, p->funcs[i]->ast->body, 0);
 	}

@@ -94,12 +94,9 @@ static struct btf *up_module_btf(struct up_files *f, const char *name, char *err
 	return b;
 }
 
-int up_find_kernel(struct up_files *f, struct arena *a, const char *module,
-		   const char *name, struct up_func *out, char *err, size_t errlen)
+struct btf *up_kernel_btf(struct up_files *f, struct arena *a, const char *module,
+			  char *err, size_t errlen)
 {
-	struct btf *btf;
-
-	memset(out, 0, sizeof(*out));
 	if (!f->btf_tried) {
 		f->btf_tried = true;
 		f->btf = kp_load(getenv("KTAP_BTF"), err, errlen);
@@ -107,9 +104,18 @@ int up_find_kernel(struct up_files *f, struct arena *a, const char *module,
 	if (!f->btf) {
 		if (!*err)
 			snprintf(err, errlen, "the kernel's BTF is not available");
-		return -1;
+		return NULL;
 	}
-	btf = module ? up_module_btf(f, arena_strdup(a, module), err, errlen) : f->btf;
+	return module ? up_module_btf(f, arena_strdup(a, module), err, errlen) : f->btf;
+}
+
+int up_find_kernel(struct up_files *f, struct arena *a, const char *module,
+		   const char *name, struct up_func *out, char *err, size_t errlen)
+{
+	struct btf *btf;
+
+	memset(out, 0, sizeof(*out));
+	btf = up_kernel_btf(f, a, module, err, errlen);
 	if (!btf || kp_find(btf, name, &out->proto, err, errlen) != 0)
 		return -1;
 	out->name = arena_strdup(a, name);

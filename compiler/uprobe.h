@@ -87,6 +87,10 @@ const char *up_dwarf_path(const struct up_func *fn);
 /* "$name:type" for each parameter of @fn, for -L; returns how many. */
 unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char ***decls);
 
+/* The kernel's BTF (@module NULL) or module @module's, loaded once; NULL + @err. */
+struct btf *up_kernel_btf(struct up_files *f, struct arena *a, const char *module,
+			  char *err, size_t errlen);
+
 /*
  * Kernel function @name from the kernel's BTF ($KTAP_BTF overrides), or
  * from module @module's (/sys/kernel/btf/MODULE) when not NULL.

@@ -1,0 +1,417 @@
+/*
+ * sema_spec.c - pass 2: functions that read memory through their
+ * parameters, specialised per call site.
+ *
+ * ktap reads kernel and user memory only as fetch arguments of a kprobe
+ * or uprobe, computed at compile time from the probe's registers.  A
+ * function such as
+ *
+ *	function family(sk) { return @cast(sk, "sock")->__sk_common->skc_family }
+ *
+ * cannot read anything at run time: its parameter is only a number
+ * there.  But called as family($sk) in a kernel.function() probe, the
+ * address is known at compile time as an expression of the probe's
+ * registers.  So such a call gets its own copy of the function (a
+ * specialisation for that probe), in which every use of the parameter
+ * is replaced by the caller's expression; the memory reads in the copy
+ * then become fetch arguments of the probe's event like the caller's
+ * own.  Specialisation goes through calls (a function passing its
+ * address parameter to another one), and one copy serves every call in
+ * the same probe with the same address expressions.
+ *
+ * An address parameter is one the body uses as the address of a read:
+ * the first argument of @cast(), of kernel_long() and the other memory
+ * builtins, either of them plus or minus a constant, or an address
+ * parameter of another function.  The argument passed for it must be
+ * fetchable: a target variable ($sk, $p->q), a @cast(...) chain, a
+ * memory builtin of one, or one of these plus or minus a constant.
+ * Anything else (a local variable, a value computed at run time) is a
+ * located error at the call.
+ */
+#include "sema_int.h"
+#include "arena.h"
+#include "diag.h"
+#include "tpfmt.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Functions calling functions deeper than this are not searched. */
+#define SPEC_MAX_DEPTH 16
+
+static const struct { const char *name; enum ast_mem mem; } spc_mem_fns[] = {
+	{ "kernel_string", AST_MEM_KSTRING }, { "user_string", AST_MEM_USTRING },
+	{ "kernel_long", AST_MEM_S64 }, { "kernel_int", AST_MEM_S32 },
+	{ "kernel_short", AST_MEM_S16 }, { "kernel_char", AST_MEM_S8 },
+	{ "user_long", AST_MEM_S64 }, { "user_int", AST_MEM_S32 },
+	{ "user_short", AST_MEM_S16 }, { "user_char", AST_MEM_S8 },
+	{ "user_uint32", AST_MEM_U32 }, { "user_uint16", AST_MEM_U16 },
+	{ "user_uint8", AST_MEM_U8 }, { "user_uint64", AST_MEM_U64 },
+};
+
+enum ast_mem sema_mem_fn(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(spc_mem_fns) / sizeof(spc_mem_fns[0]); i++)
+		if (!strcmp(name, spc_mem_fns[i].name))
+			return spc_mem_fns[i].mem;
+	return AST_MEM_NONE;
+}
+
+const struct ast_func *sema_func_decl(struct sema_ctx *c, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nfdecls; i++)
+		if (!strcmp(c->fdecls[i]->name, name))
+			return c->fdecls[i];
+	return NULL;
+}
+
+/* A memory builtin (not a user function of the same name). */
+static bool spc_is_mem_call(struct sema_ctx *c, const struct ast_expr *e)
+{
+	return e->kind == AST_CALL && sema_mem_fn(e->str) != AST_MEM_NONE &&
+	       !sema_func_decl(c, e->str);
+}
+
+/* @x is parameter @p, or @p plus or minus a constant. */
+static bool spc_is_param(const struct ast_expr *x, const char *p)
+{
+	if (x->kind == AST_VAR)
+		return !strcmp(x->str, p);
+	if (x->kind == AST_BINARY && (x->op == AST_OP_ADD || x->op == AST_OP_SUB))
+		return (x->b->kind == AST_NUM && spc_is_param(x->a, p)) ||
+		       (x->op == AST_OP_ADD && x->a->kind == AST_NUM && spc_is_param(x->b, p));
+	return false;
+}
+
+static bool spc_addr_param(struct sema_ctx *c, const struct ast_func *f, unsigned k,
+			   unsigned depth);
+
+static bool spc_stmt_reads(struct sema_ctx *c, const struct ast_stmt *s, const char *p,
+			   unsigned depth);
+
+/* Does @e read memory at an address made from @p? */
+static bool spc_expr_reads(struct sema_ctx *c, const struct ast_expr *e, const char *p,
+			   unsigned depth)
+{
+	const struct ast_func *g;
+	unsigned i;
+
+	if (!e)
+		return false;
+	if (e->kind == AST_CAST && spc_is_param(e->a, p))
+		return true;
+	if (spc_is_mem_call(c, e) && e->args.n == 1 && spc_is_param(e->args.v[0], p))
+		return true;
+	if (e->kind == AST_CALL && (g = sema_func_decl(c, e->str)) != NULL)
+		for (i = 0; i < e->args.n && i < g->nparams; i++)
+			if (spc_is_param(e->args.v[i], p) && spc_addr_param(c, g, i, depth + 1))
+				return true;
+	if (spc_expr_reads(c, e->a, p, depth) || spc_expr_reads(c, e->b, p, depth) ||
+	    spc_expr_reads(c, e->c, p, depth))
+		return true;
+	for (i = 0; i < e->args.n; i++)
+		if (spc_expr_reads(c, e->args.v[i], p, depth))
+			return true;
+	return false;
+}
+
+static bool spc_stmt_reads(struct sema_ctx *c, const struct ast_stmt *s, const char *p,
+			   unsigned depth)
+{
+	unsigned i;
+
+	if (!s)
+		return false;
+	if (spc_expr_reads(c, s->e, p, depth) || spc_expr_reads(c, s->e2, p, depth) ||
+	    spc_expr_reads(c, s->e3, p, depth) || spc_stmt_reads(c, s->s1, p, depth) ||
+	    spc_stmt_reads(c, s->s2, p, depth))
+		return true;
+	for (i = 0; i < s->body.n; i++)
+		if (spc_stmt_reads(c, s->body.v[i], p, depth))
+			return true;
+	return s->fe && spc_stmt_reads(c, s->fe->body, p, depth);
+}
+
+/* Parameter @k of @f is the address of a memory read in its body. */
+static bool spc_addr_param(struct sema_ctx *c, const struct ast_func *f, unsigned k,
+			   unsigned depth)
+{
+	if (depth > SPEC_MAX_DEPTH || !f->body || k >= f->nparams)
+		return false;
+	return spc_stmt_reads(c, f->body, f->params[k].name, depth);
+}
+
+/* An expression the kernel can fetch at the probe (see the file comment). */
+static bool spc_fetchable(struct sema_ctx *c, const struct ast_expr *e)
+{
+	switch (e->kind) {
+	case AST_TARGET:
+		return !e->chain.pretty && strncmp(e->str, "$$", 2) != 0;
+	case AST_CAST:
+		return true;
+	case AST_UNARY:
+		return e->op == AST_OP_ADDR &&
+		       (e->a->kind == AST_TARGET || e->a->kind == AST_CAST);
+	case AST_CALL:
+		return spc_is_mem_call(c, e) && e->args.n == 1 &&
+		       sema_mem_fn(e->str) != AST_MEM_KSTRING &&
+		       sema_mem_fn(e->str) != AST_MEM_USTRING && spc_fetchable(c, e->args.v[0]);
+	case AST_BINARY:
+		if (e->op != AST_OP_ADD && e->op != AST_OP_SUB)
+			return false;
+		return (e->b->kind == AST_NUM && spc_fetchable(c, e->a)) ||
+		       (e->op == AST_OP_ADD && e->a->kind == AST_NUM && spc_fetchable(c, e->b));
+	default:
+		return false;
+	}
+}
+
+/* ---- the copy ---- */
+
+struct spc_subst {
+	const struct ast_func *f;
+	struct ast_expr **args;		/* per parameter: the replacement, or NULL */
+};
+
+static void spc_subst_stmt(struct arena *a, struct ast_stmt *s, const struct spc_subst *sb);
+
+static void spc_subst_expr(struct arena *a, struct ast_expr *e, const struct spc_subst *sb)
+{
+	unsigned i;
+
+	if (!e)
+		return;
+	if (e->kind == AST_VAR) {
+		for (i = 0; i < sb->f->nparams; i++) {
+			if (sb->args[i] && !strcmp(e->str, sb->f->params[i].name)) {
+				*e = *ast_clone_expr(a, sb->args[i]);
+				return;
+			}
+		}
+		return;
+	}
+	spc_subst_expr(a, e->a, sb);
+	spc_subst_expr(a, e->b, sb);
+	spc_subst_expr(a, e->c, sb);
+	for (i = 0; i < e->args.n; i++)
+		spc_subst_expr(a, e->args.v[i], sb);
+	for (i = 0; i < e->chain.n; i++)
+		if (e->chain.v[i].is_index)
+			spc_subst_expr(a, e->chain.v[i].index, sb);
+}
+
+static void spc_subst_stmt(struct arena *a, struct ast_stmt *s, const struct spc_subst *sb)
+{
+	unsigned i;
+
+	if (!s)
+		return;
+	spc_subst_expr(a, s->e, sb);
+	spc_subst_expr(a, s->e2, sb);
+	spc_subst_expr(a, s->e3, sb);
+	spc_subst_stmt(a, s->s1, sb);
+	spc_subst_stmt(a, s->s2, sb);
+	for (i = 0; i < s->body.n; i++)
+		spc_subst_stmt(a, s->body.v[i], sb);
+	if (s->fe) {
+		for (i = 0; i < s->fe->slice.n; i++)
+			spc_subst_expr(a, s->fe->slice.v[i], sb);
+		spc_subst_expr(a, s->fe->limit, sb);
+		spc_subst_stmt(a, s->fe->body, sb);
+	}
+}
+
+/* Is parameter @p assigned anywhere in @s?  Then it cannot be replaced. */
+static bool spc_expr_writes(const struct ast_expr *e, const char *p)
+{
+	unsigned i;
+
+	if (!e)
+		return false;
+	if ((e->kind == AST_ASSIGN || e->kind == AST_INCDEC) && e->a->kind == AST_VAR &&
+	    !strcmp(e->a->str, p))
+		return true;
+	if (spc_expr_writes(e->a, p) || spc_expr_writes(e->b, p) || spc_expr_writes(e->c, p))
+		return true;
+	for (i = 0; i < e->args.n; i++)
+		if (spc_expr_writes(e->args.v[i], p))
+			return true;
+	return false;
+}
+
+static bool spc_stmt_writes(const struct ast_stmt *s, const char *p)
+{
+	unsigned i;
+
+	if (!s)
+		return false;
+	if (spc_expr_writes(s->e, p) || spc_expr_writes(s->e2, p) ||
+	    spc_expr_writes(s->e3, p) || spc_stmt_writes(s->s1, p) || spc_stmt_writes(s->s2, p))
+		return true;
+	for (i = 0; i < s->body.n; i++)
+		if (spc_stmt_writes(s->body.v[i], p))
+			return true;
+	if (s->fe) {
+		if (s->fe->value && !strcmp(s->fe->value->str, p))
+			return true;
+		for (i = 0; i < s->fe->keys.n; i++)
+			if (!strcmp(s->fe->keys.v[i]->str, p))
+				return true;
+		return spc_stmt_writes(s->fe->body, p);
+	}
+	return s->kind == AST_S_TRY && s->name && !strcmp(s->name, p);
+}
+
+/* The name of a non-string memory builtin reading @mem. */
+static const char *spc_mem_name(enum ast_mem mem)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(spc_mem_fns) / sizeof(spc_mem_fns[0]); i++)
+		if (spc_mem_fns[i].mem == mem)
+			return spc_mem_fns[i].name;
+	return "?";
+}
+
+/*
+ * The canonical text of fetchable @e ("$sk", "kernel_long($p + 8)"),
+ * the same before and after pass 2 rewrote kernel_long($p) into a
+ * target with a memory read, so that every round finds the same copy.
+ */
+static const char *spc_text(struct arena *a, const struct ast_expr *e);
+
+const char *sema_spec_text(struct arena *a, const struct ast_expr *e)
+{
+	if (e->kind == AST_UNARY)	/* &x */
+		return arena_printf(a, "%s%s", ast_op_spelling(e->op), spc_text(a, e->a));
+	return spc_text(a, e);
+}
+
+static const char *spc_text(struct arena *a, const struct ast_expr *e)
+{
+	struct ast_expr tmp;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m;
+	const char *s;
+
+	if (e->kind == AST_CALL && e->args.n == 1)
+		return arena_printf(a, "%s(%s)", spc_mem_name(sema_mem_fn(e->str)),
+				    spc_text(a, e->args.v[0]));
+	if (e->kind == AST_BINARY)
+		return arena_printf(a, "%s %s %s", spc_text(a, e->a), ast_op_spelling(e->op),
+				    spc_text(a, e->b));
+	if (e->kind == AST_NUM)
+		return arena_printf(a, "%" PRId64, e->num);
+	tmp = *e;
+	tmp.chain.mem = AST_MEM_NONE;
+	m = open_memstream(&buf, &len);
+	if (!m)
+		return "?";
+	ast_print_expr(m, &tmp);
+	fclose(m);
+	s = e->chain.mem ? arena_printf(a, "%s(%s)", spc_mem_name(e->chain.mem), buf ? buf : "?") :
+			   arena_strdup(a, buf ? buf : "?");
+	free(buf);
+	return s;
+}
+
+/* "f<sk=$sk>": the function's name with its replaced parameters. */
+static const char *spc_name(struct sema_ctx *c, const struct ast_func *f,
+			    struct ast_expr **args)
+{
+	const char *name = arena_printf(c->arena, "%s<", f->name);
+	unsigned i, n = 0;
+
+	for (i = 0; i < f->nparams; i++)
+		if (args[i])
+			name = arena_printf(c->arena, "%s%s%s=%s", name, n++ ? ", " : "",
+					    f->params[i].name, spc_text(c->arena, args[i]));
+	return arena_printf(c->arena, "%s>", name);
+}
+
+/* The copy of @f for @site with @args, made once. */
+static struct sem_func *spc_copy(struct sema_ctx *c, const struct ast_func *f,
+				 struct sem_probe *site, struct ast_expr **args)
+{
+	const char *name = spc_name(c, f, args);
+	struct sem_prog *p = c->prog;
+	struct spc_subst sb = { f, args };
+	struct ast_func *nf;
+	struct sem_func *sf;
+	unsigned i;
+
+	for (i = 0; i < p->nfuncs; i++)
+		if (p->funcs[i]->site == site && p->funcs[i]->ast->span.start == f->span.start &&
+		    p->funcs[i]->ast->span.file == f->span.file && !strcmp(p->funcs[i]->name, name))
+			return p->funcs[i];
+	nf = arena_alloc(c->arena, sizeof(*nf));
+	*nf = *f;
+	nf->body = ast_clone_stmt(c->arena, f->body);
+	spc_subst_stmt(c->arena, nf->body, &sb);
+	sf = sema_func_add(c, nf, name);
+	sf->site = site;
+	return sf;
+}
+
+/* The probe whose event the code being typed belongs to. */
+static struct sem_probe *spc_site(struct sema_ctx *c)
+{
+	struct sem_probe *pr = c->func ? c->func->site : c->probe;
+
+	return pr && pr->event && pr->event->dyn_func ? pr : NULL;
+}
+
+struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed)
+{
+	const struct ast_func *f = sema_func_decl(c, e->str);
+	struct ast_expr **args;
+	struct sem_probe *site = spc_site(c);
+	unsigned i, n = 0;
+
+	*failed = false;
+	if (!f || !f->body)
+		return NULL;
+	args = arena_alloc(c->arena, (f->nparams + 1) * sizeof(*args));
+	for (i = 0; i < f->nparams && i < e->args.n; i++) {
+		if (!spc_addr_param(c, f, i, 0))
+			continue;
+		if (!site) {
+			if (c->report)
+				diag_error(c->diag, e->span, "function '%s' reads memory through its "
+					   "parameter '%s', which ktap can only do as a fetch "
+					   "argument of a kernel.function() or process() probe",
+					   f->name, f->params[i].name);
+			*failed = true;
+			return NULL;
+		}
+		if (!spc_fetchable(c, e->args.v[i])) {
+			if (c->report)
+				diag_error(c->diag, e->args.v[i]->span, "function '%s' reads "
+					   "memory through its parameter '%s': the argument must "
+					   "be an address the kernel can fetch at the probe "
+					   "($var, $p->member, @cast(...)->member, or one of these "
+					   "plus a constant), not a value computed at run time",
+					   f->name, f->params[i].name);
+			*failed = true;
+			return NULL;
+		}
+		if (spc_stmt_writes(f->body, f->params[i].name)) {
+			if (c->report)
+				diag_error(c->diag, e->args.v[i]->span, "function '%s' assigns to "
+					   "its address parameter '%s', so its memory reads cannot "
+					   "be fetched by the kernel", f->name, f->params[i].name);
+			*failed = true;
+			return NULL;
+		}
+		args[i] = e->args.v[i];
+		n++;
+	}
+	return n ? spc_copy(c, f, site, args) : NULL;
+}
