@@ -8,7 +8,7 @@
 # knows (file names, sizes, inode numbers, errno values), and tracefs
 # must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=14
+guest_plan=18
 
 export KTAP_TAPSET=/usr/share/ktap/tapset
 T=/tmp/ktap-guest
@@ -170,6 +170,9 @@ else
 	not_ok "-p3 kretprobe (exit status $rc)"
 	diag $T/out $T/err
 fi
+
+# 10b. the tcp and vfs tapset (4 checks)
+. /tests/guest-tcp.sh
 
 # 11. nothing left behind
 ktap-tfs-snapshot >$T/after

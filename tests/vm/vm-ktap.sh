@@ -8,7 +8,7 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 here=$(cd "$(dirname "$0")" && pwd)
 srcdir=$(cd "$here/../.." && pwd)
 build=${KTAP_BUILDDIR:-$srcdir}
-for f in "$build/ktap" "$build/tests/tools/ktap-tfs-snapshot"; do
+for f in "$build/ktap" "$build/tests/tools/ktap-tfs-snapshot" "$build/tests/tools/ktap-tcp-stall"; do
 	if [ ! -x "$f" ]; then
 		echo "Bail out! $f is not built (run make check)"
 		exit 1
@@ -23,5 +23,5 @@ fi
 export KTAP_VM_GUEST=$here/guest-ktap.sh
 # A module for module("9p").function() (it has BTF of its own).
 export KTAP_VM_KMODS=9p
-export KTAP_VM_SPECS="$build/ktap:/usr/bin/ktap $srcdir/tapset:/usr/share/ktap/tapset $build/tests/tools/ktap-tfs-snapshot:/usr/bin/ktap-tfs-snapshot"
+export KTAP_VM_SPECS="$build/ktap:/usr/bin/ktap $srcdir/tapset:/usr/share/ktap/tapset $build/tests/tools/ktap-tfs-snapshot:/usr/bin/ktap-tfs-snapshot $build/tests/tools/ktap-tcp-stall:/usr/bin/ktap-tcp-stall $srcdir/examples:/usr/share/ktap/examples $here/guest-tcp.sh:/tests/guest-tcp.sh"
 exec bash "$here/vm-selftest.sh"

@@ -89,6 +89,10 @@ t0=$(now_ms)
 specs=("$tmp/tracefs-probe:/tests/tracefs-probe" "$guest:/tests/run-in-vm.sh")
 # shellcheck disable=SC2206  # blank-separated on purpose
 specs+=(${KTAP_VM_SPECS:-})
+# The kernel's configuration where a Debian system has it (CONFIG_HZ ...).
+if [ -f "$kdir/config" ] && [ -f "$kdir/release" ]; then
+	specs+=("$kdir/config:/boot/config-$(cat "$kdir/release")")
+fi
 if [ -x /usr/bin/curl ]; then specs+=(/usr/bin/curl); fi
 mkopts=()
 for m in ${KTAP_VM_KMODS:-}; do mkopts+=(--kmod "$m"); done

@@ -1,0 +1,34 @@
+# guest-tcp.sh - the tcp and vfs tapset and their examples, in the guest
+# (sourced by guest-ktap.sh, whose run/expect/ok/not_ok it uses; 4 checks).
+# A real retransmission: ktap-tcp-stall's second connection to a
+# listener whose accept queue is full has its SYN dropped, so the kernel
+# retransmits it after the initial RTO (1 s) in TCP_SYN_SENT.
+
+# t1. SystemTap's tcp_retransmission.stp, unchanged
+run -c "ktap-tcp-stall $T/ports 1.5" /usr/share/ktap/examples/tcp_retransmit.stp
+read -r lport c1port c2port <$T/ports
+printf 'Printing tcp retransmission\n127.0.0.1:%d => 127.0.0.1:%d STATE:TCP_SYN_SENT RTO:1000 (ms)\n' \
+	"$c2port" "$lport" >$T/want
+expect "tcp_retransmit.stp: the SYN of 127.0.0.1:$c2port => 127.0.0.1:$lport, RTO 1000 ms"
+
+# t2. tcp.sendmsg: the size of a known write, the family
+run -e 'probe tcp.sendmsg { if (pid() == target()) printf("%s %d %d\n", name, size, family) }' \
+	-c "ktap-tcp-stall $T/ports 0"
+echo "tcp.sendmsg 1234 2" >$T/want
+expect "tcp.sendmsg: size 1234 of ktap-tcp-stall's write, family AF_INET"
+
+# t3. vfs.read: bytes_to_read, filename and ino of dd's read
+ino=$(stat -c %i /etc/hostname)
+run -e 'probe vfs.read { if (pid() == target()) printf("%s %d %s %d\n", name, bytes_to_read, filename, ino) }' \
+	-c "dd if=/etc/hostname of=/dev/null bs=123 count=1"
+echo "vfs.read 123 hostname $ino" >$T/want
+expect "vfs.read: dd asks 123 bytes of hostname (inode $ino)"
+
+# t4. file_reads.stp (vfs.read.return): the bytes dd really read
+size=$(wc -c </etc/hostname)
+run -c "dd if=/etc/hostname of=/dev/null bs=123 count=1" /usr/share/ktap/examples/file_reads.stp
+{
+	printf "%-16s %-24s %10s %6s\n" COMMAND FILE BYTES READS
+	printf "%-16s %-24s %10d %6d\n" dd hostname "$size" 1
+} >$T/want
+expect "file_reads.stp: dd read $size bytes of hostname in 1 read"
