@@ -31,7 +31,30 @@ member_off() {
 	' "$TMP/btf"
 }
 
-plan 8
+# member_deep STRUCT MEMBER: the byte offset of MEMBER in STRUCT, also
+# when it sits in anonymous structs and unions (as sock_common's do).
+member_deep() {
+	awk -v s="'$1'" -v m="'$2'" '
+		/^\[/ { id = substr($1, 2, length($1) - 2); kind[id] = $2
+			 if ($2 == "STRUCT" && $3 == s) top = id; cur = id; n[id] = 0; next }
+		{ k = ++n[cur]; name[cur, k] = $1
+		  split($2, t, "="); typ[cur, k] = t[2]
+		  split($3, b, "="); bits[cur, k] = b[2] }
+		function find(id, base,   k, r) {
+			for (k = 1; k <= n[id]; k++) {
+				if (name[id, k] == m) return base + bits[id, k]
+				if (name[id, k] == "'"'"'(anon)'"'"'") {
+					r = find(typ[id, k], base + bits[id, k])
+					if (r >= 0) return r
+				}
+			}
+			return -1
+		}
+		END { r = find(top, 0); if (r >= 0) print r / 8 }
+	' "$TMP/btf"
+}
+
+plan 11
 
 count=$(param_reg vfs_read count)
 file=$(param_reg vfs_read file)
@@ -96,6 +119,64 @@ else
 	not_ok "maxactive/statement plans (exit status $rc)"
 	diag_file "$TMP/out"
 	diag_file "$TMP/err"
+fi
+
+# SystemTap's tcp_retransmission.stp, unchanged: every tapset function
+# it calls with $sk becomes fetch arguments of the one kprobe.
+sk=$(param_reg tcp_retransmit_skb sk)
+want="sk=$sk:u64 sk_cast_icsk_rto=+$(member_deep inet_connection_sock icsk_rto)($sk):u32"
+want="$want sk_cast___sk_common_skc_family=+$(member_deep sock_common skc_family)($sk):u16"
+want="$want sk_cast_inet_saddr=+$(member_deep inet_sock inet_saddr)($sk):u32"
+want="$want sk_cast___sk_common_skc_daddr=+$(member_deep sock_common skc_daddr)($sk):u32"
+want="$want sk_cast_inet_sport=+$(member_deep inet_sock inet_sport)($sk):u16"
+want="$want sk_cast___sk_common_skc_dport=+$(member_deep sock_common skc_dport)($sk):u16"
+want="$want sk_cast___sk_common_skc_state=+$(member_deep sock_common skc_state)($sk):u8"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 "$KTAP_SRCDIR/examples/tcp_retransmit.stp"
+got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/tcp_retransmit_skb_1 tcp_retransmit_skb \(.*\)'\$|\1|p" "$TMP/out")
+if [ "$rc" -eq 0 ] && [ "$got" = "$want" ] && [ "$(member_deep sock __sk_common)" = 0 ] &&
+	grep -q 'call .*; tcp_get_info_rto<sock=\$sk>$' "$TMP/out" &&
+	grep -q '^function [0-9]* __tcp_sock_dport<sock=\$sk> ' "$TMP/out"; then
+	ok "tcp_retransmit.stp: the tapset's reads of \$sk are fetch args at bpftool's offsets"
+else
+	not_ok "tcp_retransmit.stp plan (exit status $rc)"
+	echo "# want: $want"
+	echo "# got:  $got"
+	diag_file "$TMP/err"
+fi
+
+# Constant address arithmetic, '&', a cast with a module, a function
+# calling another with its address parameter.
+f_pos=$(member_off file f_pos)
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e '
+	function pos(f) { return kernel_long(&@cast(f, "file", "kernel<linux/fs.h>")->f_pos) }
+	function pos2(f) { return pos(f) }
+	probe kernel.function("vfs_read") { printf("%d %d %d\n", kernel_int($file + 8), pos2($file), &$file->f_pos) }'
+got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/vfs_read_0 vfs_read \(.*\)'\$|\1|p" "$TMP/out")
+if [ "$rc" -eq 0 ] && [ "$got" = "file_mem=+8($file):s32 file_1=$file:u64 file_cast_f_pos_addr_mem=+$f_pos($file):s64" ] &&
+	grep -q "^function 1 pos<f=\$file> " "$TMP/out"; then
+	ok "kernel_int(\$file + 8), &\$file->f_pos, kernel_long(&@cast(f, \"file\", \"kernel<...>\")->f_pos) through two functions"
+else
+	not_ok "address arithmetic (exit status $rc): $got"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
+# Addresses computed at run time cannot be read through: located errors.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'function fam(s) { return @cast(s, "sock")->__sk_common->skc_family }
+probe kernel.function("tcp_retransmit_skb") { x = $sk; print(fam(x) + kernel_int(x + 4)) }'
+cat >"$TMP/want" <<'EOW'
+<input>:2:66: error: function 'fam' reads memory through its parameter 's': the argument must be an address the kernel can fetch at the probe ($var, $p->member, @cast(...)->member, or one of these plus a constant), not a value computed at run time
+     2 | probe kernel.function("tcp_retransmit_skb") { x = $sk; print(fam(x) + kernel_int(x + 4)) }
+       |                                                                  ^
+<input>:2:82: error: this is not an address the kernel can fetch at the probe: use a target variable ($ptr, $p->member), a @cast() chain, or one of these plus a constant (a value computed at run time cannot be read through)
+     2 | probe kernel.function("tcp_retransmit_skb") { x = $sk; print(fam(x) + kernel_int(x + 4)) }
+       |                                                                                  ^
+EOW
+if [ "$rc" -eq 1 ] && cmp -s "$TMP/want" "$TMP/err"; then
+	ok "a pointer computed at run time: located errors that say why"
+else
+	not_ok "run-time pointer errors (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/err"
 fi
 
 buf=$(param_reg vfs_read buf)
