@@ -581,23 +581,45 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 
 /* $field of a tracepoint, and $$parms / $$vars. */
 /* Field @f of dynamic event @ev: the one with the same fetch, or a new one. */
+/* Fields of @ev whose names start with @prefix. */
+static unsigned ty_same_prefix(const struct tpf_event *ev, const char *prefix)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < ev->nfields; i++)
+		if (!strncmp(ev->fields[i].name, prefix, strlen(prefix)))
+			n++;
+	return n;
+}
+
+/*
+ * The kernel takes fetch argument names of at most 31 characters
+ * (MAX_ARG_NAME_LEN); longer ones, from long member chains, are cut.
+ */
+#define TY_ARG_NAME_MAX 31
+
 static int ty_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct up_fetch *f)
 {
 	struct tpf_field *nf;
-	unsigned i, same = 0;
+	const char *base = f->name, *name;
+	unsigned i, same;
 
-	for (i = 0; i < ev->nfields; i++) {
+	for (i = 0; i < ev->nfields; i++)
 		if (!strcmp(ev->fields[i].fetch, f->arg))
 			return (int)i;
-		if (!strncmp(ev->fields[i].name, f->name, strlen(f->name)))
-			same++;
+	/* Field names must differ: "p_len", "p_len_1", ... */
+	same = ty_same_prefix(ev, base);
+	name = same ? arena_printf(c->arena, "%s_%u", base, same) : base;
+	if (strlen(name) > TY_ARG_NAME_MAX) {
+		base = arena_strndup(c->arena, f->name, TY_ARG_NAME_MAX - 4);
+		same = ty_same_prefix(ev, base);
+		name = same ? arena_printf(c->arena, "%s_%u", base, same) : base;
 	}
 	ev->fields = arena_grow(c->arena, ev->fields, ev->nfields, &ev->fcap,
 				sizeof(*ev->fields));
 	nf = &ev->fields[ev->nfields];
 	memset(nf, 0, sizeof(*nf));
-	/* Field names must differ: "p_len", "p_len_1", ... */
-	nf->name = same ? arena_printf(c->arena, "%s_%u", f->name, same) : f->name;
+	nf->name = name;
 	nf->fetch = f->arg;
 	nf->kind = f->is_string ? TPF_DATALOC_STR : TPF_INT;
 	nf->size = 8;

@@ -54,7 +54,7 @@ member_deep() {
 	' "$TMP/btf"
 }
 
-plan 11
+plan 12
 
 count=$(param_reg vfs_read count)
 file=$(param_reg vfs_read file)
@@ -177,6 +177,17 @@ if [ "$rc" -eq 1 ] && cmp -s "$TMP/want" "$TMP/err"; then
 else
 	not_ok "run-time pointer errors (exit status $rc)"
 	diag_diff "$TMP/want" "$TMP/err"
+fi
+
+# The kernel refuses argument names longer than 31 characters.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	'probe kernel.function("vfs_read") { print(kernel_string(@cast($file, "file")->f_path->dentry->d_name->name)) }'
+got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/vfs_read_0 vfs_read \(.*\)'\$|\1|p" "$TMP/out")
+if [ "$rc" -eq 0 ] && [ "${got%%=*}" = file_cast_f_path_dentry_d_n ]; then
+	ok "a long member chain's argument name is cut to 27 characters"
+else
+	not_ok "long argument name (exit status $rc): $got"
+	diag_file "$TMP/err"
 fi
 
 buf=$(param_reg vfs_read buf)
