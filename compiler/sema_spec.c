@@ -41,6 +41,13 @@
 /* Functions calling functions deeper than this are not searched. */
 #define SPEC_MAX_DEPTH 16
 
+/* The (function, parameter) pairs being searched: each at most once on a path. */
+struct spc_path {
+	const struct ast_func *f[SPEC_MAX_DEPTH];
+	unsigned k[SPEC_MAX_DEPTH];
+	unsigned n;
+};
+
 static const struct { const char *name; enum ast_mem mem; } spc_mem_fns[] = {
 	{ "kernel_string", AST_MEM_KSTRING }, { "user_string", AST_MEM_USTRING },
 	{ "kernel_long", AST_MEM_S64 }, { "kernel_int", AST_MEM_S32 },
@@ -90,14 +97,14 @@ static bool spc_is_param(const struct ast_expr *x, const char *p)
 }
 
 static bool spc_addr_param(struct sema_ctx *c, const struct ast_func *f, unsigned k,
-			   unsigned depth);
+			   struct spc_path *path);
 
 static bool spc_stmt_reads(struct sema_ctx *c, const struct ast_stmt *s, const char *p,
-			   unsigned depth);
+			   struct spc_path *path);
 
 /* Does @e read memory at an address made from @p? */
 static bool spc_expr_reads(struct sema_ctx *c, const struct ast_expr *e, const char *p,
-			   unsigned depth)
+			   struct spc_path *path)
 {
 	const struct ast_func *g;
 	unsigned i;
@@ -110,41 +117,51 @@ static bool spc_expr_reads(struct sema_ctx *c, const struct ast_expr *e, const c
 		return true;
 	if (e->kind == AST_CALL && (g = sema_func_decl(c, e->str)) != NULL)
 		for (i = 0; i < e->args.n && i < g->nparams; i++)
-			if (spc_is_param(e->args.v[i], p) && spc_addr_param(c, g, i, depth + 1))
+			if (spc_is_param(e->args.v[i], p) && spc_addr_param(c, g, i, path))
 				return true;
-	if (spc_expr_reads(c, e->a, p, depth) || spc_expr_reads(c, e->b, p, depth) ||
-	    spc_expr_reads(c, e->c, p, depth))
+	if (spc_expr_reads(c, e->a, p, path) || spc_expr_reads(c, e->b, p, path) ||
+	    spc_expr_reads(c, e->c, p, path))
 		return true;
 	for (i = 0; i < e->args.n; i++)
-		if (spc_expr_reads(c, e->args.v[i], p, depth))
+		if (spc_expr_reads(c, e->args.v[i], p, path))
 			return true;
 	return false;
 }
 
 static bool spc_stmt_reads(struct sema_ctx *c, const struct ast_stmt *s, const char *p,
-			   unsigned depth)
+			   struct spc_path *path)
 {
 	unsigned i;
 
 	if (!s)
 		return false;
-	if (spc_expr_reads(c, s->e, p, depth) || spc_expr_reads(c, s->e2, p, depth) ||
-	    spc_expr_reads(c, s->e3, p, depth) || spc_stmt_reads(c, s->s1, p, depth) ||
-	    spc_stmt_reads(c, s->s2, p, depth))
+	if (spc_expr_reads(c, s->e, p, path) || spc_expr_reads(c, s->e2, p, path) ||
+	    spc_expr_reads(c, s->e3, p, path) || spc_stmt_reads(c, s->s1, p, path) ||
+	    spc_stmt_reads(c, s->s2, p, path))
 		return true;
 	for (i = 0; i < s->body.n; i++)
-		if (spc_stmt_reads(c, s->body.v[i], p, depth))
+		if (spc_stmt_reads(c, s->body.v[i], p, path))
 			return true;
-	return s->fe && spc_stmt_reads(c, s->fe->body, p, depth);
+	return s->fe && spc_stmt_reads(c, s->fe->body, p, path);
 }
 
 /* Parameter @k of @f is the address of a memory read in its body. */
 static bool spc_addr_param(struct sema_ctx *c, const struct ast_func *f, unsigned k,
-			   unsigned depth)
+			   struct spc_path *path)
 {
-	if (depth > SPEC_MAX_DEPTH || !f->body || k >= f->nparams)
+	unsigned i;
+	bool r;
+
+	if (path->n >= SPEC_MAX_DEPTH || !f->body || k >= f->nparams)
 		return false;
-	return spc_stmt_reads(c, f->body, f->params[k].name, depth);
+	for (i = 0; i < path->n; i++)	/* recursion adds nothing new */
+		if (path->f[i] == f && path->k[i] == k)
+			return false;
+	path->f[path->n] = f;
+	path->k[path->n++] = k;
+	r = spc_stmt_reads(c, f->body, f->params[k].name, path);
+	path->n--;
+	return r;
 }
 
 /* An expression the kernel can fetch at the probe (see the file comment). */
@@ -380,7 +397,9 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 		return NULL;
 	args = arena_alloc(c->arena, (f->nparams + 1) * sizeof(*args));
 	for (i = 0; i < f->nparams && i < e->args.n; i++) {
-		if (!spc_addr_param(c, f, i, 0))
+		struct spc_path path = { .n = 0 };
+
+		if (!spc_addr_param(c, f, i, &path))
 			continue;
 		if (!site) {
 			if (c->report)

@@ -1,0 +1,63 @@
+#!/bin/sh
+# memfn-live.sh - functions that read memory through their parameters,
+# run on this machine's kernel (TAP): script functions reading a uprobe
+# target's struct through $r (specialised per call site), and the tcp
+# tapset's tracepoint probe on a real retransmission, made by
+# tests/tools/ktap-tcp-stall (a SYN to a listener whose accept queue is
+# full is dropped and sent again after 1 s).  The kprobe-based tcp and
+# vfs probes run in the VM (tests/vm/guest-tcp.sh).  Root only.
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+: "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
+STALL=$KTAP_BUILDDIR/tests/tools/ktap-tcp-stall
+UT=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
+SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
+
+[ "$(id -u)" -eq 0 ] || skip_all "live tests need root (run make check as root)"
+[ -d /sys/kernel/tracing/events/tcp/tcp_retransmit_skb ] ||
+	skip_all "no tcp:tcp_retransmit_skb tracepoint in /sys/kernel/tracing"
+[ -x "$STALL" ] && [ -x "$SNAP" ] && [ -x "$UT" ] || skip_all "tests/tools not built"
+
+plan 3
+
+# handle(&r, k, "hello") of the uprobe target: r.id 42, r.name "alpha",
+# r.in.y 50, three calls.  Each function reads through its parameter.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$UT" -e '
+	function id(p) { return user_int(p) }
+	function name(q) { return user_string(@cast(q, "struct req")->name) }
+	function y(q) { return @cast(q, "struct req")->in->y }
+	function all(r) { return sprintf("%d %s %d", id(r), name(r), y(r)) }
+	probe process("'"$UT"'").function("handle") { printf("%s %d\n", all($r), $r->in->y) }'
+grep -v '^[0-9]* [0-9]$' "$TMP/out" >"$TMP/ours"	# the target prints "SUM N"
+printf '42 alpha 50 50\n42 alpha 50 50\n42 alpha 50 50\n' >"$TMP/want"
+if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/ours"; then
+	ok "uprobe: functions reading user memory through \$r, nested, as fetch arguments"
+else
+	not_ok "uprobe functions (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/ours"
+	diag_file "$TMP/err"
+fi
+
+"$SNAP" >"$TMP/before"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$STALL $TMP/ports 1.5" -e \
+	'probe tcp.retransmit { printf("%s %d %d %d %s\n", name, family, sport, dport, tcp_sockstate_str(state)) }'
+read -r lport c1port c2port <"$TMP/ports"
+# Other connections of this machine may retransmit too: keep ours.
+grep " $c2port $lport " "$TMP/out" >"$TMP/ours"
+printf 'tcp.retransmit 2 %d %d TCP_SYN_SENT\n' "$c2port" "$lport" >"$TMP/want"
+if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/ours"; then
+	ok "tcp.retransmit: the SYN of port $c2port to $lport, once, in TCP_SYN_SENT (first client $c1port)"
+else
+	not_ok "tcp.retransmit (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/ours"
+	diag_file "$TMP/err"
+fi
+
+"$SNAP" >"$TMP/after"
+if cmp -s "$TMP/before" "$TMP/after"; then
+	ok "tracefs unchanged after the run"
+else
+	not_ok "tracefs changed"
+	diag_diff "$TMP/before" "$TMP/after"
+fi
