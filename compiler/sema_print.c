@@ -42,6 +42,11 @@ static void sp_fields(FILE *out, const struct tpf_event *e)
 
 		if (f->common)
 			continue;
+		if (f->fetch) {		/* a kprobe/uprobe fetch argument */
+			fprintf(out, "  $%s:%s /* fetch %s */\n", f->name,
+				f->kind == TPF_INT ? "long" : "string", f->fetch);
+			continue;
+		}
 		fprintf(out, "  $%s:%s /* %s, offset %u, size %u%s */\n", f->name,
 			f->kind == TPF_INT ? "long" : f->kind == TPF_OTHER ?
 			"unsupported" : "string", f->ctype, f->offset, f->size,

@@ -54,7 +54,7 @@ member_deep() {
 	' "$TMP/btf"
 }
 
-plan 12
+plan 13
 
 count=$(param_reg vfs_read count)
 file=$(param_reg vfs_read file)
@@ -141,6 +141,20 @@ else
 	not_ok "tcp_retransmit.stp plan (exit status $rc)"
 	echo "# want: $want"
 	echo "# got:  $got"
+	diag_file "$TMP/err"
+fi
+
+# -p2: each copy under its name, the caller's $sk in its body, and the
+# probe's fields with their fetches.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 "$KTAP_SRCDIR/examples/tcp_retransmit.stp"
+if [ "$rc" -eq 0 ] &&
+	grep -A2 -x '__tcp_sock_dport<sock=\$sk>:long (sock:long)' "$TMP/out" |
+	grep -qxF '  return ntohs(@cast($sk, "sock", "kernel")->__sk_common->skc_dport);' &&
+	grep -qxF "  \$sk_cast___sk_common_skc_dport:long /* fetch +$(member_deep sock_common skc_dport)($sk):u16 */" "$TMP/out"; then
+	ok "-p2: tapset functions specialised for \$sk, and the fetches they add"
+else
+	not_ok "-p2 of tcp_retransmit.stp (exit status $rc)"
+	diag_file "$TMP/out" 60
 	diag_file "$TMP/err"
 fi
 
