@@ -896,27 +896,21 @@ static int ty_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 			 struct up_fetch *f)
 {
 	const struct up_func *uf = ev->dyn_func;
-	struct ast_chain none = { 0 };
-	const struct btf *btf = NULL;
+	const struct btf *btf;
 	struct ty_addr base;
 	char err[512] = "";
 
 	if (ty_fetch_addr(c, ev, e->a, &base) != 0)
 		return -1;
-	if (uf->btf)
+	if (uf->btf) {
 		btf = ty_cast_btf(c, uf, e, err, sizeof(err));
-	if (btf) {
-		if (kp_cast_at(c->arena, btf, base.expr, base.off, base.name, e->str,
-			       e->chain.n || e->chain.mem ? &e->chain : &none, f, err,
-			       sizeof(err)) == 0)
+		if (btf && kp_cast_at(c->arena, btf, base.expr, base.off, base.name, e->str,
+				      &e->chain, f, err, sizeof(err)) == 0)
 			return 0;
-	} else if (*err) {
-		/* a module without BTF: err says so */
 	} else if (base.off) {
 		snprintf(err, sizeof(err), "@cast() of an address plus a constant needs BTF "
 			 "(a kernel type); in a process() probe, cast the target variable itself");
-	} else if (up_cast(c->arena, uf, base.expr, base.name, e->str,
-			   e->chain.n || e->chain.mem ? &e->chain : &none, f, err,
+	} else if (up_cast(c->arena, uf, base.expr, base.name, e->str, &e->chain, f, err,
 			   sizeof(err)) == 0) {
 		return 0;
 	}
