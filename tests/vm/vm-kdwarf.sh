@@ -19,6 +19,7 @@ if ldd "$build/ktap" 2>/dev/null | grep -qE 'lib(asan|ubsan)'; then
 	echo "1..0 # SKIP ktap is built with sanitizers: the VM checks run on the plain build"
 	exit 0
 fi
+mkdir -p "$build/tests/vm"
 if ! kernel=$("$here/fetch-kernel.sh" "$cache" 2>"$build/tests/vm/kdwarf-fetch.err"); then
 	echo "Bail out! the VM kernel could not be fetched: $(tail -n 1 "$build/tests/vm/kdwarf-fetch.err")"
 	exit 1
