@@ -554,8 +554,11 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 	for (i = 0; i < n; i++) {
 		struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
 
+		/* kprobe.function() needs no types: raw registers will do. */
 		if (up_find_kernel(c->in->up, c->arena, module, names[i], uf, err,
-				   sizeof(err)) != 0) {
+				   sizeof(err)) != 0 &&
+		    (!pp_is(p, 0, "kprobe") ||
+		     up_find_kernel_raw(c->arena, module, names[i], uf, err, sizeof(err)) != 0)) {
 			/* Traceable but not described by BTF: skipped in a wildcard. */
 			if (n > 1)
 				continue;

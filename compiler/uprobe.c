@@ -6,6 +6,7 @@
 #include "arena.h"
 #include "kdebug.h"
 #include "kprobe.h"
+#include "tpfmt.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -897,6 +898,11 @@ static int up_base(struct arena *a, const struct up_func *fn, const char *var, b
 		l->expr = up_arg_expr(a, (unsigned)n - 1);
 		return 1;	/* raw: no type */
 	}
+	if (!fn->die && fn->kernel) {
+		snprintf(err, errlen, "no type information for %s (no BTF or DWARF describes "
+			 "it): use $arg1, $arg2 ... (raw registers)", fn->name);
+		return -1;
+	}
 	if (!fn->die) {
 		snprintf(err, errlen, "%s has no debug information for %s: use $arg1, $arg2 ... "
 			 "(raw registers), or build it with -g", fn->path, var);
@@ -1092,8 +1098,11 @@ static size_t up_match_elf(struct arena *a, Elf *elf, const char *pattern,
 /* Kernel functions kprobes can attach to: available_filter_functions. */
 static int up_match_ftrace(struct arena *a, const char *pattern, const char ***names)
 {
-	FILE *fp = fopen("/sys/kernel/tracing/available_filter_functions", "r");
 	char line[512];
+	FILE *fp;
+
+	snprintf(line, sizeof(line), "%s/available_filter_functions", tpf_dir());
+	fp = fopen(line, "r");
 	size_t k = 0, cap = 0;
 
 	if (!fp)
@@ -1133,6 +1142,28 @@ static int up_match_dwarf(struct arena *a, struct up_file *u, const char *patter
 		s.names[i] = arena_printf(a, "%s@%s", s.names[i], s.file);
 	*names = s.names;
 	return (int)n;
+}
+
+int up_find_kernel_raw(struct arena *a, const char *module, const char *name,
+		       struct up_func *out, char *err, size_t errlen)
+{
+	const char **names;
+
+	memset(out, 0, sizeof(*out));
+	if (strpbrk(name, "@*?[")) {
+		snprintf(err, errlen, "\"%s\" needs the kernel's DWARF", name);
+		return -1;
+	}
+	/* Unreadable list (not root): the kernel will say at run time. */
+	if (up_match_ftrace(a, name, &names) == 0) {
+		snprintf(err, errlen, "no kernel function \"%s\" that kprobes can trace "
+			 "(it is not in available_filter_functions)", name);
+		return -1;
+	}
+	out->name = arena_strdup(a, name);
+	out->path = module ? arena_strdup(a, module) : "kernel";
+	out->kernel = true;
+	return 0;
 }
 
 int up_match(struct up_files *f, struct arena *a, const char *path, const char *module,

@@ -100,6 +100,15 @@ int up_find_kernel(struct up_files *f, struct arena *a, const char *module,
 		   const char *name, struct up_func *out, char *err, size_t errlen);
 
 /*
+ * Kernel function @name without type information, for kprobe.function():
+ * it only has to be traceable (in available_filter_functions, when that
+ * can be read); its target variables are the raw $arg1...$argN and
+ * $return.  0, or -1 with a message in @err.
+ */
+int up_find_kernel_raw(struct arena *a, const char *module, const char *name,
+		       struct up_func *out, char *err, size_t errlen);
+
+/*
  * Find function @name ("NAME", or "NAME@FILE": the one declared in a
  * source file matching FILE, which needs DWARF) in @path (a path, or a
  * command looked up in $PATH).  0, or -1 with a message in @err.

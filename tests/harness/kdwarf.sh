@@ -1,6 +1,7 @@
 #!/bin/sh
-# kdwarf.sh - "NAME@FILE" function filters and the kernel's DWARF as a type
-# source (TAP).  No root and no kprobes needed: only -p2/-p3 run.
+# kdwarf.sh - type sources of dynamic probes other than BTF (TAP): "NAME@FILE"
+# function filters, the kernel's DWARF, and kprobe.function() with no type
+# information at all.  No root and no kprobes needed: only -p2/-p3 run.
 #
 # process(): "NAME@FILE" picks the function by its DWARF declaration.
 # kernel.function(): DWARF is found through KTAP_DEBUGINFO_PATH, here
@@ -54,7 +55,7 @@ check_err() {
 # kplan: the kprobe_events lines of $TMP/out.
 kplan() { sed -n "s/^write kprobe_events '\(.*\)'\$/\1/p" "$TMP/out"; }
 
-plan 8
+plan 11
 
 # 1. process(): NAME@FILE is the same function as NAME.
 run_ktap "$TMP" "$TMP/want" "$TMP/err" -p3 -e \
@@ -145,3 +146,31 @@ case $got in
 	not_ok "no kernel DWARF: unexpected message"
 	echo "# got: $got" ;;
 esac
+
+# 8. kprobe.function() without any type information: raw registers.
+#    KTAP_TRACEFS points at a tracing directory whose
+#    available_filter_functions says what is traceable.
+mkdir -p "$TMP/tfs"
+printf 'vfs_read\nvfs_write\n' >"$TMP/tfs/available_filter_functions"
+export KTAP_TRACEFS="$TMP/tfs" KTAP_BTF="$TMP/no-btf"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	'probe kprobe.function("vfs_read") { println($arg1, $arg3) }
+	 probe kprobe.function("vfs_read").return { println($return) }'
+printf '%s\n' 'p:ktap_$PID/vfs_read_0 vfs_read arg1=%di:s64 arg3=%dx:s64' \
+	'r:ktap_$PID/vfs_read_1 vfs_read ret=%ax:s64' >"$TMP/want"
+kplan >"$TMP/got"
+if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
+	ok "kprobe.function() with no BTF or DWARF: \$argN and \$return from registers"
+else
+	not_ok "raw kprobe plan (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/got"
+	explain "$TMP/err"
+fi
+
+# 9. ...a named parameter needs types; 10. an untraceable function.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kprobe.function("vfs_read") { println($count) }'
+check_err "kprobe.function(): \$count without types is a located error" \
+	"<input>:1:45: error: no type information for vfs_read (no BTF or DWARF describes it): use \$arg1, \$arg2 ... (raw registers)"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kprobe.function("no_such_fn") { }'
+check_err "kprobe.function() of a function kprobes cannot trace" \
+	"<input>:1:23: error: no kernel function \"no_such_fn\" that kprobes can trace (it is not in available_filter_functions)"
