@@ -29,17 +29,6 @@ member_off() {
 	' "$TMP/info"
 }
 
-# check DESC WANT_FILE: rc 0 and $TMP/out equal to WANT_FILE.
-check() {
-	if [ "$rc" -eq 0 ] && [ -z "$why" ] && cmp -s "$2" "$TMP/out"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diag_diff "$2" "$TMP/out"
-		explain "$TMP/err"
-	fi
-}
-
 # check_err DESC WANT: exit status 1 and stderr's first line WANT.
 check_err() {
 	got=$(head -n 1 "$TMP/err")
@@ -62,20 +51,15 @@ run_ktap "$TMP" "$TMP/want" "$TMP/err" -p3 -e \
 	"probe process(\"$UT\").function(\"handle\") { println(\$r->id) }"
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
 	"probe process(\"$UT\").function(\"handle@ktap-uprobe-target.c\") { println(\$r->id) }"
-check 'process().function("handle@ktap-uprobe-target.c"): the plan of handle' "$TMP/want"
+expect_same 'process().function("handle@ktap-uprobe-target.c"): the plan of handle' \
+	"$TMP/want" "$TMP/out"
 
 # 2. A glob in both halves.
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e \
 	"probe process(\"$UT\").function(\"hand*@tests/tools/*-target.c\") { }"
 grep '^process' "$TMP/out" | sed 's/ \/\*.*//' >"$TMP/got"
 echo "process(\"$UT\").function(\"handle\")" >"$TMP/want"
-if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
-	ok '"hand*@tests/tools/*-target.c" matches handle by its source file'
-else
-	not_ok 'glob NAME@FILE (exit status '"$rc"')'
-	diag_diff "$TMP/want" "$TMP/got"
-	explain "$TMP/err"
-fi
+expect_same '"hand*@tests/tools/*-target.c" matches handle by its source file' "$TMP/want" "$TMP/got"
 
 # 3. No such function in that file.
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
@@ -93,26 +77,14 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
 		printf("%d %d %s\n", $count, $file->f_inode->i_ino, $file->f_name) }'
 echo "p:ktap_\$PID/ktap_fake_read_0 ktap_fake_read count=%dx:u64 file_f_inode_i_ino=+$ino_off(+$fi_off(%di)):u64 file_f_name=+0(+$fn_off(%di)):string" >"$TMP/want"
 kplan >"$TMP/got"
-if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
-	ok "kernel.function(\"NAME@FILE\"): fetch arguments from vmlinux's DWARF"
-else
-	not_ok "kernel DWARF plan (exit status $rc)"
-	diag_diff "$TMP/want" "$TMP/got"
-	explain "$TMP/err"
-fi
+expect_same "kernel.function(\"NAME@FILE\"): fetch arguments from vmlinux's DWARF" "$TMP/want" "$TMP/got"
 
 # 5. Two static functions of one name: FILE picks the one with parameter b.
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
 	'probe kernel.function("ktap_fake_dup@ktap-fake-vmlinux2.c") { println($b) }'
 echo 'p:ktap_$PID/ktap_fake_dup_0 ktap_fake_dup b=%di:s32' >"$TMP/want"
 kplan >"$TMP/got"
-if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
-	ok "ktap_fake_dup@ktap-fake-vmlinux2.c is the one declared there"
-else
-	not_ok "static namesakes (exit status $rc)"
-	diag_diff "$TMP/want" "$TMP/got"
-	explain "$TMP/err"
-fi
+expect_same "ktap_fake_dup@ktap-fake-vmlinux2.c is the one declared there" "$TMP/want" "$TMP/got"
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
 	'probe kernel.function("ktap_fake_dup@ktap-fake-vmlinux.c") { println($b) }'
 check_err "...and the other file's has no \$b" \
@@ -159,13 +131,7 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
 printf '%s\n' 'p:ktap_$PID/vfs_read_0 vfs_read arg1=%di:s64 arg3=%dx:s64' \
 	'r:ktap_$PID/vfs_read_1 vfs_read ret=%ax:s64' >"$TMP/want"
 kplan >"$TMP/got"
-if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
-	ok "kprobe.function() with no BTF or DWARF: \$argN and \$return from registers"
-else
-	not_ok "raw kprobe plan (exit status $rc)"
-	diag_diff "$TMP/want" "$TMP/got"
-	explain "$TMP/err"
-fi
+expect_same "kprobe.function() with no BTF or DWARF: \$argN and \$return from registers" "$TMP/want" "$TMP/got"
 
 # 9. ...a named parameter needs types; 10. an untraceable function.
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kprobe.function("vfs_read") { println($count) }'

@@ -11,29 +11,8 @@
 # shellcheck disable=SC2034  # read by vm-selftest.sh
 guest_plan=8
 
-export KTAP_TAPSET=/usr/share/ktap/tapset
-T=/tmp/ktap-guest
-mkdir -p $T
-failed=0
+. /tests/guest-lib.sh
 ko=/lib/modules/$(uname -r)/extra/ktapmod.ko
-
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
-diag() { sed 's/^/# /' "$@"; }
-run() {
-	timeout 60 ktap "$@" >$T/out 2>$T/err
-	rc=$?
-}
-expect() {
-	if [ "$rc" -eq 0 ] && cmp -s $T/want $T/out; then
-		ok "$1"
-	else
-		not_ok "$1 (exit status $rc)"
-		echo "# want:"; diag $T/want
-		echo "# got:"; diag $T/out
-		diag $T/err
-	fi
-}
 
 # 1. the module loads, and has no BTF of its own
 if insmod "$ko" 2>$T/err && [ -w /proc/ktapmod ] && [ ! -e /sys/kernel/btf/ktapmod ]; then

@@ -31,5 +31,5 @@ if ! ko=$("$here/build-kmod.sh" "$kdir" "$here/ktapmod" "$build/tests/vm/kmod" 2
 fi
 release=$(cat "$kdir/release")
 export KTAP_VM_GUEST=$here/guest-kdwarf.sh
-export KTAP_VM_SPECS="$build/ktap:/usr/bin/ktap $srcdir/tapset:/usr/share/ktap/tapset $build/tests/tools/ktap-tfs-snapshot:/usr/bin/ktap-tfs-snapshot $ko:/lib/modules/$release/extra/ktapmod.ko"
+export KTAP_VM_SPECS="$build/ktap:/usr/bin/ktap $srcdir/tapset:/usr/share/ktap/tapset $build/tests/tools/ktap-tfs-snapshot:/usr/bin/ktap-tfs-snapshot $ko:/lib/modules/$release/extra/ktapmod.ko $here/guest-lib.sh:/tests/guest-lib.sh"
 exec bash "$here/vm-selftest.sh"
