@@ -193,7 +193,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:e:l:L:gvwI:D:o:c:r:a:s:T:x:hV",
+	while ((c = getopt_long(argc, argv, "p:e:l:L:gvwI:D:o:c:r:a:s:T:x:hV",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			if (optopt && strchr("pelLIDocrasTx", optopt))

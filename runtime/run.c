@@ -677,36 +677,59 @@ static int run_signals(struct run *r)
  * variables, globs; no command substitution) and exec'd directly, so
  * target() is the command's own pid.  A command with shell syntax
  * (pipes, ';', redirections) goes to /bin/sh -c "exec CMD" instead.
+ * The words are made before the fork, so that the child does nothing
+ * but exec: the target's traces (its system calls, its mallocs) hold no
+ * work of ktap's.  Returns a NULL-terminated argv (freed by
+ * run_free_argv()), or NULL when out of memory.
  */
-static void run_exec_command(const char *cmd)
+static char **run_command_argv(const char *cmd)
 {
 	wordexp_t w;
-	char *line;
+	char **argv = NULL;
+	size_t i;
 
 	if (wordexp(cmd, &w, WRDE_NOCMD) == 0 && w.we_wordc > 0) {
-		execvp(w.we_wordv[0], w.we_wordv);
-		fprintf(stderr, "ktap: cannot run '%s': %s\n", w.we_wordv[0],
-			strerror(errno));
-		_exit(127);
+		argv = calloc(w.we_wordc + 1, sizeof(*argv));
+		for (i = 0; argv && i < w.we_wordc; i++)
+			argv[i] = strdup(w.we_wordv[i]);
+		wordfree(&w);
+		return argv;
 	}
-	if (asprintf(&line, "exec %s", cmd) < 0)
-		_exit(127);
-	execl("/bin/sh", "sh", "-c", line, (char *)NULL);
-	_exit(127);
+	argv = calloc(4, sizeof(*argv));
+	if (argv) {
+		argv[0] = strdup("/bin/sh");
+		argv[1] = strdup("-c");
+		if (asprintf(&argv[2], "exec %s", cmd) < 0)
+			argv[2] = NULL;
+	}
+	return argv;
+}
+
+static void run_free_argv(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
 }
 
 /* -c CMD: a child that waits until the probes are armed, then runs CMD. */
 static int run_spawn(struct run *r)
 {
+	char **argv = run_command_argv(r->opt->command);
 	int gate[2];
 	char c;
 
-	if (pipe2(gate, O_CLOEXEC) != 0)
+	if (!argv || pipe2(gate, O_CLOEXEC) != 0) {
+		run_free_argv(argv);
 		return -1;
+	}
 	r->child = fork();
 	if (r->child < 0) {
 		close(gate[0]);
 		close(gate[1]);
+		run_free_argv(argv);
 		return -1;
 	}
 	if (r->child == 0) {
@@ -717,8 +740,12 @@ static int run_spawn(struct run *r)
 		close(gate[1]);
 		if (read(gate[0], &c, 1) != 1)
 			_exit(127);
-		run_exec_command(r->opt->command);
+		execvp(argv[0], argv);
+		/* Only now may the child write: the exec failed. */
+		fprintf(stderr, "ktap: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
 	}
+	run_free_argv(argv);
 	close(gate[0]);
 	r->child_gate = gate[1];
 	return 0;
