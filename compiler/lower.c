@@ -55,6 +55,7 @@ struct lw_ctx {
 	struct lw_probe_guards *guards;	/* per probe */
 	struct src_span at;		/* location of what is being emitted */
 	const char *near;
+	unsigned kretactive;		/* lower_options.kretactive */
 };
 
 /* ---- emission ---- */
@@ -850,6 +851,11 @@ static void lw_dyn_define(struct lw_ctx *c, const struct tpf_event *ev)
 	const char *text = ev->dyn_def;
 	unsigned i;
 
+	/* A kretprobe without .maxactive(N): "rN:" with the default, since
+	   the kernel's own (the number of CPUs) misses returns of functions
+	   that sleep.  uprobe_events has no maxactive. */
+	if (c->kretactive && !strcmp(ev->dyn_file, "kprobe_events") && !strncmp(text, "r:", 2))
+		text = arena_printf(c->arena, "r%u:%s", c->kretactive, text + 2);
 	for (i = 0; i < ev->nfields; i++)
 		text = arena_printf(c->arena, "%s %s=%s", text, ev->fields[i].name,
 				    ev->fields[i].fetch);
@@ -890,6 +896,18 @@ static void lw_write(struct lw_ctx *c, const char *path, const char *text)
 	ir->nwrites++;
 }
 
+/* A kprobe event: name the first probe on it in missed-hits warnings. */
+static void lw_kprobe_pp(struct lw_ctx *c, unsigned idx, const struct tpf_event *ev,
+			 const char *pp)
+{
+	struct ir_event *e = &c->ir->events[idx];
+
+	if (!ev->dyn_def || strcmp(ev->dyn_file, "kprobe_events") != 0 || e->kprobe_pp)
+		return;
+	e->kprobe_pp = pp;
+	e->kretprobe = ev->dyn_return;
+}
+
 /*
  * Group tracepoint probes by event, compute each probe's guards, and
  * decide each event's filter: a single probe's kernel conjuncts, or the
@@ -914,8 +932,10 @@ static void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 			lw_conjuncts(c, &c->guards[i], p->cond, NULL);
 		lw_leading_guards(c, &c->guards[i], p->body);
 		j = lw_event(c, p->event);	/* may move ir->events */
+		lw_kprobe_pp(c, j, p->event, p->pp);
 		if (p->event->dyn_entry)	/* its probes: lw_entry_probe() */
-			lw_event(c, p->event->dyn_entry);
+			lw_kprobe_pp(c, lw_event(c, p->event->dyn_entry), p->event->dyn_entry,
+				     p->pp);
 		ev = &ir->events[j];
 		ev->probes = arena_grow(c->arena, ev->probes, ev->nprobes, &ev->pcap,
 					sizeof(*ev->probes));
@@ -1119,6 +1139,7 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 	c.diag = d;
 	c.src = src;
 	c.sp = p;
+	c.kretactive = opt->kretactive;
 	c.ir = arena_alloc(a, sizeof(*c.ir));
 	c.ir->nglobals = p->nglobals;
 	c.ir->globals = arena_alloc(a, (p->nglobals + 1) * sizeof(*c.ir->globals));

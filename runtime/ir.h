@@ -142,6 +142,10 @@ enum ir_track {
 struct ir_event {
 	const char *system, *name;
 	unsigned track;		/* enum ir_track bits */
+	/* A kprobe or kretprobe ktap defines: the probe point as the script
+	   names it, for the missed-hits warning at the end of the run. */
+	const char *kprobe_pp;
+	bool kretprobe;
 	const char *filter;	/* kernel filter, or NULL */
 	unsigned *probes;
 	unsigned nprobes;

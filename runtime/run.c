@@ -813,8 +813,37 @@ static void run_loop(struct run *r)
 }
 
 /* Stop: every record before the stop, then end (or error) probes. */
+/*
+ * Kprobes the kernel skipped: a kretprobe whose maxactive instances were
+ * all in flight, a kprobe hit while another probe ran on the CPU.  stap
+ * counts them as skipped probes and (with -t) names each; ktap always
+ * names them, in stap's words.  Returns the total.
+ */
+static uint64_t run_missed(struct run *r)
+{
+	const struct ir_prog *p = r->prog;
+	int64_t *missed;
+	uint64_t total = 0;
+	unsigned i;
+
+	if (!r->opt->source.missed || !(missed = calloc(p->nevents + 1, sizeof(*missed))))
+		return 0;
+	r->opt->source.missed(r->opt->source.ctx, p, missed);
+	for (i = 0; i < p->nevents; i++) {
+		if (!p->events[i].kprobe_pp || missed[i] <= 0)
+			continue;
+		fprintf(stderr, "WARNING: Skipped due to missed %s on '%s': %" PRId64 "\n",
+			p->events[i].kretprobe ? "kretprobe/1" : "kprobe",
+			p->events[i].kprobe_pp, missed[i]);
+		total += (uint64_t)missed[i];
+	}
+	free(missed);
+	return total;
+}
+
 static void run_finish(struct run *r)
 {
+	uint64_t skipped = 0;
 	uint64_t lost = 0;
 	int n;
 
@@ -835,14 +864,16 @@ static void run_finish(struct run *r)
 			rt_autoprint(&r->ctx);
 	}
 	rt_flush(&r->ctx);
+	if (r->rdr)
+		skipped = run_missed(r);
 	if (r->opt->verbose)
 		fprintf(stderr, "Pass 5: handled %" PRIu64 " events, %" PRIu64 " lost\n",
 			r->nevents, lost);
 	if (lost)
 		fprintf(stderr, "WARNING: %" PRIu64 " events lost\n", lost);
-	if (r->ctx.errors)
-		fprintf(stderr, "WARNING: Number of errors: %u, skipped probes: 0\n",
-			r->ctx.errors);
+	if (r->ctx.errors || skipped)
+		fprintf(stderr, "WARNING: Number of errors: %u, skipped probes: %" PRIu64 "\n",
+			r->ctx.errors, skipped);
 }
 
 static void run_cleanup(struct run *r)
