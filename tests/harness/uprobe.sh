@@ -96,7 +96,8 @@ check "@entry(EXPR): arithmetic on parameters and members, tid(), execname(), a 
 # The plan: the entry event fetches the target variables; an entry probe
 # computes the values (epush) that the return probe reads (entry N).
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e "$anyentry"
-sed -e "s|$T:0x[0-9a-f]*|T|" -e '/^write instances/d' -e '/^mkdir/d' "$TMP/out" >"$TMP/p3"
+sed -e "s|$T:0x[0-9a-f]*|T|" -e '/^write instances/d' -e '/^mkdir/d' \
+	-e 's/bi  *[0-9]* n=/bi n=/' "$TMP/out" >"$TMP/p3"
 cp "$TMP/p3" "$TMP/out"
 cat >"$TMP/want" <<EOW
 # kernel: tracefs writes, in order
@@ -108,7 +109,7 @@ probe 0 process("$T").function("handle").return /* event ktap_\$PID:handle_0, 5 
   # field 0: ret
      0  tick    
      1  entry    0
-     2  bi       31 n=0	; tid
+     2  bi n=0	; tid
      3  eq      
      4  field    0
      5  entry    1
@@ -129,13 +130,13 @@ probe 2 process("$T").function("handle").return /* event ktap_\$PID:handle_0e, @
   # field 0: n
   # field 1: r_in_y
   # field 2: msg
-     0  bi       31 n=0	; tid
+     0  bi n=0	; tid
      1  field    0
      2  field    1
      3  pushi    2
      4  mul     
      5  add     
-     6  bi       37 n=0	; execname
+     6  bi n=0	; execname
      7  field    2
      8  pushc    0	; "!"
      9  cat     
