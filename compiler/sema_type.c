@@ -693,6 +693,11 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 		       c->func ? "in a function" : "in this kind of probe");
 		return SEM_UNKNOWN;
 	}
+	if (c->entry && !strcmp(e->str, "$return")) {
+		ty_err(c, e->span, "$return does not exist yet at the function's entry, "
+		       "where @entry() is evaluated");
+		return SEM_UNKNOWN;
+	}
 	if (ev->dyn_func)
 		return ty_dyn_target(c, e, (struct tpf_event *)ev);
 	if (ev->dyn_def) {

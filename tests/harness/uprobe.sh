@@ -18,7 +18,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 21
+plan 22
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -146,6 +146,18 @@ probe 2 process("$T").function("handle").return /* event ktap_\$PID:handle_0e, @
     13  next    
 EOW
 check "-p3: the entry probe computes the @entry values, the return probe reads them"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e \
+	'probe process("'"$T"'").function("handle").return { x = 1; print(@entry(x) + @entry(@entry($n)) + @entry($return)) }'
+if [ "$rc" -eq 1 ] && [ "$(grep -c error: "$TMP/err")" -eq 3 ] &&
+	grep -q "error: local variable 'x' does not exist at the function's entry, where @entry() is evaluated" "$TMP/err" &&
+	grep -q "error: @entry() inside @entry(): the operand is already evaluated at the function's entry" "$TMP/err" &&
+	grep -q "error: \$return does not exist yet at the function's entry, where @entry() is evaluated" "$TMP/err"; then
+	ok "@entry() of a local, of @entry(), of \$return: three located errors"
+else
+	not_ok "@entry() errors (exit status $rc)"
+	diag_file "$TMP/err"
+fi
 
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("fact").return { printf("fact(%d)=%d depth %d\n", @entry($n), $return, @entry($n)) }' -c "$T"
