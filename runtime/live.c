@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "live.h"
+#include "fileio.h"
 #include "reader.h"
 #include "tfs.h"
 
@@ -208,33 +209,6 @@ static int64_t live_profile_missed(const char *profile, const char *name)
 	return missed;
 }
 
-static char *live_read_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *text = NULL;
-	size_t len = 0, got;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		char *grown = realloc(text, len + 4097);
-
-		if (!grown) {
-			free(text);
-			text = NULL;
-			break;
-		}
-		text = grown;
-		got = fread(text + len, 1, 4096, f);
-		len += got;
-		text[len] = '\0';
-		if (got < 4096)
-			break;
-	}
-	fclose(f);
-	return text;
-}
-
 /* Read kprobe_profile once for every kprobe event of the plan. */
 static void live_missed(void *ctx, const struct ir_prog *p, int64_t *missed)
 {
@@ -246,7 +220,7 @@ static void live_missed(void *ctx, const struct ir_prog *p, int64_t *missed)
 		missed[i] = -1;
 	if (!l->tfs || asprintf(&path, "%s/kprobe_profile", tfs_root(l->tfs)) < 0)
 		return;
-	profile = live_read_file(path);
+	profile = fio_read(path, NULL);
 	free(path);
 	for (i = 0; profile && i < p->nevents; i++) {
 		if (!p->events[i].kprobe_pp || !(name = live_expand(p->events[i].name, 0)))
