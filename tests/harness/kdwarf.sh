@@ -130,7 +130,8 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
 	 probe kprobe.function("vfs_read").return { println($return) }'
 printf '%s\n' 'p:ktap_$PID/vfs_read_0 vfs_read arg1=%di:s64 arg3=%dx:s64' \
 	'r:ktap_$PID/vfs_read_1 vfs_read ret=%ax:s64' >"$TMP/want"
-kplan >"$TMP/got"
+# (the default maxactive, rN:, is kprobe-plan.sh's business)
+kplan | sed 's/^r[0-9]*:/r:/' >"$TMP/got"
 expect_same "kprobe.function() with no BTF or DWARF: \$argN and \$return from registers" "$TMP/want" "$TMP/got"
 
 # 9. ...a named parameter needs types; 10. an untraceable function.
