@@ -401,6 +401,15 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 
 		if (!spc_addr_param(c, f, i, &path))
 			continue;
+		if (c->entry) {
+			if (c->report)
+				diag_error(c->diag, e->span, "function '%s' reads memory through its "
+					   "parameter '%s', which ktap cannot do inside @entry() yet: "
+					   "write the member chain itself (@entry($p->member))",
+					   f->name, f->params[i].name);
+			*failed = true;
+			return NULL;
+		}
 		if (!site) {
 			if (c->report)
 				diag_error(c->diag, e->span, "function '%s' reads memory through its "
