@@ -1086,6 +1086,28 @@ static void lw_entry_probe(struct lw_ctx *c, unsigned idx, unsigned at)
 	lw_frame(c, &irp->code, NULL, 0);
 }
 
+/*
+ * A copy specialised for one probe (sema_spec.c) reads that probe's
+ * fields, or, called inside @entry(), those of the probe's entry probe.
+ */
+static void lw_func_site(struct lw_ctx *c, const struct sem_func *f)
+{
+	unsigned i, k;
+
+	for (i = 0; i < c->sp->nprobes; i++) {
+		if (c->sp->probes[i] != f->site)
+			continue;
+		c->probe = f->site;
+		c->irp = &c->ir->probes[i];
+		c->event = f->site->event;
+		for (k = 0; f->at_entry && k < c->ir->nprobes; k++)
+			if (c->ir->probes[k].entry_of == i + 1) {
+				c->irp = &c->ir->probes[k];
+				c->event = f->site->event->dyn_entry;
+			}
+	}
+}
+
 static void lw_func(struct lw_ctx *c, unsigned idx)
 {
 	const struct sem_func *f = c->sp->funcs[idx];
@@ -1097,13 +1119,8 @@ static void lw_func(struct lw_ctx *c, unsigned idx)
 	c->probe = NULL;
 	c->func = f;
 	c->irp = NULL;
-	/* A copy specialised for one probe reads that probe's fields. */
-	for (unsigned i = 0; f->site && i < c->sp->nprobes; i++)
-		if (c->sp->probes[i] == f->site) {
-			c->probe = f->site;
-			c->irp = &c->ir->probes[i];
-			c->event = f->site->event;
-		}
+	if (f->site)
+		lw_func_site(c, f);
 	c->code = &irf->code;
 	c->nslots = f->nlocals;
 	c->at = f->ast->span;

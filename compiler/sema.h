@@ -89,6 +89,7 @@ struct sem_func {
 	   parameters replaced by the caller's target expressions, so that
 	   its memory reads are fetch arguments of @site's event. */
 	struct sem_probe *site;
+	bool at_entry;		/* called inside @entry(): reads @site's entry event */
 };
 
 struct sem_prog {

@@ -339,9 +339,12 @@ static const char *spc_text(struct arena *a, const struct ast_expr *e)
 	return s;
 }
 
-/* "f<sk=$sk>": the function's name with its replaced parameters. */
+/*
+ * "f<sk=$sk>": the function's name with its replaced parameters (and
+ * "@entry" after a copy evaluated at the function's entry).
+ */
 static const char *spc_name(struct sema_ctx *c, const struct ast_func *f,
-			    struct ast_expr **args)
+			    struct ast_expr **args, bool at_entry)
 {
 	const char *name = arena_printf(c->arena, "%s<", f->name);
 	unsigned i, n = 0;
@@ -350,14 +353,17 @@ static const char *spc_name(struct sema_ctx *c, const struct ast_func *f,
 		if (args[i])
 			name = arena_printf(c->arena, "%s%s%s=%s", name, n++ ? ", " : "",
 					    f->params[i].name, spc_text(c->arena, args[i]));
-	return arena_printf(c->arena, "%s>", name);
+	return arena_printf(c->arena, "%s>%s", name, at_entry ? "@entry" : "");
 }
 
-/* The copy of @f for @site with @args, made once. */
+/*
+ * The copy of @f for @site with @args, made once; @at_entry: called
+ * inside @entry(), so it reads the entry event of @site's function.
+ */
 static struct sem_func *spc_copy(struct sema_ctx *c, const struct ast_func *f,
-				 struct sem_probe *site, struct ast_expr **args)
+				 struct sem_probe *site, bool at_entry, struct ast_expr **args)
 {
-	const char *name = spc_name(c, f, args);
+	const char *name = spc_name(c, f, args, at_entry);
 	struct sem_prog *p = c->prog;
 	struct spc_subst sb = { f, args };
 	struct ast_func *nf;
@@ -365,7 +371,8 @@ static struct sem_func *spc_copy(struct sema_ctx *c, const struct ast_func *f,
 	unsigned i;
 
 	for (i = 0; i < p->nfuncs; i++)
-		if (p->funcs[i]->site == site && p->funcs[i]->ast->span.start == f->span.start &&
+		if (p->funcs[i]->site == site && p->funcs[i]->at_entry == at_entry &&
+		    p->funcs[i]->ast->span.start == f->span.start &&
 		    p->funcs[i]->ast->span.file == f->span.file && !strcmp(p->funcs[i]->name, name))
 			return p->funcs[i];
 	nf = arena_alloc(c->arena, sizeof(*nf));
@@ -374,6 +381,7 @@ static struct sem_func *spc_copy(struct sema_ctx *c, const struct ast_func *f,
 	spc_subst_stmt(c->arena, nf->body, &sb);
 	sf = sema_func_add(c, nf, name);
 	sf->site = site;
+	sf->at_entry = at_entry;
 	return sf;
 }
 
@@ -401,15 +409,6 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 
 		if (!spc_addr_param(c, f, i, &path))
 			continue;
-		if (c->entry) {
-			if (c->report)
-				diag_error(c->diag, e->span, "function '%s' reads memory through its "
-					   "parameter '%s', which ktap cannot do inside @entry() yet: "
-					   "write the member chain itself (@entry($p->member))",
-					   f->name, f->params[i].name);
-			*failed = true;
-			return NULL;
-		}
 		if (!site) {
 			if (c->report)
 				diag_error(c->diag, e->span, "function '%s' reads memory through its "
@@ -441,5 +440,5 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 		args[i] = e->args.v[i];
 		n++;
 	}
-	return n ? spc_copy(c, f, site, args) : NULL;
+	return n ? spc_copy(c, f, site, c->entry || (c->func && c->func->at_entry), args) : NULL;
 }

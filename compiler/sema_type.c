@@ -161,7 +161,7 @@ static struct sem_sym *ty_scalar(struct sema_ctx *c, struct ast_expr *e)
 	if (s->is_array)
 		ty_err(c, e->span, "array '%s' used as a scalar (index it: %s[...])",
 		       s->name, s->name);
-	if (c->entry && s->kind == SEM_LOCAL)
+	if (c->entry && !c->func && s->kind == SEM_LOCAL)
 		ty_err(c, e->span, "local variable '%s' does not exist at the function's "
 		       "entry, where @entry() is evaluated (use a global, a target "
 		       "variable or a function)", s->name);
@@ -1303,10 +1303,12 @@ static void ty_round(struct sema_ctx *c)
 	for (i = 0; i < p->nfuncs; i++) {
 		c->func = p->funcs[i];
 		c->probe = p->funcs[i]->site;
+		c->entry = p->funcs[i]->at_entry ? c->probe->event->dyn_entry : NULL;
 		if (p->funcs[i]->ast->body)
 			ty_stmt(c, p->funcs[i]->ast->body, 0);
 	}
 	c->func = NULL;
+	c->entry = NULL;
 }
 
 /* Anything still untyped after the last round is an error. */

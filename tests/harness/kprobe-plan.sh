@@ -54,7 +54,7 @@ member_deep() {
 	' "$TMP/btf"
 }
 
-plan 16
+plan 17
 
 count=$(param_reg vfs_read count)
 file=$(param_reg vfs_read file)
@@ -245,6 +245,22 @@ if [ "$rc" -eq 0 ] && [ -n "$n" ] &&
 	ok "__file_ino(\$file) in the first of two probes reads its probe's field $n"
 else
 	not_ok "copy's field in a two-probe script (exit status $rc)"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
+# Inside @entry(): a copy that reads the entry probe's fields.
+i_ino=$(member_off inode i_ino)
+f_inode=$(member_off file f_inode)
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	'probe kernel.function("vfs_read").return { print(@entry(__file_ino($file))) }'
+if [ "$rc" -eq 0 ] &&
+	grep -qxF "write kprobe_events 'p:ktap_\$PID/vfs_read_0e vfs_read file=$file:u64 file_cast_f_inode_i_ino=+$i_ino(+$f_inode($file)):u64'" "$TMP/out" &&
+	grep -q '^ *1  call     0 n=1	; __file_ino<file=\$file>@entry$' "$TMP/out" &&
+	sed -n '/^function 0 __file_ino<file=\$file>@entry /,$p' "$TMP/out" | grep -q '^ *1  field    1$'; then
+	ok "@entry(__file_ino(\$file)): the entry probe fetches the inode number"
+else
+	not_ok "@entry of a specialised function (exit status $rc)"
 	diag_file "$TMP/out"
 	diag_file "$TMP/err"
 fi
