@@ -551,22 +551,6 @@ static int ty_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct u
 	return (int)ev->nfields++;
 }
 
-/* $$parms of a uprobe: every parameter becomes a field. */
-static void ty_dyn_parms(struct sema_ctx *c, struct tpf_event *ev)
-{
-	const struct up_func *uf = ev->dyn_func;
-	struct ast_chain none = { 0 };
-	const char **names;
-	struct up_fetch f;
-	unsigned i, n = up_params(c->arena, uf, &names);
-	char err[256];
-
-	for (i = 0; i < n && !ev->dyn_return; i++)
-		if (up_fetch(c->arena, uf, arena_printf(c->arena, "$%s", names[i]), &none,
-			     false, &f, err, sizeof(err)) == 0)
-			ty_dyn_field(c, ev, &f);
-}
-
 static struct ast_expr *ty_lit(struct sema_ctx *c, const char *s, struct src_span at)
 {
 	return ast_str(c->arena, s, strlen(s), at);
@@ -575,24 +559,6 @@ static struct ast_expr *ty_lit(struct sema_ctx *c, const char *s, struct src_spa
 static struct ast_expr *ty_cat(struct sema_ctx *c, struct ast_expr *l, struct ast_expr *r)
 {
 	return ast_binary(c->arena, AST_BINARY, AST_OP_CONCAT, l, r, r->span);
-}
-
-/* @e (a pretty target) with member @name appended, not pretty. */
-static struct ast_expr *ty_member_of(struct sema_ctx *c, const struct ast_expr *e,
-				     const char *name)
-{
-	struct ast_expr *t = ast_expr_new(c->arena, AST_TARGET, e->span);
-	unsigned i;
-
-	t->str = e->str;
-	for (i = 0; i < e->chain.n; i++) {
-		if (e->chain.v[i].is_index)
-			ast_chain_index(c->arena, &t->chain, e->chain.v[i].index, e->chain.v[i].span);
-		else
-			ast_chain_member(c->arena, &t->chain, e->chain.v[i].name, e->chain.v[i].span);
-	}
-	ast_chain_member(c->arena, &t->chain, name, e->span);
-	return t;
 }
 
 static struct ast_expr *ty_call1(struct sema_ctx *c, const char *fn, struct ast_expr *fmt,
@@ -607,43 +573,58 @@ static struct ast_expr *ty_call1(struct sema_ctx *c, const char *fn, struct ast_
 	return call;
 }
 
-/*
- * $var$ (and $var$$, one level here): "{.a=1, .s="x", .p=0x10, .in={...}}"
- * as stap prints it, built as a concatenation of one fetch per member.
- */
-static enum sem_type ty_pretty(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev)
+/* One piece of a pretty-printed string: text, or a value in stap's format. */
+static struct ast_expr *ty_item(struct sema_ctx *c, const struct up_item *it,
+				struct src_span at)
 {
-	struct up_member *m;
-	struct ast_expr *acc, *t;
-	unsigned i, n;
-	char err[512] = "";
+	static const char *const fmts[] = {
+		[UP_FMT_HEX] = "%#x", [UP_FMT_UINT] = "%u", [UP_FMT_CHAR] = "'%c'",
+		[UP_FMT_PTR] = "%p",
+	};
+	struct ast_expr *t;
 
-	if (up_members(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &m, &n,
-		       err, sizeof(err)) != 0) {
-		ty_err(c, e->span, "%s", err);
-		return SEM_UNKNOWN;
-	}
-	acc = ty_lit(c, "{", e->span);
-	for (i = 0; i < n; i++) {
-		acc = ty_cat(c, acc, ty_lit(c, arena_printf(c->arena, "%s.%s=", i ? ", " : "",
-							      m[i].name), e->span));
-		if (m[i].show == UP_SHOW_NESTED) {
-			acc = ty_cat(c, acc, ty_lit(c, "{...}", e->span));
-			continue;
-		}
-		t = ty_member_of(c, e, m[i].name);
-		if (m[i].show == UP_SHOW_STRING)
-			acc = ty_cat(c, ty_cat(c, ty_cat(c, acc, ty_lit(c, "\"", e->span)), t),
-				     ty_lit(c, "\"", e->span));
-		else if (m[i].show == UP_SHOW_HEX)
-			acc = ty_cat(c, acc, ty_call1(c, "sprintf", ty_lit(c, "%p", e->span), t));
-		else
-			acc = ty_cat(c, acc, ty_call1(c, "sprint", NULL, t));
-	}
-	acc = ty_cat(c, acc, ty_lit(c, "}", e->span));
+	if (it->fmt == UP_FMT_TEXT)
+		return ty_lit(c, it->text, at);
+	t = ast_expr_new(c->arena, AST_TARGET, at);
+	t->str = it->var;
+	t->chain = it->chain;
+	if (it->fmt == UP_FMT_STRING)
+		return ty_cat(c, ty_cat(c, ty_lit(c, "\"", at), t), ty_lit(c, "\"", at));
+	if (it->fmt == UP_FMT_INT)
+		return ty_call1(c, "sprint", NULL, t);
+	return ty_call1(c, "sprintf", ty_lit(c, fmts[it->fmt], at), t);
+}
+
+/* @e becomes the concatenation of @v (@n pieces), then is typed again. */
+static enum sem_type ty_items(struct sema_ctx *c, struct ast_expr *e, const struct up_item *v,
+			      unsigned n)
+{
+	struct ast_expr *acc = n ? ty_item(c, &v[0], e->span) : ty_lit(c, "", e->span);
+	unsigned i;
+
+	for (i = 1; i < n; i++)
+		acc = ty_cat(c, acc, ty_item(c, &v[i], e->span));
 	*e = *acc;
 	c->changed = true;
 	return ty_expr(c, e);
+}
+
+/*
+ * $var$ and $var$$: "{.a=1, .s="x", .p=0x10, .in={...}}" as stap prints
+ * it (uprobe.c decides the pieces), one fetch per value.
+ */
+static enum sem_type ty_pretty(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev)
+{
+	struct up_item *v;
+	unsigned n;
+	char err[512] = "";
+
+	if (up_pretty(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &v, &n,
+		      err, sizeof(err)) != 0) {
+		ty_err(c, e->span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	return ty_items(c, e, v, n);
 }
 
 /* $var of a process().function() probe: a fetch argument of its uprobe. */
@@ -653,10 +634,13 @@ static enum sem_type ty_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 	struct up_fetch f;
 	char err[512];
 
-	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars")) {
-		ty_dyn_parms(c, ev);
-		e->ref = -1;
-		return SEM_STRING;
+	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
+	    !strcmp(e->str, "$$locals")) {
+		struct up_item *v;
+		unsigned n = up_context(c->arena, ev->dyn_func, e->str, e->chain.pretty,
+					ev->dyn_return, &v);
+
+		return ty_items(c, e, v, n);
 	}
 	if (e->chain.pretty)
 		return ty_pretty(c, e, ev);
@@ -682,9 +666,9 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 	if (ev->dyn_func)
 		return ty_dyn_target(c, e, (struct tpf_event *)ev);
 	if (ev->dyn_def) {
-		ty_err(c, e->span, "target variable '%s' is not available in a statement "
-		       "probe: registers only hold the parameters at a function's entry "
-		       "(use kernel.function())", e->str);
+		ty_err(c, e->span, "target variable '%s' is not available in a kernel "
+		       "statement probe: registers only hold the parameters at a function's "
+		       "entry (use kernel.function())", e->str);
 		return SEM_UNKNOWN;
 	}
 	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
