@@ -709,9 +709,18 @@ static enum sem_type ty_defined(struct sema_ctx *c, struct ast_expr *e)
 	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
 	bool ok = true;
 
-	if (e->a->kind == AST_TARGET)
+	if (e->a->kind == AST_TARGET && ev && ev->dyn_func && e->a->str[1] != '$') {
+		struct up_fetch f;
+		struct ast_chain plain = e->a->chain;
+		char err[512];
+
+		plain.pretty = 0;
+		ok = up_fetch(c->arena, ev->dyn_func, e->a->str, &plain, ev->dyn_return, &f, err,
+			      sizeof(err)) == 0;
+	} else if (e->a->kind == AST_TARGET) {
 		ok = ev && e->a->chain.n == 0 &&
 		     (tpf_field(ev, e->a->str + 1) || e->a->str[1] == '$');
+	}
 	e->kind = AST_NUM;
 	e->num = ok;
 	e->a = NULL;
@@ -797,6 +806,31 @@ static enum sem_type ty_cast(struct sema_ctx *c, struct ast_expr *e)
 	return f.is_string ? SEM_STRING : SEM_LONG;
 }
 
+/*
+ * @var("name")->chain in a process() probe: the variable named so in
+ * scope at the probe, file-level globals and statics included, i.e. the
+ * same as $name (stap's @var, without its "@CU" and module forms).
+ */
+static enum sem_type ty_atvar(struct sema_ctx *c, struct ast_expr *e)
+{
+	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+
+	if (!ev || !ev->dyn_func || ((const struct up_func *)ev->dyn_func)->btf) {
+		ty_err(c, e->span, "@var() needs a process() probe on a binary with debug "
+		       "information");
+		return SEM_UNKNOWN;
+	}
+	if (e->module || strchr(e->str, '@')) {
+		ty_err(c, e->span, "@var(\"NAME@CU\", \"MODULE\") is not supported: write "
+		       "@var(\"NAME\") for a variable in scope at the probe");
+		return SEM_UNKNOWN;
+	}
+	e->kind = AST_TARGET;
+	e->str = arena_printf(c->arena, "$%s", e->str);
+	c->changed = true;
+	return ty_expr(c, e);
+}
+
 static enum sem_type ty_unsupported(struct sema_ctx *c, struct ast_expr *e)
 {
 	static const char *const what[] = {
@@ -837,6 +871,7 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 	case AST_DEFINED: return ty_defined(c, e);
 	case AST_ENTRY: return ty_entry(c, e);
 	case AST_CAST: return ty_cast(c, e);
+	case AST_ATVAR: return ty_atvar(c, e);
 	case AST_STAR:
 		ty_err(c, e->span, "'*' is only allowed as an array slice key");
 		return SEM_UNKNOWN;
