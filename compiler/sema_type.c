@@ -635,7 +635,7 @@ static enum sem_type ty_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 	char err[512];
 
 	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
-	    !strcmp(e->str, "$$locals")) {
+	    !strcmp(e->str, "$$locals") || !strcmp(e->str, "$$return")) {
 		struct up_item *v;
 		unsigned n = up_context(c->arena, ev->dyn_func, e->str, e->chain.pretty,
 					ev->dyn_return, &v);

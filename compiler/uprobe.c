@@ -1668,6 +1668,17 @@ unsigned up_context(struct arena *a, const struct up_func *fn, const char *which
 	struct up_ctx s = { &p, -1, pretty, true };
 
 	*out = NULL;
+	if (!strcmp(which, "$$return")) {	/* "return=%#x", or "" for void */
+		struct ast_chain raw = { .raw = true };
+
+		p.var = "$return";
+		if (ret && (fn->btf || !fn->die || up_type_of(fn->die, &(Dwarf_Die){ 0 }))) {
+			pp_text(&p, "return=");
+			pp_val(&p, UP_FMT_HEX, &raw);
+		}
+		*out = p.v;
+		return p.n;
+	}
 	if (ret)	/* parameters need @entry() there, locals are gone */
 		return 0;
 	if (!strcmp(which, "$$parms"))

@@ -116,7 +116,9 @@ int up_pretty(struct arena *a, const struct up_func *fn, const char *var,
 /*
  * $$vars, $$parms or $$locals (@which), pretty with @pretty ($$vars$):
  * "name=value" for each variable in scope at the probe, "name=?" for
- * one without a location there.  Returns the number of items.
+ * one without a location there; $$return: "return=VALUE" in a return
+ * probe of a function that returns something.  Returns the number of
+ * items.
  */
 unsigned up_context(struct arena *a, const struct up_func *fn, const char *which,
 		    unsigned pretty, bool ret, struct up_item **out);

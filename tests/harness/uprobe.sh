@@ -21,7 +21,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$O" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 25
+plan 26
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -230,6 +230,11 @@ else
 	diag_file "$TMP/out"
 	diag_file "$TMP/err"
 fi
+
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'").function("walk").return {
+	println($$return) } probe process("'"$T"'").function("handle") { printf("[%s]\n", $$return) }' -c "$T"
+printf '%s\n' '[]' '[]' '[]' 'return=0x24' >"$TMP/want"
+check '$$return: "return=%#x" in a .return probe (walk returns 36), empty elsewhere'
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -L "$walk"
 printf '%s\n' "$walk \$step:struct point \$s:struct shape * \$limit:int \$total:long int \$i:int" >"$TMP/want"
