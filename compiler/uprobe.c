@@ -284,20 +284,12 @@ static bool up_symbol(Elf *elf, const char *name, GElf_Addr *addr)
 /* A virtual address to its offset in the file, through the PT_LOADs. */
 static bool up_offset(Elf *elf, GElf_Addr addr, uint64_t *off)
 {
-	size_t i, n;
-	GElf_Phdr ph;
+	int64_t o;
 
-	if (elf_getphdrnum(elf, &n) != 0)
+	if (!dwloc_file_offset(elf, addr, addr, &o))
 		return false;
-	for (i = 0; i < n; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
-			*off = addr - ph.p_vaddr + ph.p_offset;
-			return true;
-		}
-	}
-	return false;
+	*off = (uint64_t)o;
+	return true;
 }
 
 struct up_search {
