@@ -529,13 +529,16 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 /* Field @f of dynamic event @ev: the one with the same fetch, or a new one. */
 static int ty_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct up_fetch *f)
 {
+	/* The kernel takes argument names of at most 31 characters
+	   (MAX_ARG_NAME_LEN): long member chains are cut, then numbered. */
+	const char *name = strlen(f->name) > 27 ? arena_strndup(c->arena, f->name, 27) : f->name;
 	struct tpf_field *nf;
 	unsigned i, same = 0;
 
 	for (i = 0; i < ev->nfields; i++) {
 		if (!strcmp(ev->fields[i].fetch, f->arg))
 			return (int)i;
-		if (!strncmp(ev->fields[i].name, f->name, strlen(f->name)))
+		if (!strncmp(ev->fields[i].name, name, strlen(name)))
 			same++;
 	}
 	ev->fields = arena_grow(c->arena, ev->fields, ev->nfields, &ev->fcap,
@@ -543,7 +546,7 @@ static int ty_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct u
 	nf = &ev->fields[ev->nfields];
 	memset(nf, 0, sizeof(*nf));
 	/* Field names must differ: "p_len", "p_len_1", ... */
-	nf->name = same ? arena_printf(c->arena, "%s_%u", f->name, same) : f->name;
+	nf->name = same ? arena_printf(c->arena, "%s_%u", name, same) : name;
 	nf->fetch = f->arg;
 	nf->kind = f->is_string ? TPF_DATALOC_STR : TPF_INT;
 	nf->size = 8;

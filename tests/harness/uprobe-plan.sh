@@ -20,7 +20,7 @@ command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 ||
 	skip_all "aarch64-linux-gnu-gcc is not installed (scripts/bootstrap.sh installs it)"
 aarch64-linux-gnu-gcc -g -O0 -o "$A64" "$SRC" || skip_all "cannot build an aarch64 binary"
 
-plan 8
+plan 9
 
 line=$(grep -n 'walk: loop body' "$SRC" | cut -d: -f1)
 
@@ -160,6 +160,17 @@ else
 	not_ok "\$\$vars plan"
 	echo "# s at $s_at"
 	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
+# Past the kernel's 63 characters per fetch argument: an error that says
+# so (inside a pretty-printed string the value would print '?').
+n14='->next->next->next->next->next->next->next->next->next->next->next->next->next->next'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe process("'"$X86"'").function("walk") { print($ring'"$n14"'->v) }'
+if [ "$rc" -eq 1 ] && grep -q "error: reading 'ring_next_.*_v' takes a fetch argument of 67 characters (\"+8(+0(.*:s32\"); the kernel's limit is 63\$" "$TMP/err"; then
+	ok "a fetch argument over 63 characters: a located error"
+else
+	not_ok "a fetch argument over 63 characters (exit status $rc)"
 	diag_file "$TMP/err"
 fi
 

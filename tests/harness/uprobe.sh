@@ -21,7 +21,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$O" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 26
+plan 27
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -235,6 +235,15 @@ run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'"
 	println($$return) } probe process("'"$T"'").function("handle") { printf("[%s]\n", $$return) }' -c "$T"
 printf '%s\n' '[]' '[]' '[]' 'return=0x24' >"$TMP/want"
 check '$$return: "return=%#x" in a .return probe (walk returns 36), empty elsewhere'
+
+# A global struct (@+OFFSET) and a chain of 13 dereferences through it:
+# 63 characters, the longest fetch argument the kernel takes, whose
+# 61-character name is cut to the kernel's 31.
+n13='->next->next->next->next->next->next->next->next->next->next->next->next->next'
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'").function("walk") {
+	printf("%d %d %d %s\n", $ring->next->next->v, @var("ring")->v, $ring'"$n13"'->v, $ring$) }' -c "$T"
+printf '%s\n' '1 1 1 {.next=PTR, .v=1}' >"$TMP/want"
+check_run 'a global struct through DW_OP_addr, 13 dereferences deep, and pretty printed'
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -L "$walk"
 printf '%s\n' "$walk \$step:struct point \$s:struct shape * \$limit:int \$total:long int \$i:int" >"$TMP/want"

@@ -55,6 +55,13 @@ struct shape {
 /* Read by the tests through its DW_OP_addr location. */
 int global_counter = 7;
 
+/* A global ring of one: ring.next == &ring, for chains of dereferences. */
+struct node {
+	struct node *next;
+	int v;
+};
+struct node ring = { &ring, 1 };
+
 long handle(struct req *r, int n, const char *msg) __attribute__((noinline));
 long walk(struct shape *s, int limit) __attribute__((noinline));
 
