@@ -518,43 +518,7 @@ int kp_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const c
 		}
 		id = kp_peel(btf, id);
 	}
-	t = btf__type_by_id(btf, id);
-	if (t && btf_is_ptr(t))
-		id = kp_peel(btf, t->type);
 	*type = id;
-	return 0;
-}
-
-int kp_members(struct arena *a, const struct btf *btf, uint32_t id,
-	       struct up_member **out, unsigned *n)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-	const struct btf_member *m;
-	unsigned i, vlen;
-
-	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
-		return -1;
-	m = btf_members(t);
-	vlen = btf_vlen(t);
-	*out = arena_alloc(a, (vlen + 1) * sizeof(**out));
-	*n = 0;
-	for (i = 0; i < vlen; i++, m++) {
-		const char *mn = btf__name_by_offset(btf, m->name_off);
-		uint32_t mt = kp_peel(btf, m->type);
-		const struct btf_type *tt = btf__type_by_id(btf, mt);
-		enum up_show show = UP_SHOW_LONG;
-
-		if (!mn || !*mn)
-			continue;
-		if (tt && btf_is_ptr(tt))
-			show = kp_is_char(btf, tt->type) ? UP_SHOW_STRING : UP_SHOW_HEX;
-		else if (tt && btf_is_array(tt))
-			show = kp_is_char(btf, btf_array(tt)->type) ? UP_SHOW_STRING : UP_SHOW_NESTED;
-		else if (!tt || !(btf_is_int(tt) || btf_is_enum(tt)))
-			show = UP_SHOW_NESTED;
-		(*out)[*n].name = mn;
-		(*out)[(*n)++].show = show;
-	}
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "kprobe.h"
 #include "tpfmt.h"
 
+#include <bpf/btf.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
@@ -1795,36 +1796,154 @@ static void pp_type(struct up_pp *p, Dwarf_Die *type, const struct ast_chain *c,
 	}
 }
 
-/* $var$ on a kernel function: one level, from BTF. */
+/* ---- the same for kernel functions, from BTF ---- */
+
+/* @id without typedefs and qualifiers (0 is void). */
+static uint32_t pp_btf_peel(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t;
+
+	while (id && (t = btf__type_by_id(btf, id)) != NULL &&
+	       (btf_is_mod(t) || btf_is_typedef(t)))
+		id = t->type;
+	return id;
+}
+
+static bool pp_btf_is_char(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, pp_btf_peel(btf, id));
+
+	return t && btf_is_int(t) && t->size == 1;
+}
+
+static void pp_btf_type(struct up_pp *p, const struct btf *btf, uint32_t id,
+			const struct ast_chain *c, bool top, bool bitfield);
+
+/* A number: %i, %u, '%c' (chars; a bitfield is always a number). */
+static void pp_btf_base(struct up_pp *p, const struct btf_type *t, const struct ast_chain *c,
+			bool bitfield)
+{
+	bool is_signed = btf_is_int(t) ? (btf_int_encoding(t) & BTF_INT_SIGNED) != 0 :
+			 btf_is_enum(t) ? btf_kflag(t) : false;
+
+	if (btf_is_int(t) && t->size == 1 && !bitfield)
+		pp_val(p, UP_FMT_CHAR, c);
+	else
+		pp_val(p, is_signed || btf_is_enum(t) ? UP_FMT_INT : UP_FMT_UINT, c);
+}
+
+/* The members of a struct or union, as pp_members() prints DWARF's. */
+static void pp_btf_members(struct up_pp *p, const struct btf *btf, const struct btf_type *t,
+			   const struct ast_chain *c)
+{
+	const struct btf_member *m = btf_members(t);
+	unsigned i, vlen = btf_vlen(t), count = 0;
+
+	for (i = 0; i < vlen; i++, m++) {
+		const char *mn = btf__name_by_offset(btf, m->name_off);
+		const struct btf_type *mt = btf__type_by_id(btf, pp_btf_peel(btf, m->type));
+
+		if (count++)
+			pp_text(p, ", ");
+		if (p->nvals >= UP_PRETTY_MAX) {
+			pp_text(p, "...");
+			break;
+		}
+		if (mn && *mn) {
+			struct ast_chain mc = pp_extend(p->a, c, mn, 0);
+
+			pp_text(p, arena_printf(p->a, ".%s=", mn));
+			pp_btf_type(p, btf, m->type, &mc, false,
+				    btf_member_bitfield_size(t, i) != 0);
+			continue;
+		}
+		pp_text(p, mt && btf_is_union(mt) ? "<union>=" :
+			   mt && btf_is_struct(mt) ? "<class>=" : "=");
+		pp_btf_type(p, btf, m->type, c, false, false);
+	}
+}
+
+/* An array: a string for chars; else its first element ("[1, ...]"). */
+static void pp_btf_array(struct up_pp *p, const struct btf *btf, const struct btf_type *t,
+			 const struct ast_chain *c, bool top)
+{
+	struct ast_chain ec;
+
+	if (!top && !p->full) {
+		pp_text(p, "[...]");
+		return;
+	}
+	if (pp_btf_is_char(btf, btf_array(t)->type)) {
+		pp_val(p, UP_FMT_STRING, c);
+		return;
+	}
+	pp_text(p, "[");
+	ec = pp_extend(p->a, c, NULL, 0);
+	pp_btf_type(p, btf, btf_array(t)->type, &ec, false, false);
+	pp_text(p, ", ...]");
+}
+
+/* A pointer: a string for char *; followed at the top; else its value. */
+static void pp_btf_pointer(struct up_pp *p, const struct btf *btf, const struct btf_type *t,
+			   const struct ast_chain *c, bool top)
+{
+	uint32_t eid = pp_btf_peel(btf, t->type);
+	const struct btf_type *e = eid ? btf__type_by_id(btf, eid) : NULL;
+	struct ast_chain ec;
+
+	if (!e) {
+		pp_val(p, UP_FMT_PTR, c);
+	} else if (pp_btf_is_char(btf, eid)) {
+		pp_val(p, UP_FMT_STRING, c);
+	} else if (!top) {
+		pp_val(p, UP_FMT_PTR, c);
+	} else if (btf_is_struct(e) || btf_is_union(e)) {
+		pp_btf_type(p, btf, eid, c, true, false);	/* '->' follows the pointer */
+	} else {
+		ec = pp_extend(p->a, c, NULL, 0);
+		pp_btf_type(p, btf, eid, &ec, true, false);
+	}
+}
+
+/* Value @c of BTF type @id, as pp_type() prints a DWARF type. */
+static void pp_btf_type(struct up_pp *p, const struct btf *btf, uint32_t id,
+			const struct ast_chain *c, bool top, bool bitfield)
+{
+	const struct btf_type *t = btf__type_by_id(btf, pp_btf_peel(btf, id));
+
+	if (!t || btf_is_float(t))
+		pp_text(p, "?");
+	else if (btf_is_int(t) || btf_is_any_enum(t))
+		pp_btf_base(p, t, c, bitfield);
+	else if (btf_is_array(t))
+		pp_btf_array(p, btf, t, c, top);
+	else if (btf_is_ptr(t))
+		pp_btf_pointer(p, btf, t, c, top);
+	else if (btf_is_func_proto(t)) {
+		pp_text(p, "<function>:");
+		pp_val(p, UP_FMT_PTR, c);
+	} else if (btf_is_struct(t) || btf_is_union(t)) {
+		pp_text(p, "{");
+		if (top || p->full)
+			pp_btf_members(p, btf, t, c);
+		else
+			pp_text(p, "...");
+		pp_text(p, "}");
+	} else {
+		pp_text(p, "?");
+	}
+}
+
+/* $var$ / $var$$ on a kernel function, from BTF. */
 static int pp_btf(struct up_pp *p, const struct ast_chain *plain, char *err, size_t errlen)
 {
 	const struct up_func *fn = p->fn;
-	struct up_member *m;
-	unsigned i, n;
 	uint32_t id;
 
 	if (kp_chain_type(p->a, fn->btf, fn->proto, fn->name, p->var, plain, p->ret, &id, err,
 			  errlen) != 0)
 		return -1;
-	if (kp_members(p->a, fn->btf, id, &m, &n) != 0) {
-		snprintf(err, errlen, "'%s$' needs a struct or union", p->var);
-		return -1;
-	}
-	pp_text(p, "{");
-	for (i = 0; i < n; i++) {
-		struct ast_chain mc = pp_extend(p->a, plain, m[i].name, 0);
-		static const enum up_fmt fmts[] = {
-			[UP_SHOW_LONG] = UP_FMT_INT, [UP_SHOW_STRING] = UP_FMT_STRING,
-			[UP_SHOW_HEX] = UP_FMT_PTR,
-		};
-
-		pp_text(p, arena_printf(p->a, "%s.%s=", i ? ", " : "", m[i].name));
-		if (m[i].show == UP_SHOW_NESTED)
-			pp_text(p, "{...}");
-		else
-			pp_val(p, fmts[m[i].show], &mc);
-	}
-	pp_text(p, "}");
+	pp_btf_type(p, fn->btf, id, plain, true, false);
 	return 0;
 }
 

@@ -74,14 +74,6 @@ int up_match(struct up_files *f, struct arena *a, const char *path, const char *
 	     const char *pattern,
 	     const char ***names, char *err, size_t errlen);
 
-/* How a kernel struct's member prints in $var$ (kprobe.c, from BTF). */
-enum up_show { UP_SHOW_LONG, UP_SHOW_STRING, UP_SHOW_HEX, UP_SHOW_NESTED };
-
-struct up_member {
-	const char *name;
-	enum up_show show;
-};
-
 /*
  * Pretty printing ($var$, $var$$, $$vars ...) as a list of pieces: text,
  * and values, each a target variable (@var with @chain) and the way stap
