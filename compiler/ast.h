@@ -82,6 +82,8 @@ struct ast_chain {
 	unsigned n;
 	size_t cap;
 	unsigned pretty;		/* trailing $ (1) or $$ (2) */
+	/* Set by pass 2 in $$vars: a pointer's own value, even a char *'s. */
+	bool raw;
 	/* Set by pass 2 when the target is the argument of kernel_string(),
 	   user_string(), kernel_long() ...: read memory at its value
 	   (AST_MEM_ADDR: the operand of '&', its address; kernel only). */

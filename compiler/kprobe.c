@@ -10,6 +10,7 @@
 #define _GNU_SOURCE
 #include "kprobe.h"
 #include "arena.h"
+#include "cconv.h"
 
 #include <bpf/btf.h>
 #include <errno.h>
@@ -19,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const kp_regs[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
 
 /* Where the value being built is (see uprobe.c's struct up_loc). */
 struct kp_loc {
@@ -208,9 +208,11 @@ static int kp_step_index(struct arena *a, const struct btf *btf, struct kp_loc *
 }
 
 static int kp_finish(struct arena *a, const struct btf *btf, struct kp_loc *l,
-		     enum ast_mem mem, struct up_fetch *out, char *err, size_t errlen)
+		     const struct ast_chain *chain, struct up_fetch *out, char *err,
+		     size_t errlen)
 {
 	const struct btf_type *t = btf__type_by_id(btf, l->type);
+	enum ast_mem mem = chain->mem;
 
 	out->name = l->name;
 	out->is_string = false;
@@ -241,7 +243,7 @@ static int kp_finish(struct arena *a, const struct btf *btf, struct kp_loc *l,
 		out->is_string = true;
 		return 0;
 	}
-	if (t && btf_is_ptr(t) && kp_is_char(btf, t->type)) {
+	if (t && btf_is_ptr(t) && !chain->raw && kp_is_char(btf, t->type)) {
 		out->arg = arena_printf(a, "+0(%s):string", kp_value(a, l));
 		out->is_string = true;
 		return 0;
@@ -298,13 +300,14 @@ static int kp_walk(struct arena *a, const struct btf *btf, struct kp_loc *l,
 				   kp_step_member(a, btf, l, c, err, errlen)) != 0)
 			return -1;
 	}
-	return kp_finish(a, btf, l, chain->mem, out, err, errlen);
+	return kp_finish(a, btf, l, chain, out, err, errlen);
 }
 
 int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
 	     const char *var, const struct ast_chain *chain, bool ret,
 	     struct up_fetch *out, char *err, size_t errlen)
 {
+	const struct cc_machine *cc = cc_host();
 	struct kp_loc l;
 	unsigned pos;
 	char *end;
@@ -312,6 +315,11 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 
 	memset(&l, 0, sizeof(l));
 	l.name = arena_strdup(a, var + 1);
+	if (!cc) {
+		snprintf(err, errlen, "ktap does not know the calling convention of this "
+			 "machine (it knows x86_64 and aarch64)");
+		return -1;
+	}
 	if (chain->pretty) {
 		snprintf(err, errlen, "pretty printing ('%s$') is not supported yet", var);
 		return -1;
@@ -331,7 +339,7 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 		l.name = "ret";
 		l.type = kp_peel(btf, t->type);
 	} else if (!strncmp(var, "$arg", 4) && (n = strtol(var + 4, &end, 10)) > 0 && !*end &&
-		   n <= 6) {
+		   (unsigned)n <= cc_nregs(cc)) {
 		if (chain->n) {
 			snprintf(err, errlen, "%s has no type: '->' and '[]' need the "
 				 "parameter's name", var);
@@ -340,9 +348,9 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 		out->name = l.name;
 		out->is_string = false;
 		if (chain->mem)
-			up_mem_fetch(a, kp_regs[n - 1], chain->mem, true, out);
+			up_mem_fetch(a, cc_arg(a, cc, (unsigned)n - 1), chain->mem, true, out);
 		else
-			out->arg = arena_printf(a, "%s:s64", kp_regs[n - 1]);
+			out->arg = arena_printf(a, "%s:s64", cc_arg(a, cc, (unsigned)n - 1));
 		return 0;
 	} else if (kp_param(btf, proto, var + 1, &pos, &l.type) == 0) {
 		if (ret) {
@@ -350,12 +358,12 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 				 "(its register is reused): use @entry(%s)", var, var);
 			return -1;
 		}
-		if (pos >= 6) {
+		if (pos >= cc_nregs(cc)) {
 			snprintf(err, errlen, "parameter %s is passed on the stack; only the "
-				 "first six can be fetched", var);
+				 "first %u can be fetched", var, cc_nregs(cc));
 			return -1;
 		}
-		l.expr = kp_regs[pos];
+		l.expr = cc_arg(a, cc, pos);
 	} else {
 		snprintf(err, errlen, "function %s has no parameter '%s'", fname, var + 1);
 		return -1;
@@ -542,43 +550,7 @@ int kp_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const c
 		}
 		id = kp_peel(btf, id);
 	}
-	t = btf__type_by_id(btf, id);
-	if (t && btf_is_ptr(t))
-		id = kp_peel(btf, t->type);
 	*type = id;
-	return 0;
-}
-
-int kp_members(struct arena *a, const struct btf *btf, uint32_t id,
-	       struct up_member **out, unsigned *n)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-	const struct btf_member *m;
-	unsigned i, vlen;
-
-	if (!t || !(btf_is_struct(t) || btf_is_union(t)))
-		return -1;
-	m = btf_members(t);
-	vlen = btf_vlen(t);
-	*out = arena_alloc(a, (vlen + 1) * sizeof(**out));
-	*n = 0;
-	for (i = 0; i < vlen; i++, m++) {
-		const char *mn = btf__name_by_offset(btf, m->name_off);
-		uint32_t mt = kp_peel(btf, m->type);
-		const struct btf_type *tt = btf__type_by_id(btf, mt);
-		enum up_show show = UP_SHOW_LONG;
-
-		if (!mn || !*mn)
-			continue;
-		if (tt && btf_is_ptr(tt))
-			show = kp_is_char(btf, tt->type) ? UP_SHOW_STRING : UP_SHOW_HEX;
-		else if (tt && btf_is_array(tt))
-			show = kp_is_char(btf, btf_array(tt)->type) ? UP_SHOW_STRING : UP_SHOW_NESTED;
-		else if (!tt || !(btf_is_int(tt) || btf_is_enum(tt)))
-			show = UP_SHOW_NESTED;
-		(*out)[*n].name = mn;
-		(*out)[(*n)++].show = show;
-	}
 	return 0;
 }
 

@@ -39,11 +39,8 @@ int kp_cast_at(struct arena *a, const struct btf *btf, const char *value, int64_
 	       const char *name, const char *type, const struct ast_chain *chain,
 	       struct up_fetch *out, char *err, size_t errlen);
 
-/* up_members() on BTF: the members of struct/union type @id. */
-int kp_members(struct arena *a, const struct btf *btf, uint32_t id,
-	       struct up_member **out, unsigned *n);
 
-/* The type id (peeled) @var->@chain ends at, or -1 + @err. */
+/* The type id (peeled) @var->@chain ends at (not followed if a pointer), or -1 + @err. */
 int kp_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
 		  const char *var, const struct ast_chain *chain, bool ret, uint32_t *type,
 		  char *err, size_t errlen);

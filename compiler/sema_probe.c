@@ -313,17 +313,18 @@ static void pp_set_maxactive(struct sema_ctx *c, int64_t n)
 
 /*
  * process("PATH").statement("FUNC@FILE:LINE"): a uprobe at the first
- * instruction of a source line, from the DWARF line table.  As for
- * kernel.statement(), no target variables there.
+ * instruction of a source line, from the DWARF line table.  Target
+ * variables there are the variables in scope, read through their DWARF
+ * locations at that address (uprobe.c).
  */
 static int pp_process_statement(struct sema_ctx *c, struct pp_state *st,
 				const struct ast_ppoint *p)
 {
 	const struct ast_expr *path = p->comps[0].arg, *arg = p->n > 1 ? p->comps[1].arg : NULL;
-	const char *spec, *at, *colon, *abs;
+	const char *spec, *at, *colon;
+	struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
 	struct tpf_event *ev;
 	struct sem_probe *sp;
-	uint64_t off;
 	char err[512];
 
 	if (p->n != 2 || !pp_is(p, 0, "process") || !pp_is(p, 1, "statement"))
@@ -338,7 +339,7 @@ static int pp_process_statement(struct sema_ctx *c, struct pp_state *st,
 	}
 	if (up_line(c->in->up, c->arena, arena_strndup(c->arena, path->str, path->len),
 		    arena_strndup(c->arena, at + 1, (size_t)(colon - at - 1)), atoi(colon + 1),
-		    &off, &abs, err, sizeof(err)) != 0) {
+		    uf, err, sizeof(err)) != 0) {
 		if (!st->optional)
 			diag_error(c->diag, arg->span, "%s", err);
 		return st->optional ? 1 : -1;
@@ -348,11 +349,13 @@ static int pp_process_statement(struct sema_ctx *c, struct pp_state *st,
 	ev->system = "ktap_$PID";
 	ev->name = pp_event_name(c, "line");
 	ev->dyn_file = "uprobe_events";
-	ev->dyn_target = arena_printf(c->arena, "%s:0x%llx", abs, (unsigned long long)off);
+	ev->dyn_target = arena_printf(c->arena, "%s:0x%llx", uf->path,
+				      (unsigned long long)uf->offset);
 	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, ev->dyn_target);
 	ev->dyn_origin = pp_origin(c, st->written);
+	ev->dyn_func = uf;
 	sp = pp_emit(c, st, SEM_P_TRACE, arena_printf(c->arena,
-				"process(\"%s\").statement(\"%s\")", abs, spec));
+				"process(\"%s\").statement(\"%s\")", uf->path, spec));
 	sp->event = ev;
 	return 1;
 }

@@ -591,66 +591,31 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 
 /* $field of a tracepoint, and $$parms / $$vars. */
 /* Field @f of dynamic event @ev: the one with the same fetch, or a new one. */
-/* Fields of @ev whose names start with @prefix. */
-static unsigned ty_same_prefix(const struct tpf_event *ev, const char *prefix)
-{
-	unsigned i, n = 0;
-
-	for (i = 0; i < ev->nfields; i++)
-		if (!strncmp(ev->fields[i].name, prefix, strlen(prefix)))
-			n++;
-	return n;
-}
-
-/*
- * The kernel takes fetch argument names of at most 31 characters
- * (MAX_ARG_NAME_LEN); longer ones, from long member chains, are cut.
- */
-#define TY_ARG_NAME_MAX 31
-
 static int ty_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct up_fetch *f)
 {
+	/* The kernel takes argument names of at most 31 characters
+	   (MAX_ARG_NAME_LEN): long member chains are cut, then numbered. */
+	const char *name = strlen(f->name) > 27 ? arena_strndup(c->arena, f->name, 27) : f->name;
 	struct tpf_field *nf;
-	const char *base = f->name, *name;
-	unsigned i, same;
+	unsigned i, same = 0;
 
-	for (i = 0; i < ev->nfields; i++)
+	for (i = 0; i < ev->nfields; i++) {
 		if (!strcmp(ev->fields[i].fetch, f->arg))
 			return (int)i;
-	/* Field names must differ: "p_len", "p_len_1", ... */
-	same = ty_same_prefix(ev, base);
-	name = same ? arena_printf(c->arena, "%s_%u", base, same) : base;
-	if (strlen(name) > TY_ARG_NAME_MAX) {
-		base = arena_strndup(c->arena, f->name, TY_ARG_NAME_MAX - 4);
-		same = ty_same_prefix(ev, base);
-		name = same ? arena_printf(c->arena, "%s_%u", base, same) : base;
+		if (!strncmp(ev->fields[i].name, name, strlen(name)))
+			same++;
 	}
 	ev->fields = arena_grow(c->arena, ev->fields, ev->nfields, &ev->fcap,
 				sizeof(*ev->fields));
 	nf = &ev->fields[ev->nfields];
 	memset(nf, 0, sizeof(*nf));
-	nf->name = name;
+	/* Field names must differ: "p_len", "p_len_1", ... */
+	nf->name = same ? arena_printf(c->arena, "%s_%u", name, same) : name;
 	nf->fetch = f->arg;
 	nf->kind = f->is_string ? TPF_DATALOC_STR : TPF_INT;
 	nf->size = 8;
 	nf->is_signed = true;
 	return (int)ev->nfields++;
-}
-
-/* $$parms of a uprobe: every parameter becomes a field. */
-static void ty_dyn_parms(struct sema_ctx *c, struct tpf_event *ev)
-{
-	const struct up_func *uf = ev->dyn_func;
-	struct ast_chain none = { 0 };
-	const char **names;
-	struct up_fetch f;
-	unsigned i, n = up_params(c->arena, uf, &names);
-	char err[256];
-
-	for (i = 0; i < n && !ev->dyn_return; i++)
-		if (up_fetch(c->arena, uf, arena_printf(c->arena, "$%s", names[i]), &none,
-			     false, &f, err, sizeof(err)) == 0)
-			ty_dyn_field(c, ev, &f);
 }
 
 static struct ast_expr *ty_lit(struct sema_ctx *c, const char *s, struct src_span at)
@@ -661,24 +626,6 @@ static struct ast_expr *ty_lit(struct sema_ctx *c, const char *s, struct src_spa
 static struct ast_expr *ty_cat(struct sema_ctx *c, struct ast_expr *l, struct ast_expr *r)
 {
 	return ast_binary(c->arena, AST_BINARY, AST_OP_CONCAT, l, r, r->span);
-}
-
-/* @e (a pretty target) with member @name appended, not pretty. */
-static struct ast_expr *ty_member_of(struct sema_ctx *c, const struct ast_expr *e,
-				     const char *name)
-{
-	struct ast_expr *t = ast_expr_new(c->arena, AST_TARGET, e->span);
-	unsigned i;
-
-	t->str = e->str;
-	for (i = 0; i < e->chain.n; i++) {
-		if (e->chain.v[i].is_index)
-			ast_chain_index(c->arena, &t->chain, e->chain.v[i].index, e->chain.v[i].span);
-		else
-			ast_chain_member(c->arena, &t->chain, e->chain.v[i].name, e->chain.v[i].span);
-	}
-	ast_chain_member(c->arena, &t->chain, name, e->span);
-	return t;
 }
 
 static struct ast_expr *ty_call1(struct sema_ctx *c, const char *fn, struct ast_expr *fmt,
@@ -693,43 +640,58 @@ static struct ast_expr *ty_call1(struct sema_ctx *c, const char *fn, struct ast_
 	return call;
 }
 
-/*
- * $var$ (and $var$$, one level here): "{.a=1, .s="x", .p=0x10, .in={...}}"
- * as stap prints it, built as a concatenation of one fetch per member.
- */
-static enum sem_type ty_pretty(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev)
+/* One piece of a pretty-printed string: text, or a value in stap's format. */
+static struct ast_expr *ty_item(struct sema_ctx *c, const struct up_item *it,
+				struct src_span at)
 {
-	struct up_member *m;
-	struct ast_expr *acc, *t;
-	unsigned i, n;
-	char err[512] = "";
+	static const char *const fmts[] = {
+		[UP_FMT_HEX] = "%#x", [UP_FMT_UINT] = "%u", [UP_FMT_CHAR] = "'%c'",
+		[UP_FMT_PTR] = "%p",
+	};
+	struct ast_expr *t;
 
-	if (up_members(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &m, &n,
-		       err, sizeof(err)) != 0) {
-		ty_err(c, e->span, "%s", err);
-		return SEM_UNKNOWN;
-	}
-	acc = ty_lit(c, "{", e->span);
-	for (i = 0; i < n; i++) {
-		acc = ty_cat(c, acc, ty_lit(c, arena_printf(c->arena, "%s.%s=", i ? ", " : "",
-							      m[i].name), e->span));
-		if (m[i].show == UP_SHOW_NESTED) {
-			acc = ty_cat(c, acc, ty_lit(c, "{...}", e->span));
-			continue;
-		}
-		t = ty_member_of(c, e, m[i].name);
-		if (m[i].show == UP_SHOW_STRING)
-			acc = ty_cat(c, ty_cat(c, ty_cat(c, acc, ty_lit(c, "\"", e->span)), t),
-				     ty_lit(c, "\"", e->span));
-		else if (m[i].show == UP_SHOW_HEX)
-			acc = ty_cat(c, acc, ty_call1(c, "sprintf", ty_lit(c, "%p", e->span), t));
-		else
-			acc = ty_cat(c, acc, ty_call1(c, "sprint", NULL, t));
-	}
-	acc = ty_cat(c, acc, ty_lit(c, "}", e->span));
+	if (it->fmt == UP_FMT_TEXT)
+		return ty_lit(c, it->text, at);
+	t = ast_expr_new(c->arena, AST_TARGET, at);
+	t->str = it->var;
+	t->chain = it->chain;
+	if (it->fmt == UP_FMT_STRING)
+		return ty_cat(c, ty_cat(c, ty_lit(c, "\"", at), t), ty_lit(c, "\"", at));
+	if (it->fmt == UP_FMT_INT)
+		return ty_call1(c, "sprint", NULL, t);
+	return ty_call1(c, "sprintf", ty_lit(c, fmts[it->fmt], at), t);
+}
+
+/* @e becomes the concatenation of @v (@n pieces), then is typed again. */
+static enum sem_type ty_items(struct sema_ctx *c, struct ast_expr *e, const struct up_item *v,
+			      unsigned n)
+{
+	struct ast_expr *acc = n ? ty_item(c, &v[0], e->span) : ty_lit(c, "", e->span);
+	unsigned i;
+
+	for (i = 1; i < n; i++)
+		acc = ty_cat(c, acc, ty_item(c, &v[i], e->span));
 	*e = *acc;
 	c->changed = true;
 	return ty_expr(c, e);
+}
+
+/*
+ * $var$ and $var$$: "{.a=1, .s="x", .p=0x10, .in={...}}" as stap prints
+ * it (uprobe.c decides the pieces), one fetch per value.
+ */
+static enum sem_type ty_pretty(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev)
+{
+	struct up_item *v;
+	unsigned n;
+	char err[512] = "";
+
+	if (up_pretty(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &v, &n,
+		      err, sizeof(err)) != 0) {
+		ty_err(c, e->span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	return ty_items(c, e, v, n);
 }
 
 /* $var of a process().function() probe: a fetch argument of its uprobe. */
@@ -739,10 +701,13 @@ static enum sem_type ty_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 	struct up_fetch f;
 	char err[512];
 
-	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars")) {
-		ty_dyn_parms(c, ev);
-		e->ref = -1;
-		return SEM_STRING;
+	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
+	    !strcmp(e->str, "$$locals") || !strcmp(e->str, "$$return")) {
+		struct up_item *v;
+		unsigned n = up_context(c->arena, ev->dyn_func, e->str, e->chain.pretty,
+					ev->dyn_return, &v);
+
+		return ty_items(c, e, v, n);
 	}
 	if (e->chain.pretty)
 		return ty_pretty(c, e, ev);
@@ -780,9 +745,9 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 	if (ev->dyn_func)
 		return ty_dyn_target(c, e, (struct tpf_event *)ev);
 	if (ev->dyn_def) {
-		ty_err(c, e->span, "target variable '%s' is not available in a statement "
-		       "probe: registers only hold the parameters at a function's entry "
-		       "(use kernel.function())", e->str);
+		ty_err(c, e->span, "target variable '%s' is not available in a kernel "
+		       "statement probe: registers only hold the parameters at a function's "
+		       "entry (use kernel.function())", e->str);
 		return SEM_UNKNOWN;
 	}
 	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
@@ -823,9 +788,18 @@ static enum sem_type ty_defined(struct sema_ctx *c, struct ast_expr *e)
 	const struct tpf_event *ev = ty_event(c);
 	bool ok = true;
 
-	if (e->a->kind == AST_TARGET)
+	if (e->a->kind == AST_TARGET && ev && ev->dyn_func && e->a->str[1] != '$') {
+		struct up_fetch f;
+		struct ast_chain plain = e->a->chain;
+		char err[512];
+
+		plain.pretty = 0;
+		ok = up_fetch(c->arena, ev->dyn_func, e->a->str, &plain, ev->dyn_return, &f, err,
+			      sizeof(err)) == 0;
+	} else if (e->a->kind == AST_TARGET) {
 		ok = ev && e->a->chain.n == 0 &&
 		     (tpf_field(ev, e->a->str + 1) || e->a->str[1] == '$');
+	}
 	e->kind = AST_NUM;
 	e->num = ok;
 	e->a = NULL;
@@ -1097,6 +1071,31 @@ static enum sem_type ty_addr_of(struct sema_ctx *c, struct ast_expr *e)
 	return SEM_LONG;
 }
 
+/*
+ * @var("name")->chain in a process() probe: the variable named so in
+ * scope at the probe, file-level globals and statics included, i.e. the
+ * same as $name (stap's @var, without its "@CU" and module forms).
+ */
+static enum sem_type ty_atvar(struct sema_ctx *c, struct ast_expr *e)
+{
+	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+
+	if (!ev || !ev->dyn_func || ((const struct up_func *)ev->dyn_func)->btf) {
+		ty_err(c, e->span, "@var() needs a process() probe on a binary with debug "
+		       "information");
+		return SEM_UNKNOWN;
+	}
+	if (e->module || strchr(e->str, '@')) {
+		ty_err(c, e->span, "@var(\"NAME@CU\", \"MODULE\") is not supported: write "
+		       "@var(\"NAME\") for a variable in scope at the probe");
+		return SEM_UNKNOWN;
+	}
+	e->kind = AST_TARGET;
+	e->str = arena_printf(c->arena, "$%s", e->str);
+	c->changed = true;
+	return ty_expr(c, e);
+}
+
 static enum sem_type ty_unsupported(struct sema_ctx *c, struct ast_expr *e)
 {
 	static const char *const what[] = {
@@ -1137,6 +1136,7 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 	case AST_DEFINED: return ty_defined(c, e);
 	case AST_ENTRY: return ty_entry(c, e);
 	case AST_CAST: return ty_cast(c, e);
+	case AST_ATVAR: return ty_atvar(c, e);
 	case AST_STAR:
 		ty_err(c, e->span, "'*' is only allowed as an array slice key");
 		return SEM_UNKNOWN;

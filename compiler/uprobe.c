@@ -5,9 +5,12 @@
 #include "uprobe.h"
 #include "arena.h"
 #include "kdebug.h"
+#include "cconv.h"
+#include "dwloc.h"
 #include "kprobe.h"
 #include "tpfmt.h"
 
+#include <bpf/btf.h>
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
@@ -37,10 +40,9 @@ struct up_file {
 	char *debug_path;
 	int debug_fd;
 	Elf *debug_elf;
+	const struct cc_machine *cc;	/* NULL: a machine ktap does not know */
+	unsigned e_machine;
 };
-
-/* x86_64 SysV: where integer-class arguments 1..6 are at entry. */
-static const char *const up_regs[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
 
 void up_files_free(struct up_files *f)
 {
@@ -253,6 +255,14 @@ static struct up_file *up_open(struct up_files *f, const char *path, char *err,
 			 u->fd < 0 ? ": " : "", u->fd < 0 ? strerror(errno) : "");
 		return NULL;
 	}
+	{
+		GElf_Ehdr eh;
+
+		if (gelf_getehdr(u->elf, &eh)) {
+			u->e_machine = eh.e_machine;
+			u->cc = cc_for_elf(eh.e_machine);
+		}
+	}
 	u->dw = up_is_rel(u->elf) ? up_rel_dwarf(u) : dwarf_begin_elf(u->elf, DWARF_C_READ, NULL);
 	if (!u->dw)
 		up_debug_file(u);
@@ -297,20 +307,12 @@ static bool up_symbol(Elf *elf, const char *name, GElf_Addr *addr)
 /* A virtual address to its offset in the file, through the PT_LOADs. */
 static bool up_offset(Elf *elf, GElf_Addr addr, uint64_t *off)
 {
-	size_t i, n;
-	GElf_Phdr ph;
+	int64_t o;
 
-	if (elf_getphdrnum(elf, &n) != 0)
+	if (!dwloc_file_offset(elf, addr, addr, &o))
 		return false;
-	for (i = 0; i < n; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
-			continue;
-		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
-			*off = addr - ph.p_vaddr + ph.p_offset;
-			return true;
-		}
-	}
-	return false;
+	*off = (uint64_t)o;
+	return true;
 }
 
 /* Does source path @src end with @want at a path component boundary? */
@@ -468,6 +470,7 @@ int up_find(struct up_files *f, struct arena *a, const char *path, const char *s
 	out->path = arena_strdup(a, u->path);
 	out->name = arena_strdup(a, name);
 	out->file = u;
+	out->addr = addr;
 	if (!file && u->dw && up_subprogram(u->dw, name, NULL, &die))
 		up_keep_die(a, out, &die);
 	return 0;
@@ -664,18 +667,35 @@ static bool up_member(Dwarf_Die *t, const char *name, Dwarf_Die *m, Dwarf_Word *
 struct up_loc {
 	const char *expr;
 	bool mem;
-	Dwarf_Word off;
+	Dwarf_Word off;		/* signed, in two's complement */
+	bool fileoff;		/* memory at file offset @off ("@+off"), no @expr */
 	Dwarf_Die type;
 	const char *name;	/* field name so far */
 	int bits, bitoff;	/* a bitfield: its width and LSB in the container */
 	bool kernel;		/* a kprobe's: user memory is read with "ustring" */
 };
 
+/* The memory @l is in, as a fetch: "+8(%di)", "-20(%bp)", "@+16400". */
+static const char *up_memref(struct arena *a, const struct up_loc *l)
+{
+	if (l->fileoff)
+		return arena_printf(a, "@+%" PRId64, (int64_t)l->off);
+	return arena_printf(a, "%+" PRId64 "(%s)", (int64_t)l->off, l->expr);
+}
+
 /* The value of @l as an expression (loading it when it is in memory). */
 static const char *up_value(struct arena *a, const struct up_loc *l)
 {
-	return l->mem ? arena_printf(a, "+%" PRIu64 "(%s)", (uint64_t)l->off, l->expr) :
-			l->expr;
+	return l->mem ? up_memref(a, l) : l->expr;
+}
+
+/* Follow the pointer @l holds: @l becomes the memory it points to. */
+static void up_deref(struct arena *a, struct up_loc *l)
+{
+	l->expr = up_value(a, l);
+	l->mem = true;
+	l->fileoff = false;
+	l->off = 0;
 }
 
 /*
@@ -716,9 +736,7 @@ static int up_step_member(struct arena *a, struct up_loc *l, const struct ast_co
 			snprintf(err, errlen, "'->%s' through a void pointer", c->name);
 			return -1;
 		}
-		l->expr = up_value(a, l);
-		l->mem = true;
-		l->off = 0;
+		up_deref(a, l);
 		tag = up_tag(&s);
 	}
 	if (tag != DW_TAG_structure_type && tag != DW_TAG_union_type) {
@@ -764,10 +782,11 @@ static int up_step_index(struct arena *a, struct up_loc *l, const struct ast_com
 			 "or a pointer", c->index->num);
 		return -1;
 	}
-	if (tag == DW_TAG_pointer_type) {
-		l->expr = up_value(a, l);
-		l->mem = true;
-		l->off = 0;
+	if (tag == DW_TAG_pointer_type)
+		up_deref(a, l);
+	else if (!l->mem) {
+		snprintf(err, errlen, "'[%" PRId64 "]': the array is not in memory", c->index->num);
+		return -1;
 	}
 	l->off += (Dwarf_Word)c->index->num * size;
 	l->type = e;
@@ -794,12 +813,34 @@ void up_mem_fetch(struct arena *a, const char *value, enum ast_mem mem, bool ker
 	out->name = arena_printf(a, "%s_%s", out->name, out->is_string ? "str" : "mem");
 }
 
-/* The final fetch for @l: a scalar, or a string for char * and char[]. */
-static int up_finish(struct arena *a, struct up_loc *l, enum ast_mem mem,
+/* The longest fetch argument body the kernel takes (MAX_ARGSTR_LEN). */
+#define UP_ARG_MAX 63
+
+static int up_finish_fetch(struct arena *a, struct up_loc *l, const struct ast_chain *chain,
+			   struct up_fetch *out, char *err, size_t errlen);
+
+/* The final fetch for @l, checked against the kernel's length limit. */
+static int up_finish(struct arena *a, struct up_loc *l, const struct ast_chain *chain,
 		     struct up_fetch *out, char *err, size_t errlen)
+{
+	if (up_finish_fetch(a, l, chain, out, err, errlen) != 0)
+		return -1;
+	if (strlen(out->arg) > UP_ARG_MAX) {
+		snprintf(err, errlen, "reading '%s' takes a fetch argument of %zu characters "
+			 "(\"%s\"); the kernel's limit is %d", l->name, strlen(out->arg),
+			 out->arg, UP_ARG_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* The final fetch for @l: a scalar, or a string for char * and char[]. */
+static int up_finish_fetch(struct arena *a, struct up_loc *l, const struct ast_chain *chain,
+			   struct up_fetch *out, char *err, size_t errlen)
 {
 	Dwarf_Die t = l->type, e;
 	int tag = up_tag(&t);
+	enum ast_mem mem = chain->mem;
 	const char *ty;
 
 	out->name = l->name;
@@ -812,19 +853,18 @@ static int up_finish(struct arena *a, struct up_loc *l, enum ast_mem mem,
 		return 0;
 	}
 	if (tag == DW_TAG_array_type && l->mem && up_type_of(&t, &e) && up_is_char(&e)) {
-		out->arg = arena_printf(a, "+%" PRIu64 "(%s):string", (uint64_t)l->off, l->expr);
+		out->arg = arena_printf(a, "%s:string", up_memref(a, l));
 		out->is_string = true;
 		return 0;
 	}
-	if (tag == DW_TAG_pointer_type && up_type_of(&t, &e) && up_is_char(&e)) {
+	if (tag == DW_TAG_pointer_type && !chain->raw && up_type_of(&t, &e) && up_is_char(&e)) {
 		out->arg = arena_printf(a, "+0(%s):string", up_value(a, l));
 		out->is_string = true;
 		return 0;
 	}
 	if (l->bits) {
-		out->arg = arena_printf(a, "+%" PRIu64 "(%s):b%d@%d/%d", (uint64_t)l->off,
-					l->expr, l->bits & 0xffff, l->bitoff,
-					(l->bits >> 16) * 8);
+		out->arg = arena_printf(a, "%s:b%d@%d/%d", up_memref(a, l),
+					l->bits & 0xffff, l->bitoff, (l->bits >> 16) * 8);
 		out->is_string = false;
 		return 0;
 	}
@@ -864,19 +904,174 @@ static int up_param(Dwarf_Die *fn, const char *name, unsigned *pos, Dwarf_Die *t
 	return -1;
 }
 
-/* Argument @pos (0-based) at the entry of a function. */
-static const char *up_arg_expr(struct arena *a, unsigned pos)
+/* The calling convention of @fn's file (or kernel), or NULL + @err. */
+static const struct cc_machine *up_cc(const struct up_func *fn, char *err, size_t errlen)
 {
-	if (pos < 6)
-		return up_regs[pos];
-	/* The return address is at 0(%sp); stack arguments follow it. */
-	return arena_printf(a, "+%u(%%sp)", 8 * (pos - 5));
+	if (fn->file && fn->file->cc)
+		return fn->file->cc;
+	/* A kernel function without a file (no types at all): the running kernel's. */
+	if (!fn->file && fn->kernel && cc_host())
+		return cc_host();
+	snprintf(err, errlen, "%s is for ELF machine %u, whose calling convention ktap "
+		 "does not know (it knows x86_64 and aarch64)", fn->path,
+		 fn->file ? fn->file->e_machine : 0);
+	return NULL;
 }
 
-/* The starting point of $var: a parameter, $return or $argN. */
+/* The scopes holding @fn->addr, innermost first (free() them); how many. */
+static int up_scopes(const struct up_func *fn, Dwarf_Die **scopes)
+{
+	Dwarf_Die cu;
+	int n;
+
+	*scopes = NULL;
+	if (!fn->file || !fn->file->dw || !dwarf_addrdie(fn->file->dw, fn->addr, &cu))
+		return 0;
+	n = dwarf_getscopes(&cu, fn->addr, scopes);
+	return n > 0 ? n : 0;
+}
+
+/* A variable or parameter (a definition, not an extern declaration). */
+static bool up_is_var(Dwarf_Die *d)
+{
+	int tag = dwarf_tag(d);
+
+	return (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
+	       dwarf_diename(d) && !dwarf_hasattr(d, DW_AT_declaration);
+}
+
+/* The frame @fn->addr is in: the innermost subprogram of @scopes. */
+static Dwarf_Die *up_frame(const struct up_func *fn, Dwarf_Die *scopes, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			return &scopes[i];
+	return fn->die;
+}
+
+/*
+ * Variable @name visible at @fn->addr: the innermost scope's first,
+ * then the enclosing blocks, the function, and the file's globals and
+ * statics (the compile unit) last, as C's scoping and stap's lookup.
+ */
+static bool up_lookup(const struct up_func *fn, const char *name, Dwarf_Die *var,
+		      Dwarf_Die *frame)
+{
+	Dwarf_Die *scopes, child;
+	int i, n = up_scopes(fn, &scopes);
+	bool found = false;
+
+	for (i = 0; i < n && !found; i++) {
+		if (dwarf_child(&scopes[i], &child) != 0)
+			continue;
+		do {
+			if (up_is_var(&child) && !strcmp(dwarf_diename(&child), name)) {
+				*var = child;
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (found && up_frame(fn, scopes, n))
+		*frame = *up_frame(fn, scopes, n);
+	free(scopes);
+	return found;
+}
+
+/*
+ * Variable @var (its DIE, @frame its function's) read through its DWARF
+ * location at @fn->addr; @shown names it in messages.
+ */
+static int up_var_loc(struct arena *a, const struct up_func *fn, Dwarf_Die *var,
+		      Dwarf_Die *frame, const char *shown, struct up_loc *l, char *err,
+		      size_t errlen)
+{
+	struct dwloc_at at = { fn->file->elf, fn->file->dw, frame, fn->addr, fn->file->cc };
+	struct dwloc loc;
+	char why[256];
+
+	if (!up_type_of(var, &l->type)) {
+		snprintf(err, errlen, "'%s' has no type in the debug information", shown);
+		return -1;
+	}
+	if (dwloc_var(a, &at, var, &loc, why, sizeof(why)) != DWLOC_OK) {
+		snprintf(err, errlen, "target variable '%s' is not available at this address "
+			 "(pc: 0x%" PRIx64 " in %s): %s", shown, fn->addr, fn->name, why);
+		return -1;
+	}
+	l->expr = loc.expr;
+	l->off = (Dwarf_Word)loc.off;
+	l->mem = loc.kind == DWLOC_MEM || loc.kind == DWLOC_FILE;
+	l->fileoff = loc.kind == DWLOC_FILE;
+	return 0;
+}
+
+/* $return: the return register, typed by the function's DWARF. */
+static int up_return(const struct up_func *fn, bool ret, struct up_loc *l, char *err,
+		     size_t errlen)
+{
+	const struct cc_machine *cc;
+
+	l->name = "ret";
+	if (!ret) {
+		snprintf(err, errlen, "$return is only available in .return probes");
+		return -1;
+	}
+	if (!(cc = up_cc(fn, err, errlen)))
+		return -1;
+	l->expr = cc->ret;
+	if (!fn->die)
+		return 1;
+	if (!up_type_of(fn->die, &l->type)) {
+		snprintf(err, errlen, "function %s returns nothing", fn->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* $var that is not a parameter at a function's entry: by scope and location. */
+static int up_scoped(struct arena *a, const struct up_func *fn, const char *var, bool ret,
+		     struct up_loc *l, char *err, size_t errlen)
+{
+	Dwarf_Die vd, frame;
+	unsigned pos;
+
+	if (ret) {
+		Dwarf_Die t;
+
+		if (up_param(fn->die, var + 1, &pos, &t) == 0)
+			snprintf(err, errlen, "parameter %s is not available in a return probe "
+				 "(its register is reused): use @entry(%s)", var, var);
+		else
+			snprintf(err, errlen, "function %s has no parameter '%s'", fn->name,
+				 var + 1);
+		return -1;
+	}
+	if (!up_lookup(fn, var + 1, &vd, &frame)) {
+		if (fn->stmt)
+			snprintf(err, errlen, "no variable '%s' in scope at this address "
+				 "(pc: 0x%" PRIx64 " in %s)", var + 1, fn->addr, fn->name);
+		else
+			snprintf(err, errlen, "function %s has no parameter '%s'", fn->name,
+				 var + 1);
+		return -1;
+	}
+	return up_var_loc(a, fn, &vd, &frame, var, l, err, errlen);
+}
+
+/*
+ * The starting point of $var: $return, $argN, or a variable.  At a
+ * function's entry a parameter is in its calling-convention register
+ * (exact there at any optimisation level); anything else, and every
+ * variable at a statement probe, is read through its DWARF location.
+ * 0, 1 (raw: no type), or -1 + @err.
+ */
 static int up_base(struct arena *a, const struct up_func *fn, const char *var, bool ret,
 		   struct up_loc *l, char *err, size_t errlen)
 {
+	const struct cc_machine *cc;
 	unsigned pos;
 	char *end;
 	long n;
@@ -884,23 +1079,17 @@ static int up_base(struct arena *a, const struct up_func *fn, const char *var, b
 	memset(l, 0, sizeof(*l));
 	l->kernel = fn->kernel;
 	l->name = arena_strdup(a, var + 1);
-	if (!strcmp(var, "$return")) {
-		l->name = "ret";
-		if (!ret) {
-			snprintf(err, errlen, "$return is only available in .return probes");
-			return -1;
-		}
-		l->expr = "%ax";
-		if (!fn->die)
-			return 1;
-		if (!up_type_of(fn->die, &l->type)) {
-			snprintf(err, errlen, "function %s returns nothing", fn->name);
-			return -1;
-		}
-		return 0;
-	}
+	if (!strcmp(var, "$return"))
+		return up_return(fn, ret, l, err, errlen);
 	if (!strncmp(var, "$arg", 4) && (n = strtol(var + 4, &end, 10)) > 0 && !*end) {
-		l->expr = up_arg_expr(a, (unsigned)n - 1);
+		if (fn->stmt) {
+			snprintf(err, errlen, "%s is only available at a function's entry: "
+				 "name the variable instead", var);
+			return -1;
+		}
+		if (!(cc = up_cc(fn, err, errlen)))
+			return -1;
+		l->expr = cc_arg(a, cc, (unsigned)n - 1);
 		return 1;	/* raw: no type */
 	}
 	if (!fn->die && fn->kernel) {
@@ -913,16 +1102,11 @@ static int up_base(struct arena *a, const struct up_func *fn, const char *var, b
 			 "(raw registers), or build it with -g", fn->path, var);
 		return -1;
 	}
-	if (up_param(fn->die, var + 1, &pos, &l->type) != 0) {
-		snprintf(err, errlen, "function %s has no parameter '%s'", fn->name, var + 1);
+	if (fn->stmt || ret || up_param(fn->die, var + 1, &pos, &l->type) != 0)
+		return up_scoped(a, fn, var, ret, l, err, errlen);
+	if (!(cc = up_cc(fn, err, errlen)))
 		return -1;
-	}
-	if (ret) {
-		snprintf(err, errlen, "parameter %s is not available in a return probe "
-			 "(its register is reused): use @entry(%s)", var, var);
-		return -1;
-	}
-	l->expr = up_arg_expr(a, pos);
+	l->expr = cc_arg(a, cc, pos);
 	return 0;
 }
 
@@ -939,7 +1123,7 @@ static int up_walk(struct arena *a, struct up_loc *l, const struct ast_chain *ch
 				   up_step_member(a, l, c, err, errlen)) != 0)
 			return -1;
 	}
-	return up_finish(a, l, chain->mem, out, err, errlen);
+	return up_finish(a, l, chain, out, err, errlen);
 }
 
 int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
@@ -956,7 +1140,7 @@ int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
 	if (r < 0)
 		return -1;
 	if (chain->pretty) {
-		snprintf(err, errlen, "pretty printing ('%s$') is not supported yet", var);
+		snprintf(err, errlen, "pretty printing ('%s$') is not available here", var);
 		return -1;
 	}
 	if (r == 1) {	/* untyped: a raw 64-bit register */
@@ -1223,6 +1407,73 @@ static const char *up_type_name(struct arena *a, Dwarf_Die *t)
 	}
 }
 
+/* @d's type as -L prints it ("?" when it has none). */
+static const char *up_decl_type(struct arena *a, Dwarf_Die *d)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die t;
+
+	return dwarf_attr_integrate(d, DW_AT_type, &at) && dwarf_formref_die(&at, &t) ?
+	       up_type_name(a, &t) : "?";
+}
+
+/*
+ * Calls @fn(@d, @arg) for each variable and parameter in scope at
+ * @f->addr, innermost scope first, not the file's globals (stap's order
+ * for $$vars and -L).
+ */
+static void up_each_var(const struct up_func *f, void (*fn)(Dwarf_Die *d, Dwarf_Die *frame,
+							   void *arg), void *arg)
+{
+	Dwarf_Die *scopes, child, frame;
+	int i, n = up_scopes(f, &scopes);
+
+	memset(&frame, 0, sizeof(frame));
+	if (up_frame(f, scopes, n))
+		frame = *up_frame(f, scopes, n);
+	for (i = 0; i < n && dwarf_tag(&scopes[i]) != DW_TAG_compile_unit; i++) {
+		if (dwarf_child(&scopes[i], &child) != 0)
+			continue;
+		do {
+			if (up_is_var(&child))
+				fn(&child, &frame, arg);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	free(scopes);
+}
+
+struct up_decls {
+	struct arena *a;
+	const struct up_func *fn;
+	const char **v;
+	unsigned n;
+	size_t cap;
+};
+
+/* One "$name:type" for -L, when @d has a location at the address (stap's test). */
+static void up_decl_cb(Dwarf_Die *d, Dwarf_Die *frame, void *arg)
+{
+	struct up_decls *s = arg;
+	struct up_loc l;
+	char err[256];
+
+	memset(&l, 0, sizeof(l));
+	if (up_var_loc(s->a, s->fn, d, frame, dwarf_diename(d), &l, err, sizeof(err)) != 0)
+		return;
+	s->v = arena_grow(s->a, s->v, s->n, &s->cap, sizeof(*s->v));
+	s->v[s->n++] = arena_printf(s->a, "$%s:%s", dwarf_diename(d), up_decl_type(s->a, d));
+}
+
+/* -L at a statement: the variables in scope there that have a location. */
+static unsigned up_scope_decls(struct arena *a, const struct up_func *fn, const char ***decls)
+{
+	struct up_decls s = { a, fn, NULL, 0, 0 };
+
+	up_each_var(fn, up_decl_cb, &s);
+	*decls = s.v;
+	return s.n;
+}
+
 unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char ***decls)
 {
 	Dwarf_Attribute at;
@@ -1233,6 +1484,8 @@ unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char **
 	*decls = NULL;
 	if (fn->btf)
 		return kp_param_decls(a, fn->btf, fn->proto, decls);
+	if (fn->stmt)
+		return up_scope_decls(a, fn, decls);
 	if (!fn->die || dwarf_child(fn->die, &child) != 0)
 		return 0;
 	do {
@@ -1248,8 +1501,24 @@ unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char **
 	return n;
 }
 
+/* The function holding @fn->addr: its DIE and name. */
+static void up_stmt_func(struct arena *a, struct up_func *fn)
+{
+	Dwarf_Die *scopes, *frame;
+	int n = up_scopes(fn, &scopes);
+
+	frame = up_frame(fn, scopes, n);
+	if (frame) {
+		fn->die = arena_alloc(a, sizeof(Dwarf_Die));
+		memcpy(fn->die, frame, sizeof(*frame));
+		if (dwarf_diename(frame))
+			fn->name = arena_strdup(a, dwarf_diename(frame));
+	}
+	free(scopes);
+}
+
 int up_line(struct up_files *f, struct arena *a, const char *path, const char *file,
-	    int line, uint64_t *offset, const char **abs, char *err, size_t errlen)
+	    int line, struct up_func *out, char *err, size_t errlen)
 {
 	struct up_file *u = up_open(f, path, err, errlen);
 	Dwarf_Off off = 0, next;
@@ -1289,11 +1558,17 @@ int up_line(struct up_files *f, struct arena *a, const char *path, const char *f
 		snprintf(err, errlen, "no statement at %s:%d in %s", file, line, u->path);
 		return -1;
 	}
-	if (!up_offset(u->elf, best, offset)) {
+	memset(out, 0, sizeof(*out));
+	if (!up_offset(u->elf, best, &out->offset)) {
 		snprintf(err, errlen, "%s:%d is not in a loaded segment of %s", file, line, u->path);
 		return -1;
 	}
-	*abs = arena_strdup(a, u->path);
+	out->path = arena_strdup(a, u->path);
+	out->name = "?";
+	out->file = u;
+	out->addr = best;
+	out->stmt = true;
+	up_stmt_func(a, out);
 	return 0;
 }
 
@@ -1304,71 +1579,502 @@ const char *up_dwarf_path(const struct up_func *fn)
 	return fn->file->debug_path ? fn->file->debug_path : fn->file->path;
 }
 
-/* How $var$ shows a member of DWARF type @t. */
-static enum up_show up_show_of(Dwarf_Die *t)
-{
-	Dwarf_Die e;
-	int tag = up_tag(t);
+/* ---- pretty printing: $var$, $var$$, $$vars ---- */
 
-	if (tag == DW_TAG_pointer_type)
-		return up_type_of(t, &e) && up_is_char(&e) ? UP_SHOW_STRING : UP_SHOW_HEX;
-	if (tag == DW_TAG_array_type)
-		return up_type_of(t, &e) && up_is_char(&e) ? UP_SHOW_STRING : UP_SHOW_NESTED;
-	if (tag == DW_TAG_base_type || tag == DW_TAG_enumeration_type)
-		return UP_SHOW_LONG;
-	return UP_SHOW_NESTED;
+/* The pieces being built for one pretty-printed string. */
+struct up_pp {
+	struct arena *a;
+	const struct up_func *fn;
+	const char *var;
+	bool ret;
+	bool full;		/* $$: nested structs and arrays expanded too */
+	struct up_item *v;
+	unsigned n;
+	size_t cap;
+	unsigned nvals;
+};
+
+static void pp_push(struct up_pp *p, struct up_item it)
+{
+	p->v = arena_grow(p->a, p->v, p->n, &p->cap, sizeof(*p->v));
+	p->v[p->n++] = it;
 }
 
-int up_members(struct arena *a, const struct up_func *fn, const char *var,
-	       const struct ast_chain *chain, bool ret, struct up_member **out,
-	       unsigned *n, char *err, size_t errlen)
+/* Text, merged with the text before it. */
+static void pp_text(struct up_pp *p, const char *s)
 {
+	if (p->n && p->v[p->n - 1].fmt == UP_FMT_TEXT)
+		p->v[p->n - 1].text = arena_printf(p->a, "%s%s", p->v[p->n - 1].text, s);
+	else
+		pp_push(p, (struct up_item){ .fmt = UP_FMT_TEXT, .text = s });
+}
+
+/* A value: @var with @chain, or "?" when the kernel cannot fetch it. */
+static void pp_val(struct up_pp *p, enum up_fmt fmt, const struct ast_chain *chain)
+{
+	struct up_fetch f;
+	char err[512];
+
+	if (up_fetch(p->a, p->fn, p->var, chain, p->ret, &f, err, sizeof(err)) != 0) {
+		pp_text(p, "?");
+		return;
+	}
+	pp_push(p, (struct up_item){ .fmt = fmt, .var = p->var, .chain = *chain });
+	p->nvals++;
+}
+
+/* @c with ->@member or [@index] appended (a new array: chains share nothing). */
+static struct ast_chain pp_extend(struct arena *a, const struct ast_chain *c,
+				  const char *member, int64_t index)
+{
+	struct ast_chain r = *c;
+	struct src_span none = { 0 };
+
+	r.v = NULL;
+	r.n = 0;
+	r.cap = 0;
+	for (unsigned i = 0; i < c->n; i++) {
+		if (c->v[i].is_index)
+			ast_chain_index(a, &r, c->v[i].index, c->v[i].span);
+		else
+			ast_chain_member(a, &r, c->v[i].name, c->v[i].span);
+	}
+	if (member)
+		ast_chain_member(a, &r, member, none);
+	else
+		ast_chain_index(a, &r, ast_num(a, index, none), none);
+	return r;
+}
+
+static Dwarf_Word up_encoding(Dwarf_Die *t)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word enc = (Dwarf_Word)-1;
+
+	if (dwarf_attr_integrate(t, DW_AT_encoding, &at))
+		dwarf_formudata(&at, &enc);
+	return enc;
+}
+
+/* A number as stap prints it: %i, %u, '%c'; a bitfield always as a number. */
+static void pp_base(struct up_pp *p, Dwarf_Die *t, const struct ast_chain *c, bool bitfield)
+{
+	Dwarf_Word enc = up_encoding(t);
+
+	if (enc == DW_ATE_float || enc == DW_ATE_complex_float)
+		pp_text(p, "?");
+	else if (bitfield)
+		pp_val(p, enc == DW_ATE_unsigned || enc == DW_ATE_unsigned_char ? UP_FMT_UINT :
+			  UP_FMT_INT, c);
+	else if (enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char || enc == DW_ATE_UTF)
+		pp_val(p, UP_FMT_CHAR, c);
+	else
+		pp_val(p, enc == DW_ATE_unsigned ? UP_FMT_UINT : UP_FMT_INT, c);
+}
+
+static void pp_type(struct up_pp *p, Dwarf_Die *type, const struct ast_chain *c, bool top,
+		    bool bitfield);
+
+/* The members of struct/union @t: ".name=value, ..." (anonymous ones as stap). */
+static void pp_members(struct up_pp *p, Dwarf_Die *t, const struct ast_chain *c)
+{
+	Dwarf_Die child, mt;
+	unsigned count = 0;
+
+	if (dwarf_child(t, &child) != 0)
+		return;
+	do {
+		const char *mn = dwarf_diename(&child);
+		int mtag;
+
+		if (dwarf_tag(&child) != DW_TAG_member || dwarf_hasattr(&child, DW_AT_declaration) ||
+		    !up_type_of(&child, &mt))
+			continue;
+		if (count++)
+			pp_text(p, ", ");
+		if (p->nvals >= UP_PRETTY_MAX) {
+			pp_text(p, "...");
+			break;
+		}
+		mtag = dwarf_tag(&mt);
+		if (mn) {
+			struct ast_chain mc = pp_extend(p->a, c, mn, 0);
+
+			pp_text(p, arena_printf(p->a, ".%s=", mn));
+			pp_type(p, &mt, &mc, false, dwarf_hasattr(&child, DW_AT_bit_size));
+			continue;
+		}
+		/* stap labels an anonymous union "<union>" and an anonymous struct "<class>". */
+		pp_text(p, mtag == DW_TAG_union_type ? "<union>=" :
+			   mtag == DW_TAG_structure_type ? "<class>=" : "=");
+		pp_type(p, &mt, c, false, false);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* An array: a string for chars; else its first element, as stap ("[1, ...]"). */
+static void pp_array(struct up_pp *p, Dwarf_Die *t, const struct ast_chain *c, bool top)
+{
+	Dwarf_Die e;
+	struct ast_chain ec;
+
+	if (!top && !p->full) {
+		pp_text(p, "[...]");
+		return;
+	}
+	if (!up_type_of(t, &e)) {
+		pp_text(p, "?");
+		return;
+	}
+	if (up_is_char(&e)) {
+		pp_val(p, UP_FMT_STRING, c);
+		return;
+	}
+	pp_text(p, "[");
+	ec = pp_extend(p->a, c, NULL, 0);
+	pp_type(p, &e, &ec, false, false);
+	pp_text(p, ", ...]");
+}
+
+/* A pointer: a string for char *; followed at the top; else its value. */
+static void pp_pointer(struct up_pp *p, Dwarf_Die *t, const struct ast_chain *c, bool top)
+{
+	Dwarf_Die e;
+	int etag;
+
+	if (!up_type_of(t, &e)) {
+		pp_val(p, UP_FMT_PTR, c);
+		return;
+	}
+	if (up_is_char(&e)) {
+		pp_val(p, UP_FMT_STRING, c);
+		return;
+	}
+	if (!top) {
+		pp_val(p, UP_FMT_PTR, c);
+		return;
+	}
+	etag = dwarf_tag(&e);
+	if (etag == DW_TAG_structure_type || etag == DW_TAG_union_type) {
+		pp_type(p, &e, c, true, false);	/* '->' follows the pointer itself */
+	} else {
+		struct ast_chain ec = pp_extend(p->a, c, NULL, 0);
+
+		pp_type(p, &e, &ec, true, false);
+	}
+}
+
+/* Value @c of DWARF type @type, as stap's pretty printer shows it. */
+static void pp_type(struct up_pp *p, Dwarf_Die *type, const struct ast_chain *c, bool top,
+		    bool bitfield)
+{
+	Dwarf_Die t;
+
+	if (dwarf_peel_type(type, &t) != 0)
+		t = *type;
+	switch (dwarf_tag(&t)) {
+	case DW_TAG_base_type:
+	case DW_TAG_enumeration_type:
+		pp_base(p, &t, c, bitfield);
+		break;
+	case DW_TAG_array_type:
+		pp_array(p, &t, c, top);
+		break;
+	case DW_TAG_pointer_type:
+		pp_pointer(p, &t, c, top);
+		break;
+	case DW_TAG_subroutine_type:
+		pp_text(p, "<function>:");
+		pp_val(p, UP_FMT_PTR, c);
+		break;
+	case DW_TAG_structure_type:
+	case DW_TAG_union_type:
+	case DW_TAG_class_type:
+		pp_text(p, "{");
+		if (top || p->full)
+			pp_members(p, &t, c);
+		else
+			pp_text(p, "...");
+		pp_text(p, "}");
+		break;
+	default:
+		pp_text(p, "?");
+	}
+}
+
+/* ---- the same for kernel functions, from BTF ---- */
+
+/* @id without typedefs and qualifiers (0 is void). */
+static uint32_t pp_btf_peel(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t;
+
+	while (id && (t = btf__type_by_id(btf, id)) != NULL &&
+	       (btf_is_mod(t) || btf_is_typedef(t)))
+		id = t->type;
+	return id;
+}
+
+static bool pp_btf_is_char(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, pp_btf_peel(btf, id));
+
+	return t && btf_is_int(t) && t->size == 1;
+}
+
+static void pp_btf_type(struct up_pp *p, const struct btf *btf, uint32_t id,
+			const struct ast_chain *c, bool top, bool bitfield);
+
+/* A number: %i, %u, '%c' (chars; a bitfield is always a number). */
+static void pp_btf_base(struct up_pp *p, const struct btf_type *t, const struct ast_chain *c,
+			bool bitfield)
+{
+	bool is_signed = btf_is_int(t) ? (btf_int_encoding(t) & BTF_INT_SIGNED) != 0 :
+			 btf_is_enum(t) ? btf_kflag(t) : false;
+
+	if (btf_is_int(t) && t->size == 1 && !bitfield)
+		pp_val(p, UP_FMT_CHAR, c);
+	else
+		pp_val(p, is_signed || btf_is_enum(t) ? UP_FMT_INT : UP_FMT_UINT, c);
+}
+
+/* The members of a struct or union, as pp_members() prints DWARF's. */
+static void pp_btf_members(struct up_pp *p, const struct btf *btf, const struct btf_type *t,
+			   const struct ast_chain *c)
+{
+	const struct btf_member *m = btf_members(t);
+	unsigned i, vlen = btf_vlen(t), count = 0;
+
+	for (i = 0; i < vlen; i++, m++) {
+		const char *mn = btf__name_by_offset(btf, m->name_off);
+		const struct btf_type *mt = btf__type_by_id(btf, pp_btf_peel(btf, m->type));
+
+		if (count++)
+			pp_text(p, ", ");
+		if (p->nvals >= UP_PRETTY_MAX) {
+			pp_text(p, "...");
+			break;
+		}
+		if (mn && *mn) {
+			struct ast_chain mc = pp_extend(p->a, c, mn, 0);
+
+			pp_text(p, arena_printf(p->a, ".%s=", mn));
+			pp_btf_type(p, btf, m->type, &mc, false,
+				    btf_member_bitfield_size(t, i) != 0);
+			continue;
+		}
+		pp_text(p, mt && btf_is_union(mt) ? "<union>=" :
+			   mt && btf_is_struct(mt) ? "<class>=" : "=");
+		pp_btf_type(p, btf, m->type, c, false, false);
+	}
+}
+
+/* An array: a string for chars; else its first element ("[1, ...]"). */
+static void pp_btf_array(struct up_pp *p, const struct btf *btf, const struct btf_type *t,
+			 const struct ast_chain *c, bool top)
+{
+	struct ast_chain ec;
+
+	if (!top && !p->full) {
+		pp_text(p, "[...]");
+		return;
+	}
+	if (pp_btf_is_char(btf, btf_array(t)->type)) {
+		pp_val(p, UP_FMT_STRING, c);
+		return;
+	}
+	pp_text(p, "[");
+	ec = pp_extend(p->a, c, NULL, 0);
+	pp_btf_type(p, btf, btf_array(t)->type, &ec, false, false);
+	pp_text(p, ", ...]");
+}
+
+/* A pointer: a string for char *; followed at the top; else its value. */
+static void pp_btf_pointer(struct up_pp *p, const struct btf *btf, const struct btf_type *t,
+			   const struct ast_chain *c, bool top)
+{
+	uint32_t eid = pp_btf_peel(btf, t->type);
+	const struct btf_type *e = eid ? btf__type_by_id(btf, eid) : NULL;
+	struct ast_chain ec;
+
+	if (!e) {
+		pp_val(p, UP_FMT_PTR, c);
+	} else if (pp_btf_is_char(btf, eid)) {
+		pp_val(p, UP_FMT_STRING, c);
+	} else if (!top) {
+		pp_val(p, UP_FMT_PTR, c);
+	} else if (btf_is_struct(e) || btf_is_union(e)) {
+		pp_btf_type(p, btf, eid, c, true, false);	/* '->' follows the pointer */
+	} else {
+		ec = pp_extend(p->a, c, NULL, 0);
+		pp_btf_type(p, btf, eid, &ec, true, false);
+	}
+}
+
+/* Value @c of BTF type @id, as pp_type() prints a DWARF type. */
+static void pp_btf_type(struct up_pp *p, const struct btf *btf, uint32_t id,
+			const struct ast_chain *c, bool top, bool bitfield)
+{
+	const struct btf_type *t = btf__type_by_id(btf, pp_btf_peel(btf, id));
+
+	if (!t || btf_is_float(t))
+		pp_text(p, "?");
+	else if (btf_is_int(t) || btf_is_any_enum(t))
+		pp_btf_base(p, t, c, bitfield);
+	else if (btf_is_array(t))
+		pp_btf_array(p, btf, t, c, top);
+	else if (btf_is_ptr(t))
+		pp_btf_pointer(p, btf, t, c, top);
+	else if (btf_is_func_proto(t)) {
+		pp_text(p, "<function>:");
+		pp_val(p, UP_FMT_PTR, c);
+	} else if (btf_is_struct(t) || btf_is_union(t)) {
+		pp_text(p, "{");
+		if (top || p->full)
+			pp_btf_members(p, btf, t, c);
+		else
+			pp_text(p, "...");
+		pp_text(p, "}");
+	} else {
+		pp_text(p, "?");
+	}
+}
+
+/* $var$ / $var$$ on a kernel function, from BTF. */
+static int pp_btf(struct up_pp *p, const struct ast_chain *plain, char *err, size_t errlen)
+{
+	const struct up_func *fn = p->fn;
+	uint32_t id;
+
+	if (kp_chain_type(p->a, fn->btf, fn->proto, fn->name, p->var, plain, p->ret, &id, err,
+			  errlen) != 0)
+		return -1;
+	pp_btf_type(p, fn->btf, id, plain, true, false);
+	return 0;
+}
+
+int up_pretty(struct arena *a, const struct up_func *fn, const char *var,
+	      const struct ast_chain *chain, bool ret, struct up_item **out,
+	      unsigned *n, char *err, size_t errlen)
+{
+	struct up_pp p = { a, fn, var, ret, chain->pretty > 1, NULL, 0, 0, 0 };
 	struct ast_chain plain = *chain;
-	Dwarf_Die t, child, mt;
 	struct up_loc l;
-	unsigned i, cnt = 0;
-	size_t cap = 0;
+	unsigned i;
 
 	plain.pretty = 0;
 	if (fn->btf) {
-		uint32_t id;
-
-		if (kp_chain_type(a, fn->btf, fn->proto, fn->name, var, &plain, ret, &id, err,
-				  errlen) != 0)
+		if (pp_btf(&p, &plain, err, errlen) != 0)
 			return -1;
-		if (kp_members(a, fn->btf, id, out, n) != 0) {
-			snprintf(err, errlen, "'%s$' needs a struct or union", var);
+	} else {
+		if (up_base(a, fn, var, ret, &l, err, errlen) != 0) {
+			if (!*err)
+				snprintf(err, errlen, "'%s$' needs type information", var);
 			return -1;
 		}
-		return 0;
+		for (i = 0; i < plain.n; i++)
+			if ((plain.v[i].is_index ? up_step_index(a, &l, &plain.v[i], err, errlen) :
+						   up_step_member(a, &l, &plain.v[i], err, errlen)) != 0)
+				return -1;
+		pp_type(&p, &l.type, &plain, true, l.bits != 0);
 	}
-	if (up_base(a, fn, var, ret, &l, err, errlen) != 0) {
-		if (!*err)
-			snprintf(err, errlen, "'%s$' needs type information", var);
-		return -1;
-	}
-	for (i = 0; i < plain.n; i++)
-		if ((plain.v[i].is_index ? up_step_index(a, &l, &plain.v[i], err, errlen) :
-					   up_step_member(a, &l, &plain.v[i], err, errlen)) != 0)
-			return -1;
-	t = l.type;
-	if (up_tag(&t) == DW_TAG_pointer_type && !up_type_of(&t, &t))
-		t = l.type;
-	if ((up_tag(&t) != DW_TAG_structure_type && up_tag(&t) != DW_TAG_union_type) ||
-	    dwarf_child(&t, &child) != 0) {
-		snprintf(err, errlen, "'%s$' needs a struct or union", var);
-		return -1;
-	}
-	*out = NULL;
-	do {
-		const char *mn = dwarf_diename(&child);
-
-		if (dwarf_tag(&child) != DW_TAG_member || !mn || !up_type_of(&child, &mt))
-			continue;
-		*out = arena_grow(a, *out, cnt, &cap, sizeof(**out));
-		(*out)[cnt].name = mn;
-		(*out)[cnt++].show = up_show_of(&mt);
-	} while (dwarf_siblingof(&child, &child) == 0);
-	*n = cnt;
+	*out = p.v;
+	*n = p.n;
 	return 0;
+}
+
+struct up_ctx {
+	struct up_pp *p;
+	int want;		/* the tag to skip: $$parms skips variables ... */
+	unsigned pretty;
+	bool first;
+};
+
+/* "name=value" for one variable of $$vars (see up_context). */
+static void up_ctx_cb(Dwarf_Die *d, Dwarf_Die *frame, void *arg)
+{
+	struct up_ctx *s = arg;
+	struct up_pp *p = s->p;
+	const char *name = dwarf_diename(d);
+	struct ast_chain none = { 0 };
+	struct up_loc l;
+	Dwarf_Die t;
+	char err[256];
+	int tag;
+
+	if (dwarf_tag(d) == s->want)
+		return;
+	pp_text(p, arena_printf(p->a, "%s%s=", s->first ? "" : " ", name));
+	s->first = false;
+	p->var = arena_printf(p->a, "$%s", name);
+	memset(&l, 0, sizeof(l));
+	if (!up_type_of(d, &t) || dwarf_peel_type(&t, &t) != 0) {
+		pp_text(p, "?");
+		return;
+	}
+	tag = dwarf_tag(&t);
+	if (!s->pretty && (tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+			   tag == DW_TAG_class_type || tag == DW_TAG_array_type)) {
+		pp_text(p, tag == DW_TAG_array_type ? "[...]" : "{...}");
+		return;
+	}
+	if (up_base(p->a, p->fn, p->var, p->ret, &l, err, sizeof(err)) != 0) {
+		pp_text(p, "?");
+		return;
+	}
+	(void)frame;
+	if (s->pretty) {
+		p->full = s->pretty > 1;
+		pp_type(p, &t, &none, true, false);
+		return;
+	}
+	none.raw = true;	/* stap's %#x: a char * is an address here too */
+	pp_val(p, UP_FMT_HEX, &none);
+}
+
+/* $$parms of a kernel function (BTF): each parameter in hex. */
+static void up_ctx_btf(struct up_pp *p)
+{
+	const char **names;
+	struct ast_chain raw = { .raw = true };
+	unsigned i, n = up_params(p->a, p->fn, &names);
+
+	for (i = 0; i < n; i++) {
+		pp_text(p, arena_printf(p->a, "%s%s=", i ? " " : "", names[i]));
+		p->var = arena_printf(p->a, "$%s", names[i]);
+		pp_val(p, UP_FMT_HEX, &raw);
+	}
+}
+
+unsigned up_context(struct arena *a, const struct up_func *fn, const char *which,
+		    unsigned pretty, bool ret, struct up_item **out)
+{
+	struct up_pp p = { a, fn, NULL, ret, pretty > 1, NULL, 0, 0, 0 };
+	struct up_ctx s = { &p, -1, pretty, true };
+
+	*out = NULL;
+	if (!strcmp(which, "$$return")) {	/* "return=%#x", or "" for void */
+		struct ast_chain raw = { .raw = true };
+
+		p.var = "$return";
+		if (ret && (fn->btf || !fn->die || up_type_of(fn->die, &(Dwarf_Die){ 0 }))) {
+			pp_text(&p, "return=");
+			pp_val(&p, UP_FMT_HEX, &raw);
+		}
+		*out = p.v;
+		return p.n;
+	}
+	if (ret)	/* parameters need @entry() there, locals are gone */
+		return 0;
+	if (!strcmp(which, "$$parms"))
+		s.want = DW_TAG_variable;
+	else if (!strcmp(which, "$$locals"))
+		s.want = DW_TAG_formal_parameter;
+	if (fn->btf) {
+		if (s.want != DW_TAG_formal_parameter)
+			up_ctx_btf(&p);
+	} else if (fn->die) {
+		up_each_var(fn, up_ctx_cb, &s);
+	}
+	*out = p.v;
+	return p.n;
 }

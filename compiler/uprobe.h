@@ -5,10 +5,12 @@
  * uprobe fetch arguments, from the binary's DWARF.
  *
  * Parameters are read at the function's entry, where the calling
- * convention (x86_64 SysV: %di %si %dx %cx %r8 %r9, then the stack) says
- * where integer and pointer arguments are, whatever the optimisation
- * level; DWARF gives their names and types, and the layout of what they
- * point to.  Without DWARF, $arg1..$argN give the raw registers.
+ * convention of the file's machine (cconv.def) says where integer and
+ * pointer arguments are, whatever the optimisation level; DWARF gives
+ * their names and types, and the layout of what they point to.  Other
+ * variables, and everything at a statement probe, are read through their
+ * DWARF locations at the probe's address (dwloc.c).  Without DWARF,
+ * $arg1..$argN give the raw registers.
  */
 #ifndef KTAP_UPROBE_H
 #define KTAP_UPROBE_H
@@ -42,6 +44,10 @@ struct up_func {
 	uint64_t offset;		/* file offset of its first instruction */
 	struct up_file *file;
 	void *die;			/* its DWARF subprogram (Dwarf_Die *), or NULL */
+	uint64_t addr;			/* link-time address of the probe */
+	/* A statement probe inside the function: target variables are read
+	   through their DWARF locations at @addr, not the entry registers. */
+	bool stmt;
 	/* A kernel function (kprobe): its BTF prototype, or NULL and @die. */
 	const struct btf *btf;
 	int32_t proto;
@@ -49,11 +55,12 @@ struct up_func {
 };
 
 /*
- * The file offset of the first statement of FILE:LINE in @path, from the
- * DWARF line table (FILE matched as a path suffix).  0, or -1 + @err.
+ * The first statement of FILE:LINE in @path, from the DWARF line table
+ * (FILE matched as a path suffix), as a statement probe in the function
+ * that holds it (@out->stmt; @out->path absolute).  0, or -1 + @err.
  */
 int up_line(struct up_files *f, struct arena *a, const char *path, const char *file,
-	    int line, uint64_t *offset, const char **abs, char *err, size_t errlen);
+	    int line, struct up_func *out, char *err, size_t errlen);
 
 /* More matches than this for a wildcard is an error. */
 #define UP_MAX_MATCHES 1000
@@ -67,26 +74,56 @@ int up_match(struct up_files *f, struct arena *a, const char *path, const char *
 	     const char *pattern,
 	     const char ***names, char *err, size_t errlen);
 
-/* How $var$ prints a member: its value, quoted, in hex, or "{...}". */
-enum up_show { UP_SHOW_LONG, UP_SHOW_STRING, UP_SHOW_HEX, UP_SHOW_NESTED };
-
-struct up_member {
-	const char *name;
-	enum up_show show;
+/*
+ * Pretty printing ($var$, $var$$, $$vars ...) as a list of pieces: text,
+ * and values, each a target variable (@var with @chain) and the way stap
+ * formats it.  Values the kernel cannot fetch are already text ("?").
+ */
+enum up_fmt {
+	UP_FMT_TEXT,	/* @text */
+	UP_FMT_HEX,	/* %#x */
+	UP_FMT_INT,	/* %i */
+	UP_FMT_UINT,	/* %u */
+	UP_FMT_CHAR,	/* '%c' */
+	UP_FMT_STRING,	/* "%s" */
+	UP_FMT_PTR,	/* %p */
 };
 
+struct up_item {
+	enum up_fmt fmt;
+	const char *text;
+	const char *var;
+	struct ast_chain chain;
+};
+
+/* stap prints at most this many values in one pretty-printed string. */
+#define UP_PRETTY_MAX 32
+
 /*
- * The members of the struct or union @var->@chain ends at (through one
- * pointer), for $var$ pretty printing; -1 + @err when it is not one.
+ * $var->chain$ (@chain->pretty 1) or $$ (2, nested structs expanded) as
+ * stap prints it; -1 + @err when @var itself cannot be resolved.
  */
-int up_members(struct arena *a, const struct up_func *fn, const char *var,
-	       const struct ast_chain *chain, bool ret, struct up_member **out,
-	       unsigned *n, char *err, size_t errlen);
+int up_pretty(struct arena *a, const struct up_func *fn, const char *var,
+	      const struct ast_chain *chain, bool ret, struct up_item **out,
+	      unsigned *n, char *err, size_t errlen);
+
+/*
+ * $$vars, $$parms or $$locals (@which), pretty with @pretty ($$vars$):
+ * "name=value" for each variable in scope at the probe, "name=?" for
+ * one without a location there; $$return: "return=VALUE" in a return
+ * probe of a function that returns something.  Returns the number of
+ * items.
+ */
+unsigned up_context(struct arena *a, const struct up_func *fn, const char *which,
+		    unsigned pretty, bool ret, struct up_item **out);
 
 /* The file @fn's DWARF came from: the binary or its separate debug file. */
 const char *up_dwarf_path(const struct up_func *fn);
 
-/* "$name:type" for each parameter of @fn, for -L; returns how many. */
+/*
+ * "$name:type" for each parameter of @fn, for -L (at a statement: every
+ * variable in scope with a location there); returns how many.
+ */
 unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char ***decls);
 
 /* The kernel's BTF (@module NULL) or module @module's, loaded once; NULL + @err. */

@@ -186,12 +186,12 @@ fi
 # it calls with $sk becomes fetch arguments of the one kprobe.
 sk=$(param_reg tcp_retransmit_skb sk)
 want="sk=$sk:u64 sk_cast_icsk_rto=+$(member_deep inet_connection_sock icsk_rto)($sk):u32"
-want="$want sk_cast___sk_common_skc_family=+$(member_deep sock_common skc_family)($sk):u16"
+want="$want sk_cast___sk_common_skc_fam=+$(member_deep sock_common skc_family)($sk):u16"
 want="$want sk_cast_inet_saddr=+$(member_deep inet_sock inet_saddr)($sk):u32"
-want="$want sk_cast___sk_common_skc_daddr=+$(member_deep sock_common skc_daddr)($sk):u32"
+want="$want sk_cast___sk_common_skc_dad=+$(member_deep sock_common skc_daddr)($sk):u32"
 want="$want sk_cast_inet_sport=+$(member_deep inet_sock inet_sport)($sk):u16"
-want="$want sk_cast___sk_common_skc_dport=+$(member_deep sock_common skc_dport)($sk):u16"
-want="$want sk_cast___sk_common_skc_state=+$(member_deep sock_common skc_state)($sk):u8"
+want="$want sk_cast___sk_common_skc_dpo=+$(member_deep sock_common skc_dport)($sk):u16"
+want="$want sk_cast___sk_common_skc_sta=+$(member_deep sock_common skc_state)($sk):u8"
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 "$KTAP_SRCDIR/examples/tcp_retransmit.stp"
 got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/tcp_retransmit_skb_1 tcp_retransmit_skb \(.*\)'\$|\1|p" "$TMP/out")
 if [ "$rc" -eq 0 ] && [ "$got" = "$want" ] && [ "$(member_deep sock __sk_common)" = 0 ] &&
@@ -206,12 +206,12 @@ else
 fi
 
 # -p2: each copy under its name, the caller's $sk in its body, and the
-# probe's fields with their fetches.
+# probe's fields with their fetches (names cut to 27 characters).
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 "$KTAP_SRCDIR/examples/tcp_retransmit.stp"
 if [ "$rc" -eq 0 ] &&
 	grep -A2 -x '__tcp_sock_dport<sock=\$sk>:long (sock:long)' "$TMP/out" |
 	grep -qxF '  return ntohs(@cast($sk, "sock", "kernel")->__sk_common->skc_dport);' &&
-	grep -qxF "  \$sk_cast___sk_common_skc_dport:long /* fetch +$(member_deep sock_common skc_dport)($sk):u16 */" "$TMP/out"; then
+	grep -qxF "  \$sk_cast___sk_common_skc_dpo:long /* fetch +$(member_deep sock_common skc_dport)($sk):u16 */" "$TMP/out"; then
 	ok "-p2: tapset functions specialised for \$sk, and the fetches they add"
 else
 	not_ok "-p2 of tcp_retransmit.stp (exit status $rc)"

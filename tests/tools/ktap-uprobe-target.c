@@ -5,10 +5,12 @@
  *
  * Calls handle() three times (k = 0, 1, 2) with a struct holding an int,
  * a string pointer, an embedded struct, a pointer to a struct, a char
- * array and two bitfields, then malloc(12345) and srandom(12345) once
- * each through libc (srandom because sanitizers replace malloc).  Then,
- * for @entry: fact(4) (recursive, so returns pair with their own
- * entries) and nap(), which sleeps 20 ms.
+ * array and two bitfields, then walk() once (a loop with locals in a
+ * lexical block, for statement probes, and a global counter), then
+ * malloc(12345) and srandom(12345) once each through libc (srandom
+ * because sanitizers replace malloc).  Then, for @entry: fact(4)
+ * (recursive, so returns pair with their own entries) and nap(), which
+ * sleeps 20 ms.
  */
 /*
  * configure's CFLAGS (-O2) come after the per-program -O0 on automake's
@@ -37,11 +39,52 @@ struct req {
 	unsigned mode : 5;
 };
 
+struct point {
+	int x;
+	int y;
+};
+
+struct shape {
+	const char *label;
+	struct point origin;
+	struct point *corner;
+	int sides[3];
+	union {
+		int i;
+		char c;
+	} u;
+};
+
+/* Read by the tests through its DW_OP_addr location. */
+int global_counter = 7;
+
+/* A global ring of one: ring.next == &ring, for chains of dereferences. */
+struct node {
+	struct node *next;
+	int v;
+};
+struct node ring = { &ring, 1 };
+
 long handle(struct req *r, int n, const char *msg) __attribute__((noinline));
+long walk(struct shape *s, int limit) __attribute__((noinline));
 
 long handle(struct req *r, int n, const char *msg)
 {
 	return r->id * 10 + n + (long)strlen(msg) + r->in.y + r->ip->x + r->flags;
+}
+
+long walk(struct shape *s, int limit)
+{
+	long total = 0;
+	int i;
+
+	for (i = 0; i < limit; i++) {
+		struct point step = { i, i * 10 };
+
+		total += step.x + step.y + s->origin.x; /* walk: loop body */
+		global_counter++;
+	}
+	return total;
 }
 
 long fact(int n) __attribute__((noinline));
@@ -66,8 +109,11 @@ int main(void)
 	void *p;
 	int k;
 
+	struct shape sh = { "square", { 1, 2 }, NULL, { 4, 5, 6 }, { 65 } };
+
 	for (k = 0; k < 3; k++)
 		s += handle(&r, k, "hello");
+	s += walk(&sh, 3);
 	p = malloc(12345);
 	srandom(12345);
 	s += fact(4) + nap(20);

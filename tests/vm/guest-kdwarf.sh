@@ -9,7 +9,7 @@
 # 2 N + 1.  Runs as /tests/run-in-vm.sh (busybox sh), one unnumbered TAP
 # line per check; guest_plan must be their number.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=8
+guest_plan=10
 
 . /tests/guest-lib.sh
 ko=/lib/modules/$(uname -r)/extra/ktapmod.ko
@@ -74,7 +74,30 @@ run -e 'probe module("ktapmod").function("ktapmod_handle") {
 echo '{.level=-10, .flag=2, .mode=10}' >$T/want
 expect "\$req->in\$: the embedded struct's members"
 
-# 8. nothing left behind
+# 8. $$ expands nested structs (DWARF): req's embedded struct, and next
+run -e 'probe module("ktapmod").function("ktapmod_handle") {
+	if (pid() == target()) println($req$$) }' -c "sh -c 'echo 3 >/proc/ktapmod'"
+if [ "$rc" -eq 0 ] && grep -qx '{.id=3, .len=30, .tag="req-3", .label="odd", .in={.level=-3, .flag=3, .mode=3}, .next=0x[0-9a-f]*}' $T/out; then
+	ok "\$req\$\$: nested struct expanded, from DWARF"
+else
+	not_ok "\$req\$\$ (exit status $rc)"
+	diag $T/out $T/err
+fi
+
+# 9. the same printer on BTF: $ keeps nested structs as {...}, $$ opens
+#    them (struct qstr: an anonymous union holding an anonymous struct)
+run -e 'probe kernel.function("vfs_read") { if (pid() == target()) {
+	println($file->f_path->dentry->d_name$); println($file->f_path->dentry->d_name$$); exit() } }' \
+	-c "dd if=/etc/hostname of=/dev/null bs=4 count=1"
+if [ "$rc" -eq 0 ] && sed -n 1p $T/out | grep -qx '{<union>={...}, .name="hostname"}' &&
+	sed -n 2p $T/out | grep -qx '{<union>={<class>={.hash=[0-9]*, .len=8}, .hash_len=[0-9]*}, .name="hostname"}'; then
+	ok "BTF: d_name\$ and d_name\$\$ as stap prints them"
+else
+	not_ok "BTF pretty printing (exit status $rc)"
+	diag $T/out $T/err
+fi
+
+# 10. nothing left behind
 ktap-tfs-snapshot >$T/after
 if cmp -s $T/before $T/after; then
 	ok "tracefs unchanged after the runs"

@@ -1,0 +1,106 @@
+/*
+ * cconv.c - see cconv.h.  The rows of cconv.def become three flat
+ * tables, searched linearly (they are short and read a few times per
+ * probe).
+ */
+#include "cconv.h"
+#include "arena.h"
+
+#include <elf.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+struct cc_reg {
+	enum cc_id id;
+	unsigned n;
+	const char *name;
+};
+
+static const struct cc_machine cc_machines[] = {
+#define CC_MACHINE(id, em, uname, ret, sp, stack0) { CC_##id, em, uname, ret, sp, stack0 },
+#define CC_ARG(id, n, reg)
+#define CC_DWREG(id, n, reg)
+#include "cconv.def"
+#undef CC_MACHINE
+#undef CC_ARG
+#undef CC_DWREG
+};
+
+static const struct cc_reg cc_args[] = {
+#define CC_MACHINE(id, em, uname, ret, sp, stack0)
+#define CC_ARG(id, n, reg) { CC_##id, n, reg },
+#define CC_DWREG(id, n, reg)
+#include "cconv.def"
+#undef CC_MACHINE
+#undef CC_ARG
+#undef CC_DWREG
+};
+
+static const struct cc_reg cc_dwregs[] = {
+#define CC_MACHINE(id, em, uname, ret, sp, stack0)
+#define CC_ARG(id, n, reg)
+#define CC_DWREG(id, n, reg) { CC_##id, n, reg },
+#include "cconv.def"
+#undef CC_MACHINE
+#undef CC_ARG
+#undef CC_DWREG
+};
+
+#define CC_LEN(v) (sizeof(v) / sizeof((v)[0]))
+
+/* Register @n of @id in table @v (@len rows), or NULL. */
+static const char *cc_find(const struct cc_reg *v, size_t len, enum cc_id id, unsigned n)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (v[i].id == id && v[i].n == n)
+			return v[i].name;
+	return NULL;
+}
+
+const struct cc_machine *cc_for_elf(unsigned e_machine)
+{
+	size_t i;
+
+	for (i = 0; i < CC_LEN(cc_machines); i++)
+		if (cc_machines[i].e_machine == e_machine)
+			return &cc_machines[i];
+	return NULL;
+}
+
+const struct cc_machine *cc_host(void)
+{
+	struct utsname u;
+	size_t i;
+
+	if (uname(&u) != 0)
+		return NULL;
+	for (i = 0; i < CC_LEN(cc_machines); i++)
+		if (!strcmp(cc_machines[i].uname, u.machine))
+			return &cc_machines[i];
+	return NULL;
+}
+
+unsigned cc_nregs(const struct cc_machine *m)
+{
+	unsigned n = 0;
+
+	while (cc_find(cc_args, CC_LEN(cc_args), m->id, n))
+		n++;
+	return n;
+}
+
+const char *cc_arg(struct arena *a, const struct cc_machine *m, unsigned pos)
+{
+	unsigned n = cc_nregs(m);
+
+	if (pos < n)
+		return cc_find(cc_args, CC_LEN(cc_args), m->id, pos);
+	return arena_printf(a, "+%u(%s)", m->stack0 + 8 * (pos - n), m->sp);
+}
+
+const char *cc_dwreg(const struct cc_machine *m, unsigned regno)
+{
+	return cc_find(cc_dwregs, CC_LEN(cc_dwregs), m->id, regno);
+}

@@ -1,0 +1,247 @@
+/*
+ * dwloc.c - see dwloc.h.
+ */
+#include "dwloc.h"
+#include "arena.h"
+#include "cconv.h"
+
+#include <dwarf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+/* A name for the operations ktap refuses, for the message. */
+static const char *dwloc_opname(unsigned op)
+{
+	switch (op) {
+	case DW_OP_piece: return "DW_OP_piece";
+	case DW_OP_bit_piece: return "DW_OP_bit_piece";
+	case DW_OP_stack_value: return "DW_OP_stack_value";
+	case DW_OP_implicit_value: return "DW_OP_implicit_value";
+	case DW_OP_entry_value: case DW_OP_GNU_entry_value: return "DW_OP_entry_value";
+	case DW_OP_implicit_pointer: case DW_OP_GNU_implicit_pointer:
+		return "DW_OP_implicit_pointer";
+	case DW_OP_deref: return "DW_OP_deref";
+	case DW_OP_plus_uconst: return "DW_OP_plus_uconst";
+	case DW_OP_call_frame_cfa: return "DW_OP_call_frame_cfa";
+	default: return NULL;
+	}
+}
+
+static enum dwloc_err dwloc_unsupported(const Dwarf_Op *ops, size_t n, char *err,
+					size_t errlen)
+{
+	size_t i;
+	const char *name = NULL;
+
+	for (i = 0; i < n && !name; i++)
+		name = dwloc_opname(ops[i].atom);
+	if (name)
+		snprintf(err, errlen, "its location uses %s, which ktap cannot fetch yet", name);
+	else
+		snprintf(err, errlen, "its location is a %zu-operation DWARF expression "
+			 "(first 0x%x), which ktap cannot fetch yet", n, n ? ops[0].atom : 0);
+	return DWLOC_UNSUPPORTED;
+}
+
+/* DWARF register @regno's name, or NULL + @err. */
+static const char *dwloc_reg(const struct dwloc_at *at, unsigned regno, char *err,
+			     size_t errlen)
+{
+	const char *r = at->cc ? cc_dwreg(at->cc, regno) : NULL;
+
+	if (!r)
+		snprintf(err, errlen, "it lives in DWARF register %u, which has no name in "
+			 "probe fetch arguments on this machine", regno);
+	return r;
+}
+
+/* Register number and offset of a one-operation register (+ offset). */
+static bool dwloc_regop(const Dwarf_Op *op, unsigned *reg, int64_t *off, bool *in_reg)
+{
+	*off = 0;
+	*in_reg = false;
+	if (op->atom >= DW_OP_reg0 && op->atom <= DW_OP_reg31) {
+		*reg = op->atom - DW_OP_reg0;
+		*in_reg = true;
+	} else if (op->atom == DW_OP_regx) {
+		*reg = (unsigned)op->number;
+		*in_reg = true;
+	} else if (op->atom >= DW_OP_breg0 && op->atom <= DW_OP_breg31) {
+		*reg = op->atom - DW_OP_breg0;
+		*off = (int64_t)op->number;
+	} else if (op->atom == DW_OP_bregx) {
+		*reg = (unsigned)op->number;
+		*off = (int64_t)op->number2;
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/* The CFA at @at->pc as register + offset, from .eh_frame, else .debug_frame. */
+static enum dwloc_err dwloc_cfa(const struct dwloc_at *at, unsigned *reg, int64_t *off,
+				char *err, size_t errlen)
+{
+	Dwarf_CFI *cfis[2] = { dwarf_getcfi_elf(at->elf), dwarf_getcfi(at->dw) };
+	enum dwloc_err r = DWLOC_UNSUPPORTED;
+	bool in_reg;
+	int i;
+
+	snprintf(err, errlen, "no call frame information covers its address");
+	for (i = 0; i < 2 && r != DWLOC_OK; i++) {
+		Dwarf_Frame *frame = NULL;
+		Dwarf_Op *ops;
+		size_t n;
+
+		if (!cfis[i] || dwarf_cfi_addrframe(cfis[i], at->pc, &frame) != 0)
+			continue;
+		if (dwarf_frame_cfa(frame, &ops, &n) == 0 && n == 1 &&
+		    dwloc_regop(&ops[0], reg, off, &in_reg) && !in_reg)
+			r = DWLOC_OK;
+		else
+			snprintf(err, errlen, "its frame's CFA is not a register plus an offset");
+		free(frame);
+	}
+	if (cfis[0])
+		dwarf_cfi_end(cfis[0]);	/* the .debug_frame one belongs to @at->dw */
+	return r;
+}
+
+/* The frame base at @at->pc: register @reg (+ @off, in memory terms). */
+static enum dwloc_err dwloc_frame_base(const struct dwloc_at *at, unsigned *reg,
+				       int64_t *off, char *err, size_t errlen)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t n;
+	bool in_reg;
+
+	if (!at->frame || !dwarf_attr_integrate(at->frame, DW_AT_frame_base, &attr) ||
+	    dwarf_getlocation_addr(&attr, at->pc, &ops, &n, 1) != 1 || n != 1) {
+		snprintf(err, errlen, "its function has no usable frame base here");
+		return DWLOC_UNSUPPORTED;
+	}
+	if (ops[0].atom == DW_OP_call_frame_cfa)
+		return dwloc_cfa(at, reg, off, err, errlen);
+	if (dwloc_regop(&ops[0], reg, off, &in_reg))
+		return DWLOC_OK;	/* DW_OP_regN: the frame base is the register's value */
+	snprintf(err, errlen, "its function's frame base is not a register or the CFA");
+	return DWLOC_UNSUPPORTED;
+}
+
+bool dwloc_file_offset(Elf *elf, Dwarf_Addr pc, Dwarf_Addr addr, int64_t *off)
+{
+	size_t i, n;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(elf, &n) != 0)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (pc >= ph.p_vaddr && pc < ph.p_vaddr + ph.p_filesz) {
+			*off = (int64_t)(addr - (ph.p_vaddr - ph.p_offset));
+			return true;
+		}
+	}
+	return false;
+}
+
+/* A constant computed by DWARF: DW_OP_lit*, DW_OP_const* then stack_value. */
+static bool dwloc_const(const Dwarf_Op *ops, size_t n, int64_t *v)
+{
+	if (n != 2 || ops[1].atom != DW_OP_stack_value)
+		return false;
+	if (ops[0].atom >= DW_OP_lit0 && ops[0].atom <= DW_OP_lit31)
+		*v = ops[0].atom - DW_OP_lit0;
+	else if (ops[0].atom == DW_OP_constu || ops[0].atom == DW_OP_const1u ||
+		 ops[0].atom == DW_OP_const2u || ops[0].atom == DW_OP_const4u ||
+		 ops[0].atom == DW_OP_const8u || ops[0].atom == DW_OP_consts ||
+		 ops[0].atom == DW_OP_const1s || ops[0].atom == DW_OP_const2s ||
+		 ops[0].atom == DW_OP_const4s || ops[0].atom == DW_OP_const8s)
+		*v = (int64_t)ops[0].number;
+	else
+		return false;
+	return true;
+}
+
+static void dwloc_imm(struct arena *a, int64_t v, struct dwloc *out)
+{
+	out->kind = DWLOC_IMM;
+	/* The kernel wants a leading digit or sign after the backslash. */
+	out->expr = arena_printf(a, "\\%" PRId64, v);
+	out->off = 0;
+}
+
+/* One expression @ops (@n operations) as a location. */
+static enum dwloc_err dwloc_expr(struct arena *a, const struct dwloc_at *at,
+				 const Dwarf_Op *ops, size_t n, struct dwloc *out,
+				 char *err, size_t errlen)
+{
+	unsigned reg = 0;
+	int64_t off = 0, v;
+	bool in_reg;
+	enum dwloc_err r;
+
+	if (dwloc_const(ops, n, &v)) {
+		dwloc_imm(a, v, out);
+		return DWLOC_OK;
+	}
+	if (n != 1)
+		return dwloc_unsupported(ops, n, err, errlen);
+	if (ops[0].atom == DW_OP_addr) {
+		out->kind = DWLOC_FILE;
+		if (!dwloc_file_offset(at->elf, at->pc, ops[0].number, &out->off)) {
+			snprintf(err, errlen, "the probe is not in a loaded segment");
+			return DWLOC_UNSUPPORTED;
+		}
+		return DWLOC_OK;
+	}
+	if (ops[0].atom == DW_OP_fbreg) {
+		r = dwloc_frame_base(at, &reg, &off, err, errlen);
+		if (r != DWLOC_OK)
+			return r;
+		out->off = off + (int64_t)ops[0].number;
+	} else if (dwloc_regop(&ops[0], &reg, &out->off, &in_reg)) {
+		if (in_reg) {
+			out->kind = DWLOC_REG;
+			out->expr = dwloc_reg(at, reg, err, errlen);
+			return out->expr ? DWLOC_OK : DWLOC_UNSUPPORTED;
+		}
+	} else {
+		return dwloc_unsupported(ops, n, err, errlen);
+	}
+	out->kind = DWLOC_MEM;
+	out->expr = dwloc_reg(at, reg, err, errlen);
+	return out->expr ? DWLOC_OK : DWLOC_UNSUPPORTED;
+}
+
+enum dwloc_err dwloc_var(struct arena *a, const struct dwloc_at *at, Dwarf_Die *var,
+			 struct dwloc *out, char *err, size_t errlen)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Sword sv;
+	Dwarf_Op *ops;
+	size_t n;
+	int got;
+
+	if (dwarf_attr_integrate(var, DW_AT_const_value, &attr)) {
+		if (dwarf_formsdata(&attr, &sv) != 0) {
+			snprintf(err, errlen, "its constant value is not a number");
+			return DWLOC_UNSUPPORTED;
+		}
+		dwloc_imm(a, sv, out);
+		return DWLOC_OK;
+	}
+	if (!dwarf_attr_integrate(var, DW_AT_location, &attr)) {
+		snprintf(err, errlen, "it has no location (optimized out)");
+		return DWLOC_NONE;
+	}
+	got = dwarf_getlocation_addr(&attr, at->pc, &ops, &n, 1);
+	if (got <= 0 || n == 0) {
+		snprintf(err, errlen, "no location covers this address (optimized out here)");
+		return DWLOC_NONE;
+	}
+	return dwloc_expr(a, at, ops, n, out, err, errlen);
+}

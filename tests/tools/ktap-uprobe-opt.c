@@ -1,0 +1,39 @@
+/*
+ * ktap-uprobe-opt.c - an optimised (-g -O2) program for the uprobe
+ * tests: its variables live in registers and location lists, and one
+ * is optimized out, which DWARF says (tests/harness/uprobe.sh).
+ *
+ * sum() adds 1, 2, 3, 4 through a loop whose body calls an opaque
+ * function, so the loop stays a loop and its counter a register.
+ */
+#include <stdio.h>
+
+long sum(const int *v, int n) __attribute__((noinline));
+int step(int x) __attribute__((noinline));
+
+int step(int x)
+{
+	__asm__ volatile("" : : : "memory");
+	return x;
+}
+
+long sum(const int *v, int n)
+{
+	long total = 0;
+	int scaled = n * 3;	/* used only by nothing: optimized out */
+	int i;
+
+	(void)scaled;
+	for (i = 0; i < n; i++)
+		total += step(v[i]); /* sum: loop body */
+	return total;
+}
+
+int main(void)
+{
+	static const int v[] = { 1, 2, 3, 4 };
+	int *volatile p = (int *)v;
+
+	printf("%ld\n", sum(p, 4));
+	return 0;
+}
