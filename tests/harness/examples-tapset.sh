@@ -45,23 +45,24 @@ fail_with() {
 	for f in "$@"; do diag_file "$f" 40; done
 }
 
-# 1. sched_latency.stp: sh runs sleep three times.  Each sleep process
-#    is woken when its 50 ms nanosleep ends (under its new name; the
-#    wake-up of a new task counts under the parent's name, sh, which it
-#    still has; sh itself may or may not have to sleep in wait()).
-#    Every histogram holds its count.
+# 1. sched_latency.stp: sh runs sleep three times.  Only the command's
+#    processes are measured (sh, sleep, and ktap's name before the
+#    exec); which wake-ups there are depends on the scheduler (a task
+#    woken while still on its CPU, a parent that need not wait), but
+#    there are some, every histogram holds its section's count, and the
+#    latencies are plausible (under a second).
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -w -c 'sh -c "sleep 0.05; sleep 0.05; sleep 0.05"' \
 	"$EX/sched_latency.stp"
 hist_sums "$TMP/out" >"$TMP/sums"
-n_sleep=$(awk '$1 == "sleep" { print $2 }' "$TMP/sums")
-n_sh=$(awk '$1 == "sh" { print $2 }' "$TMP/sums")
-if [ "$rc" -eq 0 ] && [ "${n_sleep:-0}" -ge 3 ] && [ "${n_sleep:-0}" -le 6 ] &&
+total=$(awk '{ t += $2 } END { print t + 0 }' "$TMP/sums")
+others=$(awk '$1 != "sh" && $1 != "sleep" && $1 != "ktap"' "$TMP/sums")
+if [ "$rc" -eq 0 ] && [ "$total" -ge 3 ] && [ -z "$others" ] &&
 	awk '$2 != $3 { exit 1 }' "$TMP/sums" &&
-	grep -q '^sleep: [0-9]* wake-ups, average [0-9]* us, max [0-9]* us$' "$TMP/out"; then
-	ok "sched_latency.stp: sleep woken $n_sleep times, sh ${n_sh:-0}; histograms hold their counts"
+	[ "$(grep -c ': [0-9]* wake-ups, average [0-9]* us, max [0-9]* us$' "$TMP/out")" -eq "$(wc -l <"$TMP/sums")" ] &&
+	! grep -q 'max [0-9]\{7,\} us$' "$TMP/out"; then
+	ok "sched_latency.stp: $total wake-ups of sh and sleep; histograms hold their counts"
 else
-	fail_with "sched_latency.stp (exit status $rc, sleep ${n_sleep:-none}, sh ${n_sh:-none})" \
-		"$TMP/out" "$TMP/err"
+	fail_with "sched_latency.stp (exit status $rc, $total wake-ups)" "$TMP/sums" "$TMP/out" "$TMP/err"
 fi
 
 # 2. signals.stp: sh starts "sleep 5" in the background, waits for a
