@@ -147,7 +147,7 @@ fi
 
 # 6. kfunc_callers.stp: this kernel has no kprobe events; the probe is
 #    refused at set-up with the kernel's reason and the script's place.
-run_ktap "$TMP" "$TMP/out" "$TMP/err" "$EX/kfunc_callers.stp" vfs_read -T 1
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -T 1 "$EX/kfunc_callers.stp" vfs_read
 if [ "$rc" -eq 1 ] && grep -q 'kfunc_callers.stp:[0-9]*:[0-9]*: kprobe.function("vfs_read")' "$TMP/err"; then
 	ok "kfunc_callers.stp without kprobes: refused, naming the probe (runs in the VM)"
 else
