@@ -4,6 +4,7 @@
  */
 #include "driver.h"
 #include "arena.h"
+#include "kprobe.h"
 #include "lower.h"
 #include "sema.h"
 #include "session.h"
@@ -204,7 +205,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+p:e:l:L:gvwI:D:o:c:r:a:s:T:x:hV",
+	while ((c = getopt_long(argc, argv, "p:e:l:L:gvwI:D:o:c:r:a:s:T:x:hV",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			if (optopt && strchr("pelLIDocrasTx", optopt))
@@ -268,11 +269,39 @@ static int drv_pass2(struct ktap_session *s)
 	return 0;
 }
 
+/*
+ * -D KRETACTIVE=N (stap's name) sets the maxactive of kernel return
+ * probes without .maxactive(N); else stap's default from the CPU count.
+ */
+static int drv_kretactive(const struct ktap_session *s, unsigned *out)
+{
+	unsigned i;
+	char *end;
+	long v;
+
+	*out = kp_kretactive(NULL);
+	for (i = 0; i < s->opt.ndefines; i++) {
+		if (strcmp(s->opt.defines[i].name, "KRETACTIVE") != 0)
+			continue;
+		v = strtol(s->opt.defines[i].value, &end, 0);
+		if (*end || !*s->opt.defines[i].value || v < 1 || v > KP_MAXACTIVE_MAX) {
+			fprintf(stderr, "ktap: error: -D KRETACTIVE expects a number from 1 to %d "
+				"(the kernel's limit), got '%s'\n", KP_MAXACTIVE_MAX,
+				s->opt.defines[i].value);
+			return -1;
+		}
+		*out = (unsigned)v;
+	}
+	return 0;
+}
+
 static int drv_pass3(struct ktap_session *s)
 {
-	struct lower_options lo = { s->opt.buffer_mb * 1024 };
+	struct lower_options lo = { s->opt.buffer_mb * 1024, 0 };
 	struct drv_timer t;
 
+	if (drv_kretactive(s, &lo.kretactive) != 0)
+		return -1;
 	drv_timer_start(&t);
 	s->ir = lower_run(s->arena, &s->diag, &s->src, s->prog, &lo);
 	if (s->opt.verbose) {

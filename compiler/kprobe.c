@@ -549,3 +549,47 @@ int kp_members(struct arena *a, const struct btf *btf, uint32_t id,
 	}
 	return 0;
 }
+
+/* The number of CPUs in a cpulist ("0-3,8"): what num_possible_cpus() is. */
+static unsigned kp_cpulist_count(const char *s)
+{
+	unsigned n = 0;
+	char *end;
+
+	while (*s) {
+		unsigned long lo = strtoul(s, &end, 10), hi = lo;
+
+		if (end == s)
+			break;
+		if (*end == '-')
+			hi = strtoul(end + 1, &end, 10);
+		n += hi >= lo ? (unsigned)(hi - lo + 1) : 0;
+		s = end + (*end == ',');
+		if (*end && *end != ',')
+			break;
+	}
+	return n;
+}
+
+unsigned kp_kretactive(const char *possible)
+{
+	char buf[4096] = "";
+	unsigned ncpus, n;
+	FILE *f;
+
+	if (!possible) {
+		f = fopen("/sys/devices/system/cpu/possible", "r");
+		if (f) {
+			if (!fgets(buf, sizeof(buf), f))
+				buf[0] = 0;
+			fclose(f);
+		}
+		possible = buf;
+	}
+	ncpus = kp_cpulist_count(possible);
+	if (!ncpus)
+		ncpus = 1;
+	/* stap's KRETACTIVE (runtime/linux/kprobes.c): a few per CPU, at least 15 */
+	n = ncpus > KP_MAXACTIVE_MAX / 6 ? KP_MAXACTIVE_MAX : 6 * ncpus;
+	return n < 15 ? 15 : n;
+}

@@ -48,6 +48,15 @@ int kp_match(struct arena *a, const struct btf *btf, const char *pattern,
 	     const char ***names);
 
 /* The C spelling of type @id ("struct file *", "size_t"). */
+/*
+ * Default kretprobe instances (maxactive) for a return probe without
+ * .maxactive(N), as stap sizes them: max(15, 6 * possible CPUs), within
+ * the kernel's 1..4096.  @possible: the text of
+ * /sys/devices/system/cpu/possible ("0-3,8"), NULL to read it.
+ */
+unsigned kp_kretactive(const char *possible);
+#define KP_MAXACTIVE_MAX 4096	/* KRETPROBE_MAXACTIVE_MAX, trace_kprobe.c */
+
 const char *kp_type_name(struct arena *a, const struct btf *btf, uint32_t id);
 
 /* "$name:type" of each parameter (for -L). */

@@ -46,6 +46,7 @@ struct lw_ctx {
 	struct ir_prog *ir;
 	struct ir_code *code;
 	const struct sem_probe *probe;
+	const struct tpf_event *event;	/* whose fields FIELD reads */
 	struct ir_probe *irp;
 	const struct sem_func *func;
 	unsigned nslots;		/* frame size so far */
@@ -54,6 +55,7 @@ struct lw_ctx {
 	struct lw_probe_guards *guards;	/* per probe */
 	struct src_span at;		/* location of what is being emitted */
 	const char *near;
+	unsigned kretactive;		/* lower_options.kretactive */
 };
 
 /* ---- emission ---- */
@@ -199,7 +201,7 @@ static void lw_var(struct lw_ctx *c, const struct ast_expr *e)
 /* The index of event field @ref in the probe's field list. */
 static unsigned lw_field(struct lw_ctx *c, int ref)
 {
-	const struct tpf_field *f = &c->probe->event->fields[ref];
+	const struct tpf_field *f = &c->event->fields[ref];
 	struct ir_probe *p = c->irp;
 	unsigned i;
 
@@ -211,23 +213,6 @@ static unsigned lw_field(struct lw_ctx *c, int ref)
 	p->fields[p->nfields].name = f->name;
 	p->fields[p->nfields].type = f->kind == TPF_INT ? RT_LONG : RT_STRING;
 	return p->nfields++;
-}
-
-/* The index of @entry field @ref in the probe's entry field list. */
-static unsigned lw_efield(struct lw_ctx *c, int ref)
-{
-	const struct tpf_field *f = &c->probe->event->dyn_entry->fields[ref];
-	struct ir_probe *p = c->irp;
-	unsigned i;
-
-	for (i = 0; i < p->nefields; i++)
-		if (strcmp(p->efields[i].name, f->name) == 0)
-			return i;
-	p->efields = arena_grow(c->arena, p->efields, p->nefields, &(size_t){ p->nefields },
-				sizeof(*p->efields));
-	p->efields[p->nefields].name = f->name;
-	p->efields[p->nefields].type = f->kind == TPF_INT ? RT_LONG : RT_STRING;
-	return p->nefields++;
 }
 
 static void lw_target(struct lw_ctx *c, const struct ast_expr *e)
@@ -438,6 +423,7 @@ static void lw_hist(struct lw_ctx *c, const struct ast_expr *e)
 }
 
 int lower_format(struct lw_ctx *c, const struct ast_expr *call);
+static int lw_arg_type(const struct ast_expr *e);
 
 static void lw_call(struct lw_ctx *c, const struct ast_expr *e)
 {
@@ -474,9 +460,9 @@ static void lw_expr(struct lw_ctx *c, const struct ast_expr *e)
 	case AST_INDEX: lw_index(c, e); break;
 	case AST_CALL: lw_call(c, e); break;
 	case AST_TARGET: case AST_CAST: lw_target(c, e); break;
-	case AST_ENTRY:
+	case AST_ENTRY:	/* computed by the entry probe (lw_entry_probe) */
 		lw_at(c, e);
-		lw_emit(c, IR_EFIELD, 0, lw_efield(c, e->ref), 0);
+		lw_emit(c, IR_ENTRY, 0, (unsigned)e->ref, 0);
 		break;
 	case AST_UNARY:
 		lw_expr(c, e->a);
@@ -865,6 +851,11 @@ static void lw_dyn_define(struct lw_ctx *c, const struct tpf_event *ev)
 	const char *text = ev->dyn_def;
 	unsigned i;
 
+	/* A kretprobe without .maxactive(N): "rN:" with the default, since
+	   the kernel's own (the number of CPUs) misses returns of functions
+	   that sleep.  uprobe_events has no maxactive. */
+	if (c->kretactive && !strcmp(ev->dyn_file, "kprobe_events") && !strncmp(text, "r:", 2))
+		text = arena_printf(c->arena, "r%u:%s", c->kretactive, text + 2);
 	for (i = 0; i < ev->nfields; i++)
 		text = arena_printf(c->arena, "%s %s=%s", text, ev->fields[i].name,
 				    ev->fields[i].fetch);
@@ -905,6 +896,18 @@ static void lw_write(struct lw_ctx *c, const char *path, const char *text)
 	ir->nwrites++;
 }
 
+/* A kprobe event: name the first probe on it in missed-hits warnings. */
+static void lw_kprobe_pp(struct lw_ctx *c, unsigned idx, const struct tpf_event *ev,
+			 const char *pp)
+{
+	struct ir_event *e = &c->ir->events[idx];
+
+	if (!ev->dyn_def || strcmp(ev->dyn_file, "kprobe_events") != 0 || e->kprobe_pp)
+		return;
+	e->kprobe_pp = pp;
+	e->kretprobe = ev->dyn_return;
+}
+
 /*
  * Group tracepoint probes by event, compute each probe's guards, and
  * decide each event's filter: a single probe's kernel conjuncts, or the
@@ -929,8 +932,10 @@ static void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 			lw_conjuncts(c, &c->guards[i], p->cond, NULL);
 		lw_leading_guards(c, &c->guards[i], p->body);
 		j = lw_event(c, p->event);	/* may move ir->events */
-		if (p->event->dyn_entry)
-			ir->events[lw_event(c, p->event->dyn_entry)].entry_for = j + 1;
+		lw_kprobe_pp(c, j, p->event, p->pp);
+		if (p->event->dyn_entry)	/* its probes: lw_entry_probe() */
+			lw_kprobe_pp(c, lw_event(c, p->event->dyn_entry), p->event->dyn_entry,
+				     p->pp);
 		ev = &ir->events[j];
 		ev->probes = arena_grow(c->arena, ev->probes, ev->nprobes, &ev->pcap,
 					sizeof(*ev->probes));
@@ -1018,6 +1023,7 @@ static void lw_probe(struct lw_ctx *c, unsigned idx)
 	if (p->kind == SEM_P_TRACE)
 		irp->event = lw_event(c, p->event);
 	c->probe = p;
+	c->event = p->event;
 	c->func = NULL;
 	c->irp = irp;
 	c->code = &irp->code;
@@ -1028,6 +1034,50 @@ static void lw_probe(struct lw_ctx *c, unsigned idx)
 	lw_stmt(c, p->body);
 	lw_emit(c, IR_NEXT, 0, 0, 0);
 	lw_frame(c, &irp->code, p->locals, p->nlocals);
+}
+
+static void lw_add_probe(struct lw_ctx *c, unsigned ev, unsigned probe)
+{
+	struct ir_event *e = &c->ir->events[ev];
+
+	e->probes = arena_grow(c->arena, e->probes, e->nprobes, &e->pcap, sizeof(*e->probes));
+	e->probes[e->nprobes++] = probe;
+}
+
+/*
+ * The @entry values of return probe @idx are computed by probe @at on
+ * the function's entry event: its code evaluates each @entry operand in
+ * slot order (target variables are the entry event's fields; clocks,
+ * tid() and globals are the entry's) and hands them over with EPUSH.
+ */
+static void lw_entry_probe(struct lw_ctx *c, unsigned idx, unsigned at)
+{
+	const struct sem_probe *p = c->sp->probes[idx];
+	struct ir_probe *ret = &c->ir->probes[idx], *irp = &c->ir->probes[at];
+	unsigned i;
+
+	ret->nentry = p->nentries;
+	ret->entry_types = arena_alloc(c->arena, (p->nentries + 1) * sizeof(enum rt_type));
+	irp->kind = IR_P_EVENT;
+	irp->pp = p->pp;
+	irp->entry_of = idx + 1;
+	irp->event = lw_event(c, p->event->dyn_entry);
+	lw_add_probe(c, irp->event, at);
+	c->probe = p;
+	c->event = p->event->dyn_entry;
+	c->func = NULL;
+	c->irp = irp;
+	c->code = &irp->code;
+	c->nslots = 0;
+	for (i = 0; i < p->nentries; i++) {
+		ret->entry_types[i] = lw_rt(lw_arg_type(p->entries[i]));
+		c->at = p->entries[i]->span;
+		c->near = "@entry";
+		lw_expr(c, p->entries[i]);
+	}
+	lw_emit(c, IR_EPUSH, 0, p->nentries, 0);
+	lw_emit(c, IR_NEXT, 0, 0, 0);
+	lw_frame(c, &irp->code, NULL, 0);
 }
 
 static void lw_func(struct lw_ctx *c, unsigned idx)
@@ -1082,23 +1132,29 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 			  const struct lower_options *opt)
 {
 	struct lw_ctx c;
-	unsigned i;
+	unsigned i, n;
 
 	memset(&c, 0, sizeof(c));
 	c.arena = a;
 	c.diag = d;
 	c.src = src;
 	c.sp = p;
+	c.kretactive = opt->kretactive;
 	c.ir = arena_alloc(a, sizeof(*c.ir));
 	c.ir->nglobals = p->nglobals;
 	c.ir->globals = arena_alloc(a, (p->nglobals + 1) * sizeof(*c.ir->globals));
 	for (i = 0; i < p->nglobals; i++)
 		lw_global(&c, p->globals[i], &c.ir->globals[i]);
 	lw_plan_events(&c, opt);
-	c.ir->nprobes = p->nprobes;
-	c.ir->probes = arena_alloc(a, (p->nprobes + 1) * sizeof(*c.ir->probes));
+	for (i = 0, n = p->nprobes; i < p->nprobes; i++)
+		n += p->probes[i]->nentries > 0;
+	c.ir->nprobes = n;
+	c.ir->probes = arena_alloc(a, (n + 1) * sizeof(*c.ir->probes));
 	for (i = 0; i < p->nprobes; i++)
 		lw_probe(&c, i);
+	for (i = 0, n = p->nprobes; i < p->nprobes; i++)
+		if (p->probes[i]->nentries)
+			lw_entry_probe(&c, i, n++);
 	c.ir->nfuncs = p->nfuncs;
 	c.ir->funcs = arena_alloc(a, (p->nfuncs + 1) * sizeof(*c.ir->funcs));
 	for (i = 0; i < p->nfuncs; i++)

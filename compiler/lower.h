@@ -19,6 +19,7 @@ struct src_map;
 
 struct lower_options {
 	unsigned buffer_kb;	/* -s, 0 for the kernel's default */
+	unsigned kretactive;	/* maxactive of kretprobes without .maxactive(N); 0: kernel's */
 };
 
 /* Lower @p.  Returns NULL after reporting errors. */

@@ -66,6 +66,11 @@ struct sem_probe {
 	struct sem_sym **locals;
 	unsigned nlocals;
 	size_t lcap;
+	/* .return probes: the operands of the body's @entry(), in slot order
+	   (AST_ENTRY's ref); pass 3 compiles them into an entry probe. */
+	struct ast_expr **entries;
+	unsigned nentries;
+	size_t ecap;
 	unsigned index;			/* in declaration order */
 	struct src_span span;
 };

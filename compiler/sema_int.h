@@ -30,6 +30,9 @@ struct sema_ctx {
 	/* While typing a body: the scope new locals go to. */
 	struct sem_probe *probe;
 	struct sem_func *func;
+	/* While typing the operand of an @entry(): the entry event whose
+	   fields its target variables are (it runs at the function's entry). */
+	struct tpf_event *entry;
 	bool changed;			/* inference made progress */
 	bool report;			/* final round: report problems */
 	unsigned alias_depth;

@@ -87,6 +87,8 @@ void sema_type_sources(FILE *out, const struct sem_prog *p)
 			fprintf(out, "types from the kernel's BTF\n");
 		else if (uf->die)
 			fprintf(out, "types from the DWARF of %s\n", up_dwarf_path(uf));
+		else if (uf->kernel)
+			fprintf(out, "no type information: raw registers ($arg1..., $return)\n");
 		else
 			fprintf(out, "no type information in %s: raw registers ($arg1...)\n",
 				uf->path);

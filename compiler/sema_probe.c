@@ -395,13 +395,14 @@ static int pp_kernel_statement(struct sema_ctx *c, struct pp_state *st,
 }
 
 /*
- * Every function @arg names in @path (NULL: the kernel): one name, or a
- * wildcard expanded against the file's symbols or the kernel's traceable
- * functions.  Returns the count (0 after an error), names in *@names.
+ * Every function @arg names in @path (NULL: the kernel, or its @module):
+ * one name, or a wildcard expanded against the file's symbols or the
+ * kernel's traceable functions ("NAME@FILE" wildcards: against DWARF).
+ * Returns the count (0 after an error), names in *@names.
  */
 static unsigned pp_functions(struct sema_ctx *c, struct pp_state *st,
 			     const struct ast_expr *arg, const char *path,
-			     const char ***names)
+			     const char *module, const char ***names)
 {
 	const char *pattern = arena_strndup(c->arena, arg->str, arg->len);
 	char err[512] = "";
@@ -412,7 +413,7 @@ static unsigned pp_functions(struct sema_ctx *c, struct pp_state *st,
 		(*names)[0] = pattern;
 		return 1;
 	}
-	n = c->in->up ? up_match(c->in->up, c->arena, path, pattern, names, err,
+	n = c->in->up ? up_match(c->in->up, c->arena, path, module, pattern, names, err,
 				 sizeof(err)) : -1;
 	if (n < 0) {
 		diag_error(c->diag, arg->span, "%s", *err ? err : "cannot list functions here");
@@ -479,7 +480,7 @@ static int pp_process(struct sema_ctx *c, struct pp_state *st,
 		return -1;
 	}
 	file = arena_strndup(c->arena, path->str, path->len);
-	n = pp_functions(c, st, fn, file, &names);
+	n = pp_functions(c, st, fn, file, NULL, &names);
 	for (i = 0; i < n; i++) {
 		struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
 
@@ -547,19 +548,17 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 			   p->comps[0].name);
 		return -1;
 	}
-	if (memchr(fn->str, '@', fn->len)) {
-		diag_error(c->diag, fn->span,
-			   "\"NAME@FILE\" needs the kernel's DWARF, which ktap does not read yet");
-		return -1;
-	}
 	if (st->optional && !pp_kernel_has("kprobe_events"))
 		return 1;
-	n = c->in->up ? pp_functions(c, st, fn, NULL, &names) : 0;
+	n = c->in->up ? pp_functions(c, st, fn, NULL, module, &names) : 0;
 	for (i = 0; i < n; i++) {
 		struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
 
+		/* kprobe.function() needs no types: raw registers will do. */
 		if (up_find_kernel(c->in->up, c->arena, module, names[i], uf, err,
-				   sizeof(err)) != 0) {
+				   sizeof(err)) != 0 &&
+		    (!pp_is(p, 0, "kprobe") ||
+		     up_find_kernel_raw(c->arena, module, names[i], uf, err, sizeof(err)) != 0)) {
 			/* Traceable but not described by BTF: skipped in a wildcard. */
 			if (n > 1)
 				continue;

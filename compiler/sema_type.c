@@ -82,6 +82,17 @@ static void ty_want(struct sema_ctx *c, struct ast_expr *e, enum sem_type want,
 	       sem_type_name(want), sem_type_name(t));
 }
 
+/*
+ * The event whose fields target variables name here: the probe's, or
+ * inside @entry() the entry event of its function; NULL in functions.
+ */
+static struct tpf_event *ty_event(struct sema_ctx *c)
+{
+	if (c->entry)
+		return c->entry;
+	return c->probe && !c->func ? c->probe->event : NULL;
+}
+
 /* ---- symbols ---- */
 
 static struct sem_sym *ty_new_local(struct sema_ctx *c, const char *name,
@@ -133,6 +144,10 @@ static struct sem_sym *ty_scalar(struct sema_ctx *c, struct ast_expr *e)
 	if (s->is_array)
 		ty_err(c, e->span, "array '%s' used as a scalar (index it: %s[...])",
 		       s->name, s->name);
+	if (c->entry && s->kind == SEM_LOCAL)
+		ty_err(c, e->span, "local variable '%s' does not exist at the function's "
+		       "entry, where @entry() is evaluated (use a global, a target "
+		       "variable or a function)", s->name);
 	return s;
 }
 
@@ -471,8 +486,7 @@ static int ty_mem_call(struct sema_ctx *c, struct ast_expr *e)
 			break;
 	if (i == sizeof(fns) / sizeof(fns[0]) || sema_func_use(c, e->str))
 		return -1;
-	if (!arg || arg->kind != AST_TARGET || !c->probe || c->func ||
-	    !c->probe->event || !c->probe->event->dyn_func) {
+	if (!arg || arg->kind != AST_TARGET || !ty_event(c) || !ty_event(c)->dyn_func) {
 		ty_err(c, e->span, "%s() reads memory, which ktap can only do in the kernel: "
 		       "its argument must be a target variable of a kernel.function() or "
 		       "process() probe ($ptr, $p->member)", e->str);
@@ -671,12 +685,17 @@ static enum sem_type ty_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 
 static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 {
-	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	const struct tpf_event *ev = ty_event(c);
 	const struct tpf_field *f;
 
 	if (!ev) {
 		ty_err(c, e->span, "target variable '%s' is not available %s", e->str,
 		       c->func ? "in a function" : "in this kind of probe");
+		return SEM_UNKNOWN;
+	}
+	if (c->entry && !strcmp(e->str, "$return")) {
+		ty_err(c, e->span, "$return does not exist yet at the function's entry, "
+		       "where @entry() is evaluated");
 		return SEM_UNKNOWN;
 	}
 	if (ev->dyn_func)
@@ -722,7 +741,7 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 /* @defined(x) is decided now: 1 when x resolves. */
 static enum sem_type ty_defined(struct sema_ctx *c, struct ast_expr *e)
 {
-	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	const struct tpf_event *ev = ty_event(c);
 	bool ok = true;
 
 	if (e->a->kind == AST_TARGET)
@@ -735,47 +754,74 @@ static enum sem_type ty_defined(struct sema_ctx *c, struct ast_expr *e)
 	return SEM_LONG;
 }
 
+/* The entry probe of return event @ev: same function, no fetches yet. */
+static struct tpf_event *ty_entry_event(struct sema_ctx *c, struct tpf_event *ev)
+{
+	struct tpf_event *en;
+
+	if (ev->dyn_entry)
+		return ev->dyn_entry;
+	en = arena_alloc(c->arena, sizeof(*en));
+	*en = *ev;
+	en->fields = NULL;
+	en->nfields = 0;
+	en->fcap = 0;
+	en->dyn_return = false;
+	en->name = arena_printf(c->arena, "%se", ev->name);
+	en->dyn_def = arena_printf(c->arena, "p:%s/%s %s", en->system, en->name,
+				   en->dyn_target);
+	ev->dyn_entry = en;
+	return en;
+}
+
+/* @e's slot among the probe's @entry values (the same on every round). */
+static unsigned ty_entry_slot(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct sem_probe *p = c->probe;
+	unsigned i;
+
+	for (i = 0; i < p->nentries; i++)
+		if (p->entries[i] == e->a)
+			return i;
+	p->entries = arena_grow(c->arena, p->entries, p->nentries, &p->ecap,
+				sizeof(*p->entries));
+	p->entries[p->nentries] = e->a;
+	c->changed = true;
+	return p->nentries++;
+}
+
 /*
- * @entry($var) in a .return probe: the value at the function's entry.
- * The plan adds an entry probe on the same function fetching $var; the
- * runtime keeps its records per thread and hands the matching one to
- * the return probe's handler.
+ * @entry(EXPR) in a .return probe: EXPR's value at the function's entry.
+ * As in stap, EXPR is evaluated once, by a companion probe on the
+ * function's entry: its target variables are fetch arguments of that
+ * probe's event, and clocks, tid(), execname() and globals are those of
+ * the entry.  The return probe reads the value as slot e->ref of the
+ * matching entry (pass 3 builds the entry probe from sem_probe.entries).
  */
 static enum sem_type ty_entry(struct sema_ctx *c, struct ast_expr *e)
 {
-	struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL, *en;
-	struct up_fetch f;
-	char err[512];
+	struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	enum sem_type t;
 
 	if (!ev || !ev->dyn_func || !ev->dyn_return) {
 		ty_err(c, e->span, "@entry() is for .return probes of kernel.function() and "
 		       "process().function()");
 		return SEM_UNKNOWN;
 	}
-	if (e->a->kind != AST_TARGET) {
-		ty_err(c, e->a->span, "@entry() takes a target variable ($param, $p->member)");
+	if (c->entry) {
+		ty_err(c, e->span, "@entry() inside @entry(): the operand is already "
+		       "evaluated at the function's entry");
 		return SEM_UNKNOWN;
 	}
-	if (!ev->dyn_entry) {
-		en = arena_alloc(c->arena, sizeof(*en));
-		*en = *ev;
-		en->fields = NULL;
-		en->nfields = 0;
-		en->fcap = 0;
-		en->dyn_return = false;
-		en->name = arena_printf(c->arena, "%se", ev->name);
-		en->dyn_def = arena_printf(c->arena, "p:%s/%s %s", en->system, en->name,
-					   en->dyn_target);
-		ev->dyn_entry = en;
-	}
-	en = ev->dyn_entry;
-	if (up_fetch(c->arena, en->dyn_func, e->a->str, &e->a->chain, false, &f, err,
-		     sizeof(err)) != 0) {
-		ty_err(c, e->a->span, "%s", err);
+	e->ref = (int)ty_entry_slot(c, e);
+	c->entry = ty_entry_event(c, ev);
+	t = ty_expr(c, e->a);
+	c->entry = NULL;
+	if (t == SEM_STATS) {
+		ty_err(c, e->a->span, "@entry() of a statistic: use @count(), @sum() ...");
 		return SEM_UNKNOWN;
 	}
-	e->ref = ty_dyn_field(c, en, &f);
-	return f.is_string ? SEM_STRING : SEM_LONG;
+	return t;
 }
 
 /*
@@ -785,7 +831,7 @@ static enum sem_type ty_entry(struct sema_ctx *c, struct ast_expr *e)
  */
 static enum sem_type ty_cast(struct sema_ctx *c, struct ast_expr *e)
 {
-	struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	struct tpf_event *ev = ty_event(c);
 	struct ast_chain none = { 0 };
 	struct up_fetch base, f;
 	const char *colon;

@@ -4,11 +4,14 @@
 #define _GNU_SOURCE
 #include "uprobe.h"
 #include "arena.h"
+#include "kdebug.h"
 #include "kprobe.h"
+#include "tpfmt.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
+#include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
@@ -25,6 +28,11 @@ struct up_file {
 	int fd;
 	Elf *elf;
 	Dwarf *dw;		/* NULL: no debug information */
+	/*
+	 * A relocatable file's (a kernel module's) DWARF must be relocated
+	 * before it is read, which libdwfl does; it then owns @dw.
+	 */
+	Dwfl *dwfl;
 	/* A separate debug file the DWARF came from, when not @path. */
 	char *debug_path;
 	int debug_fd;
@@ -39,7 +47,9 @@ void up_files_free(struct up_files *f)
 	unsigned i;
 
 	for (i = 0; i < f->n; i++) {
-		if (f->v[i]->dw)
+		if (f->v[i]->dwfl)
+			dwfl_end(f->v[i]->dwfl);
+		else if (f->v[i]->dw)
 			dwarf_end(f->v[i]->dw);
 		if (f->v[i]->elf)
 			elf_end(f->v[i]->elf);
@@ -92,30 +102,6 @@ static struct btf *up_module_btf(struct up_files *f, const char *name, char *err
 	f->mods[f->nmods] = b;
 	f->mod_names[f->nmods++] = name;
 	return b;
-}
-
-int up_find_kernel(struct up_files *f, struct arena *a, const char *module,
-		   const char *name, struct up_func *out, char *err, size_t errlen)
-{
-	struct btf *btf;
-
-	memset(out, 0, sizeof(*out));
-	if (!f->btf_tried) {
-		f->btf_tried = true;
-		f->btf = kp_load(getenv("KTAP_BTF"), err, errlen);
-	}
-	if (!f->btf) {
-		if (!*err)
-			snprintf(err, errlen, "the kernel's BTF is not available");
-		return -1;
-	}
-	btf = module ? up_module_btf(f, arena_strdup(a, module), err, errlen) : f->btf;
-	if (!btf || kp_find(btf, name, &out->proto, err, errlen) != 0)
-		return -1;
-	out->name = arena_strdup(a, name);
-	out->path = module ? arena_strdup(a, module) : "kernel";
-	out->btf = btf;
-	return 0;
 }
 
 /* @cmd as an absolute path: itself if it has a '/', else from $PATH. */
@@ -195,6 +181,42 @@ static void up_debug_file(struct up_file *u)
 	up_try_debug(u, path);
 }
 
+static bool up_is_rel(Elf *elf)
+{
+	GElf_Ehdr eh;
+
+	return gelf_getehdr(elf, &eh) && eh.e_type == ET_REL;
+}
+
+/*
+ * The DWARF of relocatable file @u (a .ko): in such a file, references
+ * from .debug_info into .debug_str and the like are relocations that
+ * plain libdw does not apply (every name would read as the same string),
+ * so the file is reported to libdwfl as an offline module, which does.
+ */
+static Dwarf *up_rel_dwarf(struct up_file *u)
+{
+	static const Dwfl_Callbacks cbs = {
+		.find_debuginfo = dwfl_standard_find_debuginfo,
+		.section_address = dwfl_offline_section_address,
+	};
+	Dwfl_Module *m;
+	Dwarf_Addr bias;
+	Dwarf *dw;
+
+	u->dwfl = dwfl_begin(&cbs);
+	if (!u->dwfl)
+		return NULL;
+	m = dwfl_report_offline(u->dwfl, u->path, u->path, -1);
+	dwfl_report_end(u->dwfl, NULL, NULL);
+	dw = m ? dwfl_module_getdwarf(m, &bias) : NULL;
+	if (!dw) {
+		dwfl_end(u->dwfl);
+		u->dwfl = NULL;
+	}
+	return dw;
+}
+
 static struct up_file *up_open(struct up_files *f, const char *path, char *err,
 			       size_t errlen)
 {
@@ -231,7 +253,7 @@ static struct up_file *up_open(struct up_files *f, const char *path, char *err,
 			 u->fd < 0 ? ": " : "", u->fd < 0 ? strerror(errno) : "");
 		return NULL;
 	}
-	u->dw = dwarf_begin_elf(u->elf, DWARF_C_READ, NULL);
+	u->dw = up_is_rel(u->elf) ? up_rel_dwarf(u) : dwarf_begin_elf(u->elf, DWARF_C_READ, NULL);
 	if (!u->dw)
 		up_debug_file(u);
 	return u;
@@ -291,10 +313,43 @@ static bool up_offset(Elf *elf, GElf_Addr addr, uint64_t *off)
 	return false;
 }
 
+/* Does source path @src end with @want at a path component boundary? */
+static bool up_path_suffix(const char *src, const char *want)
+{
+	size_t n = strlen(src), m = strlen(want);
+
+	return n >= m && !strcmp(src + n - m, want) && (n == m || src[n - m - 1] == '/');
+}
+
+/*
+ * Does source file @src match @want, the FILE of "NAME@FILE"?  A path
+ * suffix ("read_write.c", "fs/read_write.c") or a glob ("fs/x*.c").
+ */
+static bool up_file_matches(const char *src, const char *want)
+{
+	char glob[PATH_MAX];
+
+	if (!src)
+		return false;
+	if (up_path_suffix(src, want) || fnmatch(want, src, 0) == 0)
+		return true;
+	snprintf(glob, sizeof(glob), "*/%s", want);
+	return fnmatch(glob, src, 0) == 0;
+}
+
+/*
+ * One walk over the functions (with code) of a DWARF file: the first
+ * named @name, or with @names every one whose name matches glob @name;
+ * with @file only those declared in a matching source file.
+ */
 struct up_search {
 	const char *name;
+	const char *file;
 	Dwarf_Die found;
 	bool ok;
+	struct arena *a;	/* with @names: where the list grows */
+	const char **names;
+	size_t n, cap;
 };
 
 static int up_func_cb(Dwarf_Die *die, void *arg)
@@ -302,42 +357,106 @@ static int up_func_cb(Dwarf_Die *die, void *arg)
 	struct up_search *s = arg;
 	const char *n = dwarf_diename(die);
 
-	if (n && !strcmp(n, s->name) && dwarf_hasattr(die, DW_AT_low_pc)) {
-		s->found = *die;
-		s->ok = true;
-		return DWARF_CB_ABORT;
+	if (!n || !dwarf_hasattr(die, DW_AT_low_pc) ||
+	    (s->file && !up_file_matches(dwarf_decl_file(die), s->file)))
+		return DWARF_CB_OK;
+	if (s->a) {
+		if (fnmatch(s->name, n, 0) == 0) {
+			s->names = arena_grow(s->a, s->names, s->n, &s->cap, sizeof(*s->names));
+			s->names[s->n++] = arena_strdup(s->a, n);
+		}
+		return DWARF_CB_OK;
 	}
-	return DWARF_CB_OK;
+	if (strcmp(n, s->name) != 0)
+		return DWARF_CB_OK;
+	s->found = *die;
+	s->ok = true;
+	return DWARF_CB_ABORT;
 }
 
-static bool up_subprogram(Dwarf *dw, const char *name, Dwarf_Die *out)
+static void up_search_cus(Dwarf *dw, struct up_search *s)
 {
-	struct up_search s = { name, { 0 }, false };
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	Dwarf_Die cu;
 
-	while (!s.ok && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+	while (!s->ok && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		if (dwarf_offdie(dw, off + hsize, &cu))
-			dwarf_getfuncs(&cu, up_func_cb, &s, 0);
+			dwarf_getfuncs(&cu, up_func_cb, s, 0);
 		off = next;
 	}
+}
+
+/* Function @name (declared in a file matching @file, if not NULL). */
+static bool up_subprogram(Dwarf *dw, const char *name, const char *file, Dwarf_Die *out)
+{
+	struct up_search s = { .name = name, .file = file };
+
+	up_search_cus(dw, &s);
 	if (s.ok)
 		*out = s.found;
 	return s.ok;
 }
 
-int up_find(struct up_files *f, struct arena *a, const char *path, const char *name,
+/* "NAME@FILE": NAME in *@name, FILE in *@file (NULL without '@'). */
+static void up_split_at(struct arena *a, const char *spec, const char **name,
+			const char **file)
+{
+	const char *at = strchr(spec, '@');
+
+	*name = at ? arena_strndup(a, spec, (size_t)(at - spec)) : spec;
+	*file = at ? at + 1 : NULL;
+}
+
+/* Keep DWARF subprogram @die as @out's. */
+static void up_keep_die(struct arena *a, struct up_func *out, const Dwarf_Die *die)
+{
+	out->die = arena_alloc(a, sizeof(Dwarf_Die));
+	memcpy(out->die, die, sizeof(*die));
+}
+
+/*
+ * "NAME@FILE" in @u: the function declared in FILE, at the address its
+ * DWARF gives (a static function's name may be in several files).
+ */
+static int up_find_in_file(struct up_file *u, struct arena *a, const char *name,
+			   const char *file, struct up_func *out, GElf_Addr *addr,
+			   char *err, size_t errlen)
+{
+	Dwarf_Die die;
+	Dwarf_Addr lo;
+
+	if (!u->dw) {
+		snprintf(err, errlen, "\"%s@%s\" needs debug information, which %s has not "
+			 "(build it with -g)", name, file, u->path);
+		return -1;
+	}
+	if (!up_subprogram(u->dw, name, file, &die) || dwarf_lowpc(&die, &lo) != 0) {
+		snprintf(err, errlen, "no function \"%s\" in a source file matching \"%s\" "
+			 "in %s", name, file, u->path);
+		return -1;
+	}
+	up_keep_die(a, out, &die);
+	*addr = lo;
+	return 0;
+}
+
+int up_find(struct up_files *f, struct arena *a, const char *path, const char *spec,
 	    struct up_func *out, char *err, size_t errlen)
 {
 	struct up_file *u = up_open(f, path, err, errlen);
+	const char *name, *file;
 	Dwarf_Die die;
 	GElf_Addr addr;
 
 	if (!u)
 		return -1;
 	memset(out, 0, sizeof(*out));
-	if (!up_symbol(u->elf, name, &addr)) {
+	up_split_at(a, spec, &name, &file);
+	if (file) {
+		if (up_find_in_file(u, a, name, file, out, &addr, err, errlen) != 0)
+			return -1;
+	} else if (!up_symbol(u->elf, name, &addr)) {
 		snprintf(err, errlen, "no function \"%s\" in %s", name, u->path);
 		return -1;
 	}
@@ -349,10 +468,100 @@ int up_find(struct up_files *f, struct arena *a, const char *path, const char *n
 	out->path = arena_strdup(a, u->path);
 	out->name = arena_strdup(a, name);
 	out->file = u;
-	if (u->dw && up_subprogram(u->dw, name, &die)) {
-		out->die = arena_alloc(a, sizeof(Dwarf_Die));
-		memcpy(out->die, &die, sizeof(die));
+	if (!file && u->dw && up_subprogram(u->dw, name, NULL, &die))
+		up_keep_die(a, out, &die);
+	return 0;
+}
+
+/* The file with the DWARF of the kernel or of @module; NULL + @err. */
+static struct up_file *up_open_kdwarf(struct up_files *f, const char *module, char *err,
+				      size_t errlen)
+{
+	char where[1024], *path = kd_find(module, where, sizeof(where));
+	struct up_file *u;
+
+	if (!path) {
+		snprintf(err, errlen, "no DWARF of %s found (looked in %s)",
+			 module ? module : "the kernel", where);
+		return NULL;
 	}
+	u = up_open(f, path, err, errlen);
+	free(path);
+	return u;
+}
+
+/* Kernel function @name from the kernel's or module @module's BTF. */
+static int up_find_btf(struct up_files *f, struct arena *a, const char *module,
+		       const char *name, struct up_func *out, char *err, size_t errlen)
+{
+	struct btf *btf;
+
+	if (!f->btf_tried) {
+		f->btf_tried = true;
+		f->btf = kp_load(getenv("KTAP_BTF"), err, errlen);
+	}
+	if (!f->btf) {
+		if (!*err)
+			snprintf(err, errlen, "the kernel's BTF is not available");
+		return -1;
+	}
+	btf = module ? up_module_btf(f, arena_strdup(a, module), err, errlen) : f->btf;
+	if (!btf || kp_find(btf, name, &out->proto, err, errlen) != 0)
+		return -1;
+	out->btf = btf;
+	return 0;
+}
+
+/*
+ * Kernel function @name (declared in @file, if not NULL) from the DWARF
+ * of vmlinux or module @module, wherever kd_find() finds it.  @err may
+ * hold BTF's complaint already: it is kept when there is no DWARF file
+ * at all and the DWARF was only a fallback.
+ */
+static int up_find_kdwarf(struct up_files *f, struct arena *a, const char *module,
+			  const char *name, const char *file, struct up_func *out,
+			  char *err, size_t errlen)
+{
+	char why[512];
+	struct up_file *u;
+	Dwarf_Die die;
+
+	snprintf(why, sizeof(why), "%s", err);
+	u = up_open_kdwarf(f, module, err, errlen);
+	if (!u) {
+		if (file)	/* "no DWARF of ... found" */
+			snprintf(why, sizeof(why), "\"%s@%s\" needs DWARF: %s", name, file, err);
+		else if (module && *why)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why), "; %s", err);
+		if (*why)	/* else BTF's own reason stands */
+			snprintf(err, errlen, "%s", why);
+		return -1;
+	}
+	if (!u->dw || !up_subprogram(u->dw, name, file, &die)) {
+		snprintf(err, errlen, "no function \"%s\"%s%s%s in the DWARF of %s (%s)", name,
+			 file ? " in a source file matching \"" : "", file ? file : "",
+			 file ? "\"" : "", module ? module : "the kernel", u->path);
+		return -1;
+	}
+	up_keep_die(a, out, &die);
+	out->file = u;
+	return 0;
+}
+
+int up_find_kernel(struct up_files *f, struct arena *a, const char *module,
+		   const char *spec, struct up_func *out, char *err, size_t errlen)
+{
+	const char *name, *file;
+
+	memset(out, 0, sizeof(*out));
+	up_split_at(a, spec, &name, &file);
+	/* BTF when it describes the function; DWARF for NAME@FILE and the rest. */
+	if ((file || up_find_btf(f, a, module, name, out, err, errlen) != 0) &&
+	    up_find_kdwarf(f, a, module, name, file, out, err, errlen) != 0)
+		return -1;
+	out->name = arena_strdup(a, name);
+	out->path = module ? arena_strdup(a, module) : "kernel";
+	out->kernel = true;
 	return 0;
 }
 
@@ -454,6 +663,7 @@ struct up_loc {
 	Dwarf_Die type;
 	const char *name;	/* field name so far */
 	int bits, bitoff;	/* a bitfield: its width and LSB in the container */
+	bool kernel;		/* a kprobe's: user memory is read with "ustring" */
 };
 
 /* The value of @l as an expression (loading it when it is in memory). */
@@ -593,7 +803,7 @@ static int up_finish(struct arena *a, struct up_loc *l, enum ast_mem mem,
 			snprintf(err, errlen, "'%s' is not an address", l->name);
 			return -1;
 		}
-		up_mem_fetch(a, up_value(a, l), mem, false, out);
+		up_mem_fetch(a, up_value(a, l), mem, l->kernel, out);
 		return 0;
 	}
 	if (tag == DW_TAG_array_type && l->mem && up_type_of(&t, &e) && up_is_char(&e)) {
@@ -667,6 +877,7 @@ static int up_base(struct arena *a, const struct up_func *fn, const char *var, b
 	long n;
 
 	memset(l, 0, sizeof(*l));
+	l->kernel = fn->kernel;
 	l->name = arena_strdup(a, var + 1);
 	if (!strcmp(var, "$return")) {
 		l->name = "ret";
@@ -686,6 +897,11 @@ static int up_base(struct arena *a, const struct up_func *fn, const char *var, b
 	if (!strncmp(var, "$arg", 4) && (n = strtol(var + 4, &end, 10)) > 0 && !*end) {
 		l->expr = up_arg_expr(a, (unsigned)n - 1);
 		return 1;	/* raw: no type */
+	}
+	if (!fn->die && fn->kernel) {
+		snprintf(err, errlen, "no type information for %s (no BTF or DWARF describes "
+			 "it): use $arg1, $arg2 ... (raw registers)", fn->name);
+		return -1;
 	}
 	if (!fn->die) {
 		snprintf(err, errlen, "%s has no debug information for %s: use $arg1, $arg2 ... "
@@ -746,7 +962,7 @@ int up_fetch(struct arena *a, const struct up_func *fn, const char *var,
 		}
 		out->name = l.name;
 		if (chain->mem) {
-			up_mem_fetch(a, l.expr, chain->mem, false, out);
+			up_mem_fetch(a, l.expr, chain->mem, fn->kernel, out);
 			return 0;
 		}
 		out->arg = arena_printf(a, "%s:s64", l.expr);
@@ -793,6 +1009,7 @@ int up_cast(struct arena *a, const struct up_func *fn, const char *value,
 	if (fn->btf)
 		return kp_cast(a, fn->btf, value, name, type, chain, out, err, errlen);
 	memset(&l, 0, sizeof(l));
+	l.kernel = fn->kernel;
 	if (!fn->file || !fn->file->dw || !up_named_type(fn->file->dw, type, &l.type)) {
 		snprintf(err, errlen, "no type \"%s\" in the debug information of %s", type,
 			 fn->path);
@@ -881,8 +1098,11 @@ static size_t up_match_elf(struct arena *a, Elf *elf, const char *pattern,
 /* Kernel functions kprobes can attach to: available_filter_functions. */
 static int up_match_ftrace(struct arena *a, const char *pattern, const char ***names)
 {
-	FILE *fp = fopen("/sys/kernel/tracing/available_filter_functions", "r");
 	char line[512];
+	FILE *fp;
+
+	snprintf(line, sizeof(line), "%s/available_filter_functions", tpf_dir());
+	fp = fopen(line, "r");
 	size_t k = 0, cap = 0;
 
 	if (!fp)
@@ -899,13 +1119,64 @@ static int up_match_ftrace(struct arena *a, const char *pattern, const char ***n
 	return (int)up_sort_unique(*names, k);
 }
 
-int up_match(struct up_files *f, struct arena *a, const char *path, const char *pattern,
-	     const char ***names, char *err, size_t errlen)
+/*
+ * "NAME@FILE" with globs: every function of @u's DWARF whose name
+ * matches NAME, declared in a file matching FILE, as "NAME@FILE" again
+ * (FILE keeps a static function apart from its namesakes elsewhere).
+ */
+static int up_match_dwarf(struct arena *a, struct up_file *u, const char *pattern,
+			  const char ***names, char *err, size_t errlen)
+{
+	struct up_search s = { .a = a };
+	size_t i, n;
+
+	up_split_at(a, pattern, &s.name, &s.file);
+	if (!u->dw) {
+		snprintf(err, errlen, "\"%s\" needs debug information, which %s has not",
+			 pattern, u->path);
+		return -1;
+	}
+	up_search_cus(u->dw, &s);
+	n = s.n ? up_sort_unique(s.names, s.n) : 0;
+	for (i = 0; i < n; i++)
+		s.names[i] = arena_printf(a, "%s@%s", s.names[i], s.file);
+	*names = s.names;
+	return (int)n;
+}
+
+int up_find_kernel_raw(struct arena *a, const char *module, const char *name,
+		       struct up_func *out, char *err, size_t errlen)
+{
+	const char **names;
+
+	memset(out, 0, sizeof(*out));
+	if (strpbrk(name, "@*?[")) {
+		snprintf(err, errlen, "\"%s\" needs the kernel's DWARF", name);
+		return -1;
+	}
+	/* Unreadable list (not root): the kernel will say at run time. */
+	if (up_match_ftrace(a, name, &names) == 0) {
+		snprintf(err, errlen, "no kernel function \"%s\" that kprobes can trace "
+			 "(it is not in available_filter_functions)", name);
+		return -1;
+	}
+	out->name = arena_strdup(a, name);
+	out->path = module ? arena_strdup(a, module) : "kernel";
+	out->kernel = true;
+	return 0;
+}
+
+int up_match(struct up_files *f, struct arena *a, const char *path, const char *module,
+	     const char *pattern, const char ***names, char *err, size_t errlen)
 {
 	struct up_file *u;
 	struct up_func probe;
 	int n;
 
+	if (strchr(pattern, '@')) {
+		u = path ? up_open(f, path, err, errlen) : up_open_kdwarf(f, module, err, errlen);
+		return u ? up_match_dwarf(a, u, pattern, names, err, errlen) : -1;
+	}
 	if (path) {
 		u = up_open(f, path, err, errlen);
 		return u ? (int)up_match_elf(a, u->elf, pattern, names) : -1;
@@ -972,14 +1243,6 @@ unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char **
 	return n;
 }
 
-/* Does source path @src end with @want at a path component boundary? */
-static bool up_path_suffix(const char *src, const char *want)
-{
-	size_t n = strlen(src), m = strlen(want);
-
-	return n >= m && !strcmp(src + n - m, want) && (n == m || src[n - m - 1] == '/');
-}
-
 int up_line(struct up_files *f, struct arena *a, const char *path, const char *file,
 	    int line, uint64_t *offset, const char **abs, char *err, size_t errlen)
 {
@@ -1031,7 +1294,9 @@ int up_line(struct up_files *f, struct arena *a, const char *path, const char *f
 
 const char *up_dwarf_path(const struct up_func *fn)
 {
-	return fn->file && fn->file->debug_path ? fn->file->debug_path : fn->path;
+	if (!fn->file)
+		return fn->path;
+	return fn->file->debug_path ? fn->file->debug_path : fn->file->path;
 }
 
 /* How $var$ shows a member of DWARF type @t. */

@@ -42,9 +42,10 @@ struct up_func {
 	uint64_t offset;		/* file offset of its first instruction */
 	struct up_file *file;
 	void *die;			/* its DWARF subprogram (Dwarf_Die *), or NULL */
-	/* A kernel function instead (kprobe.c): its BTF prototype. */
+	/* A kernel function (kprobe): its BTF prototype, or NULL and @die. */
 	const struct btf *btf;
 	int32_t proto;
+	bool kernel;			/* a kernel function, whatever the type source */
 };
 
 /*
@@ -62,7 +63,8 @@ int up_line(struct up_files *f, struct arena *a, const char *path, const char *f
  * available_filter_functions, else BTF) whose names match glob @pattern,
  * sorted.  Returns the count; -1 with @err when the file cannot be read.
  */
-int up_match(struct up_files *f, struct arena *a, const char *path, const char *pattern,
+int up_match(struct up_files *f, struct arena *a, const char *path, const char *module,
+	     const char *pattern,
 	     const char ***names, char *err, size_t errlen);
 
 /* How $var$ prints a member: its value, quoted, in hex, or "{...}". */
@@ -88,15 +90,28 @@ const char *up_dwarf_path(const struct up_func *fn);
 unsigned up_param_decls(struct arena *a, const struct up_func *fn, const char ***decls);
 
 /*
- * Kernel function @name from the kernel's BTF ($KTAP_BTF overrides), or
- * from module @module's (/sys/kernel/btf/MODULE) when not NULL.
+ * Kernel function @name ("NAME" or "NAME@FILE") of the kernel, or of
+ * module @module when not NULL.  Types come from the BTF
+ * ($KTAP_BTF overrides; modules: /sys/kernel/btf/MODULE) when it
+ * describes the function, else from DWARF that kdebug.c finds (vmlinux or
+ * MODULE.ko with debug information); "NAME@FILE" always needs the DWARF.
  */
 int up_find_kernel(struct up_files *f, struct arena *a, const char *module,
 		   const char *name, struct up_func *out, char *err, size_t errlen);
 
 /*
- * Find function @name in @path (a path, or a command looked up in $PATH).
- * 0, or -1 with a message in @err.
+ * Kernel function @name without type information, for kprobe.function():
+ * it only has to be traceable (in available_filter_functions, when that
+ * can be read); its target variables are the raw $arg1...$argN and
+ * $return.  0, or -1 with a message in @err.
+ */
+int up_find_kernel_raw(struct arena *a, const char *module, const char *name,
+		       struct up_func *out, char *err, size_t errlen);
+
+/*
+ * Find function @name ("NAME", or "NAME@FILE": the one declared in a
+ * source file matching FILE, which needs DWARF) in @path (a path, or a
+ * command looked up in $PATH).  0, or -1 with a message in @err.
  */
 int up_find(struct up_files *f, struct arena *a, const char *path, const char *name,
 	    struct up_func *out, char *err, size_t errlen);

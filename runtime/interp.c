@@ -529,7 +529,11 @@ static enum rt_status vm_step(struct rt_ctx *c, struct vm_frame *f,
 	case IR_OPL: return vm_local_op(c, f, in, loc);
 	case IR_OPG: return vm_global_op(c, in, loc);
 	case IR_FIELD: vm_push(c, c->field(c, in->a)); return RT_OK;
-	case IR_EFIELD: vm_push(c, c->efield(c, in->a)); return RT_OK;
+	case IR_ENTRY: vm_push(c, c->entry_get(c, in->a)); return RT_OK;
+	case IR_EPUSH:
+		c->sp -= in->a;
+		c->entry_push(c, &c->stack[c->sp], in->a);
+		return RT_OK;
 	case IR_PARMS: vm_push(c, c->parms(c)); return RT_OK;
 	case IR_NEG: vm_top(c)->l = (int64_t)(0 - (uint64_t)vm_top(c)->l); return RT_OK;
 	case IR_BNOT: vm_top(c)->l = ~vm_top(c)->l; return RT_OK;

@@ -65,8 +65,10 @@ struct rt_ctx {
 	const struct rt_event *ev;
 	/* Runner callbacks. */
 	struct rt_value (*field)(struct rt_ctx *c, unsigned idx);
-	/* @entry: field @idx of the entry record paired with this return. */
-	struct rt_value (*efield)(struct rt_ctx *c, unsigned idx);
+	/* @entry: value @idx kept by the entry of the call this return ends. */
+	struct rt_value (*entry_get)(struct rt_ctx *c, unsigned idx);
+	/* @entry: keep @n values (the entry probe's) for this thread's return. */
+	void (*entry_push)(struct rt_ctx *c, const struct rt_value *v, unsigned n);
 	struct rt_value (*parms)(struct rt_ctx *c);
 	/* Thread @tid's process information (never NULL). */
 	const struct rt_proc *(*proc)(struct rt_ctx *c, int tid);

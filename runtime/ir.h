@@ -110,8 +110,14 @@ struct ir_probe {
 	int64_t period_ns, randomize_ns;
 	struct ir_field *fields;	/* fields the code reads (FIELD a) */
 	unsigned nfields;
-	struct ir_field *efields;	/* @entry: fields of the entry record (EFIELD a) */
-	unsigned nefields;
+	/*
+	 * @entry: a .return probe reads values (ENTRY a) that a probe on its
+	 * function's entry event computed and kept (EPUSH) for the thread.
+	 * That entry probe has entry_of = 1 + this probe's index.
+	 */
+	unsigned entry_of;
+	enum rt_type *entry_types;	/* the return probe's values, for zeros */
+	unsigned nentry;
 	struct ir_code code;
 };
 
@@ -136,9 +142,10 @@ enum ir_track {
 struct ir_event {
 	const char *system, *name;
 	unsigned track;		/* enum ir_track bits */
-	/* An entry probe kept for @entry: 1 + the index of the return
-	   event whose records take its records, per thread, LIFO. */
-	unsigned entry_for;
+	/* A kprobe or kretprobe ktap defines: the probe point as the script
+	   names it, for the missed-hits warning at the end of the run. */
+	const char *kprobe_pp;
+	bool kretprobe;
 	const char *filter;	/* kernel filter, or NULL */
 	unsigned *probes;
 	unsigned nprobes;

@@ -123,6 +123,10 @@ static void ir_dump_probe(FILE *out, const struct ir_prog *p, unsigned i)
 			p->events[pr->event].name);
 	if (pr->kind == IR_P_TIMER)
 		fprintf(out, " every %" PRId64 " ns", pr->period_ns);
+	if (pr->entry_of)
+		fprintf(out, ", @entry values of probe %u", pr->entry_of - 1);
+	if (pr->nentry)
+		fprintf(out, ", %u @entry value%s", pr->nentry, pr->nentry == 1 ? "" : "s");
 	fprintf(out, ", %u slots */\n", pr->code.nlocals);
 	for (k = 0; k < pr->nfields; k++)
 		fprintf(out, "  # field %u: %s\n", k, pr->fields[k].name);

@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "live.h"
+#include "fileio.h"
 #include "reader.h"
 #include "tfs.h"
 
@@ -187,9 +188,53 @@ static void live_close(void *ctx)
 	l->tfs = NULL;
 }
 
+/* Missed hits of @name in kprobe_profile ("  NAME HITS MISSED"); -1 if
+   absent or ambiguous (the file names events without their group). */
+static int64_t live_profile_missed(const char *profile, const char *name)
+{
+	const char *line = profile;
+	int64_t missed = -1;
+	unsigned long long hits, m;
+	char ev[256];
+
+	while (line && *line) {
+		if (sscanf(line, "%255s %llu %llu", ev, &hits, &m) == 3 && !strcmp(ev, name)) {
+			if (missed >= 0)
+				return -1;
+			missed = (int64_t)m;
+		}
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	return missed;
+}
+
+/* Read kprobe_profile once for every kprobe event of the plan. */
+static void live_missed(void *ctx, const struct ir_prog *p, int64_t *missed)
+{
+	struct live *l = ctx;
+	char *path = NULL, *profile = NULL, *name;
+	unsigned i;
+
+	for (i = 0; i < p->nevents; i++)
+		missed[i] = -1;
+	if (!l->tfs || asprintf(&path, "%s/kprobe_profile", tfs_root(l->tfs)) < 0)
+		return;
+	profile = fio_read(path, NULL);
+	free(path);
+	for (i = 0; profile && i < p->nevents; i++) {
+		if (!p->events[i].kprobe_pp || !(name = live_expand(p->events[i].name, 0)))
+			continue;
+		missed[i] = live_profile_missed(profile, name);
+		free(name);
+	}
+	free(profile);
+}
+
 void live_source(struct live *l, struct run_source *src)
 {
-	*src = (struct run_source){ live_open, live_stop, live_close, l };
+	*src = (struct run_source){ .open = live_open, .stop = live_stop,
+				    .close = live_close, .missed = live_missed, .ctx = l };
 }
 
 /* ---- replay ---- */
@@ -243,5 +288,5 @@ static void replay_close(void *ctx)
 
 void replay_source(struct replay *rp, struct run_source *src)
 {
-	*src = (struct run_source){ replay_open, NULL, replay_close, rp };
+	*src = (struct run_source){ .open = replay_open, .close = replay_close, .ctx = rp };
 }

@@ -373,11 +373,21 @@ static int64_t rtb_clock(clockid_t id, int64_t unit)
  */
 static int64_t rtb_event_ns(struct rt_ctx *c, clockid_t id)
 {
+	int64_t m1, r;
+
 	if (!c->ev || !c->ev->ts)
 		return rtb_clock(id, 1);
 	if (id == CLOCK_MONOTONIC)
 		return (int64_t)c->ev->ts;
-	return (int64_t)c->ev->ts + rtb_clock(CLOCK_REALTIME, 1) - rtb_clock(CLOCK_MONOTONIC, 1);
+	/* The REALTIME - MONOTONIC offset, taken once per run: sampled per
+	   call it jitters by the time between the two clock reads, more
+	   than a short function takes (gettimeofday_ns() - @entry(...)). */
+	if (!c->boot_offset_ns) {
+		m1 = rtb_clock(CLOCK_MONOTONIC, 1);
+		r = rtb_clock(CLOCK_REALTIME, 1);
+		c->boot_offset_ns = r - (m1 + (rtb_clock(CLOCK_MONOTONIC, 1) - m1) / 2);
+	}
+	return (int64_t)c->ev->ts + c->boot_offset_ns;
 }
 
 static enum rt_status rtb_context(struct rt_ctx *c, unsigned id,

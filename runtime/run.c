@@ -44,14 +44,15 @@ struct run_procs {
 };
 
 /*
- * An entry record kept for @entry until its function returns: a copy of
- * the raw record, per thread, matched last-in first-out (recursion).
+ * The @entry values of one call, kept from its entry until its return:
+ * per thread and return probe, matched last-in first-out (recursion).
+ * @v and the strings it points to are one allocation.
  */
 struct run_frame {
 	int tid;
-	unsigned event;			/* the entry event */
-	struct rdr_record rec;		/* rec.data: the copy below */
-	void *data;
+	unsigned probe;			/* the return probe */
+	unsigned n;
+	struct rt_value *v;
 };
 
 #define RUN_MAX_FRAMES 4096		/* returns never seen (longjmp, exit) */
@@ -76,11 +77,9 @@ struct run {
 	uint64_t nevents;		/* records handled, for -v */
 	struct run_procs procs;
 	const struct rdr_field **track;	/* per event: fields if tracked */
-	const struct rdr_field ***efields;	/* per probe: @entry fields */
-	struct run_frame *frames;	/* pending entry records */
+	struct run_frame *frames;	/* pending @entry values */
 	unsigned nframes;
-	struct run_frame entry;		/* the one paired with this record */
-	bool have_entry;
+	struct run_frame entry;		/* the return probe's now (v: NULL if none) */
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -306,52 +305,72 @@ static struct rt_value run_field_value(struct rt_ctx *c, const struct rdr_field 
 	return rt_str(s, len);
 }
 
-static struct rt_value run_cb_efield(struct rt_ctx *c, unsigned idx)
+/* @entry value @idx of the call the running return probe ends. */
+static struct rt_value run_cb_entry_get(struct rt_ctx *c, unsigned idx)
 {
 	struct run *r = c->runner;
-	unsigned probe = (unsigned)(c->probe - r->prog->probes);
 
-	if (!r->have_entry)	/* the entry happened before ktap was armed */
-		return c->probe->efields[idx].type == RT_STRING ? rt_str("", 0) : rt_long(0);
-	return run_field_value(c, r->efields[probe][idx], &r->entry.rec);
+	if (r->entry.v && idx < r->entry.n)
+		return r->entry.v[idx];
+	/* the entry happened before ktap was armed */
+	return c->probe->entry_types[idx] == RT_STRING ? rt_str("", 0) : rt_long(0);
 }
 
-/* Keep entry record @rec of thread @rec->pid until its return. */
-static void run_push_entry(struct run *r, const struct rdr_record *rec)
+/* A copy of @n values, strings included, in one allocation. */
+static struct rt_value *run_frame_copy(const struct rt_value *v, unsigned n)
 {
+	size_t size = n * sizeof(*v);
+	struct rt_value *copy;
+	char *s;
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		size += v[i].type == RT_STRING ? v[i].len : 0;
+	if (!(copy = malloc(size ? size : 1)))
+		return NULL;
+	s = (char *)(copy + n);
+	for (i = 0; i < n; i++) {
+		copy[i] = v[i];
+		if (v[i].type == RT_STRING) {
+			memcpy(s, v[i].s, v[i].len);
+			copy[i].s = s;
+			s += v[i].len;
+		}
+	}
+	return copy;
+}
+
+/* EPUSH of an entry probe: keep its values for this thread's return. */
+static void run_cb_entry_push(struct rt_ctx *c, const struct rt_value *v, unsigned n)
+{
+	struct run *r = c->runner;
 	struct run_frame *f;
 
-	if (r->nframes == RUN_MAX_FRAMES) {
-		free(r->frames[0].data);
+	if (!c->ev || !c->probe->entry_of)
+		return;
+	if (r->nframes == RUN_MAX_FRAMES) {	/* drop the oldest */
+		free(r->frames[0].v);
 		memmove(r->frames, r->frames + 1, --r->nframes * sizeof(*r->frames));
 	}
 	if (!r->frames && !(r->frames = calloc(RUN_MAX_FRAMES, sizeof(*r->frames))))
 		return;
 	f = &r->frames[r->nframes];
-	f->data = malloc((size_t)rec->size);
-	if (!f->data)
-		return;
-	memcpy(f->data, rec->data, (size_t)rec->size);
-	f->tid = rec->pid;
-	f->event = rec->index;
-	f->rec = *rec;
-	f->rec.data = f->data;
-	r->nframes++;
+	*f = (struct run_frame){ c->ev->tid, c->probe->entry_of - 1, n,
+				 run_frame_copy(v, n) };
+	if (f->v)
+		r->nframes++;
 }
 
-/* The latest entry record of this thread for return record @rec. */
-static void run_pop_entry(struct run *r, const struct rdr_record *rec)
+/* Take the latest frame of thread @tid for return probe @probe, if any. */
+static void run_pop_entry(struct run *r, int tid, unsigned probe)
 {
 	unsigned i = r->nframes;
 
-	r->have_entry = false;
+	r->entry.v = NULL;
 	while (i-- > 0) {
-		const struct ir_event *e = &r->prog->events[r->frames[i].event];
-
-		if (r->frames[i].tid != rec->pid || e->entry_for != rec->index + 1)
+		if (r->frames[i].tid != tid || r->frames[i].probe != probe)
 			continue;
 		r->entry = r->frames[i];
-		r->have_entry = true;
 		memmove(&r->frames[i], &r->frames[i + 1], (r->nframes - i - 1) * sizeof(*r->frames));
 		r->nframes--;
 		return;
@@ -418,31 +437,6 @@ static struct rt_value run_cb_parms(struct rt_ctx *c)
 	v = rt_scratch_str(c, b.p ? b.p : "", b.len);
 	buf_free(&b);
 	return v;
-}
-
-/* @entry fields: resolved in the entry event that feeds the probe. */
-static int run_resolve_efields(struct run *r)
-{
-	const struct ir_prog *p = r->prog;
-	unsigned i, k, ev;
-
-	for (i = 0; i < p->nprobes; i++) {
-		const struct ir_probe *pr = &p->probes[i];
-
-		if (!pr->nefields)
-			continue;
-		if (!r->efields && !(r->efields = calloc(p->nprobes + 1, sizeof(*r->efields))))
-			return -1;
-		for (ev = 0; ev < p->nevents && p->events[ev].entry_for != pr->event + 1; ev++)
-			;
-		r->efields[i] = calloc(pr->nefields + 1, sizeof(**r->efields));
-		if (!r->efields[i] || ev == p->nevents)
-			return -1;
-		for (k = 0; k < pr->nefields; k++)
-			if (!(r->efields[i][k] = rdr_field(r->rdr, ev, pr->efields[k].name)))
-				return -1;
-	}
-	return 0;
 }
 
 static int run_resolve_fields(struct run *r)
@@ -545,24 +539,18 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 
 	if (e->track)
 		run_track(r, rec, e->track);
-	if (e->entry_for) {
-		run_push_entry(r, rec);
-		return;
-	}
-	if (r->efields)
-		run_pop_entry(r, rec);
 	r->cur = rec;
 	r->nevents++;
 	/* After exit() no handler runs, not even another one of this record. */
 	for (k = 0; k < e->nprobes && !run_past_stop(r, rec->ts); k++) {
+		if (r->prog->probes[e->probes[k]].nentry)
+			run_pop_entry(r, rec->pid, e->probes[k]);
 		rt_run_probe(&r->ctx, e->probes[k], &ev);
 		run_check_exit(r, rec->ts);
+		free(r->entry.v);
+		r->entry.v = NULL;
 	}
 	r->cur = NULL;
-	if (r->have_entry) {
-		free(r->entry.data);
-		r->have_entry = false;
-	}
 }
 
 /*
@@ -677,36 +665,59 @@ static int run_signals(struct run *r)
  * variables, globs; no command substitution) and exec'd directly, so
  * target() is the command's own pid.  A command with shell syntax
  * (pipes, ';', redirections) goes to /bin/sh -c "exec CMD" instead.
+ * The words are made before the fork, so that the child does nothing
+ * but exec: the target's traces (its system calls, its mallocs) hold no
+ * work of ktap's.  Returns a NULL-terminated argv (freed by
+ * run_free_argv()), or NULL when out of memory.
  */
-static void run_exec_command(const char *cmd)
+static char **run_command_argv(const char *cmd)
 {
 	wordexp_t w;
-	char *line;
+	char **argv = NULL;
+	size_t i;
 
 	if (wordexp(cmd, &w, WRDE_NOCMD) == 0 && w.we_wordc > 0) {
-		execvp(w.we_wordv[0], w.we_wordv);
-		fprintf(stderr, "ktap: cannot run '%s': %s\n", w.we_wordv[0],
-			strerror(errno));
-		_exit(127);
+		argv = calloc(w.we_wordc + 1, sizeof(*argv));
+		for (i = 0; argv && i < w.we_wordc; i++)
+			argv[i] = strdup(w.we_wordv[i]);
+		wordfree(&w);
+		return argv;
 	}
-	if (asprintf(&line, "exec %s", cmd) < 0)
-		_exit(127);
-	execl("/bin/sh", "sh", "-c", line, (char *)NULL);
-	_exit(127);
+	argv = calloc(4, sizeof(*argv));
+	if (argv) {
+		argv[0] = strdup("/bin/sh");
+		argv[1] = strdup("-c");
+		if (asprintf(&argv[2], "exec %s", cmd) < 0)
+			argv[2] = NULL;
+	}
+	return argv;
+}
+
+static void run_free_argv(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
 }
 
 /* -c CMD: a child that waits until the probes are armed, then runs CMD. */
 static int run_spawn(struct run *r)
 {
+	char **argv = run_command_argv(r->opt->command);
 	int gate[2];
 	char c;
 
-	if (pipe2(gate, O_CLOEXEC) != 0)
+	if (!argv || pipe2(gate, O_CLOEXEC) != 0) {
+		run_free_argv(argv);
 		return -1;
+	}
 	r->child = fork();
 	if (r->child < 0) {
 		close(gate[0]);
 		close(gate[1]);
+		run_free_argv(argv);
 		return -1;
 	}
 	if (r->child == 0) {
@@ -717,8 +728,12 @@ static int run_spawn(struct run *r)
 		close(gate[1]);
 		if (read(gate[0], &c, 1) != 1)
 			_exit(127);
-		run_exec_command(r->opt->command);
+		execvp(argv[0], argv);
+		/* Only now may the child write: the exec failed. */
+		fprintf(stderr, "ktap: cannot run '%s': %s\n", argv[0], strerror(errno));
+		_exit(127);
 	}
+	run_free_argv(argv);
 	close(gate[0]);
 	r->child_gate = gate[1];
 	return 0;
@@ -825,8 +840,37 @@ static void run_loop(struct run *r)
 }
 
 /* Stop: every record before the stop, then end (or error) probes. */
+/*
+ * Kprobes the kernel skipped: a kretprobe whose maxactive instances were
+ * all in flight, a kprobe hit while another probe ran on the CPU.  stap
+ * counts them as skipped probes and (with -t) names each; ktap always
+ * names them, in stap's words.  Returns the total.
+ */
+static uint64_t run_missed(struct run *r)
+{
+	const struct ir_prog *p = r->prog;
+	int64_t *missed;
+	uint64_t total = 0;
+	unsigned i;
+
+	if (!r->opt->source.missed || !(missed = calloc(p->nevents + 1, sizeof(*missed))))
+		return 0;
+	r->opt->source.missed(r->opt->source.ctx, p, missed);
+	for (i = 0; i < p->nevents; i++) {
+		if (!p->events[i].kprobe_pp || missed[i] <= 0)
+			continue;
+		fprintf(stderr, "WARNING: Skipped due to missed %s on '%s': %" PRId64 "\n",
+			p->events[i].kretprobe ? "kretprobe/1" : "kprobe",
+			p->events[i].kprobe_pp, missed[i]);
+		total += (uint64_t)missed[i];
+	}
+	free(missed);
+	return total;
+}
+
 static void run_finish(struct run *r)
 {
+	uint64_t skipped = 0;
 	uint64_t lost = 0;
 	int n;
 
@@ -847,14 +891,16 @@ static void run_finish(struct run *r)
 			rt_autoprint(&r->ctx);
 	}
 	rt_flush(&r->ctx);
+	if (r->rdr)
+		skipped = run_missed(r);
 	if (r->opt->verbose)
 		fprintf(stderr, "Pass 5: handled %" PRIu64 " events, %" PRIu64 " lost\n",
 			r->nevents, lost);
 	if (lost)
 		fprintf(stderr, "WARNING: %" PRIu64 " events lost\n", lost);
-	if (r->ctx.errors)
-		fprintf(stderr, "WARNING: Number of errors: %u, skipped probes: 0\n",
-			r->ctx.errors);
+	if (r->ctx.errors || skipped)
+		fprintf(stderr, "WARNING: Number of errors: %u, skipped probes: %" PRIu64 "\n",
+			r->ctx.errors, skipped);
 }
 
 static void run_cleanup(struct run *r)
@@ -877,11 +923,8 @@ static void run_cleanup(struct run *r)
 	free(r->parms);
 	free(r->nparms);
 	free(r->track);
-	for (i = 0; r->efields && i < r->prog->nprobes; i++)
-		free(r->efields[i]);
-	free(r->efields);
 	for (i = 0; i < r->nframes; i++)
-		free(r->frames[i].data);
+		free(r->frames[i].v);
 	free(r->frames);
 	free(r->procs.v);
 	free(r->due);
@@ -910,14 +953,14 @@ static int run_setup(struct run *r)
 	r->ctx.runner = r;
 	r->ctx.target_pid = target > 0 ? target : 0;
 	r->ctx.field = run_cb_field;
-	r->ctx.efield = run_cb_efield;
+	r->ctx.entry_get = run_cb_entry_get;
+	r->ctx.entry_push = run_cb_entry_push;
 	r->ctx.parms = run_cb_parms;
 	r->ctx.proc = run_cb_proc;
 	if (r->prog->nevents) {
 		r->source_open = true;
 		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, r->ctx.target_pid);
-		if (!r->rdr || run_resolve_fields(r) != 0 || run_resolve_track(r) != 0 ||
-		    run_resolve_efields(r) != 0)
+		if (!r->rdr || run_resolve_fields(r) != 0 || run_resolve_track(r) != 0)
 			return -1;
 	}
 	return 0;

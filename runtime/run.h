@@ -24,6 +24,12 @@ struct run_source {
 	struct rdr *(*open)(void *ctx, const struct ir_prog *p, int target);
 	void (*stop)(void *ctx);
 	void (*close)(void *ctx);
+	/*
+	 * The kernel's count of missed hits of each kprobe event ktap made
+	 * (ir_event.kprobe_pp): @missed[i] for event i, -1 when unknown.
+	 * NULL when there are no kprobes (a replay).
+	 */
+	void (*missed)(void *ctx, const struct ir_prog *p, int64_t *missed);
 	void *ctx;
 };
 

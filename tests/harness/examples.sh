@@ -7,12 +7,13 @@
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
 UT=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
+KM=$KTAP_BUILDDIR/tests/tools/ktap-malloc
 EX=$KTAP_SRCDIR/examples
 
 [ "$(id -u)" -eq 0 ] || skip_all "the examples trace the live kernel: run make check as root"
 [ -x "$GP" ] || skip_all "tests/tools not built"
 
-plan 3
+plan 4
 
 # proc_lifecycle.stp: a shell that runs ls; pids numbered in order of
 # appearance, paths reduced to the command name.
@@ -67,4 +68,30 @@ else
 	not_ok "func_latency.stp (exit status $rc, histogram total $hist)"
 	diag_file "$TMP/lat"
 	diag_file "$TMP/err"
+fi
+
+# malloc_sizes.stp: the workload's own malloc() calls, and nothing of
+# ktap's (the -c child only execs).  glibc's start-up adds a few small
+# requests (under 128 bytes); the 24-, 4096-, 100000- and 1 MiB-byte ones
+# are exactly the workload's, so their buckets are checked exactly.
+LIBC=/lib/x86_64-linux-gnu/libc.so.6
+if [ -r "$LIBC" ]; then
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" "$EX/malloc_sizes.stp" \
+		-c "$KM 100x24 10x4096 3x100000 1x1048576"
+	awk -F'|' '/^ *[0-9]+ \|/ { split($2, a, " "); n = a[length(a)]
+		v = $1 + 0; if (v == 16 || v >= 4096) print v, n }' "$TMP/out" |
+		awk '$2 > 0' >"$TMP/got"
+	printf '16 100\n4096 10\n65536 3\n1048576 1\n' >"$TMP/want"
+	lines=$(awk 'NR > 1 && NF == 4 && $1 != "" { n++ } /^$/ { exit } END { print n + 0 }' "$TMP/out")
+	if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got" && [ "$lines" = 1 ] &&
+		awk 'NR == 2 { exit !($1 == "ktap-malloc" && $3 >= 114 && $3 < 130) }' "$TMP/out"; then
+		ok "malloc_sizes.stp: 114 requests of ktap-malloc in their @hist_log buckets, one process"
+	else
+		not_ok "malloc_sizes.stp (exit status $rc)"
+		diag_diff "$TMP/want" "$TMP/got"
+		diag_file "$TMP/out" 40
+		diag_file "$TMP/err"
+	fi
+else
+	skip "malloc_sizes.stp" "no $LIBC"
 fi

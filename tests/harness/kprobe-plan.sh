@@ -31,7 +31,7 @@ member_off() {
 	' "$TMP/btf"
 }
 
-plan 8
+plan 10
 
 count=$(param_reg vfs_read count)
 file=$(param_reg vfs_read file)
@@ -53,13 +53,74 @@ else
 	diag_file "$TMP/err"
 fi
 
+# A kretprobe's maxactive defaults to stap's KRETACTIVE: max(15, 6 * the
+# possible CPUs), within the kernel's 4096.
+ncpu=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); c += n == 2 ? r[2] - r[1] + 1 : 1 } } END { print c }' /sys/devices/system/cpu/possible)
+kret=$((6 * ncpu > 4096 ? 4096 : 6 * ncpu < 15 ? 15 : 6 * ncpu))
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
 	'probe kernel.function("vfs_read").return { printf("%d\n", $return) }'
-if [ "$rc" -eq 0 ] && grep -q "^write kprobe_events 'r:ktap_\$PID/vfs_read_0 vfs_read ret=\$retval:s64'\$" "$TMP/out"; then
-	ok ".return: a kretprobe fetching \$retval as ssize_t"
+if [ "$rc" -eq 0 ] && grep -q "^write kprobe_events 'r$kret:ktap_\$PID/vfs_read_0 vfs_read ret=\$retval:s64'\$" "$TMP/out"; then
+	ok ".return: a kretprobe fetching \$retval as ssize_t, maxactive $kret for $ncpu CPUs"
 else
-	not_ok ".return plan (exit status $rc)"
+	not_ok ".return plan (exit status $rc), want r$kret:"
 	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -D KRETACTIVE=200 -e \
+	'probe kernel.function("vfs_read").return { print($return) }'
+run_ktap "$TMP" "$TMP/out2" "$TMP/err2" -p3 -D KRETACTIVE=5000 -e \
+	'probe kernel.function("vfs_read").return { print($return) }'
+if grep -q "^write kprobe_events 'r200:ktap_\$PID/vfs_read_0 vfs_read " "$TMP/out" &&
+	[ "$rc" -eq 1 ] && grep -qx "ktap: error: -D KRETACTIVE expects a number from 1 to 4096 (the kernel's limit), got '5000'" "$TMP/err2"; then
+	ok "-D KRETACTIVE=200 sets the default; 5000 is refused"
+else
+	not_ok "-D KRETACTIVE (exit status $rc)"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err2"
+fi
+
+# stap's latency idiom: the entry probe computes gettimeofday_ns() at the
+# entry record (no fetch arguments needed), the return probe subtracts.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'global lat
+probe kernel.function("vfs_read").return { lat <<< gettimeofday_ns() - @entry(gettimeofday_ns()) }
+probe end { print(@hist_log(lat)) }'
+sed -i 's/bi  *[0-9]* n=/bi n=/' "$TMP/out"
+cat >"$TMP/want" <<EOW
+# kernel: tracefs writes, in order
+mkdir instances/ktap_\$PID
+write kprobe_events 'r$kret:ktap_\$PID/vfs_read_0 vfs_read'
+write kprobe_events 'p:ktap_\$PID/vfs_read_0e vfs_read'
+write instances/ktap_\$PID/events/ktap_\$PID/vfs_read_0/filter 'common_pid != \$KTAP'
+write instances/ktap_\$PID/events/ktap_\$PID/vfs_read_0/enable '1'
+write instances/ktap_\$PID/events/ktap_\$PID/vfs_read_0e/filter 'common_pid != \$KTAP'
+write instances/ktap_\$PID/events/ktap_\$PID/vfs_read_0e/enable '1'
+# user space
+global 0 lat
+probe 0 kernel.function("vfs_read").return /* event ktap_\$PID:vfs_read_0, 1 @entry value, 0 slots */
+     0  tick    
+     1  bi n=0	; gettimeofday_ns
+     2  entry    0
+     3  sub     
+     4  sadd     0	; lat
+     5  pop     
+     6  next    
+probe 1 end /* end, 0 slots */
+     0  tick    
+     1  hist     0 n=0 0
+     2  bi n=1	; print
+     3  pop     
+     4  next    
+probe 2 kernel.function("vfs_read").return /* event ktap_\$PID:vfs_read_0e, @entry values of probe 0, 0 slots */
+     0  bi n=0	; gettimeofday_ns
+     1  epush    1
+     2  next    
+EOW
+if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/out"; then
+	ok "@entry(gettimeofday_ns()): the plan's entry probe computes it, the return reads it"
+else
+	not_ok "@entry plan (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/out"
 	diag_file "$TMP/err"
 fi
 

@@ -116,6 +116,18 @@ run_ktap() {
 	fi
 }
 
+# expect_same DESC WANT GOT: ok when the last run exited 0 normally and
+# file GOT equals file WANT; else the diff and the run's stderr ($TMP/err).
+expect_same() {
+	if [ "$rc" -eq 0 ] && [ -z "$why" ] && cmp -s "$2" "$3"; then
+		ok "$1"
+	else
+		not_ok "$1 (exit status $rc)"
+		diag_diff "$2" "$3"
+		explain "$TMP/err"
+	fi
+}
+
 # explain ERR: diagnostics after a failed run (reason, stderr, valgrind).
 explain() {
 	[ -n "$why" ] && echo "# $why"

@@ -18,7 +18,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 17
+plan 22
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -79,6 +79,104 @@ run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 		printf("n=%d msg=%s y=%d -> %d\n", @entry($n), @entry($msg), @entry($r->in->y), $return) }' -c "$T"
 printf '%s\n' "n=0 msg=hello y=50 -> 487" "n=1 msg=hello y=50 -> 488" "n=2 msg=hello y=50 -> 489" >"$TMP/want"
 check "@entry(): entry values paired with each return"
+
+# @entry(EXPR) of any expression: evaluated once, at the entry, by a
+# companion entry probe (globals, tid(), execname() as they were then).
+anyentry='global g = 5
+probe process("'"$T"'").function("handle").return {
+	printf("%d %d %s %s %d\n", @entry(tid()) == tid(), $return - @entry($n + $r->in->y * 2),
+	       @entry(execname()), @entry($msg . "!"), @entry(g++))
+}
+probe end { printf("g=%d\n", g) }'
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e "$anyentry" -c "$T"
+printf '%s\n' "1 387 ktap-uprobe-tar hello! 5" "1 387 ktap-uprobe-tar hello! 6" \
+	"1 387 ktap-uprobe-tar hello! 7" "g=8" >"$TMP/want"
+check "@entry(EXPR): arithmetic on parameters and members, tid(), execname(), a string, a global"
+
+# The plan: the entry event fetches the target variables; an entry probe
+# computes the values (epush) that the return probe reads (entry N).
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e "$anyentry"
+sed -e "s|$T:0x[0-9a-f]*|T|" -e '/^write instances/d' -e '/^mkdir/d' \
+	-e 's/bi  *[0-9]* n=/bi n=/' "$TMP/out" >"$TMP/p3"
+cp "$TMP/p3" "$TMP/out"
+cat >"$TMP/want" <<EOW
+# kernel: tracefs writes, in order
+write uprobe_events 'r:ktap_\$PID/handle_0 T ret=%ax:s64'
+write uprobe_events 'p:ktap_\$PID/handle_0e T n=%si:s32 r_in_y=+24(%di):s64 msg=+0(%dx):string'
+# user space
+global 0 g
+probe 0 process("$T").function("handle").return /* event ktap_\$PID:handle_0, 5 @entry values, 0 slots */
+  # field 0: ret
+     0  tick    
+     1  entry    0
+     2  bi n=0	; tid
+     3  eq      
+     4  field    0
+     5  entry    1
+     6  sub     
+     7  entry    2
+     8  entry    3
+     9  entry    4
+    10  printf   0 n=5
+    11  pop     
+    12  next    
+probe 1 end /* end, 0 slots */
+     0  tick    
+     1  ldg      0	; g
+     2  printf   1 n=1
+     3  pop     
+     4  next    
+probe 2 process("$T").function("handle").return /* event ktap_\$PID:handle_0e, @entry values of probe 0, 0 slots */
+  # field 0: n
+  # field 1: r_in_y
+  # field 2: msg
+     0  bi n=0	; tid
+     1  field    0
+     2  field    1
+     3  pushi    2
+     4  mul     
+     5  add     
+     6  bi n=0	; execname
+     7  field    2
+     8  pushc    0	; "!"
+     9  cat     
+    10  pushi    1
+    11  opg      0 256	; g
+    12  epush    5
+    13  next    
+EOW
+check "-p3: the entry probe computes the @entry values, the return probe reads them"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e \
+	'probe process("'"$T"'").function("handle").return { x = 1; print(@entry(x) + @entry(@entry($n)) + @entry($return)) }'
+if [ "$rc" -eq 1 ] && [ "$(grep -c error: "$TMP/err")" -eq 3 ] &&
+	grep -q "error: local variable 'x' does not exist at the function's entry, where @entry() is evaluated" "$TMP/err" &&
+	grep -q "error: @entry() inside @entry(): the operand is already evaluated at the function's entry" "$TMP/err" &&
+	grep -q "error: \$return does not exist yet at the function's entry, where @entry() is evaluated" "$TMP/err"; then
+	ok "@entry() of a local, of @entry(), of \$return: three located errors"
+else
+	not_ok "@entry() errors (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("fact").return { printf("fact(%d)=%d depth %d\n", @entry($n), $return, @entry($n)) }' -c "$T"
+printf '%s\n' "fact(1)=1 depth 1" "fact(2)=2 depth 2" "fact(3)=6 depth 3" "fact(4)=24 depth 4" >"$TMP/want"
+check "@entry() in a recursive function: each return pairs with its own entry"
+
+# Latency from the entry's clock: the event times, so exact; nap() sleeps 20 ms.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'global bad, n
+	 probe process("'"$T"'").function("handle").return, process("'"$T"'").function("fact").return {
+		n++; t = @entry(local_clock_ns()); if (t <= 0 || t > local_clock_ns()) bad++ }
+	 probe process("'"$T"'").function("nap").return {
+		d = local_clock_ns() - @entry(local_clock_ns())
+		u = gettimeofday_us() - @entry(gettimeofday_us())
+		printf("nap %s %s\n", d >= 20000000 && d < 1000000000 ? "ok" : sprint(d),
+		       u >= 20000 && u < 1000000 ? "ok" : sprint(u)) }
+	 probe end { printf("%d calls, %d bad\n", n, bad) }' -c "$T"
+printf '%s\n' "nap ok ok" "7 calls, 0 bad" >"$TMP/want"
+check "@entry(local_clock_ns()): 0 < entry <= return for every call; a 20 ms sleep measures 20 ms..1 s"
 
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("handle").return { printf("%d\n", $return) }' -c "$T"

@@ -6,7 +6,9 @@
  * Calls handle() three times (k = 0, 1, 2) with a struct holding an int,
  * a string pointer, an embedded struct, a pointer to a struct, a char
  * array and two bitfields, then malloc(12345) and srandom(12345) once
- * each through libc (srandom because sanitizers replace malloc).
+ * each through libc (srandom because sanitizers replace malloc).  Then,
+ * for @entry: fact(4) (recursive, so returns pair with their own
+ * entries) and nap(), which sleeps 20 ms.
  */
 /*
  * configure's CFLAGS (-O2) come after the per-program -O0 on automake's
@@ -18,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct inner {
 	int x;
@@ -41,6 +44,20 @@ long handle(struct req *r, int n, const char *msg)
 	return r->id * 10 + n + (long)strlen(msg) + r->in.y + r->ip->x + r->flags;
 }
 
+long fact(int n) __attribute__((noinline));
+
+long fact(int n)
+{
+	return n <= 1 ? 1 : n * fact(n - 1);
+}
+
+int nap(int ms) __attribute__((noinline));
+
+int nap(int ms)
+{
+	return usleep((useconds_t)ms * 1000);
+}
+
 int main(void)
 {
 	struct inner i2 = { 7, 70 };
@@ -53,6 +70,7 @@ int main(void)
 		s += handle(&r, k, "hello");
 	p = malloc(12345);
 	srandom(12345);
+	s += fact(4) + nap(20);
 	printf("%ld %d\n", s, p != NULL);
 	free(p);
 	return 0;

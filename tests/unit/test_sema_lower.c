@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kprobe.h"
 #include "lower.h"
 #include "sema.h"
 #include "session.h"
@@ -198,6 +199,7 @@ static void test_errors(void **state)
 		{ "probe begin { break }", "'break' outside a loop" },
 		{ "function f(a) { } probe begin { f(1, 2) }", "takes 1 argument, 2 given" },
 		{ "probe timer.ms(0) { }", "with N > 0" },
+		{ "probe begin { print(@entry(1)) }", "@entry() is for .return probes" },
 	};
 	unsigned i;
 
@@ -212,6 +214,20 @@ static void test_errors(void **state)
 	}
 }
 
+/* stap's KRETACTIVE: max(15, 6 * possible CPUs), at most the kernel's 4096. */
+static void test_kretactive(void **state)
+{
+	(void)state;
+	assert_int_equal(kp_kretactive("0\n"), 15);
+	assert_int_equal(kp_kretactive("0-1\n"), 15);
+	assert_int_equal(kp_kretactive("0-2\n"), 18);
+	assert_int_equal(kp_kretactive("0-3,8-11\n"), 48);
+	assert_int_equal(kp_kretactive("0,2,4\n"), 18);
+	assert_int_equal(kp_kretactive("0-681\n"), 4092);
+	assert_int_equal(kp_kretactive("0-682\n"), 4096);
+	assert_int_equal(kp_kretactive(""), 15);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -222,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_filters),
 		cmocka_unit_test(test_shared_event_keeps_checks),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_kretactive),
 	};
 	char path[4096];
 

@@ -8,7 +8,7 @@
 # knows (file names, sizes, inode numbers, errno values), and tracefs
 # must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=17
+guest_plan=22
 
 export KTAP_TAPSET=/usr/share/ktap/tapset
 T=/tmp/ktap-guest
@@ -162,14 +162,62 @@ else
 	diag $T/err
 fi
 
-# 10. -p3 of a kretprobe
+# 10. -p3 of a kretprobe: maxactive is stap's KRETACTIVE default,
+#     max(15, 6 * possible CPUs), or -D KRETACTIVE=N
+ncpu=$(awk -F, '{ for (i = 1; i <= NF; i++) { n = split($i, r, "-"); c += n == 2 ? r[2] - r[1] + 1 : 1 } } END { print c }' /sys/devices/system/cpu/possible)
+kret=$((6 * ncpu))
+[ "$kret" -lt 15 ] && kret=15
 run -p3 -e 'probe kernel.function("vfs_read").return { print($return) }'
-if [ "$rc" -eq 0 ] && grep -q "^write kprobe_events 'r:ktap_\$PID/vfs_read_0 vfs_read ret=\$retval:s64'" $T/out; then
-	ok "-p3: the kretprobe definition"
+if [ "$rc" -eq 0 ] && grep -q "^write kprobe_events 'r$kret:ktap_\$PID/vfs_read_0 vfs_read ret=\$retval:s64'" $T/out; then
+	ok "-p3: the kretprobe definition, maxactive $kret for $ncpu possible CPUs"
 else
-	not_ok "-p3 kretprobe (exit status $rc)"
+	not_ok "-p3 kretprobe (exit status $rc), want r$kret:"
 	diag $T/out $T/err
 fi
+run -p3 -D KRETACTIVE=77 -e 'probe kernel.function("vfs_read").return { print($return) }'
+if [ "$rc" -eq 0 ] && grep -q "^write kprobe_events 'r77:ktap_\$PID/vfs_read_0 vfs_read" $T/out; then
+	ok "-p3 -D KRETACTIVE=77: r77:"
+else
+	not_ok "-D KRETACTIVE (exit status $rc)"
+	diag $T/out $T/err
+fi
+
+# 10b. @entry of any expression in a kretprobe: the entry's own clock
+run -e 'global n, bad
+	probe kernel.function("vfs_read").return {
+		if (pid() == target() && @entry($count) == 1) {
+			n++; lat = gettimeofday_ns() - @entry(gettimeofday_ns())
+			if (lat <= 0 || @entry(tid()) != tid()) bad++ } }
+	probe end { printf("%d reads, %d bad\n", n, bad) }' \
+	-c "dd if=/etc/hostname of=/dev/null bs=1 count=5"
+echo "5 reads, 0 bad" >$T/want
+expect "vfs_read.return: @entry(gettimeofday_ns()) before every return of dd's 5 reads"
+
+# 10c. kretprobe instances: 4 concurrent sleeps (busybox sleep ->
+#      hrtimer_nanosleep, 1 s each).  maxactive(1): one instance, so at
+#      least 3 returns are missed and stap's warning says how many.
+sleeps="sleep 1 & sleep 1 & sleep 1 & sleep 1 & wait"
+nap='global n
+	probe kernel.function("hrtimer_nanosleep").return { if (execname() == "sleep") n++ }
+	probe end { printf("%d\n", n) }'
+run -e "$(printf "%s\n" "$nap" | sed 's/\.return/&.maxactive(1)/')" -c "$sleeps"
+missed=$(sed -n "s/^WARNING: Skipped due to missed kretprobe\/1 on 'kernel.function(\"hrtimer_nanosleep\").return': \([0-9]*\)\$/\1/p" $T/err)
+if [ "$rc" -eq 0 ] && [ "${missed:-0}" -ge 3 ] && [ "$(cat $T/out)" -le 1 ] &&
+	grep -q "^WARNING: Number of errors: 0, skipped probes: $missed\$" $T/err; then
+	ok "maxactive(1), 4 concurrent sleeps: $missed missed returns reported"
+else
+	not_ok "maxactive(1) misses (exit status $rc, missed '$missed')"
+	diag $T/out $T/err
+fi
+run -e "$nap" -c "$sleeps"
+echo 4 >$T/want
+if grep -q "missed\|skipped" $T/err; then
+	not_ok "default maxactive: no missed returns"
+	diag $T/err
+else
+	ok "default maxactive: no missed returns"
+fi
+expect "default maxactive ($kret): all 4 returns"
 
 # 10b. The tapset with kprobes: the '!' aliases take their kprobes
 #      (alloc_bprm for exec, since do_execveat_common is inlined in
