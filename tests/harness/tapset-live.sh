@@ -13,20 +13,6 @@
 
 plan 3
 
-# norm FILE: pids (numbers of 3+ digits) renamed P1, P2 ... in order of
-# appearance.
-norm() {
-	awk '{
-		for (i = 1; i <= NF; i++)
-			if (match($i, /^[0-9][0-9][0-9]+/)) {
-				n = substr($i, RSTART, RLENGTH)
-				if (!(n in id)) id[n] = "P" (++k)
-				$i = id[n] substr($i, RSTART + RLENGTH)
-			}
-		print
-	}' "$1"
-}
-
 # 1-2. kprocess: sh runs ls, then execs sleep (absolute paths: no PATH
 #      search, whose failed execs would show).  Without kprobes, exec's
 #      filename is "" and exit's code 0.  The release of ls (an RCU
@@ -54,7 +40,7 @@ probe kprocess.exit { if (pid() in ours) printf("exit %d %s code %d\n", pid(), e
 probe kprocess.release { if (released_pid in ours) printf("release %d %d\n", released_pid, released_tid) }
 EOS
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -w -c "/bin/sh -c '/bin/ls / >/dev/null; exec /bin/sleep 0.3'" kp.stp
-norm "$TMP/out" >"$TMP/norm"
+norm_pids "$TMP/out" >"$TMP/norm"
 grep -v '^release' "$TMP/norm" >"$TMP/got" || :
 cat >"$TMP/want" <<'EOW'
 exec P1 execve []
@@ -68,13 +54,7 @@ exec P1 execve []
 exec_complete P1 sleep execve errno 0 success 1
 exit P1 sleep code 0
 EOW
-if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
-	ok "kprocess.exec, exec_complete, create, start, exit of sh running ls then exec'ing sleep"
-else
-	not_ok "kprocess probes of sh/ls/sleep (exit status $rc)"
-	diag_diff "$TMP/want" "$TMP/got"
-	diag_file "$TMP/err"
-fi
+expect_same "kprocess.exec, exec_complete, create, start, exit of sh running ls then exec'ing sleep" "$TMP/want" "$TMP/got"
 if [ "$(grep -c '^release' "$TMP/norm")" -eq 1 ] && grep -qx 'release P2 P2' "$TMP/norm"; then
 	ok "kprocess.release: once, for ls"
 else
@@ -103,7 +83,7 @@ probe signal.handle {
 probe signal.deliver { if (pid() in ours) printf("deliver %s\n", signal_str(sig)) }
 EOS
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -w -c "/bin/sh -c '/bin/sleep 5 & kill -USR1 \$!; wait'" sig.stp
-norm "$TMP/out" >"$TMP/got"
+norm_pids "$TMP/out" >"$TMP/got"
 cat >"$TMP/want" <<'EOW'
 send SIGUSR1 10 from P1 to P2 shared 1 result 0: SI_USER or SI_TIMER or SI_ASYNCIO
 handle SIGKILL 9 in P2: User Mode Signal, default action
@@ -113,10 +93,4 @@ handle SIGCHLD 17 in P1: Kernel Mode Signal, handler
 deliver CHLD
 send SIGCHLD 17 from P1 to P3 shared 1 result 0: SI_KERNEL (SIGFPE, SIGSEGV, SIGTRAP, SIGCHLD, SIGPOLL)
 EOW
-if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
-	ok "signal.send, signal.handle, signal.deliver: kill -USR1 of a child, its SIGCHLDs"
-else
-	not_ok "signal probes (exit status $rc)"
-	diag_diff "$TMP/want" "$TMP/got"
-	diag_file "$TMP/err"
-fi
+expect_same "signal.send, signal.handle, signal.deliver: kill -USR1 of a child, its SIGCHLDs" "$TMP/want" "$TMP/got"
