@@ -8,7 +8,7 @@
 # knows (file names, sizes, inode numbers, errno values), and tracefs
 # must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=22
+guest_plan=23
 
 export KTAP_TAPSET=/usr/share/ktap/tapset
 T=/tmp/ktap-guest
@@ -302,6 +302,17 @@ send SIGCHLD 17 from [P1] to [P3] shared 1
 EOW
 mv $T/got $T/out
 expect "tapset signal.send/deliver and scheduler.process_fork/exit on 6.1's tracepoints"
+
+# 10b'. vm.pagefault.return is a kretprobe on handle_mm_fault(), real
+#       only with kprobes: dd's 4 MiB buffer takes hundreds of faults
+#       (fewer than 1024 pages: fault-around and huge pages), each
+#       returning VM_FAULT_ bits (below VM_FAULT_HINDEX_MASK, 0x0f0000).
+run -w -e 'global n, bad
+	probe vm.pagefault.return { if (pid() == target()) { n++; if (fault_type < 0 || fault_type >= 65536) bad++ } }
+	probe end { printf("%d %d\n", n >= 100 && n <= 2048, bad) }' \
+	-c "dd if=/dev/zero of=/dev/null bs=4M count=1"
+echo "1 0" >$T/want
+expect "vm.pagefault.return (kretprobe): 100 to 2048 faults of dd's 4 MiB buffer, all VM_FAULT_ bits"
 
 # 10c. examples/kfunc_callers.stp: busybox dd, 5 reads of one byte
 run -c "dd if=/etc/hostname of=/dev/null bs=1 count=5" \
