@@ -23,5 +23,5 @@ fi
 export KTAP_VM_GUEST=$here/guest-ktap.sh
 # A module for module("9p").function() (it has BTF of its own).
 export KTAP_VM_KMODS=9p
-export KTAP_VM_SPECS="$build/ktap:/usr/bin/ktap $srcdir/tapset:/usr/share/ktap/tapset $build/tests/tools/ktap-tfs-snapshot:/usr/bin/ktap-tfs-snapshot"
+export KTAP_VM_SPECS="$build/ktap:/usr/bin/ktap $srcdir/tapset:/usr/share/ktap/tapset $srcdir/examples:/usr/share/ktap/examples $build/tests/tools/ktap-tfs-snapshot:/usr/bin/ktap-tfs-snapshot"
 exec bash "$here/vm-selftest.sh"
