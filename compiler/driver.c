@@ -40,6 +40,9 @@
 	"  -a ARCH        architecture for %%( arch ... %%) conditions\n" \
 	"  -v             more verbose (per-pass timing); repeat for more\n" \
 	"  -w             suppress warnings\n" \
+	"  --dump-functions      list the tapset's functions and the builtins\n" \
+	"                        with their parameter types, and exit\n" \
+	"  --dump-probe-aliases  list the tapset's probe aliases and exit\n" \
 	"  -h, --help     show this help\n" \
 	"  -V, --version  show the version\n"
 
@@ -171,6 +174,12 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		return 0;
 	case 'h': fputs(DRV_USAGE, stdout); return -1;
 	case 'V': printf("ktap %s\n", PACKAGE_VERSION); return -1;
+	case 'F': case 'A':
+		/* stap: the library's functions or aliases; no script. */
+		o->dump = c == 'F' ? 1 : 2;
+		o->script_text = "probe never {}";
+		o->last_pass = 1;
+		return 0;
 	case 'R':
 		/* The recording's formats stand in for tracefs in pass 2 too. */
 		o->replay_dir = arg;
@@ -188,6 +197,8 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		/* Tests: run on a recorded directory instead of the kernel. */
 		{ "replay", required_argument, NULL, 'R' },
+		{ "dump-functions", no_argument, NULL, 'F' },
+		{ "dump-probe-aliases", no_argument, NULL, 'A' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, r;
@@ -227,6 +238,8 @@ static int drv_pass1(struct ktap_session *s)
 			s->nlibrary);
 		drv_timer_print(&t, stderr);
 	}
+	if (r == 0 && s->opt.dump)
+		return drv_dump(s, stdout);
 	if (r == 0 && s->opt.last_pass == 1)
 		ast_print_file(stdout, s->script);
 	return r;

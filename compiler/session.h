@@ -47,6 +47,7 @@ struct ktap_options {
 	const char *arch;		/* -a ARCH */
 	const char *replay_dir;		/* --replay DIR (tests) */
 	int list;			/* -l 1, -L 2: list probe points */
+	int dump;			/* --dump-functions 1, --dump-probe-aliases 2 */
 };
 
 struct ktap_session {

@@ -177,3 +177,18 @@ list_stp() {
 		[ -f "$_f" ] && echo "$_f"
 	done
 }
+
+# norm_pids FILE: FILE with every number of three or more digits (pids)
+# renamed P1, P2 ... in order of first appearance, so that the output of
+# a traced command can be compared exactly.
+norm_pids() {
+	awk '{
+		for (i = 1; i <= NF; i++)
+			while (match($i, /[0-9][0-9][0-9]+/)) {
+				n = substr($i, RSTART, RLENGTH)
+				if (!(n in id)) id[n] = "P" (++k)
+				$i = substr($i, 1, RSTART - 1) id[n] substr($i, RSTART + RLENGTH)
+			}
+		print
+	}' "$1"
+}

@@ -64,6 +64,8 @@ cat >"$TMP/want" <<'EOW'
 kernel.trace("sched:sched_process_exec") $filename:__data_loc char[] $pid:pid_t $old_pid:pid_t
 kernel.trace("sched:sched_process_exit") $comm:char[16] $pid:pid_t $prio:int $group_dead:bool
 kernel.trace("sched:sched_process_fork") $parent_comm:__data_loc char[] $parent_pid:pid_t $child_comm:__data_loc char[] $child_pid:pid_t
+kernel.trace("sched:sched_process_free") $comm:__data_loc char[] $pid:pid_t $prio:int
+kernel.trace("sched:sched_process_wait") $comm:__data_loc char[] $pid:pid_t $prio:int
 EOW
 if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/out"; then
 	ok "-L on tracepoints: sorted points with their fields and C types"

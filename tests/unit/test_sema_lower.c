@@ -128,10 +128,10 @@ static void test_wildcards_and_optional(void **state)
 		"probe kernel.trace(\"sched:sched_process_*\"), kernel.trace(\"nosuch:x\")? { n++ }\n");
 
 	assert_non_null(c->s.prog);
-	assert_int_equal(c->s.prog->nprobes, 3);	/* exec, exit, fork */
+	assert_int_equal(c->s.prog->nprobes, 5);	/* exec, exit, fork, free, wait */
 	assert_string_equal(c->s.prog->probes[0]->pp,
 			    "kernel.trace(\"sched:sched_process_exec\")");
-	assert_int_equal(c->s.ir->nevents, 3);
+	assert_int_equal(c->s.ir->nevents, 5);
 	release(c);
 }
 

@@ -8,7 +8,7 @@
 # knows (file names, sizes, inode numbers, errno values), and tracefs
 # must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=23
+guest_plan=27
 
 export KTAP_TAPSET=/usr/share/ktap/tapset
 T=/tmp/ktap-guest
@@ -218,6 +218,109 @@ else
 	ok "default maxactive: no missed returns"
 fi
 expect "default maxactive ($kret): all 4 returns"
+
+# 10b. The tapset with kprobes: the '!' aliases take their kprobes
+#      (alloc_bprm for exec, since do_execveat_common is inlined in
+#      6.1; do_exit for the exit code; release_task; schedule_tail),
+#      and the tracepoints in their 6.1 layouts.  (busybox ls exits
+#      with 1 for a missing directory: code 1 << 8.)  The scripts print
+#      pids as [N], renamed [P1], [P2] ... in order of appearance.
+norm() {
+	awk '{
+		out = ""
+		while (match($0, /\[[0-9]+\]/)) {
+			n = substr($0, RSTART + 1, RLENGTH - 2)
+			if (!(n in id)) id[n] = "P" (++k)
+			out = out substr($0, 1, RSTART) id[n] "]"
+			$0 = substr($0, RSTART + RLENGTH)
+		}
+		print out $0
+	}' "$1"
+}
+cat >$T/kp.stp <<'EOS'
+global ours
+probe begin { ours[target()] = 1 }
+probe kprocess.create {
+	if (pid() in ours) {
+		ours[new_pid] = 1
+		printf("create by [%d]: new_pid [%d] new_tid [%d]\n", pid(), new_pid, new_tid)
+	}
+}
+probe kprocess.start { if (pid() in ours && tid() != target()) printf("start [%d]\n", tid()) }
+probe kprocess.exec { if (pid() in ours) printf("exec [%d] %s %s\n", pid(), name, filename) }
+probe kprocess.exec_complete {
+	if (pid() in ours)
+		printf("exec_complete [%d] %s errno %d success %d\n", pid(), execname(), errno, success)
+}
+probe kprocess.exit { if (pid() in ours) printf("exit [%d] %s code %d\n", pid(), execname(), code) }
+probe kprocess.release {
+	if (released_pid in ours)
+		printf("release [%d] [%d] %s\n", released_pid, released_tid, task ? "task" : "no task")
+}
+EOS
+run -w -c "/bin/sh -c '/bin/ls /no/such/dir 2>/dev/null; exec /bin/sleep 0.2'" $T/kp.stp
+norm $T/out >$T/got
+cat >$T/want <<'EOW'
+exec [P1] execve "/bin/sh"
+exec_complete [P1] sh errno 0 success 1
+create by [P1]: new_pid [P2] new_tid [P2]
+start [P2]
+exec [P2] execve "/bin/ls"
+exec_complete [P2] ls errno 0 success 1
+exit [P2] ls code 256
+release [P2] [P2] task
+exec [P1] execve "/bin/sleep"
+exec_complete [P1] sleep errno 0 success 1
+exit [P1] sleep code 0
+EOW
+mv $T/got $T/out
+expect "tapset kprocess.* with kprobes: exec file names, busybox ls's exit code 256 (status 1), release"
+
+cat >$T/sig.stp <<'EOS'
+global ours
+probe begin { ours[target()] = 1 }
+probe kprocess.create { if (pid() in ours) ours[new_pid] = 1 }
+probe scheduler.process_fork { if (parent_pid in ours) printf("fork [%d] -> [%d]\n", parent_pid, child_pid) }
+probe scheduler.process_exit { if (pid in ours) printf("process_exit [%d]\n", pid) }
+probe signal.send {
+	if (pid() in ours || sig_pid in ours)
+		printf("send %s %d from [%d] to [%d] shared %d\n", sig_name, sig, pid(), sig_pid, shared)
+}
+probe signal.deliver { if (pid() in ours) printf("deliver %s in [%d]\n", signal_str(sig), pid()) }
+EOS
+run -w -c "/bin/sh -c '/bin/sleep 5 & kill -USR1 \$!; wait'" $T/sig.stp
+norm $T/out >$T/got
+cat >$T/want <<'EOW'
+fork [P1] -> [P2]
+send SIGUSR1 10 from [P1] to [P2] shared 1
+deliver KILL in [P2]
+process_exit [P2]
+send SIGCHLD 17 from [P2] to [P1] shared 1
+deliver CHLD in [P1]
+process_exit [P1]
+send SIGCHLD 17 from [P1] to [P3] shared 1
+EOW
+mv $T/got $T/out
+expect "tapset signal.send/deliver and scheduler.process_fork/exit on 6.1's tracepoints"
+
+# 10b'. vm.pagefault.return is a kretprobe on handle_mm_fault(), real
+#       only with kprobes: dd's 4 MiB buffer takes hundreds of faults
+#       (fewer than 1024 pages: fault-around and huge pages), each
+#       returning VM_FAULT_ bits (below VM_FAULT_HINDEX_MASK, 0x0f0000).
+run -w -e 'global n, bad
+	probe vm.pagefault.return { if (pid() == target()) { n++; if (fault_type < 0 || fault_type >= 65536) bad++ } }
+	probe end { printf("%d %d\n", n >= 100 && n <= 2048, bad) }' \
+	-c "dd if=/dev/zero of=/dev/null bs=4M count=1"
+echo "1 0" >$T/want
+expect "vm.pagefault.return (kretprobe): 100 to 2048 faults of dd's 4 MiB buffer, all VM_FAULT_ bits"
+
+# 10c. examples/kfunc_callers.stp: busybox dd, 5 reads of one byte
+run -c "dd if=/etc/hostname of=/dev/null bs=1 count=5" \
+	/usr/share/ktap/examples/kfunc_callers.stp vfs_read
+printf '%s\n' "COMMAND PID CALLS" "dd N 5" >$T/want
+tr -s ' ' <$T/out | sed 's/^dd [0-9]* /dd N /' >$T/got
+mv $T/got $T/out
+expect "examples/kfunc_callers.stp vfs_read: dd called it 5 times"
 
 # 10d. the tcp and vfs tapset (4 checks)
 . /tests/guest-tcp.sh
