@@ -322,7 +322,12 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 		if (dl->kind == AST_D_PROBE && dl->probe->kind == AST_PROBE)
 			sema_resolve_probe(&c, dl->probe);
 	}
-	(void)j;
+	/* Before typing: unused alias locals go (with what they would have
+	   needed), then syscall probes that still read user memory get it. */
+	for (j = 0; j < c.prog->nprobes; j++) {
+		sema_elide(&c, c.prog->probes[j]);
+		sema_syscall_fetch(&c, c.prog->probes[j]);
+	}
 	if (d->errors)
 		return NULL;
 	sema_types(&c);

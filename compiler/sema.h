@@ -68,6 +68,9 @@ struct sem_probe {
 	size_t lcap;
 	unsigned index;			/* in declaration order */
 	struct src_span span;
+	/* Resolved through syscall.NAME: a tracepoint whose user-memory
+	   arguments are fetched by a kprobe when the body reads them. */
+	bool syscall;
 };
 
 struct sem_func {

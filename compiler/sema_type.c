@@ -35,6 +35,11 @@ static const struct bi_info bi_table[] = {
 #undef BI
 };
 
+bool sema_builtin_has_side_effects(int id)
+{
+	return (bi_table[id].flags & BF_SIDE) != 0;
+}
+
 static enum sem_type ty_expr(struct sema_ctx *c, struct ast_expr *e);
 static void ty_stmt(struct sema_ctx *c, struct ast_stmt *s, unsigned loops);
 
