@@ -239,6 +239,21 @@ static bool elide_dead(struct sema_ctx *c, const struct elide_reads *r,
 	return p.pure;
 }
 
+/* Does @s do nothing (absent, ';', or a block of those)? */
+static bool elide_empty(const struct ast_stmt *s)
+{
+	unsigned i;
+
+	if (!s || s->kind == AST_S_NULL)
+		return true;
+	if (s->kind != AST_S_BLOCK)
+		return false;
+	for (i = 0; i < s->body.n; i++)
+		if (!elide_empty(s->body.v[i]))
+			return false;
+	return true;
+}
+
 /* Drop the dead assignments of @s; true when one was. */
 static bool elide_stmt(struct sema_ctx *c, const struct elide_reads *r,
 		       struct ast_stmt *s)
@@ -257,6 +272,18 @@ static bool elide_stmt(struct sema_ctx *c, const struct elide_reads *r,
 	any |= elide_stmt(c, r, s->s2);
 	for (i = 0; i < s->body.n; i++)
 		any |= elide_stmt(c, r, s->body.v[i]);
+	if (s->elidable && s->kind == AST_S_IF && elide_empty(s->s1) && elide_empty(s->s2)) {
+		struct elide_pure p = { c, { 0 }, 0, true };
+
+		/* "if (C) argstr = A else argstr = B" with argstr unused */
+		sema_walk_expr(s->e, elide_pure_fn, &p);
+		if (p.pure) {
+			s->kind = AST_S_NULL;
+			s->e = NULL;
+			s->s1 = s->s2 = NULL;
+			any = true;
+		}
+	}
 	return any;
 }
 
