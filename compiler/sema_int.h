@@ -58,15 +58,24 @@ int sema_walk_stmt(struct ast_stmt *s, sema_walk_fn fn, void *arg);
 void sema_elide_mark(struct ast_stmt *s);
 void sema_elide(struct sema_ctx *c, struct sem_probe *sp);
 
-/* sema_syscall.c: the syscall.NAME family (see there). */
+/* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
 struct tpf_event;
+/* The system calls matching glob @pattern: syscall tracepoints and tapset
+   aliases syscall.NAME[.return]; sorted, in *@names (arena). */
 unsigned sema_syscall_names(struct sema_ctx *c, const char *pattern, bool ret,
 			    const char ***names);
+/* The generic prologue of system call @name on its tracepoint @ev:
+   stap's variables, every statement elidable. */
 struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_event *ev,
 				       const char *name, bool ret, struct src_span at);
+/* After elision: a syscall probe that reads user memory becomes a kprobe
+   on the system call's wrapper, or (no kprobes) gets stap's fallback. */
 void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp);
+
+/* ---- sema_probe.c, for the dynamic events of sema_syscall.c ---- */
+/* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
 const char *sema_pp_origin(struct sema_ctx *c, const struct ast_ppoint *p);
-const char *sema_event_name(struct sema_ctx *c, const char *name);
+/* Whether the kernel's tracefs (or the fixture) has control file @file. */
 bool sema_kernel_has(const char *file);
 
 struct ast_stmt *ast_clone_stmt(struct arena *a, const struct ast_stmt *s);

@@ -259,7 +259,7 @@ const char *sema_pp_origin(struct sema_ctx *c, const struct ast_ppoint *p)
 }
 
 /* An event name from function @name: [A-Za-z0-9_], then _N. */
-const char *sema_event_name(struct sema_ctx *c, const char *name)
+static const char *pp_event_name(struct sema_ctx *c, const char *name)
 {
 	char *s = arena_printf(c->arena, "%.40s_%u", name, c->prog->nprobes), *p;
 
@@ -284,7 +284,7 @@ static void pp_emit_dyn(struct sema_ctx *c, struct pp_state *st, struct up_func 
 
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
-	ev->name = sema_event_name(c, uf->name);
+	ev->name = pp_event_name(c, uf->name);
 	ev->dyn_file = path ? "uprobe_events" : "kprobe_events";
 	if (path)
 		ev->dyn_target = arena_printf(c->arena, "%s:0x%llx", uf->path,
@@ -346,7 +346,7 @@ static int pp_process_statement(struct sema_ctx *c, struct pp_state *st,
 	ev = arena_alloc(c->arena, sizeof(*ev));
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
-	ev->name = sema_event_name(c, "line");
+	ev->name = pp_event_name(c, "line");
 	ev->dyn_file = "uprobe_events";
 	ev->dyn_target = arena_printf(c->arena, "%s:0x%llx", abs, (unsigned long long)off);
 	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, ev->dyn_target);
@@ -383,7 +383,7 @@ static int pp_kernel_statement(struct sema_ctx *c, struct pp_state *st,
 	ev = arena_alloc(c->arena, sizeof(*ev));
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
-	ev->name = sema_event_name(c, arena_strndup(c->arena, spec, strcspn(spec, "+")));
+	ev->name = pp_event_name(c, arena_strndup(c->arena, spec, strcspn(spec, "+")));
 	ev->dyn_file = "kprobe_events";
 	ev->dyn_target = spec;
 	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, spec);

@@ -295,7 +295,6 @@ struct sc_scan {
 	const struct tpf_event *ev;
 	unsigned nmem;			/* reads of user memory at a field */
 	const struct ast_expr *first;	/* the first one */
-	bool kprobe;			/* rewrite for the kprobe (else fallback) */
 	const char *regs[6];		/* argument k: the register member */
 	bool direct;			/* parameters by name, no pt_regs */
 };
@@ -442,14 +441,16 @@ static const char *sc_owner_of(struct sc_scan *s, struct ast_stmt *st)
 	return NULL;
 }
 
+/* @sp becomes a kprobe on @uf, its $fields the registers. */
 static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan *s,
-		       struct up_func *uf, const char *name)
+		       struct up_func *uf)
 {
 	struct tpf_event *ev = arena_alloc(c->arena, sizeof(*ev));
 
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
-	ev->name = sema_event_name(c, uf->name);
+	/* named after the probe's index, as kernel.function() probes are */
+	ev->name = arena_printf(c->arena, "%.40s_%u", uf->name, sp->index);
 	ev->dyn_file = "kprobe_events";
 	ev->dyn_target = uf->name;
 	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, uf->name);
@@ -459,12 +460,11 @@ static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan 
 	sema_walk_expr(sp->cond, sc_rewrite_fn, s);
 	sp->event = ev;
 	sp->pp = arena_printf(c->arena, "kernel.function(\"%s\").call", uf->name);
-	(void)name;
 }
 
 void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 {
-	struct sc_scan s = { c, sp->event, 0, NULL, false, { 0 }, false };
+	struct sc_scan s = { c, sp->event, 0, NULL, { 0 }, false };
 	struct up_func *uf;
 	const char *name, *var;
 
@@ -479,7 +479,7 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 	name = sp->event->name + 10;
 	uf = arena_alloc(c->arena, sizeof(*uf));
 	if (sc_wrapper(c, &s, name, uf)) {
-		sc_promote(c, sp, &s, uf, name);
+		sc_promote(c, sp, &s, uf);
 		return;
 	}
 	var = sc_owner_of(&s, sp->body);
