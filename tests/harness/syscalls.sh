@@ -24,7 +24,7 @@ EX=$KTAP_SRCDIR/examples
 	skip_all "this kernel has kprobes: these tests expect the tracepoint-only case (the VM tests cover kprobes)"
 [ -x "$GP" ] && [ -x "$SC" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 
-plan 12
+plan 13
 
 # expect_text DESC TEXT: $TMP/out is TEXT (and ktap exited 0).
 expect_text() {
@@ -127,6 +127,27 @@ if [ "$rc" -eq 0 ] && ! grep -q "kprobe_events\|bi .*sprintf\|call " "$TMP/out" 
 else
 	not_ok "-p3: syscall.* counting by name is one tracepoint per system call, no argstr computed"
 	diag_file "$TMP/out" 20
+fi
+
+# --- with kprobes (the fixture tracefs that has kprobe_events, this
+#     machine's BTF): filename moves the probe to the wrapper's kprobe ---
+if [ -r /sys/kernel/btf/vmlinux ] && [ "$(uname -m)" = x86_64 ]; then
+	KTAP_TRACEFS=$KTAP_SRCDIR/tests/fixtures/tracefs-kprobes
+	export KTAP_TRACEFS
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" \
+		-p3 -e 'probe syscall.openat { println(filename) } probe syscall.openat { println(name) }'
+	unset KTAP_TRACEFS
+	if [ "$rc" -eq 0 ] && grep -qx "write kprobe_events 'p:ktap_\$PID/__x64_sys_openat_0 __x64_sys_openat regs_si_str=+0(+104(%di)):ustring'" "$TMP/out" &&
+		grep -qx "write instances/ktap_\$PID/events/syscalls/sys_enter_openat/enable '1'" "$TMP/out" &&
+		[ "$(grep -c kprobe_events "$TMP/out")" = 1 ]; then
+		ok "-p3 with kprobes: reading filename makes a kprobe fetching the string; reading name does not"
+	else
+		not_ok "-p3 with kprobes: reading filename makes a kprobe fetching the string; reading name does not"
+		diag_file "$TMP/out"
+		diag_file "$TMP/err"
+	fi
+else
+	skip "-p3 with kprobes" "no x86_64 kernel BTF"
 fi
 
 # --- a user string read directly has no fallback: a compile-time error ---
