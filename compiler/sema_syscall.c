@@ -297,6 +297,7 @@ struct sc_scan {
 	const struct ast_expr *first;	/* the first one */
 	const char *regs[6];		/* argument k: the register member */
 	bool direct;			/* parameters by name, no pt_regs */
+	bool quoted_only;		/* count only user_string_quoted() */
 };
 
 static bool sc_script_func(struct sema_ctx *c, const char *name)
@@ -315,6 +316,7 @@ static bool sc_is_mem(struct sc_scan *s, const struct ast_expr *e)
 	const struct ast_expr *a = e->args.n == 1 ? e->args.v[0] : NULL;
 
 	return e->kind == AST_CALL && sc_in(e->str, sc_mem_fns) && a &&
+	       (!s->quoted_only || !strcmp(e->str, "user_string_quoted")) &&
 	       a->kind == AST_TARGET && a->chain.n == 0 && tpf_field(s->ev, a->str + 1) &&
 	       !sc_script_func(s->c, e->str);
 }
@@ -462,18 +464,38 @@ static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan 
 	sp->pp = arena_printf(c->arena, "kernel.function(\"%s\").call", uf->name);
 }
 
+/* "variable 'V' of syscall.NAME" or "F()": what reads user memory. */
+static const char *sc_what(struct sema_ctx *c, struct sc_scan *s, struct sem_probe *sp,
+			   const char *name)
+{
+	const char *var = sc_owner_of(s, sp->body);
+
+	if (var)
+		return arena_printf(c->arena, "variable '%s' of syscall.%s", var, name);
+	return arena_printf(c->arena, "%s()", s->first->str);
+}
+
+/* Count the reads of user memory of @sp into @s (quoted ones only, or all). */
+static void sc_count(struct sc_scan *s, struct sem_probe *sp, bool quoted_only)
+{
+	s->nmem = 0;
+	s->first = NULL;
+	s->quoted_only = quoted_only;
+	sema_walk_stmt(sp->body, sc_scan_fn, s);
+	sema_walk_expr(sp->cond, sc_scan_fn, s);
+}
+
 void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 {
-	struct sc_scan s = { c, sp->event, 0, NULL, { 0 }, false };
+	struct sc_scan s = { c, sp->event, 0, NULL, { 0 }, false, false };
 	struct up_func *uf;
-	const char *name, *var;
+	const char *name;
 
 	if (!sp->syscall || !sp->event || sp->event->dyn_def ||
 	    strcmp(sp->event->system, "syscalls") ||
 	    strncmp(sp->event->name, "sys_enter_", 10))
 		return;
-	sema_walk_stmt(sp->body, sc_scan_fn, &s);
-	sema_walk_expr(sp->cond, sc_scan_fn, &s);
+	sc_count(&s, sp, false);
 	if (!s.nmem)
 		return;
 	name = sp->event->name + 10;
@@ -482,26 +504,21 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 		sc_promote(c, sp, &s, uf);
 		return;
 	}
-	var = sc_owner_of(&s, sp->body);
-	if (!c->syscall_warned) {
+	sc_count(&s, sp, true);
+	if (s.nmem && !c->syscall_warned) {
 		c->syscall_warned = true;
-		diag_warning(c->diag, sp->span, "%s%s%s%s: this kernel has no kprobes "
-			     "(kprobe_events), so strings at user addresses in system-call "
-			     "arguments show as the address (0x...), as stap shows an unreadable one",
-			     var ? "variable '" : "", var ? var : s.first->str, var ? "' of " : "()",
-			     var ? arena_printf(c->arena, "syscall.%s", name) : "");
+		diag_warning(c->diag, sp->span, "%s: this kernel has no kprobes (kprobe_events), "
+			     "so strings at user addresses in system-call arguments show as "
+			     "the address (0x...), as stap shows an unreadable one",
+			     sc_what(c, &s, sp, name));
 	}
 	sema_walk_stmt(sp->body, sc_fallback_fn, &s);
 	sema_walk_expr(sp->cond, sc_fallback_fn, &s);
-	s.nmem = 0;
-	sema_walk_stmt(sp->body, sc_scan_fn, &s);
+	sc_count(&s, sp, false);
 	if (!s.nmem)
 		return;
-	var = sc_owner_of(&s, sp->body);
-	diag_error(c->diag, var ? sp->span : s.first->span,
-		   "%s%s%s%s reads user memory at $%s, but syscall tracepoints record only "
+	diag_error(c->diag, sc_owner_of(&s, sp->body) ? sp->span : s.first->span,
+		   "%s reads user memory at $%s, but syscall tracepoints record only "
 		   "the address and this kernel has no kprobes (kprobe_events) to fetch it",
-		   var ? "variable '" : "", var ? var : s.first->str, var ? "' of " : "()",
-		   var ? arena_printf(c->arena, "syscall.%s", name) : "",
-		   s.first->args.v[0]->str + 1);
+		   sc_what(c, &s, sp, name), s.first->args.v[0]->str + 1);
 }
