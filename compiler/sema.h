@@ -71,6 +71,7 @@ struct sem_probe {
 	/* Resolved through syscall.NAME: a tracepoint whose user-memory
 	   arguments are fetched by a kprobe when the body reads them. */
 	bool syscall;
+	const char *family;		/* "syscall.NAME[.return]", for -l */
 };
 
 struct sem_func {

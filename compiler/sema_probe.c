@@ -706,8 +706,11 @@ static int pp_syscall(struct sema_ctx *c, struct pp_state *st, const struct ast_
 			pp_emit(c, &inner, SEM_P_TRACE, arena_printf(c->arena,
 					"kernel.trace(\"syscalls:%s\")", ev->name))->event = ev;
 		}
-		for (k = before; k < c->prog->nprobes; k++)
+		for (k = before; k < c->prog->nprobes; k++) {
 			c->prog->probes[k]->syscall = true;
+			c->prog->probes[k]->family = arena_printf(c->arena, "%s.%s%s",
+				p->comps[0].name, names[i], ret ? ".return" : "");
+		}
 	}
 	return 1;
 }

@@ -489,7 +489,7 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 {
 	struct sc_scan s = { c, sp->event, 0, NULL, { 0 }, false, false };
 	struct up_func *uf;
-	const char *name;
+	const char *name, *why;
 
 	if (!sp->syscall || !sp->event || sp->event->dyn_def ||
 	    strcmp(sp->event->system, "syscalls") ||
@@ -504,13 +504,16 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 		sc_promote(c, sp, &s, uf);
 		return;
 	}
+	why = c->in->up && sema_kernel_has("kprobe_events") ?
+		arena_printf(c->arena, "BTF describes no __x64_sys_%s or sys_%s for a kprobe",
+			     name, name) :
+		"this kernel has no kprobes (kprobe_events)";
 	sc_count(&s, sp, true);
 	if (s.nmem && !c->syscall_warned) {
 		c->syscall_warned = true;
-		diag_warning(c->diag, sp->span, "%s: this kernel has no kprobes (kprobe_events), "
-			     "so strings at user addresses in system-call arguments show as "
-			     "the address (0x...), as stap shows an unreadable one",
-			     sc_what(c, &s, sp, name));
+		diag_warning(c->diag, sp->span, "%s: %s, so strings at user addresses in "
+			     "system-call arguments show as the address (0x...), as stap shows "
+			     "an unreadable one", sc_what(c, &s, sp, name), why);
 	}
 	sema_walk_stmt(sp->body, sc_fallback_fn, &s);
 	sema_walk_expr(sp->cond, sc_fallback_fn, &s);
@@ -519,6 +522,6 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 		return;
 	diag_error(c->diag, sc_owner_of(&s, sp->body) ? sp->span : s.first->span,
 		   "%s reads user memory at $%s, but syscall tracepoints record only "
-		   "the address and this kernel has no kprobes (kprobe_events) to fetch it",
-		   sc_what(c, &s, sp, name), s.first->args.v[0]->str + 1);
+		   "the address and %s to fetch it", sc_what(c, &s, sp, name),
+		   s.first->args.v[0]->str + 1, why);
 }

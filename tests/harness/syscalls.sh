@@ -24,7 +24,7 @@ EX=$KTAP_SRCDIR/examples
 	skip_all "this kernel has kprobes: these tests expect the tracepoint-only case (the VM tests cover kprobes)"
 [ -x "$GP" ] && [ -x "$SC" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 
-plan 13
+plan 14
 
 # expect_text DESC TEXT: $TMP/out is TEXT (and ktap exited 0).
 expect_text() {
@@ -148,6 +148,17 @@ if [ -r /sys/kernel/btf/vmlinux ] && [ "$(uname -m)" = x86_64 ]; then
 	fi
 else
 	skip "-p3 with kprobes" "no x86_64 kernel BTF"
+fi
+
+# --- -l lists the family by stap's names ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -l 'syscall.*'
+if [ "$rc" -eq 0 ] && grep -qx syscall.pread "$TMP/out" && ! grep -q pread64 "$TMP/out" &&
+	grep -qx syscall.openat "$TMP/out" && grep -qx syscall.mmap2 "$TMP/out" &&
+	[ "$(wc -l <"$TMP/out")" -eq "$(grep -c '^syscalls:sys_enter_' /sys/kernel/tracing/available_events)" ]; then
+	ok "-l 'syscall.*': one name per system call, tapset names (pread, mmap2) for theirs"
+else
+	not_ok "-l 'syscall.*'"
+	diag_file "$TMP/out" 20
 fi
 
 # --- a user string read directly has no fallback: a compile-time error ---
