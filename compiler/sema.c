@@ -142,13 +142,17 @@ static void sema_add_global(struct sema_ctx *c, const struct ast_global *g,
 	p->globals[p->nglobals++] = s;
 }
 
-static void sema_add_func(struct sema_ctx *c, const struct ast_func *f)
+static void sema_add_func(struct sema_ctx *c, const struct ast_func *f, bool library)
 {
 	unsigned i;
 
 	for (i = 0; i < c->nfdecls; i++) {
 		if (strcmp(c->fdecls[i]->name, f->name) == 0) {
 			char where[32];
+
+			/* The script's own function replaces the tapset's. */
+			if (library && i < c->nscript_fdecls)
+				return;
 
 			diag_error(c->diag, f->span,
 				   "function '%s' is already defined at %s", f->name,
@@ -192,7 +196,7 @@ static void sema_collect(struct sema_ctx *c, const struct ast_file *f)
 			sema_add_global(c, d->global, f->library);
 			break;
 		case AST_D_FUNC:
-			sema_add_func(c, d->func);
+			sema_add_func(c, d->func, f->library);
 			break;
 		case AST_D_PROBE:
 			if (d->probe->kind != AST_PROBE)
@@ -314,6 +318,7 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	c.in = in;
 	c.prog = arena_alloc(a, sizeof(*c.prog));
 	sema_collect(&c, in->script);
+	c.nscript_fdecls = c.nfdecls;
 	for (i = 0; i < in->nlibrary; i++)
 		sema_collect(&c, in->library[i]);
 	for (i = 0; i < in->script->n; i++) {

@@ -26,6 +26,7 @@ struct sema_ctx {
 	size_t acap;
 	const struct ast_func **fdecls;	/* every function declared */
 	unsigned nfdecls;
+	unsigned nscript_fdecls;	/* the script's come first */
 	size_t fdcap;
 	/* While typing a body: the scope new locals go to. */
 	struct sem_probe *probe;
