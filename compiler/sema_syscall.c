@@ -372,14 +372,17 @@ static int sc_rewrite_fn(struct ast_expr *e, void *arg)
 	int k;
 
 	if (e->kind == AST_CALL && !strcmp(e->str, "user_string_quoted") && sc_is_mem(s, e)) {
-		/* "\"" . text_str(user_string($p)) . "\"", as stap quotes it */
-		struct ast_expr *q = ast_str(s->c->arena, "\"", 1, e->span);
-		struct ast_expr *in = sc_call(s->c, "user_string", e->args.v[0], NULL, e->span);
+		/* $p ? "\"" . text_str(user_string($p)) . "\"" : "0x0", as stap
+		   quotes it (and prints the NULL it cannot read) */
+		struct arena *a = s->c->arena;
+		struct ast_expr *q = ast_str(a, "\"", 1, e->span);
+		struct ast_expr *p = e->args.v[0], *in;
 
-		in = sc_call(s->c, "text_str", in, NULL, e->span);
-		*e = *ast_binary(s->c->arena, AST_BINARY, AST_OP_CONCAT,
-				 ast_binary(s->c->arena, AST_BINARY, AST_OP_CONCAT, q, in, e->span),
-				 q, e->span);
+		in = sc_call(s->c, "text_str", sc_call(s->c, "user_string", p, NULL, e->span),
+			     NULL, e->span);
+		in = ast_binary(a, AST_BINARY, AST_OP_CONCAT,
+				ast_binary(a, AST_BINARY, AST_OP_CONCAT, q, in, e->span), q, e->span);
+		*e = *ast_ternary(a, ast_clone_expr(a, p), in, ast_str(a, "0x0", 3, e->span));
 		return 0;
 	}
 	if (e->kind != AST_TARGET || (k = sc_arg_index(s->ev, e->str + 1)) < 0 || k > 5)

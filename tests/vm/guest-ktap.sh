@@ -186,7 +186,7 @@ fi
 run -p3 -e 'probe syscall.openat { println(name) }'
 p3name=$(grep -c kprobe_events $T/out)
 run -p3 -e 'probe syscall.openat { println(filename) }'
-if [ "$p3name" = 0 ] && grep -q "^write kprobe_events 'p:ktap_\$PID/__x64_sys_openat_0 __x64_sys_openat regs_si_str=+0(+104(%di)):ustring'" $T/out; then
+if [ "$p3name" = 0 ] && grep -q "^write kprobe_events 'p:ktap_\$PID/__x64_sys_openat_0 __x64_sys_openat regs_si=+104(%di):u64 regs_si_str=+0(+104(%di)):ustring'" $T/out; then
 	ok "-p3: syscall.openat is a tracepoint with only name read, a kprobe fetching the string with filename"
 else
 	not_ok "-p3 syscall.openat (exit status $rc, $p3name kprobe lines with only name)"
