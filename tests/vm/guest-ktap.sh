@@ -8,7 +8,7 @@
 # knows (file names, sizes, inode numbers, errno values), and tracefs
 # must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=17
+guest_plan=18
 
 export KTAP_TAPSET=/usr/share/ktap/tapset
 T=/tmp/ktap-guest
@@ -200,6 +200,17 @@ if [ "$rc" -eq 0 ] && grep -qx 'openat -2 (ENOENT)' $T/out; then
 	ok "syscall.*.return: cat's failing openat is -2 (ENOENT)"
 else
 	not_ok "syscall.*.return (exit status $rc)"
+	diag $T/out $T/err
+fi
+
+# 10e. a generic member (no tapset alias): mkdir or mkdirat, whichever
+#      busybox uses, with the path argument fetched through the kprobe
+run -e 'probe syscall.mkdir* { if (pid() == target()) printf("%s(%s) %s\n", name, argstr, pathname) }' \
+	-c "mkdir -m 0750 $T/newdir"
+if [ "$rc" -eq 0 ] && grep -Eqx "(mkdir\(|mkdirat\(-100, )\"$T/newdir\", 0[0-7]+\) \"$T/newdir\"" $T/out; then
+	ok "generic syscall.mkdir*: argstr and pathname, the string fetched in the kernel"
+else
+	not_ok "generic syscall.mkdir* (exit status $rc)"
 	diag $T/out $T/err
 fi
 
