@@ -159,6 +159,9 @@ struct ast_stmt {
 	struct ast_stmt_list body;
 	const char *name;		/* catch variable, embedded code */
 	struct ast_foreach *fe;
+	/* Pass 2: a statement of a probe alias's body, which may be elided
+	   when it only assigns a local that nothing reads (sema_elide.c). */
+	bool elidable;
 };
 
 /* One component of a probe point: name [ (arg) ]. */

@@ -142,13 +142,17 @@ static void sema_add_global(struct sema_ctx *c, const struct ast_global *g,
 	p->globals[p->nglobals++] = s;
 }
 
-static void sema_add_func(struct sema_ctx *c, const struct ast_func *f)
+static void sema_add_func(struct sema_ctx *c, const struct ast_func *f, bool library)
 {
 	unsigned i;
 
 	for (i = 0; i < c->nfdecls; i++) {
 		if (strcmp(c->fdecls[i]->name, f->name) == 0) {
 			char where[32];
+
+			/* The script's own function replaces the tapset's. */
+			if (library && i < c->nscript_fdecls)
+				return;
 
 			diag_error(c->diag, f->span,
 				   "function '%s' is already defined at %s", f->name,
@@ -192,7 +196,7 @@ static void sema_collect(struct sema_ctx *c, const struct ast_file *f)
 			sema_add_global(c, d->global, f->library);
 			break;
 		case AST_D_FUNC:
-			sema_add_func(c, d->func);
+			sema_add_func(c, d->func, f->library);
 			break;
 		case AST_D_PROBE:
 			if (d->probe->kind != AST_PROBE)
@@ -316,6 +320,7 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	c.in = in;
 	c.prog = arena_alloc(a, sizeof(*c.prog));
 	sema_collect(&c, in->script);
+	c.nscript_fdecls = c.nfdecls;
 	for (i = 0; i < in->nlibrary; i++)
 		sema_collect(&c, in->library[i]);
 	for (i = 0; i < in->script->n; i++) {
@@ -324,7 +329,12 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 		if (dl->kind == AST_D_PROBE && dl->probe->kind == AST_PROBE)
 			sema_resolve_probe(&c, dl->probe);
 	}
-	(void)j;
+	/* Before typing: unused alias locals go (with what they would have
+	   needed), then syscall probes that still read user memory get it. */
+	for (j = 0; j < c.prog->nprobes; j++) {
+		sema_elide(&c, c.prog->probes[j]);
+		sema_syscall_fetch(&c, c.prog->probes[j]);
+	}
 	if (d->errors)
 		return NULL;
 	sema_types(&c);

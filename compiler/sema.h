@@ -73,6 +73,10 @@ struct sem_probe {
 	size_t ecap;
 	unsigned index;			/* in declaration order */
 	struct src_span span;
+	/* Resolved through syscall.NAME: a tracepoint whose user-memory
+	   arguments are fetched by a kprobe when the body reads them. */
+	bool syscall;
+	const char *family;		/* "syscall.NAME[.return]", for -l */
 };
 
 struct sem_func {

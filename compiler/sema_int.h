@@ -26,6 +26,7 @@ struct sema_ctx {
 	size_t acap;
 	const struct ast_func **fdecls;	/* every function declared */
 	unsigned nfdecls;
+	unsigned nscript_fdecls;	/* the script's come first */
 	size_t fdcap;
 	/* While typing a body: the scope new locals go to. */
 	struct sem_probe *probe;
@@ -36,6 +37,7 @@ struct sema_ctx {
 	bool changed;			/* inference made progress */
 	bool report;			/* final round: report problems */
 	unsigned alias_depth;
+	bool syscall_warned;		/* user strings shown as addresses */
 };
 
 struct sem_func *sema_func_use(struct sema_ctx *c, const char *name);
@@ -61,6 +63,43 @@ struct sem_sym *sema_global(struct sema_ctx *c, const char *name);
 int sema_builtin(const char *name);
 const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs);
 const char *sema_suggest_field(const struct tpf_event *ev, const char *name);
+/* Whether builtin @id (sema_builtin()) has side effects (BF_SIDE). */
+bool sema_builtin_has_side_effects(int id);
+
+/*
+ * Expression walker: @fn sees every expression node, parent first; it
+ * returns 0 to go on inside it, 1 to skip its operands, -1 to stop the
+ * whole walk (the walk then returns 1).
+ */
+typedef int (*sema_walk_fn)(struct ast_expr *e, void *arg);
+int sema_walk_expr(struct ast_expr *e, sema_walk_fn fn, void *arg);
+int sema_walk_stmt(struct ast_stmt *s, sema_walk_fn fn, void *arg);
+
+/* sema_elide.c: mark an alias body's (cloned) statements elidable; drop
+   the alias assignments of @sp whose locals nothing reads. */
+void sema_elide_mark(struct ast_stmt *s);
+void sema_elide(struct sema_ctx *c, struct sem_probe *sp);
+
+/* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
+struct tpf_event;
+/* The system calls matching glob @pattern: syscall tracepoints and tapset
+   aliases syscall.NAME[.return]; sorted, in *@names (arena). */
+unsigned sema_syscall_names(struct sema_ctx *c, const char *pattern, bool ret,
+			    const char ***names);
+/* The generic prologue of system call @name on its tracepoint @ev:
+   stap's variables, every statement elidable. */
+struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_event *ev,
+				       const char *name, bool ret, struct src_span at);
+/* After elision: a syscall probe that reads user memory becomes a kprobe
+   on the system call's wrapper, or (no kprobes) gets stap's fallback. */
+void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp);
+
+/* ---- sema_probe.c, for the dynamic events of sema_syscall.c ---- */
+/* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
+const char *sema_pp_origin(struct sema_ctx *c, const struct ast_ppoint *p);
+/* Whether the kernel's tracefs (or the fixture) has control file @file. */
+bool sema_kernel_has(const char *file);
+
 struct ast_stmt *ast_clone_stmt(struct arena *a, const struct ast_stmt *s);
 struct ast_expr *ast_clone_expr(struct arena *a, const struct ast_expr *e);
 

@@ -50,6 +50,8 @@ static const char *sl_line(struct arena *a, const struct sem_probe *p, bool vars
 {
 	const struct tpf_event *e = p->event;
 
+	if (!vars && p->family)		/* -l syscall.*: the names, as stap lists them */
+		return p->family;
 	if (!vars || p->kind != SEM_P_TRACE || !e)
 		return p->pp;
 	return arena_printf(a, "%s%s", p->pp, e->dyn_func ? sl_params(a, e->dyn_func) :

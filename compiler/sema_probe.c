@@ -249,7 +249,7 @@ static int pp_timer(struct sema_ctx *c, struct pp_state *st,
 }
 
 /* "FILE:L:C: POINT" of point @p, for messages at run time. */
-static const char *pp_origin(struct sema_ctx *c, const struct ast_ppoint *p)
+const char *sema_pp_origin(struct sema_ctx *c, const struct ast_ppoint *p)
 {
 	const struct src_file *f = src_file(c->diag->src, p->span.file);
 	char where[32];
@@ -297,7 +297,7 @@ static void pp_emit_dyn(struct sema_ctx *c, struct pp_state *st, struct up_func 
 				   ev->name, ev->dyn_target);
 	ev->dyn_func = uf;
 	ev->dyn_return = ret;
-	ev->dyn_origin = pp_origin(c, st->written);
+	ev->dyn_origin = sema_pp_origin(c, st->written);
 	sp = pp_emit(c, st, SEM_P_TRACE, pp);
 	sp->event = ev;
 }
@@ -352,7 +352,7 @@ static int pp_process_statement(struct sema_ctx *c, struct pp_state *st,
 	ev->dyn_target = arena_printf(c->arena, "%s:0x%llx", uf->path,
 				      (unsigned long long)uf->offset);
 	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, ev->dyn_target);
-	ev->dyn_origin = pp_origin(c, st->written);
+	ev->dyn_origin = sema_pp_origin(c, st->written);
 	ev->dyn_func = uf;
 	sp = pp_emit(c, st, SEM_P_TRACE, arena_printf(c->arena,
 				"process(\"%s\").statement(\"%s\")", uf->path, spec));
@@ -390,7 +390,7 @@ static int pp_kernel_statement(struct sema_ctx *c, struct pp_state *st,
 	ev->dyn_file = "kprobe_events";
 	ev->dyn_target = spec;
 	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, spec);
-	ev->dyn_origin = pp_origin(c, st->written);
+	ev->dyn_origin = sema_pp_origin(c, st->written);
 	sp = pp_emit(c, st, SEM_P_TRACE, arena_printf(c->arena, "%s.statement(\"%s\")",
 						     p->comps[0].name, spec));
 	sp->event = ev;
@@ -508,7 +508,7 @@ static int pp_process(struct sema_ctx *c, struct pp_state *st,
  * point still resolves (its -p3 plan prints anywhere) and the kernel's
  * refusal is reported at run time.
  */
-static bool pp_kernel_has(const char *file)
+bool sema_kernel_has(const char *file)
 {
 	char path[PATH_MAX];
 
@@ -551,7 +551,7 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 			   p->comps[0].name);
 		return -1;
 	}
-	if (st->optional && !pp_kernel_has("kprobe_events"))
+	if (st->optional && !sema_kernel_has("kprobe_events"))
 		return 1;
 	n = c->in->up ? pp_functions(c, st, fn, NULL, module, &names) : 0;
 	for (i = 0; i < n; i++) {
@@ -584,7 +584,7 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 static int pp_later(struct sema_ctx *c, const struct ast_ppoint *p)
 {
 	static const char *const later[] = {
-		"kernel", "kprobe", "module", "process", "syscall", "nd_syscall",
+		"kernel", "kprobe", "module", "process",
 		"perf", "procfs", "netfilter", "python2", "python3", "java",
 	};
 	unsigned i;
@@ -612,6 +612,7 @@ static unsigned pp_aliases(struct sema_ctx *c, struct pp_state *st,
 	for (i = 0; i < c->naliases; i++) {
 		const struct sema_alias *al = &c->aliases[i];
 		struct pp_state inner = *st;
+		struct ast_stmt *alias_body;
 
 		if (!pp_alias_matches(al->name, p))
 			continue;
@@ -621,9 +622,11 @@ static unsigned pp_aliases(struct sema_ctx *c, struct pp_state *st,
 				   "probe alias '%s' expands recursively", pp_text(c, p));
 			return n;
 		}
+		alias_body = ast_clone_stmt(c->arena, al->decl->body);
+		sema_elide_mark(alias_body);
 		inner.body = al->decl->kind == AST_ALIAS ?
-			pp_seq(c, al->decl->body, st->body, st->body->span) :
-			pp_seq(c, st->body, al->decl->body, st->body->span);
+			pp_seq(c, alias_body, st->body, st->body->span) :
+			pp_seq(c, st->body, alias_body, st->body->span);
 		c->alias_depth++;
 		for (j = 0; j < al->decl->points.n; j++) {
 			const struct ast_ppoint *t = al->decl->points.v[j];
@@ -641,11 +644,86 @@ static unsigned pp_aliases(struct sema_ctx *c, struct pp_state *st,
 	return n;
 }
 
+/* The concrete point syscall.NAME[.return] of the family's member @name. */
+static struct ast_ppoint *pp_syscall_point(struct sema_ctx *c, const struct ast_ppoint *p,
+					   const char *name, bool ret)
+{
+	struct ast_ppoint *q = arena_alloc(c->arena, sizeof(*q));
+	unsigned k;
+
+	*q = *p;
+	q->n = ret ? 3 : 2;
+	q->comps = arena_alloc(c->arena, q->n * sizeof(*q->comps));
+	q->cap = q->n;
+	for (k = 0; k < q->n; k++)
+		q->comps[k] = p->comps[k];
+	q->comps[0].name = "syscall";
+	q->comps[1].name = name;
+	q->optional = q->sufficient = false;
+	q->cond = NULL;
+	return q;
+}
+
+/*
+ * syscall.NAME[.return] and nd_syscall.NAME[.return] (NAME may be a
+ * wildcard): every system call with a syscalls:sys_enter_NAME
+ * tracepoint, or a tapset alias syscall.NAME.  A tapset alias (stap's
+ * variables and argstr) wins over the generic member built from the
+ * tracepoint's fields (sema_syscall.c).  nd_syscall is the same family.
+ */
+static int pp_syscall(struct sema_ctx *c, struct pp_state *st, const struct ast_ppoint *p)
+{
+	const char **names;
+	bool ret, wild;
+	unsigned i, n;
+
+	if (p->n < 2 || p->n > 3 || !(pp_is(p, 0, "syscall") || pp_is(p, 0, "nd_syscall")) ||
+	    p->comps[0].arg || p->comps[1].arg || (p->n == 3 && !pp_is(p, 2, "return")))
+		return 0;
+	ret = p->n == 3;
+	wild = strpbrk(p->comps[1].name, "*?[") != NULL;
+	n = sema_syscall_names(c, p->comps[1].name, ret, &names);
+	if (n == 0) {
+		if (st->optional)
+			return 1;
+		diag_error(c->diag, p->span, "no system call matches '%s'%s", pp_text(c, p),
+			   *tpf_dir() ? "" : " (tracefs is not mounted or not readable)");
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct ast_ppoint *q = pp_syscall_point(c, p, names[i], ret);
+		struct pp_state inner = *st;
+		struct tpf_event *ev;
+		unsigned before = c->prog->nprobes, k;
+
+		/* In a wildcard, a tapset alias this kernel cannot resolve is skipped. */
+		inner.optional = st->optional || wild;
+		if (!pp_aliases(c, &inner, q)) {
+			ev = tpf_load(c->arena, "syscalls", arena_printf(c->arena, "sys_%s_%s",
+						ret ? "exit" : "enter", names[i]));
+			if (!ev)
+				continue;	/* listed by an alias only */
+			inner.body = pp_seq(c, sema_syscall_prologue(c, ev, names[i], ret, p->span),
+					    st->body, st->body->span);
+			pp_emit(c, &inner, SEM_P_TRACE, arena_printf(c->arena,
+					"kernel.trace(\"syscalls:%s\")", ev->name))->event = ev;
+		}
+		for (k = before; k < c->prog->nprobes; k++) {
+			c->prog->probes[k]->syscall = true;
+			c->prog->probes[k]->family = arena_printf(c->arena, "%s.%s%s",
+				p->comps[0].name, names[i], ret ? ".return" : "");
+		}
+	}
+	return 1;
+}
+
 static void pp_resolve(struct sema_ctx *c, struct pp_state *st,
 		       const struct ast_ppoint *p)
 {
 	int r;
 
+	if ((r = pp_syscall(c, st, p)) != 0)
+		return;
 	if (pp_aliases(c, st, p))
 		return;
 	if ((r = pp_simple(c, st, p)) != 0 || (r = pp_trace(c, st, p)) != 0 ||

@@ -39,6 +39,11 @@ static const struct bi_info bi_table[] = {
 #undef BI
 };
 
+bool sema_builtin_has_side_effects(int id)
+{
+	return (bi_table[id].flags & BF_SIDE) != 0;
+}
+
 /*
  * An address the kernel can compute at the probe: the value of the fetch
  * expression @expr ("%di", "+8(%di)", no type) plus the constant @off.

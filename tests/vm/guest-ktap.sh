@@ -8,7 +8,7 @@
 # knows (file names, sizes, inode numbers, errno values), and tracefs
 # must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=27
+guest_plan=31
 
 export KTAP_TAPSET=/usr/share/ktap/tapset
 T=/tmp/ktap-guest
@@ -324,6 +324,49 @@ expect "examples/kfunc_callers.stp vfs_read: dd called it 5 times"
 
 # 10d. the tcp and vfs tapset (4 checks)
 . /tests/guest-tcp.sh
+
+# 10b. syscall.openat: filename (stap's quoted string) fetched by a kprobe
+#      on the system call's wrapper, since the script reads it
+run -e 'probe syscall.openat { if (pid() == target()) printf("%s|%s|%s\n", name, filename, argstr) }' \
+	-c "cat /etc/hostname"
+if [ "$rc" -eq 0 ] && grep -qx 'openat|"/etc/hostname"|AT_FDCWD, "/etc/hostname", O_RDONLY' $T/out; then
+	ok "syscall.openat: filename and argstr of cat's open, fetched in the kernel"
+else
+	not_ok "syscall.openat filename (exit status $rc)"
+	diag $T/out $T/err
+fi
+
+# 10c. the plans: a kprobe only when a user string is read
+run -p3 -e 'probe syscall.openat { println(name) }'
+p3name=$(grep -c kprobe_events $T/out)
+run -p3 -e 'probe syscall.openat { println(filename) }'
+if [ "$p3name" = 0 ] && grep -q "^write kprobe_events 'p:ktap_\$PID/__x64_sys_openat_0 __x64_sys_openat regs_si=+104(%di):u64 regs_si_str=+0(+104(%di)):ustring'" $T/out; then
+	ok "-p3: syscall.openat is a tracepoint with only name read, a kprobe fetching the string with filename"
+else
+	not_ok "-p3 syscall.openat (exit status $rc, $p3name kprobe lines with only name)"
+	diag $T/out $T/err
+fi
+
+# 10d. syscall.*.return: every system call, retstr from the exit tracepoints
+run -e 'probe syscall.*.return { if (pid() == target() && retval < 0) printf("%s %s\n", name, retstr) }' \
+	-c "cat /no/such/file"
+if [ "$rc" -eq 0 ] && grep -qx 'openat -2 (ENOENT)' $T/out; then
+	ok "syscall.*.return: cat's failing openat is -2 (ENOENT)"
+else
+	not_ok "syscall.*.return (exit status $rc)"
+	diag $T/out $T/err
+fi
+
+# 10e. a generic member (no tapset alias): mkdir or mkdirat, whichever
+#      busybox uses, with the path argument fetched through the kprobe
+run -e 'probe syscall.mkdir* { if (pid() == target()) printf("%s(%s) %s\n", name, argstr, pathname) }' \
+	-c "mkdir -m 0750 $T/newdir"
+if [ "$rc" -eq 0 ] && grep -Eqx "(mkdir\(|mkdirat\(-100, )\"$T/newdir\", 0[0-7]+\) \"$T/newdir\"" $T/out; then
+	ok "generic syscall.mkdir*: argstr and pathname, the string fetched in the kernel"
+else
+	not_ok "generic syscall.mkdir* (exit status $rc)"
+	diag $T/out $T/err
+fi
 
 # 11. nothing left behind
 ktap-tfs-snapshot >$T/after

@@ -1,0 +1,302 @@
+/*
+ * sema_elide.c - pass 2: elision of unused probe-alias locals.
+ *
+ * A probe alias's body sets locals for the user's body to read (stap's
+ * syscall tapset sets a dozen: name, argstr, each argument).  As in stap,
+ * an assignment of the alias's body to a local that nothing in the
+ * probe reads, with a right-hand side free of side effects, is dropped
+ * before the probe is typed and checked.  So an argstr nobody prints is
+ * never computed, and a variable that would need something this kernel
+ * cannot do (a user string on a tracepoint) is only an error when the
+ * script reads it.  Statements of the script's own probes are never
+ * elided: their unused assignments draw the usual warning instead.
+ *
+ * Also here: the expression walker the other pass-2 rewrites use.
+ */
+#include "sema_int.h"
+#include "arena.h"
+
+#include <string.h>
+
+static int elide_walk_chain(struct ast_chain *ch, sema_walk_fn fn, void *arg)
+{
+	unsigned i;
+
+	for (i = 0; i < ch->n; i++)
+		if (ch->v[i].is_index && sema_walk_expr(ch->v[i].index, fn, arg))
+			return 1;
+	return 0;
+}
+
+int sema_walk_expr(struct ast_expr *e, sema_walk_fn fn, void *arg)
+{
+	unsigned i;
+	int r;
+
+	if (!e)
+		return 0;
+	r = fn(e, arg);
+	if (r)
+		return r < 0;
+	if (sema_walk_expr(e->a, fn, arg) || sema_walk_expr(e->b, fn, arg) ||
+	    sema_walk_expr(e->c, fn, arg))
+		return 1;
+	for (i = 0; i < e->args.n; i++)
+		if (sema_walk_expr(e->args.v[i], fn, arg))
+			return 1;
+	return elide_walk_chain(&e->chain, fn, arg);
+}
+
+static int elide_walk_list(struct ast_list *l, sema_walk_fn fn, void *arg)
+{
+	unsigned i;
+
+	for (i = 0; i < l->n; i++)
+		if (sema_walk_expr(l->v[i], fn, arg))
+			return 1;
+	return 0;
+}
+
+int sema_walk_stmt(struct ast_stmt *s, sema_walk_fn fn, void *arg)
+{
+	unsigned i;
+
+	if (!s)
+		return 0;
+	if (sema_walk_expr(s->e, fn, arg) || sema_walk_expr(s->e2, fn, arg) ||
+	    sema_walk_expr(s->e3, fn, arg) || sema_walk_stmt(s->s1, fn, arg) ||
+	    sema_walk_stmt(s->s2, fn, arg))
+		return 1;
+	for (i = 0; i < s->body.n; i++)
+		if (sema_walk_stmt(s->body.v[i], fn, arg))
+			return 1;
+	if (s->fe && (sema_walk_expr(s->fe->value, fn, arg) ||
+		      elide_walk_list(&s->fe->keys, fn, arg) ||
+		      sema_walk_expr(s->fe->array, fn, arg) ||
+		      elide_walk_list(&s->fe->slice, fn, arg) ||
+		      sema_walk_expr(s->fe->limit, fn, arg) ||
+		      sema_walk_stmt(s->fe->body, fn, arg)))
+		return 1;
+	return 0;
+}
+
+void sema_elide_mark(struct ast_stmt *s)
+{
+	unsigned i;
+
+	if (!s)
+		return;
+	s->elidable = true;
+	sema_elide_mark(s->s1);
+	sema_elide_mark(s->s2);
+	for (i = 0; i < s->body.n; i++)
+		sema_elide_mark(s->body.v[i]);
+}
+
+/* The names read somewhere in a probe. */
+struct elide_reads {
+	struct arena *arena;
+	const char **v;
+	unsigned n;
+	size_t cap;
+};
+
+static bool elide_is_read(const struct elide_reads *r, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->v[i], name))
+			return true;
+	return false;
+}
+
+static int elide_reads_fn(struct ast_expr *e, void *arg)
+{
+	struct elide_reads *r = arg;
+
+	/* "x = e" writes x without reading it: look only at e. */
+	if (e->kind == AST_ASSIGN && e->op == AST_OP_SET && e->a && e->a->kind == AST_VAR) {
+		sema_walk_expr(e->b, elide_reads_fn, arg);
+		return 1;
+	}
+	if (e->kind == AST_VAR && !elide_is_read(r, e->str)) {
+		r->v = arena_grow(r->arena, r->v, r->n, &r->cap, sizeof(*r->v));
+		r->v[r->n++] = e->str;
+	}
+	return 0;
+}
+
+/* Functions being checked, against recursion (assumed pure meanwhile). */
+struct elide_pure {
+	struct sema_ctx *c;
+	const struct ast_func *stack[16];
+	unsigned depth;
+	bool pure;
+};
+
+static bool elide_func_pure(struct elide_pure *p, const struct ast_func *f);
+
+static const struct ast_func *elide_func(struct sema_ctx *c, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nfdecls; i++)
+		if (!strcmp(c->fdecls[i]->name, name))
+			return c->fdecls[i];
+	return NULL;
+}
+
+static int elide_pure_fn(struct ast_expr *e, void *arg)
+{
+	struct elide_pure *p = arg;
+	const struct ast_func *f;
+	int id;
+
+	switch (e->kind) {
+	case AST_ASSIGN:
+		/* Inside a function, writing a local is harmless. */
+		if (p->depth && e->a->kind == AST_VAR && !sema_global(p->c, e->a->str))
+			return 0;
+		p->pure = false;
+		return -1;
+	case AST_INCDEC:
+		if (p->depth && e->a->kind == AST_VAR && !sema_global(p->c, e->a->str))
+			return 0;
+		p->pure = false;
+		return -1;
+	case AST_CALL:
+		if ((f = elide_func(p->c, e->str)) != NULL) {
+			if (!elide_func_pure(p, f))
+				return -1;
+			return 0;
+		}
+		id = sema_builtin(e->str);
+		if (id >= 0 && sema_builtin_has_side_effects(id)) {
+			p->pure = false;
+			return -1;
+		}
+		return 0;	/* other builtins; user_string() and friends */
+	case AST_EMBEDDED:
+		p->pure = false;
+		return -1;
+	default:
+		return 0;
+	}
+}
+
+static int elide_stmt_pure(struct elide_pure *p, const struct ast_stmt *s)
+{
+	unsigned i;
+
+	if (!s || !p->pure)
+		return p->pure;
+	if (s->kind == AST_S_DELETE || s->kind == AST_S_EMBEDDED || s->kind == AST_S_NEXT) {
+		p->pure = false;
+		return 0;
+	}
+	sema_walk_expr(s->e, elide_pure_fn, p);
+	sema_walk_expr(s->e2, elide_pure_fn, p);
+	sema_walk_expr(s->e3, elide_pure_fn, p);
+	elide_stmt_pure(p, s->s1);
+	elide_stmt_pure(p, s->s2);
+	for (i = 0; i < s->body.n; i++)
+		elide_stmt_pure(p, s->body.v[i]);
+	if (s->fe)
+		elide_stmt_pure(p, s->fe->body);
+	return p->pure;
+}
+
+static bool elide_func_pure(struct elide_pure *p, const struct ast_func *f)
+{
+	unsigned i;
+
+	if (!f->body)
+		return p->pure = false;
+	for (i = 0; i < p->depth; i++)
+		if (p->stack[i] == f)
+			return p->pure;
+	if (p->depth == sizeof(p->stack) / sizeof(p->stack[0]))
+		return p->pure = false;
+	p->stack[p->depth++] = f;
+	elide_stmt_pure(p, f->body);
+	p->depth--;
+	return p->pure;
+}
+
+/* Is @s an assignment "x = e" of an alias to a local nobody reads? */
+static bool elide_dead(struct sema_ctx *c, const struct elide_reads *r,
+		       const struct ast_stmt *s)
+{
+	struct elide_pure p = { c, { 0 }, 0, true };
+	const struct ast_expr *e = s->e;
+
+	if (!s->elidable || s->kind != AST_S_EXPR || e->kind != AST_ASSIGN ||
+	    e->op != AST_OP_SET || e->a->kind != AST_VAR ||
+	    elide_is_read(r, e->a->str) || sema_global(c, e->a->str))
+		return false;
+	sema_walk_expr(e->b, elide_pure_fn, &p);
+	return p.pure;
+}
+
+/* Does @s do nothing (absent, ';', or a block of those)? */
+static bool elide_empty(const struct ast_stmt *s)
+{
+	unsigned i;
+
+	if (!s || s->kind == AST_S_NULL)
+		return true;
+	if (s->kind != AST_S_BLOCK)
+		return false;
+	for (i = 0; i < s->body.n; i++)
+		if (!elide_empty(s->body.v[i]))
+			return false;
+	return true;
+}
+
+/* Drop the dead assignments of @s; true when one was. */
+static bool elide_stmt(struct sema_ctx *c, const struct elide_reads *r,
+		       struct ast_stmt *s)
+{
+	bool any = false;
+	unsigned i;
+
+	if (!s)
+		return false;
+	if (elide_dead(c, r, s)) {
+		s->kind = AST_S_NULL;
+		s->e = NULL;
+		return true;
+	}
+	any |= elide_stmt(c, r, s->s1);
+	any |= elide_stmt(c, r, s->s2);
+	for (i = 0; i < s->body.n; i++)
+		any |= elide_stmt(c, r, s->body.v[i]);
+	if (s->elidable && s->kind == AST_S_IF && elide_empty(s->s1) && elide_empty(s->s2)) {
+		struct elide_pure p = { c, { 0 }, 0, true };
+
+		/* "if (C) argstr = A else argstr = B" with argstr unused */
+		sema_walk_expr(s->e, elide_pure_fn, &p);
+		if (p.pure) {
+			s->kind = AST_S_NULL;
+			s->e = NULL;
+			s->s1 = s->s2 = NULL;
+			any = true;
+		}
+	}
+	return any;
+}
+
+void sema_elide(struct sema_ctx *c, struct sem_probe *sp)
+{
+	bool again = true;
+
+	/* Each round can free more: argstr reads the argument locals. */
+	while (again) {
+		struct elide_reads r = { c->arena, NULL, 0, 0 };
+
+		sema_walk_stmt(sp->body, elide_reads_fn, &r);
+		sema_walk_expr(sp->cond, elide_reads_fn, &r);
+		again = elide_stmt(c, &r, sp->body);
+	}
+}

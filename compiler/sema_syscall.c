@@ -1,0 +1,530 @@
+/*
+ * sema_syscall.c - pass 2: the syscall.NAME[.return] probe family.
+ *
+ * Every system call of the running kernel has the tracepoints
+ * syscalls:sys_enter_NAME and sys_exit_NAME, whose fields are the
+ * arguments under the names of the kernel's SYSCALL_DEFINE (mostly stap's
+ * names).  syscall.NAME is that tracepoint with a prologue setting stap's
+ * variables: name, each argument by its field name and argstr (entry),
+ * name and retstr (return).  A tapset alias syscall.NAME (tapset/
+ * syscalls*.stp: stap's exact variables and argstr) replaces the generic
+ * prologue for its call.
+ *
+ * Tracepoints carry the arguments, not the memory they point to.  When a
+ * syscall probe still reads user memory after elision (user_string() of
+ * an argument, e.g. openat's filename), it becomes a kprobe on the
+ * kernel's system-call wrapper (__x64_sys_NAME(const struct pt_regs
+ * *regs)), each $field becoming the register it was passed in, and the
+ * kernel fetches the string with the event.  On a kernel without kprobes
+ * user_string_quoted() gives what stap gives for an unreadable address
+ * (the address as 0x...), and any other read of user memory is an error
+ * naming the variable.
+ */
+#include "sema_int.h"
+#include "arena.h"
+#include "diag.h"
+#include "tpfmt.h"
+#include "uprobe.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the family's members ---- */
+
+static int sc_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Is @p a tapset alias name syscall.NAME[.return] (NAME without globs)? */
+static const char *sc_alias_name(const struct ast_ppoint *p, bool ret)
+{
+	if (p->n != (ret ? 3u : 2u) || strcmp(p->comps[0].name, "syscall") ||
+	    p->comps[0].arg || p->comps[1].arg || strpbrk(p->comps[1].name, "*?[") ||
+	    (ret && strcmp(p->comps[2].name, "return")))
+		return NULL;
+	return p->comps[1].name;
+}
+
+/*
+ * Does a tapset alias of another name cover system call @tp, e.g.
+ * syscall.pread on sys_enter_pread64?  A wildcard then lists only the
+ * alias (stap's name), not the tracepoint's name as well.
+ */
+static bool sc_covered(struct sema_ctx *c, const char *tp, bool ret)
+{
+	const char *want = arena_printf(c->arena, "syscalls:sys_%s_%s",
+					ret ? "exit" : "enter", tp);
+	unsigned i, j;
+
+	for (i = 0; i < c->naliases; i++) {
+		const char *a = sc_alias_name(c->aliases[i].name, ret);
+		const struct ast_pplist *pts = &c->aliases[i].decl->points;
+
+		if (!a || !strcmp(a, tp))
+			continue;
+		for (j = 0; j < pts->n; j++) {
+			const struct ast_ppoint *q = pts->v[j];
+			const struct ast_expr *arg = q->n == 2 ? q->comps[1].arg : NULL;
+
+			if (arg && arg->kind == AST_STR && !strcmp(q->comps[0].name, "kernel") &&
+			    !strcmp(q->comps[1].name, "trace") && arg->len == strlen(want) &&
+			    !memcmp(arg->str, want, arg->len))
+				return true;
+		}
+	}
+	return false;
+}
+
+unsigned sema_syscall_names(struct sema_ctx *c, const char *pattern, bool ret,
+			    const char ***names)
+{
+	const char *prefix = ret ? "sys_exit_" : "sys_enter_";
+	bool wild = strpbrk(pattern, "*?[") != NULL;
+	char **tps;
+	const char **v;
+	unsigned ntp, n = 0, i, out = 0;
+
+	ntp = tpf_match(c->arena, "syscalls", arena_printf(c->arena, "%s%s", prefix,
+							      pattern), &tps);
+	v = arena_alloc(c->arena, (ntp + c->naliases + 1) * sizeof(*v));
+	for (i = 0; i < ntp; i++) {
+		v[n] = strchr(tps[i], ':') + 1 + strlen(prefix);
+		if (!wild || !sc_covered(c, v[n], ret))
+			n++;
+	}
+	for (i = 0; i < c->naliases; i++) {
+		const char *a = sc_alias_name(c->aliases[i].name, ret);
+
+		if (a && fnmatch(pattern, a, 0) == 0)
+			v[n++] = a;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), sc_cmp);
+	for (i = 0; i < n; i++)
+		if (!out || strcmp(v[out - 1], v[i]))
+			v[out++] = v[i];
+	*names = v;
+	return out;
+}
+
+/* ---- the generic prologue ---- */
+
+/* How an argument field reads and prints. */
+enum sc_kind { SC_INT32, SC_UINT32, SC_LONG, SC_ULONG, SC_PTR, SC_STRING };
+
+static bool sc_in(const char *s, const char *const *list)
+{
+	for (; *list; list++)
+		if (!strcmp(s, *list))
+			return true;
+	return false;
+}
+
+static enum sc_kind sc_kind(const struct tpf_field *f)
+{
+	static const char *const i32[] = {
+		"int", "pid_t", "clockid_t", "const clockid_t", "timer_t", "mqd_t", "key_t",
+		"key_serial_t", "qid_t", "rwf_t", NULL };
+	static const char *const u32[] = {
+		"unsigned int", "unsigned", "u32", "const __u32", "__u32", "uid_t", "gid_t",
+		"umode_t", "old_uid_t", "old_gid_t", "u16", "unsigned short", NULL };
+	static const char *const i64[] = { "long", "loff_t", "off_t", "__s32", NULL };
+	static const char *const bufs[] = { "buf", "ubuf", "data", NULL };
+
+	if (!strcmp(f->ctype, "const char *") && !sc_in(f->name, bufs))
+		return SC_STRING;
+	if (f->pointer || strchr(f->ctype, '*'))
+		return SC_PTR;
+	if (sc_in(f->ctype, i32))
+		return SC_INT32;
+	if (sc_in(f->ctype, u32))
+		return SC_UINT32;
+	if (sc_in(f->ctype, i64))
+		return SC_LONG;
+	return SC_ULONG;
+}
+
+/* The printf conversion of argument @f in the generic argstr. */
+static const char *sc_conv(const struct tpf_field *f, enum sc_kind k)
+{
+	if (k == SC_STRING)
+		return "%s";
+	if (k == SC_PTR)
+		return "%p";
+	if (strstr(f->name, "flags") || strstr(f->name, "mask"))
+		return "%#x";
+	if (!strcmp(f->name, "mode"))
+		return "%#o";
+	return k == SC_INT32 || k == SC_LONG ? "%d" : "%u";
+}
+
+static struct ast_expr *sc_target(struct sema_ctx *c, const char *field, struct src_span at)
+{
+	return ast_named(c->arena, AST_TARGET, arena_printf(c->arena, "$%s", field), at);
+}
+
+static struct ast_expr *sc_call(struct sema_ctx *c, const char *fn, struct ast_expr *a,
+				struct ast_expr *b, struct src_span at)
+{
+	struct ast_expr *e = ast_named(c->arena, AST_CALL, fn, at);
+
+	e->op_span = at;
+	ast_list_push(c->arena, &e->args, a);
+	if (b)
+		ast_list_push(c->arena, &e->args, b);
+	return e;
+}
+
+/* The value of field @f: 32-bit types sign- or zero-extended. */
+static struct ast_expr *sc_value(struct sema_ctx *c, const struct tpf_field *f,
+				 enum sc_kind k, struct src_span at)
+{
+	struct ast_expr *t = sc_target(c, f->name, at);
+
+	if (k == SC_INT32)	/* the register's low half, sign-extended */
+		return ast_binary(c->arena, AST_BINARY, AST_OP_SHR,
+				  ast_binary(c->arena, AST_BINARY, AST_OP_SHL, t,
+					     ast_num(c->arena, 32, at), at),
+				  ast_num(c->arena, 32, at), at);
+	if (k == SC_UINT32)
+		return ast_binary(c->arena, AST_BINARY, AST_OP_BAND, t,
+				  ast_num(c->arena, 0xffffffffLL, at), at);
+	if (k == SC_STRING)	/* quoted, as stap's tapset has it */
+		return sc_call(c, "user_string_quoted", t, NULL, at);
+	return t;
+}
+
+static void sc_assign(struct sema_ctx *c, struct ast_stmt *block, const char *var,
+		      struct ast_expr *value, struct src_span at)
+{
+	struct ast_stmt *s = ast_stmt_new(c->arena, AST_S_EXPR, at);
+
+	s->e = ast_binary(c->arena, AST_ASSIGN, AST_OP_SET,
+			  ast_named(c->arena, AST_VAR, var, at), value, at);
+	ast_stmt_push(c->arena, &block->body, s);
+}
+
+/* The local of argument @f: its name, unless it clashes with name/argstr. */
+static const char *sc_var(struct sema_ctx *c, const struct tpf_field *f, enum sc_kind k)
+{
+	static const char *const taken[] = { "name", "argstr", "retstr", NULL };
+
+	if (!sc_in(f->name, taken))
+		return f->name;
+	return arena_printf(c->arena, "%s_%s", f->name, k == SC_STRING ? "str" : "val");
+}
+
+static bool sc_is_arg(const struct tpf_field *f)
+{
+	return !f->common && strcmp(f->name, "__syscall_nr") != 0;
+}
+
+/* argstr = sprintf("FMT, FMT", args...): strace-like. */
+static struct ast_expr *sc_argstr(struct sema_ctx *c, const struct tpf_event *ev,
+				  struct src_span at)
+{
+	struct ast_expr *call = ast_named(c->arena, AST_CALL, "sprintf", at);
+	const char *fmt = "";
+	unsigned i, n = 0;
+
+	call->op_span = at;
+	ast_list_push(c->arena, &call->args, NULL);
+	for (i = 0; i < ev->nfields; i++) {
+		const struct tpf_field *f = &ev->fields[i];
+		enum sc_kind k = sc_kind(f);
+
+		if (!sc_is_arg(f))
+			continue;
+		fmt = arena_printf(c->arena, "%s%s%s", fmt, n++ ? ", " : "", sc_conv(f, k));
+		ast_list_push(c->arena, &call->args, ast_named(c->arena, AST_VAR,
+							       sc_var(c, f, k), at));
+	}
+	if (n == 0)
+		return ast_str(c->arena, "", 0, at);
+	call->args.v[0] = ast_str(c->arena, fmt, strlen(fmt), at);
+	return call;
+}
+
+/* return_str()'s format for @name's value: 2 hex (addresses), 3 octal. */
+static int sc_ret_format(const char *name)
+{
+	static const char *const hex[] = { "mmap", "mremap", NULL };
+
+	if (sc_in(name, hex))
+		return 2;
+	return strcmp(name, "umask") ? 1 : 3;
+}
+
+struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_event *ev,
+				       const char *name, bool ret, struct src_span at)
+{
+	struct ast_stmt *b = ast_stmt_new(c->arena, AST_S_BLOCK, at);
+	unsigned i;
+
+	sc_assign(c, b, "name", ast_str(c->arena, name, strlen(name), at), at);
+	if (ret) {
+		sc_assign(c, b, "retval", sc_target(c, "ret", at), at);
+		sc_assign(c, b, "retstr", sc_call(c, "return_str",
+						  ast_num(c->arena, sc_ret_format(name), at),
+						  sc_target(c, "ret", at), at), at);
+	} else {
+		for (i = 0; i < ev->nfields; i++) {
+			const struct tpf_field *f = &ev->fields[i];
+			enum sc_kind k = sc_kind(f);
+
+			if (sc_is_arg(f))
+				sc_assign(c, b, sc_var(c, f, k), sc_value(c, f, k, at), at);
+		}
+		sc_assign(c, b, "argstr", sc_argstr(c, ev, at), at);
+	}
+	sema_elide_mark(b);
+	return b;
+}
+
+/* ---- user memory: a kprobe on the wrapper, or stap's fallback ---- */
+
+static const char *const sc_mem_fns[] = {
+	"user_string", "user_string_quoted", "user_long", "user_int", "user_short",
+	"user_char", "user_uint32", "user_uint16", "user_uint8", "user_uint64", NULL,
+};
+
+struct sc_scan {
+	struct sema_ctx *c;
+	const struct tpf_event *ev;
+	unsigned nmem;			/* reads of user memory at a field */
+	const struct ast_expr *first;	/* the first one */
+	const char *regs[6];		/* argument k: the register member */
+	bool direct;			/* parameters by name, no pt_regs */
+	bool quoted_only;		/* count only user_string_quoted() */
+};
+
+static bool sc_script_func(struct sema_ctx *c, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nfdecls; i++)
+		if (!strcmp(c->fdecls[i]->name, name))
+			return true;
+	return false;
+}
+
+/* user_string($field) and friends, not redefined by the script. */
+static bool sc_is_mem(struct sc_scan *s, const struct ast_expr *e)
+{
+	const struct ast_expr *a = e->args.n == 1 ? e->args.v[0] : NULL;
+
+	return e->kind == AST_CALL && sc_in(e->str, sc_mem_fns) && a &&
+	       (!s->quoted_only || !strcmp(e->str, "user_string_quoted")) &&
+	       a->kind == AST_TARGET && a->chain.n == 0 && tpf_field(s->ev, a->str + 1) &&
+	       !sc_script_func(s->c, e->str);
+}
+
+static int sc_scan_fn(struct ast_expr *e, void *arg)
+{
+	struct sc_scan *s = arg;
+
+	if (!sc_is_mem(s, e))
+		return 0;
+	if (!s->nmem++)
+		s->first = e;
+	return 1;
+}
+
+/* Argument position of field @name (0 for the first argument), or -1. */
+static int sc_arg_index(const struct tpf_event *ev, const char *name)
+{
+	unsigned i;
+	int k = 0;
+
+	for (i = 0; i < ev->nfields; i++) {
+		if (!sc_is_arg(&ev->fields[i]))
+			continue;
+		if (!strcmp(ev->fields[i].name, name))
+			return k;
+		k++;
+	}
+	return -1;
+}
+
+/* Without kprobes: user_string_quoted($p) is "0x..." (stap's text for an
+   address it cannot read); nothing else should be left. */
+static int sc_fallback_fn(struct ast_expr *e, void *arg)
+{
+	struct sc_scan *s = arg;
+	struct ast_expr *t;
+
+	if (!sc_is_mem(s, e) || strcmp(e->str, "user_string_quoted"))
+		return 0;
+	t = e->args.v[0];
+	e->str = "sprintf";
+	e->args.n = 0;
+	ast_list_push(s->c->arena, &e->args, ast_str(s->c->arena, "0x%x", 4, e->span));
+	ast_list_push(s->c->arena, &e->args, t);
+	return 1;
+}
+
+/* With the kprobe: $field is the register its argument came in. */
+static int sc_rewrite_fn(struct ast_expr *e, void *arg)
+{
+	struct sc_scan *s = arg;
+	int k;
+
+	if (e->kind == AST_CALL && !strcmp(e->str, "user_string_quoted") && sc_is_mem(s, e)) {
+		/* $p ? "\"" . text_str(user_string($p)) . "\"" : "0x0", as stap
+		   quotes it (and prints the NULL it cannot read) */
+		struct arena *a = s->c->arena;
+		struct ast_expr *q = ast_str(a, "\"", 1, e->span);
+		struct ast_expr *p = e->args.v[0], *in;
+
+		in = sc_call(s->c, "text_str", sc_call(s->c, "user_string", p, NULL, e->span),
+			     NULL, e->span);
+		in = ast_binary(a, AST_BINARY, AST_OP_CONCAT,
+				ast_binary(a, AST_BINARY, AST_OP_CONCAT, q, in, e->span), q, e->span);
+		*e = *ast_ternary(a, ast_clone_expr(a, p), in, ast_str(a, "0x0", 3, e->span));
+		return 0;
+	}
+	if (e->kind != AST_TARGET || (k = sc_arg_index(s->ev, e->str + 1)) < 0 || k > 5)
+		return 0;
+	if (s->direct)
+		return 1;
+	e->str = "$regs";
+	ast_chain_member(s->c->arena, &e->chain, s->regs[k], e->span);
+	return 1;
+}
+
+/*
+ * The kernel's wrapper of system call @name that a kprobe can fetch the
+ * arguments from, into @uf; false when there is none.
+ */
+static bool sc_wrapper(struct sema_ctx *c, struct sc_scan *s, const char *name,
+		       struct up_func *uf)
+{
+	static const char *const x86[] = { "di", "si", "dx", "r10", "r8", "r9" };
+	const char **params;
+	char err[256];
+	unsigned k;
+
+	if (!c->in->up || !sema_kernel_has("kprobe_events"))
+		return false;
+	if (up_find_kernel(c->in->up, c->arena, NULL,
+			   arena_printf(c->arena, "__x64_sys_%s", name), uf, err,
+			   sizeof(err)) == 0) {
+		for (k = 0; k < 6; k++)
+			s->regs[k] = x86[k];
+		return up_params(c->arena, uf, &params) == 1 && !strcmp(params[0], "regs");
+	}
+	/* Without wrappers, the function has the tracepoint's parameters. */
+	s->direct = up_find_kernel(c->in->up, c->arena, NULL,
+				   arena_printf(c->arena, "sys_%s", name), uf, err,
+				   sizeof(err)) == 0;
+	return s->direct;
+}
+
+/* The alias local whose assignment reads user memory, for the message. */
+static const char *sc_owner_of(struct sc_scan *s, struct ast_stmt *st)
+{
+	unsigned i;
+	const char *v;
+
+	if (!st)
+		return NULL;
+	if (st->kind == AST_S_EXPR && st->e->kind == AST_ASSIGN && st->e->a->kind == AST_VAR) {
+		struct sc_scan probe = *s;
+
+		probe.nmem = 0;
+		sema_walk_expr(st->e->b, sc_scan_fn, &probe);
+		if (probe.nmem)
+			return st->e->a->str;
+	}
+	if ((v = sc_owner_of(s, st->s1)) || (v = sc_owner_of(s, st->s2)))
+		return v;
+	for (i = 0; i < st->body.n; i++)
+		if ((v = sc_owner_of(s, st->body.v[i])))
+			return v;
+	return NULL;
+}
+
+/* @sp becomes a kprobe on @uf, its $fields the registers. */
+static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan *s,
+		       struct up_func *uf)
+{
+	struct tpf_event *ev = arena_alloc(c->arena, sizeof(*ev));
+
+	memset(ev, 0, sizeof(*ev));
+	ev->system = "ktap_$PID";
+	/* named after the probe's index, as kernel.function() probes are */
+	ev->name = arena_printf(c->arena, "%.40s_%u", uf->name, sp->index);
+	ev->dyn_file = "kprobe_events";
+	ev->dyn_target = uf->name;
+	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, uf->name);
+	ev->dyn_func = uf;
+	ev->dyn_origin = sema_pp_origin(c, sp->point);
+	sema_walk_stmt(sp->body, sc_rewrite_fn, s);
+	sema_walk_expr(sp->cond, sc_rewrite_fn, s);
+	sp->event = ev;
+	sp->pp = arena_printf(c->arena, "kernel.function(\"%s\").call", uf->name);
+}
+
+/* "variable 'V' of syscall.NAME" or "F()": what reads user memory. */
+static const char *sc_what(struct sema_ctx *c, struct sc_scan *s, struct sem_probe *sp,
+			   const char *name)
+{
+	const char *var = sc_owner_of(s, sp->body);
+
+	if (var)
+		return arena_printf(c->arena, "variable '%s' of syscall.%s", var, name);
+	return arena_printf(c->arena, "%s()", s->first->str);
+}
+
+/* Count the reads of user memory of @sp into @s (quoted ones only, or all). */
+static void sc_count(struct sc_scan *s, struct sem_probe *sp, bool quoted_only)
+{
+	s->nmem = 0;
+	s->first = NULL;
+	s->quoted_only = quoted_only;
+	sema_walk_stmt(sp->body, sc_scan_fn, s);
+	sema_walk_expr(sp->cond, sc_scan_fn, s);
+}
+
+void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
+{
+	struct sc_scan s = { c, sp->event, 0, NULL, { 0 }, false, false };
+	struct up_func *uf;
+	const char *name, *why;
+
+	if (!sp->syscall || !sp->event || sp->event->dyn_def ||
+	    strcmp(sp->event->system, "syscalls") ||
+	    strncmp(sp->event->name, "sys_enter_", 10))
+		return;
+	sc_count(&s, sp, false);
+	if (!s.nmem)
+		return;
+	name = sp->event->name + 10;
+	uf = arena_alloc(c->arena, sizeof(*uf));
+	if (sc_wrapper(c, &s, name, uf)) {
+		sc_promote(c, sp, &s, uf);
+		return;
+	}
+	why = c->in->up && sema_kernel_has("kprobe_events") ?
+		arena_printf(c->arena, "BTF describes no __x64_sys_%s or sys_%s for a kprobe",
+			     name, name) :
+		"this kernel has no kprobes (kprobe_events)";
+	sc_count(&s, sp, true);
+	if (s.nmem && !c->syscall_warned) {
+		c->syscall_warned = true;
+		diag_warning(c->diag, sp->span, "%s: %s, so strings at user addresses in "
+			     "system-call arguments show as the address (0x...), as stap shows "
+			     "an unreadable one", sc_what(c, &s, sp, name), why);
+	}
+	sema_walk_stmt(sp->body, sc_fallback_fn, &s);
+	sema_walk_expr(sp->cond, sc_fallback_fn, &s);
+	sc_count(&s, sp, false);
+	if (!s.nmem)
+		return;
+	diag_error(c->diag, sc_owner_of(&s, sp->body) ? sp->span : s.first->span,
+		   "%s reads user memory at $%s, but syscall tracepoints record only "
+		   "the address and %s to fetch it", sc_what(c, &s, sp, name),
+		   s.first->args.v[0]->str + 1, why);
+}

@@ -1,0 +1,198 @@
+#!/bin/sh
+# syscalls.sh - syscall.NAME probes on this machine's kernel (TAP): syscall
+# tracepoints, no kprobes.  Root and tracefs only; otherwise skipped.
+#
+# Exact counts of getppid(2) through syscall.getppid and .return; the
+# argstr of a known openat(2) with the file name shown as its address
+# (no kprobes here) and the warning saying so; retstr of failing close
+# and openat; syscall.* and syscall.*.return by name over the known
+# sequence of tests/tools/ktap-syscalls; plans that stay on tracepoints;
+# the two syscall examples; tracefs unchanged afterwards.
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+: "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
+GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
+SC=$KTAP_BUILDDIR/tests/tools/ktap-syscalls
+SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
+EX=$KTAP_SRCDIR/examples
+
+[ "$(id -u)" -eq 0 ] || skip_all "live tests need root (run make check as root)"
+[ -d /sys/kernel/tracing/events/syscalls ] ||
+	skip_all "no tracefs with syscall events at /sys/kernel/tracing"
+[ ! -e /sys/kernel/tracing/kprobe_events ] ||
+	skip_all "this kernel has kprobes: these tests expect the tracepoint-only case (the VM tests cover kprobes)"
+[ -x "$GP" ] && [ -x "$SC" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
+
+plan 14
+
+# expect_text DESC TEXT: $TMP/out is TEXT (and ktap exited 0).
+expect_text() {
+	printf '%s\n' "$2" >"$TMP/want"
+	if [ "$rc" -ne 0 ] || [ -n "$why" ]; then
+		not_ok "$1"
+		explain "$TMP/err"
+	elif cmp -s "$TMP/want" "$TMP/out"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag_diff "$TMP/want" "$TMP/out"
+		diag_file "$TMP/err"
+	fi
+}
+
+"$SNAP" >"$TMP/tfs.before"
+
+# --- counts ---
+count='global c, r
+probe syscall.getppid { if (pid() == target()) c++ }
+probe syscall.getppid.return { if (pid() == target() && retval == ppid()) r++ }
+probe end { printf("%d %d\n", c, r) }'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$count" -c "$GP 12345"
+expect_text "syscall.getppid and .return count exactly 12345 calls each" "12345 12345"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'global n; probe syscall.getppid { n++ }'
+if [ "$rc" -eq 0 ] && ! grep -q kprobe_events "$TMP/out" &&
+	grep -q "^write instances/ktap_\$PID/events/syscalls/sys_enter_getppid/enable '1'" "$TMP/out"; then
+	ok "-p3: syscall.getppid is the sys_enter_getppid tracepoint"
+else
+	not_ok "-p3: syscall.getppid is the sys_enter_getppid tracepoint"
+	diag_file "$TMP/out"
+fi
+
+# --- argstr and retstr over ktap-syscalls' known calls ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe syscall.openat {
+	if (pid() == target()) printf("%s(%s)\n", name, argstr) }' -c "$SC $TMP/file"
+sed 's/0x[0-9a-f]*/ADDR/' "$TMP/out" | grep -v '^openat(AT_FDCWD, ADDR, O_RDONLY|O_CLOEXEC)$' >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "syscall.openat argstr: numbers exact, the file name shown as its address" \
+	"openat(AT_FDCWD, ADDR, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0640)
+openat(AT_FDCWD, ADDR, O_RDONLY)"
+sed 's/^[^:]*:[0-9]*:[0-9]*: //;q' "$TMP/err" >"$TMP/out"
+expect_text "... with a warning that user strings show as addresses here" \
+	"warning: variable 'filename' of syscall.openat: this kernel has no kprobes (kprobe_events), so strings at user addresses in system-call arguments show as the address (0x...), as stap shows an unreadable one"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe syscall.close.return, syscall.openat.return {
+	if (pid() == target() && retval < 0) printf("%s = %s\n", name, retstr) }' \
+	-c "$SC $TMP/file"
+grep -v '^openat = -2 (ENOENT)$' "$TMP/out" >"$TMP/out.1" || :
+grep '^openat = -2 (ENOENT)$' "$TMP/out" | tail -n 1 >>"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "retstr of the failing close and openat" "close = -9 (EBADF)
+openat = -2 (ENOENT)"
+
+# --- every system call: by name between the two getppid markers ---
+# (Globals are named so as not to be alias locals: as in stap, a global
+# called like one, e.g. n of syscall.select, would be assigned by it.)
+byname='global on, calls
+probe syscall.* {
+	if (pid() != target()) next
+	if (name == "getppid") { on = !on; next }
+	if (on) calls[name, argstr]++
+}
+probe end { foreach ([s, a+] in calls) printf("%s(%s) %d\n", s, a, calls[s, a]) }'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$byname" -c "$SC $TMP/file"
+sed 's/0x[0-9a-f]*/ADDR/' "$TMP/out" | sort >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "syscall.*: exactly the calls of ktap-syscalls, each argstr in stap's format" \
+	"close(-1) 1
+close(3) 1
+kill(0, SIG_0) 1
+openat(AT_FDCWD, ADDR, O_RDONLY) 1
+openat(AT_FDCWD, ADDR, O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC, 0640) 1
+write(3, ADDR, 5) 1"
+
+retname='global on, rets
+probe syscall.*.return {
+	if (pid() != target()) next
+	if (name == "getppid") { on = !on; next }
+	if (on) rets[name, retstr]++
+}
+probe end { foreach ([s, r] in rets) printf("%s = %s %d\n", s, r, rets[s, r]) }'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$retname" -c "$SC $TMP/file"
+sort "$TMP/out" >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "syscall.*.return: every return with its retstr" "close = -9 (EBADF) 1
+close = 0 1
+kill = 0 1
+openat = -2 (ENOENT) 1
+openat = 3 1
+write = 5 1"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'global cnt; probe syscall.* { cnt[name]++ }'
+if [ "$rc" -eq 0 ] && ! grep -q "kprobe_events\|bi .*sprintf\|call " "$TMP/out" &&
+	[ "$(grep -c "^write instances/ktap_\$PID/events/syscalls/sys_enter_.*/enable '1'$" "$TMP/out")" = \
+	  "$(grep -c '^syscalls:sys_enter_' /sys/kernel/tracing/available_events)" ]; then
+	ok "-p3: syscall.* counting by name is one tracepoint per system call, no argstr computed"
+else
+	not_ok "-p3: syscall.* counting by name is one tracepoint per system call, no argstr computed"
+	diag_file "$TMP/out" 20
+fi
+
+# --- with kprobes (the fixture tracefs that has kprobe_events, this
+#     machine's BTF): filename moves the probe to the wrapper's kprobe ---
+if [ -r /sys/kernel/btf/vmlinux ] && [ "$(uname -m)" = x86_64 ]; then
+	KTAP_TRACEFS=$KTAP_SRCDIR/tests/fixtures/tracefs-kprobes
+	export KTAP_TRACEFS
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" \
+		-p3 -e 'probe syscall.openat { println(filename) } probe syscall.openat { println(name) }'
+	unset KTAP_TRACEFS
+	if [ "$rc" -eq 0 ] && grep -qx "write kprobe_events 'p:ktap_\$PID/__x64_sys_openat_0 __x64_sys_openat regs_si=+104(%di):u64 regs_si_str=+0(+104(%di)):ustring'" "$TMP/out" &&
+		grep -qx "write instances/ktap_\$PID/events/syscalls/sys_enter_openat/enable '1'" "$TMP/out" &&
+		[ "$(grep -c kprobe_events "$TMP/out")" = 1 ]; then
+		ok "-p3 with kprobes: reading filename makes a kprobe fetching the string; reading name does not"
+	else
+		not_ok "-p3 with kprobes: reading filename makes a kprobe fetching the string; reading name does not"
+		diag_file "$TMP/out"
+		diag_file "$TMP/err"
+	fi
+else
+	skip "-p3 with kprobes" "no x86_64 kernel BTF"
+fi
+
+# --- -l lists the family by stap's names ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -l 'syscall.*'
+if [ "$rc" -eq 0 ] && grep -qx syscall.pread "$TMP/out" && ! grep -q pread64 "$TMP/out" &&
+	grep -qx syscall.openat "$TMP/out" && grep -qx syscall.mmap2 "$TMP/out" &&
+	[ "$(wc -l <"$TMP/out")" -eq "$(grep -c '^syscalls:sys_enter_' /sys/kernel/tracing/available_events)" ]; then
+	ok "-l 'syscall.*': one name per system call, tapset names (pread, mmap2) for theirs"
+else
+	not_ok "-l 'syscall.*'"
+	diag_file "$TMP/out" 20
+fi
+
+# --- a user string read directly has no fallback: a compile-time error ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe syscall.openat { println(user_string($filename)) }'
+if [ "$rc" -eq 1 ] && grep -q "error: user_string() reads user memory at \$filename, but syscall tracepoints record only the address and this kernel has no kprobes (kprobe_events) to fetch it" "$TMP/err"; then
+	ok "user_string(\$filename) in syscall.openat: an error naming the argument"
+else
+	not_ok "user_string(\$filename) in syscall.openat: an error naming the argument (exit $rc)"
+	diag_file "$TMP/err"
+fi
+
+# --- the examples ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$SC $TMP/file" "$EX/opensnoop.stp"
+sed 's/  *[0-9][0-9]* 0x[0-9a-f]* / PID ADDR /' "$TMP/out" | grep -v 'O_RDONLY|O_CLOEXEC = ' >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "examples/opensnoop.stp: the two opens of ktap-syscalls" \
+	"ktap-syscalls PID ADDR O_WRONLY|O_CREAT|O_TRUNC|O_CLOEXEC = 3
+ktap-syscalls PID ADDR O_RDONLY = -2 (ENOENT)"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$SC $TMP/file" "$EX/syscalltop.stp"
+if [ "$rc" -eq 0 ] && grep -q '^getppid  *2$' "$TMP/out" &&
+	grep -q '^close  *-9 (EBADF)  *1$' "$TMP/out" &&
+	grep -q '^openat  *-2 (ENOENT)  *1$' "$TMP/out"; then
+	ok "examples/syscalltop.stp: calls by name and errors by retstr"
+else
+	not_ok "examples/syscalltop.stp: calls by name and errors by retstr"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
+"$SNAP" >"$TMP/tfs.after"
+if cmp -s "$TMP/tfs.before" "$TMP/tfs.after"; then
+	ok "tracefs is as it was before the runs"
+else
+	not_ok "tracefs is as it was before the runs"
+	diag_diff "$TMP/tfs.before" "$TMP/tfs.after"
+fi
