@@ -15,8 +15,12 @@
 # pass 2 of `open` and `tcp` reads tracefs formats, BTF and DWARF, which
 # dominate their times: the tapset's share is the lazy/eager difference.
 #
-# Environment: BENCH_RUNS (21), CC (cc), KTAP_TRACEFS as for ktap (the
-# fixture tests/fixtures/tracefs by default, so no root is needed).
+# On a loaded machine the times move with the load; BENCH_INSTR=1 adds
+# the instructions of one run (valgrind --tool=callgrind), which do not.
+#
+# Environment: BENCH_RUNS (21), BENCH_INSTR (0), CC (cc), KTAP_TRACEFS
+# as for ktap (the fixture tests/fixtures/tracefs by default, so no root
+# is needed).
 set -eu
 KTAP=${1:-./ktap}
 RUNS=${BENCH_RUNS:-21}
@@ -95,10 +99,18 @@ row() {
 	r=$("$T/rusage" "$RUNS" env "$var" "$KTAP" "$@")
 	n=$(env "$var" "$KTAP" -v "$@" 2>&1 >/dev/null |
 		sed -n 's/^Pass 1: parsed user script and \([0-9]*\) library.*/\1/p')
-	printf '%-14s %8s %9s %6s\n' "$name" "${r% *}" "${r#* }" "$n"
+	ir=
+	if [ "${BENCH_INSTR:-0}" = 1 ]; then
+		env "$var" valgrind --tool=callgrind --callgrind-out-file="$T/cg" \
+			"$KTAP" "$@" >/dev/null 2>&1
+		ir=$(sed -n 's/^summary: *//p' "$T/cg")
+		ir=$(awk -v n="$ir" 'BEGIN { printf "%.2fM", n / 1e6 }')
+	fi
+	printf '%-14s %8s %9s %6s %8s\n' "$name" "${r% *}" "${r#* }" "$n" "$ir"
 }
 
-printf '%-14s %8s %9s %6s\n' run "cpu(ms)" "rss(KB)" files
+printf '%-14s %8s %9s %6s %8s\n' run "cpu(ms)" "rss(KB)" files \
+	"$([ "${BENCH_INSTR:-0}" = 1 ] && echo instr)"
 row begin-empty KTAP_TAPSET="$T" -e "$BEGIN"
 for mode in lazy eager; do
 	e=KTAP_TAPSET_EAGER=$([ $mode = eager ] && echo 1 || echo 0)

@@ -28,6 +28,8 @@
 
 /* Brace expansion in one alias declaration may not give more names. */
 #define TS_MAX_NAMES 4096
+/* Nor may a name have more components (ts_need_point() has the same). */
+#define TS_MAX_COMPS 16
 
 enum ts_kind { TS_EOF, TS_WORD, TS_NUM, TS_STR, TS_AT, TS_OP, TS_OTHER };
 enum ts_name_kind { TS_FUNC, TS_GLOBAL };
@@ -117,8 +119,9 @@ static bool ts_skip(struct ts_scan *sc)
 	bool ws = false;
 
 	while (p < e) {
-		if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r' ||
-		    *p == '\f' || *p == '\v') {
+		if ((unsigned char)*p <= ' ') {
+			/* Spaces, and control bytes: lexer.l reports those and
+			   goes on as after a space. */
 			p++;
 		} else if (*p == '#' || (*p == '/' && p + 1 < e && p[1] == '/')) {
 			q = memchr(p, '\n', (size_t)(e - p));
@@ -367,14 +370,7 @@ static bool ts_alts(struct ts_scan *sc, struct ts_aliases *out)
 {
 	ts_next(sc);
 	for (;;) {
-		struct ts_aliases seq = { 0 };
-		unsigned i;
-
-		if (!ts_seq(sc, &seq))
-			return false;
-		for (i = 0; i < seq.n; i++)
-			ts_push(sc->ix, out, seq.v[i].comps, seq.v[i].n);
-		if (out->n > TS_MAX_NAMES)
+		if (!ts_seq(sc, out) || out->n > TS_MAX_NAMES)
 			return false;
 		if (ts_op(sc, "}")) {
 			ts_next(sc);
@@ -386,58 +382,81 @@ static bool ts_alts(struct ts_scan *sc, struct ts_aliases *out)
 	}
 }
 
-/* NAME [(LITERAL)] or { ALTERNATIVES }: the names of one component. */
-static bool ts_elem(struct ts_scan *sc, struct ts_aliases *out)
+/* NAME [(LITERAL)]: one component (words written together), or NULL. */
+static const char *ts_comp(struct ts_scan *sc)
 {
-	const char **comp;
 	const char *start = sc->t.s, *end;
 
-	if (ts_op(sc, "{"))
-		return ts_alts(sc, out);
 	if (!ts_wordlike(&sc->t))
-		return false;
+		return NULL;
 	do {
 		end = sc->t.s + sc->t.len;
 		ts_next(sc);
 	} while (ts_wordlike(&sc->t) && !sc->t.ws);
-	comp = arena_alloc(sc->ix->arena, sizeof(*comp));
-	comp[0] = arena_strndup(sc->ix->arena, start, (size_t)(end - start));
-	ts_push(sc->ix, out, comp, 1);
-	return !ts_op(sc, "(") || ts_skip_parens(sc);
+	if (ts_op(sc, "(") && !ts_skip_parens(sc))
+		return NULL;
+	return arena_strndup(sc->ix->arena, start, (size_t)(end - start));
 }
 
-/* ELEM . ELEM ...: one point, as the names its alternatives give. */
+/* Copy of the @n components at @c. */
+static const char **ts_comps(struct tapset_index *ix, const char *const *c,
+			     unsigned n)
+{
+	const char **v = arena_alloc(ix->arena, (n ? n : 1) * sizeof(*v));
+
+	memcpy(v, c, n * sizeof(*v));
+	return v;
+}
+
+/*
+ * ELEM . ELEM ...: append the names of one point to @out.  Without
+ * braces (every alias of ktap's tapset) that is one name, collected
+ * without temporary lists; a { } group switches to the cross product.
+ */
 static bool ts_seq(struct ts_scan *sc, struct ts_aliases *out)
 {
-	struct ts_aliases cur = { 0 };
+	const char *comps[TS_MAX_COMPS];
+	struct ts_aliases cur = { 0 }, one;
+	unsigned n = 0, i;
 
-	ts_push(sc->ix, &cur, NULL, 0);
 	for (;;) {
-		struct ts_aliases elem = { 0 };
+		if (ts_op(sc, "{")) {
+			struct ts_aliases alts = { 0 };
 
-		if (!ts_elem(sc, &elem) || !ts_cross(sc->ix, &cur, &elem))
+			if (!cur.n)
+				ts_push(sc->ix, &cur, ts_comps(sc->ix, comps, n), n);
+			if (!ts_alts(sc, &alts) || !ts_cross(sc->ix, &cur, &alts))
+				return false;
+		} else if (!(comps[n] = ts_comp(sc))) {
 			return false;
+		} else if (cur.n) {
+			one.v = NULL, one.n = 0, one.cap = 0;
+			ts_push(sc->ix, &one, ts_comps(sc->ix, comps + n, 1), 1);
+			if (!ts_cross(sc->ix, &cur, &one))
+				return false;
+		} else if (++n == TS_MAX_COMPS) {
+			return false;
+		}
 		if (!ts_op(sc, "."))
 			break;
 		ts_next(sc);
 	}
-	*out = cur;
+	if (!cur.n)
+		ts_push(sc->ix, out, ts_comps(sc->ix, comps, n), n);
+	for (i = 0; i < cur.n; i++)
+		ts_push(sc->ix, out, cur.v[i].comps, cur.v[i].n);
 	return true;
 }
 
 /* probe POINT [?!] [if (COND)], ... then '=' or '+=' (alias) or '{'. */
 static bool ts_probe(struct ts_scan *sc)
 {
-	struct ts_aliases names = { 0 }, *mine = &sc->ix->files[sc->file].aliases;
-	unsigned i;
+	struct ts_aliases *mine = &sc->ix->files[sc->file].aliases;
+	unsigned before = mine->n;
 
 	for (;;) {
-		struct ts_aliases seq = { 0 };
-
-		if (!ts_seq(sc, &seq))
+		if (!ts_seq(sc, mine))
 			return ts_fail(sc);
-		for (i = 0; i < seq.n; i++)
-			ts_push(sc->ix, &names, seq.v[i].comps, seq.v[i].n);
 		if (ts_op(sc, "?") || ts_op(sc, "!"))
 			ts_next(sc);
 		if (ts_word(sc, "if")) {
@@ -449,12 +468,12 @@ static bool ts_probe(struct ts_scan *sc)
 			break;
 		ts_next(sc);
 	}
-	if (ts_op(sc, "{"))
-		return true;			/* a probe: provides nothing */
+	if (ts_op(sc, "{")) {
+		mine->n = before;		/* a probe: provides nothing */
+		return true;
+	}
 	if (!ts_op(sc, "=") && !ts_op(sc, "+="))
 		return ts_fail(sc);
-	for (i = 0; i < names.n; i++)
-		ts_push(sc->ix, mine, names.v[i].comps, names.v[i].n);
 	ts_next(sc);
 	return true;
 }
@@ -465,6 +484,8 @@ static bool ts_probe(struct ts_scan *sc)
  */
 static bool ts_decl(struct ts_scan *sc)
 {
+	if (sc->t.len < 5 || sc->t.len > 8)	/* probe ... function */
+		return false;
 	if (ts_word(sc, "function")) {
 		ts_next(sc);
 		if (ts_op(sc, "("))
@@ -506,7 +527,7 @@ static void ts_scan_file(struct ts_scan *sc)
 			member = false;
 			continue;
 		}
-		member = ts_op(sc, ".") || ts_op(sc, "->");
+		member = sc->t.kind == TS_OP && (ts_op(sc, ".") || ts_op(sc, "->"));
 		ts_next(sc);
 	}
 }
@@ -667,12 +688,12 @@ static void ts_need_syscalls(struct tapset_index *ix)
 
 static void ts_need_point(struct tapset_index *ix, const struct ast_ppoint *p)
 {
-	const char *comps[16];
+	const char *comps[TS_MAX_COMPS];
 	unsigned k;
 
 	if (p->n == 0)
 		return;
-	if (p->n > sizeof(comps) / sizeof(comps[0])) {
+	if (p->n > TS_MAX_COMPS) {
 		tapset_need_all(ix);	/* no alias is that long; be safe */
 		return;
 	}
