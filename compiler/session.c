@@ -261,7 +261,7 @@ static void session_parse_library(struct ktap_session *s, bool macros_only)
  */
 static ssize_t session_read(const char *path, char **buf, size_t *cap)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 	size_t len = 0;
 	ssize_t r;
 
@@ -275,7 +275,9 @@ static ssize_t session_read(const char *path, char **buf, size_t *cap)
 		r = read(fd, *buf + len, *cap - len);
 		len += r > 0 ? (size_t)r : 0;
 	} while (r > 0 || (r < 0 && errno == EINTR));
+	err = errno;
 	close(fd);
+	errno = err;
 	return r < 0 ? -1 : (ssize_t)len;
 }
 
@@ -296,6 +298,16 @@ static void session_index_dir(struct ktap_session *s, struct tapset_index *ix,
 	}
 }
 
+/* Is token @k of @m a declaration keyword (not '.function', '->global')? */
+static bool session_declares(const struct pp_macro *m, size_t k)
+{
+	enum tok_kind t = m->body[k].kind;
+
+	if (t != TOK_PROBE && t != TOK_FUNCTION && t != TOK_GLOBAL && t != TOK_PRIVATE)
+		return false;
+	return k == 0 || (m->body[k - 1].kind != TOK_DOT && m->body[k - 1].kind != TOK_ARROW);
+}
+
 /*
  * A library macro whose body declares something could make a tapset
  * file provide names its text does not show: then parse everything.
@@ -304,14 +316,10 @@ static bool session_macros_declare(const struct ktap_session *s)
 {
 	size_t i, k;
 
-	for (i = 0; i < s->macros.n; i++) {
-		const struct pp_macro *m = &s->macros.v[i];
-
-		for (k = 0; m->library && k < m->nbody; k++)
-			if (m->body[k].kind == TOK_PROBE || m->body[k].kind == TOK_FUNCTION ||
-			    m->body[k].kind == TOK_GLOBAL || m->body[k].kind == TOK_PRIVATE)
+	for (i = 0; i < s->macros.n; i++)
+		for (k = 0; s->macros.v[i].library && k < s->macros.v[i].nbody; k++)
+			if (session_declares(&s->macros.v[i], k))
 				return true;
-	}
 	return false;
 }
 

@@ -15,7 +15,7 @@ GEN=$KTAP_SRCDIR/scripts/tapset-doc.sh
 KTAP_TRACEFS=$KTAP_SRCDIR/tests/fixtures/tracefs
 export KTAP_TRACEFS
 
-plan 19
+plan 20
 
 # same_file DESC WANT GOT [STDERR]: ok when the two files are equal.
 same_file() {
@@ -324,3 +324,21 @@ fi
 #     makes its file load on every run, so it still works.
 pulled -I "$LZ" -e 'probe begin { println(lz_made()) exit() }'
 expect_pulled "a function whose name a macro makes still resolves" "lz_macro.stp" 7
+
+# 20. A library macro (.stpm) whose body declares something hides names
+#     from the scan: then every tapset file is parsed.  One that only
+#     names a probe point ('.function') does not.
+mkdir "$TMP/decl" "$TMP/point"
+echo '@define lz_declare_global %( global lz_hidden = 11 %)' >"$TMP/decl/m.stpm"
+echo '@lz_declare_global' >"$TMP/decl/g.stp"
+echo '@define lz_fn_point %( kernel.function("vfs_read") %)' >"$TMP/point/m.stpm"
+echo 'probe lz.p = @lz_fn_point { }' >"$TMP/point/p.stp"
+pulled -I "$TMP/decl" -e 'probe begin { println(lz_hidden) exit() }'
+r1="$rc $(cat "$TMP/out") $(cat "$TMP/pulled" | wc -w)"
+pulled -I "$TMP/point" -p2 -e 'probe begin { exit() }'
+if [ "$r1" = "0 11 $((ntapset + 1))" ] && [ "$rc" -eq 0 ] && [ -z "$(cat "$TMP/pulled")" ]; then
+	ok "a library macro that declares makes pass 1 parse everything; one naming a point does not"
+else
+	not_ok "declaring library macro: $r1 (want 0 11 $((ntapset + 1))); point macro: $rc, parsed: $(cat "$TMP/pulled")"
+	diag_file "$TMP/err"
+fi
