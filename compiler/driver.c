@@ -229,6 +229,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 static int drv_pass1(struct ktap_session *s)
 {
 	struct drv_timer t;
+	unsigned i;
 	int r;
 
 	drv_timer_start(&t);
@@ -236,8 +237,12 @@ static int drv_pass1(struct ktap_session *s)
 	if (s->opt.verbose) {
 		fprintf(stderr, "Pass 1: parsed user script and %u library scripts ",
 			s->nlibrary);
+		if (s->ntapset)		/* loaded lazily: of how many */
+			fprintf(stderr, "(of %u) ", s->ntapset);
 		drv_timer_print(&t, stderr);
 	}
+	for (i = 0; s->opt.verbose > 1 && i < s->nlibrary; i++)
+		fprintf(stderr, "Pass 1: library script %s\n", s->library[i]->name);
 	if (r == 0 && s->opt.dump)
 		return drv_dump(s, stdout);
 	if (r == 0 && s->opt.last_pass == 1)

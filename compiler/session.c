@@ -6,9 +6,11 @@
 #include "arena.h"
 #include "lexer.h"
 #include "parse.h"
+#include "tapset.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,26 +149,32 @@ const char *session_tapset_dir(void)
 	return KTAP_TAPSET_DIR;
 }
 
-/* Lex, preprocess and parse file @id; append the result. */
-static struct ast_file *session_parse_file(struct ktap_session *s, uint32_t id,
-					   bool library, bool macros_only)
+static void session_add_library(struct ktap_session *s, struct ast_file *f)
 {
-	struct tok_vec raw = { 0 }, out = { 0 };
-	struct pp_ctx pp = { s->arena, &s->diag, &s->src, &s->facts, &s->macros };
-	struct ast_file *f;
+	s->library = arena_grow(s->arena, s->library, s->nlibrary, &s->libcap,
+				sizeof(*s->library));
+	s->library[s->nlibrary++] = f;
+}
 
+/*
+ * Lex, preprocess and parse file @id.  @out receives the preprocessed
+ * tokens (what the file refers to); NULL for a macro file.
+ */
+static struct ast_file *session_parse_file(struct ktap_session *s, uint32_t id,
+					   bool library, bool macros_only,
+					   struct tok_vec *out)
+{
+	struct tok_vec raw = { 0 }, pp_out = { 0 };
+	struct pp_ctx pp = { s->arena, &s->diag, &s->src, &s->facts, &s->macros };
+
+	if (!out)
+		out = &pp_out;
 	lex_file(s->arena, &s->diag, &s->src, id, &raw);
-	pp_run(&pp, &raw, &out, macros_only);
+	pp_run(&pp, &raw, out, macros_only);
 	if (macros_only)
 		return NULL;
-	f = parse_tokens(s->arena, &s->diag, &s->src, id, out.v, out.n,
-			 s->opt.guru, library);
-	if (library) {
-		s->library = arena_grow(s->arena, s->library, s->nlibrary,
-					&s->libcap, sizeof(*s->library));
-		s->library[s->nlibrary++] = f;
-	}
-	return f;
+	return parse_tokens(s->arena, &s->diag, &s->src, id, out->v, out->n,
+			    s->opt.guru, library);
 }
 
 static int session_cmp_names(const void *a, const void *b)
@@ -174,38 +182,62 @@ static int session_cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Parse every *@suffix file of @dir, in name order. */
-static void session_parse_dir(struct ktap_session *s, const char *dir,
-			      const char *suffix, bool macros_only)
+/* The *@suffix files of @dir, in name order (@n of them; arena storage). */
+static char **session_list_dir(struct ktap_session *s, const char *dir,
+			       const char *suffix, size_t *n)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	char **names = NULL;
-	size_t n = 0, cap = 0, i, sl = strlen(suffix);
+	size_t cap = 0, sl = strlen(suffix);
 
+	*n = 0;
 	if (!d)
-		return;
+		return NULL;
 	while ((e = readdir(d)) != NULL) {
 		size_t l = strlen(e->d_name);
 
 		if (l <= sl || strcmp(e->d_name + l - sl, suffix) != 0)
 			continue;
-		names = arena_grow(s->arena, names, n, &cap, sizeof(*names));
-		names[n++] = arena_printf(s->arena, "%s/%s", dir, e->d_name);
+		names = arena_grow(s->arena, names, *n, &cap, sizeof(*names));
+		names[(*n)++] = arena_printf(s->arena, "%s/%s", dir, e->d_name);
 	}
 	closedir(d);
-	if (n)
-		qsort(names, n, sizeof(*names), session_cmp_names);
-	for (i = 0; i < n; i++) {
-		uint32_t id = src_load(&s->src, names[i]);
+	if (*n)
+		qsort(names, *n, sizeof(*names), session_cmp_names);
+	return names;
+}
 
-		if (!id) {
-			diag_plain(&s->diag, DIAG_WARNING, "cannot read tapset file %s: %s",
-				   names[i], strerror(errno));
+/* Read tapset file @path into the source map; its id, or 0 (warned). */
+static uint32_t session_load_tapset(struct ktap_session *s, const char *path)
+{
+	uint32_t id = src_load(&s->src, path);
+
+	if (!id) {
+		diag_plain(&s->diag, DIAG_WARNING, "cannot read tapset file %s: %s",
+			   path, strerror(errno));
+		return 0;
+	}
+	s->src.files[id]->tapset = true;
+	return id;
+}
+
+/* Parse every *@suffix file of @dir, in name order. */
+static void session_parse_dir(struct ktap_session *s, const char *dir,
+			      const char *suffix, bool macros_only)
+{
+	size_t n, i;
+	char **names = session_list_dir(s, dir, suffix, &n);
+
+	for (i = 0; i < n; i++) {
+		uint32_t id = session_load_tapset(s, names[i]);
+		struct ast_file *f;
+
+		if (!id)
 			continue;
-		}
-		s->src.files[id]->tapset = true;
-		session_parse_file(s, id, true, macros_only);
+		f = session_parse_file(s, id, true, macros_only, NULL);
+		if (f)
+			session_add_library(s, f);
 	}
 }
 
@@ -222,8 +254,132 @@ static void session_parse_library(struct ktap_session *s, bool macros_only)
 				  macros_only);
 }
 
+/*
+ * Read @path whole into *@buf (grown as needed, *@cap bytes); its
+ * length, or -1 with errno set.  The scan does not need the source map's
+ * line index, which src_load() builds: files not pulled in never get one.
+ */
+static ssize_t session_read(const char *path, char **buf, size_t *cap)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
+	size_t len = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -1;
+	do {
+		if (len == *cap) {
+			*cap = *cap ? *cap * 2 : 64 * 1024;
+			*buf = xrealloc(*buf, *cap);
+		}
+		r = read(fd, *buf + len, *cap - len);
+		len += r > 0 ? (size_t)r : 0;
+	} while (r > 0 || (r < 0 && errno == EINTR));
+	err = errno;
+	close(fd);
+	errno = err;
+	return r < 0 ? -1 : (ssize_t)len;
+}
+
+static void session_index_dir(struct ktap_session *s, struct tapset_index *ix,
+			      const char *dir, char **buf, size_t *cap)
+{
+	size_t n, i;
+	char **names = session_list_dir(s, dir, ".stp", &n);
+
+	for (i = 0; i < n; i++) {
+		ssize_t len = session_read(names[i], buf, cap);
+
+		if (len < 0)
+			diag_plain(&s->diag, DIAG_WARNING, "cannot read tapset file %s: %s",
+				   names[i], strerror(errno));
+		else
+			tapset_add(ix, names[i], *buf, (size_t)len);
+	}
+}
+
+/* Is token @k of @m a declaration keyword (not '.function', '->global')? */
+static bool session_declares(const struct pp_macro *m, size_t k)
+{
+	enum tok_kind t = m->body[k].kind;
+
+	if (t != TOK_PROBE && t != TOK_FUNCTION && t != TOK_GLOBAL && t != TOK_PRIVATE)
+		return false;
+	return k == 0 || (m->body[k - 1].kind != TOK_DOT && m->body[k - 1].kind != TOK_ARROW);
+}
+
+/*
+ * A library macro whose body declares something could make a tapset
+ * file provide names its text does not show: then parse everything.
+ */
+static bool session_macros_declare(const struct ktap_session *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->macros.n; i++)
+		for (k = 0; s->macros.v[i].library && k < s->macros.v[i].nbody; k++)
+			if (session_declares(&s->macros.v[i], k))
+				return true;
+	return false;
+}
+
+/*
+ * Parse the tapset files the script needs, then those the files parsed
+ * need, until nothing new (tapset.h).  s->library ends in the order of
+ * the eager parse (directories in search order, names sorted), so pass 2
+ * sees the same declarations in the same order.
+ */
+static void session_pull(struct ktap_session *s, const struct tok_vec *script)
+{
+	struct tapset_index *ix = tapset_new(s->arena);
+	struct ast_file **parsed;
+	char *buf = NULL;
+	size_t cap = 0;
+	unsigned i;
+	int next;
+
+	for (i = 0; i < s->opt.ninclude; i++)
+		session_index_dir(s, ix, s->opt.include[i], &buf, &cap);
+	if (s->tapset_dir)
+		session_index_dir(s, ix, s->tapset_dir, &buf, &cap);
+	free(buf);
+	s->ntapset = tapset_count(ix);
+	parsed = arena_alloc(s->arena, (s->ntapset + 1) * sizeof(*parsed));
+	if (session_macros_declare(s))
+		tapset_need_all(ix);
+	tapset_exclude(ix, s->script);
+	tapset_need_tokens(ix, script->v, script->n);
+	tapset_need_points(ix, s->script);
+	while ((next = tapset_next(ix)) >= 0) {
+		struct tok_vec out = { 0 };
+		uint32_t id = session_load_tapset(s, tapset_path(ix, (unsigned)next));
+
+		if (!id)
+			continue;
+		parsed[next] = session_parse_file(s, id, true, false, &out);
+		tapset_need_tokens(ix, out.v, out.n);
+		tapset_need_points(ix, parsed[next]);
+	}
+	for (i = 0; i < s->ntapset; i++)
+		if (parsed[i])
+			session_add_library(s, parsed[i]);
+}
+
+/*
+ * Whether pass 1 loads the tapset lazily.  -p1 parses all of it, as
+ * stap's pass 1 does (it is how a tapset's syntax is checked), and the
+ * dumps list all of it; KTAP_TAPSET_EAGER=1 (tests, benchmarks) too.
+ */
+static bool session_lazy(const struct ktap_session *s)
+{
+	const char *eager = getenv("KTAP_TAPSET_EAGER");
+
+	return !s->opt.dump && s->opt.last_pass > 1 && !(eager && *eager && *eager != '0');
+}
+
 int session_parse(struct ktap_session *s)
 {
+	struct tok_vec toks = { 0 };
 	uint32_t id;
 
 	s->tapset_dir = session_tapset_dir();
@@ -240,7 +396,10 @@ int session_parse(struct ktap_session *s)
 			   s->opt.script_file, strerror(errno));
 		return -1;
 	}
-	s->script = session_parse_file(s, id, false, false);
-	session_parse_library(s, false);
+	s->script = session_parse_file(s, id, false, false, &toks);
+	if (session_lazy(s))
+		session_pull(s, &toks);
+	else
+		session_parse_library(s, false);
 	return s->diag.errors ? -1 : 0;
 }

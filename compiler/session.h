@@ -61,8 +61,9 @@ struct ktap_session {
 	char *kconfig;			/* kernel .config text, loaded lazily */
 	bool kconfig_loaded;
 	struct ast_file *script;	/* pass 1 result: the user's script */
-	struct ast_file **library;	/* and the tapset's files */
+	struct ast_file **library;	/* and the tapset's files it parsed */
 	unsigned nlibrary;
+	unsigned ntapset;		/* .stp files found, when lazy (else 0) */
 	size_t libcap;
 	struct up_files up;		/* ELF/DWARF files pass 2 opened */
 	struct sem_prog *prog;		/* pass 2 result */
@@ -79,8 +80,9 @@ void session_free(struct ktap_session *s);
 void session_facts(struct ktap_session *s);
 
 /*
- * Pass 1: parse the tapset library and the script.  Returns 0, or -1
- * when errors were reported.
+ * Pass 1: parse the script and the tapset files it needs (tapset.h;
+ * all of them at -p1, for the dumps and with $KTAP_TAPSET_EAGER set).
+ * Returns 0, or -1 when errors were reported.
  */
 int session_parse(struct ktap_session *s);
 

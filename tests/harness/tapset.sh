@@ -2,7 +2,10 @@
 # tapset.sh - the tapset as a library (TAP): its generated documentation
 # is up to date, the documentation generator and the dump options handle
 # every form of comment and declaration (tests/fixtures/tapset), unused
-# aliases and functions cost nothing, and ctime()'s range errors.
+# aliases and functions cost nothing, and ctime()'s range errors.  Lazy
+# loading (tests/fixtures/tapset-lazy): a script parses exactly the
+# tapset files it needs, what those need comes along, and the results
+# are those of parsing everything (KTAP_TAPSET_EAGER=1).
 # No root needed.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -12,7 +15,7 @@ GEN=$KTAP_SRCDIR/scripts/tapset-doc.sh
 KTAP_TRACEFS=$KTAP_SRCDIR/tests/fixtures/tracefs
 export KTAP_TRACEFS
 
-plan 10
+plan 20
 
 # same_file DESC WANT GOT [STDERR]: ok when the two files are equal.
 same_file() {
@@ -168,5 +171,174 @@ if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = mine ]; then
 else
 	not_ok "script function over a tapset function (exit status $rc)"
 	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
+# ---- lazy loading ----
+LZ=$KTAP_SRCDIR/tests/fixtures/tapset-lazy
+
+# pulled ARGS...: run ktap -vv ARGS in $TMP; $TMP/pulled gets the names
+# of the library scripts pass 1 parsed, on one line, and $TMP/out the
+# output (rc is set).
+pulled() {
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -vv "$@"
+	sed -n 's|^Pass 1: library script .*/||p' "$TMP/err" | tr '\n' ' ' |
+		sed 's/ $//' >"$TMP/pulled"
+}
+
+# expect_pulled DESC FILES OUTPUT: the last pulled run printed OUTPUT,
+# exited 0 and parsed exactly FILES.
+expect_pulled() {
+	if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/pulled")" = "$2" ] &&
+		[ "$(cat "$TMP/out")" = "$3" ]; then
+		ok "$1"
+	else
+		not_ok "$1 (exit status $rc; parsed: $(cat "$TMP/pulled"); want: $2)"
+		diag_file "$TMP/out"
+		diag_file "$TMP/err" 40
+	fi
+}
+
+# 11. A script that uses nothing of the tapset parses none of it, and -v
+#     says so (of how many files there are).
+ntapset=$(ls "$KTAP_SRCDIR"/tapset/*.stp | wc -l)
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -v -p2 -e 'probe begin { exit() }'
+if [ "$rc" -eq 0 ] && grep -q "^Pass 1: parsed user script and 0 library scripts (of $ntapset) " "$TMP/err"; then
+	ok "probe begin { exit() } parses no tapset file (of $ntapset)"
+else
+	not_ok "unused tapset parsed (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
+# 12. One alias family parses its files and what they call, nothing else.
+pulled -p2 -e 'probe tcp.sendmsg { println(size) }'
+tcp=$(cat "$TMP/pulled")
+pulled -p2 -e 'probe syscall.openat { println(filename) }'
+if [ "$tcp" = "inet.stp ip.stp tcp.stp" ] &&
+	[ "$(cat "$TMP/pulled")" = "aux_syscalls.stp errno.stp syscalls.stp" ]; then
+	ok "tcp.sendmsg parses inet, ip and tcp.stp; syscall.openat the syscall files and errno.stp"
+else
+	not_ok "alias families pull the wrong files: tcp.sendmsg: $tcp; syscall.openat: $(cat "$TMP/pulled")"
+	diag_file "$TMP/err" 40
+fi
+
+# 13. An alias whose body calls a function of another file, which calls a
+#     function of a third: all three come along (and lz_macro.stp, which
+#     the scan cannot read, always does).
+pulled -I "$LZ" -e 'probe lz.tick { println(v) exit() }'
+expect_pulled "alias -> function -> function across three tapset files" \
+	"lz_alias.stp lz_funcs.stp lz_macro.stp lz_math.stp" 42
+
+# 14. A tapset global, read by the script or through its function.
+pulled -I "$LZ" -e 'probe begin { println(lz_count) exit() }'
+first="$rc $(cat "$TMP/out")"
+pulled -I "$LZ" -e 'probe begin { lz_bump() println(lz_count) exit() }'
+if [ "$first" = "0 3" ]; then
+	expect_pulled "a tapset global pulls its file in" "lz_glob.stp lz_macro.stp" 4
+else
+	not_ok "a tapset global read by the script: $first"
+	diag_file "$TMP/err"
+fi
+
+# 15. What the scan sees: a function under a conditional, brace
+#     alternatives in an alias name, private declarations; and what it
+#     does not: names in comments and strings pull nothing.
+pulled -I "$LZ" -e 'probe lz.green.shade { println(shade + lz_cond() + lz_use_private()) exit() }'
+if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = 7 ]; then
+	pulled -I "$LZ" -e 'probe begin { lz_ghost_line = 1 lz_ghost_block = 2 lz_ghost_hash = 3
+		println(lz_ghost_line + lz_ghost_block + lz_ghost_hash) exit() }'
+	expect_pulled "conditional, brace-expanded and private names found; commented ones not" \
+		"lz_macro.stp" 6
+else
+	not_ok "lz.green.shade (exit status $rc; parsed: $(cat "$TMP/pulled"))"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err" 40
+fi
+
+# 16. A tapset file with a syntax error costs nothing until it is
+#     needed; then its error is reported; -p1 checks the whole tapset.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -I "$LZ" -e 'probe lz.tick { exit() }'
+r1=$rc e1=$(cat "$TMP/err")
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -I "$LZ" -e 'probe lz.broken { exit() }'
+r2=$rc
+grep -q 'lz_broken.stp:5:1: error: expected an expression' "$TMP/err" && g2=1 || g2=0
+run_ktap "$TMP" "$TMP/out" "$TMP/err3" -p1 -I "$LZ" -e 'probe begin { exit() }'
+if [ "$r1" -eq 0 ] && [ -z "$e1" ] && [ "$r2" -eq 1 ] && [ $g2 = 1 ] && [ "$rc" -eq 1 ] &&
+	grep -q 'lz_broken.stp:5:1: error' "$TMP/err3"; then
+	ok "a broken tapset file: silent unless pulled in, reported when it is and by -p1"
+else
+	not_ok "broken tapset file (exit statuses $r1 $r2 $rc)"
+	echo "# unused: $e1"
+	diag_file "$TMP/err"
+	diag_file "$TMP/err3"
+fi
+
+# 17. A generic syscall .return member calls the tapset's return_str():
+#     errno.stp comes along even when no syscall alias file exists.
+mkdir "$TMP/errno-only"
+cp "$KTAP_SRCDIR/tapset/errno.stp" "$TMP/errno-only/"
+KTAP_TAPSET=$TMP/errno-only pulled -p2 -e 'probe syscall.execveat.return { println(retstr) }'
+if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/pulled")" = errno.stp ] &&
+	grep -q '^return_str:string' "$TMP/out"; then
+	ok "syscall.NAME.return without an alias pulls return_str() in"
+else
+	not_ok "generic syscall return member (exit status $rc; parsed: $(cat "$TMP/pulled"))"
+	diag_file "$TMP/err"
+fi
+
+# 18. Every example (-p3) and pass-2 golden script (-p2), and the
+#     listings of every syscall and every two-part alias: the same
+#     output and diagnostics as parsing the whole tapset.
+same=0 differ=
+for f in "$KTAP_SRCDIR"/examples/*.stp "$KTAP_SRCDIR"/tests/golden/p2/*.stp; do
+	case $f in */examples/*) p=-p3 ;; *) p=-p2 ;; esac
+	set -- "$p" "$f"
+	KTAP_TAPSET_EAGER=1 run_ktap "$TMP" "$TMP/e.out" "$TMP/e.err" "$@"
+	re=$rc
+	run_ktap "$TMP" "$TMP/l.out" "$TMP/l.err" "$@"
+	if [ "$re" = "$rc" ] && cmp -s "$TMP/e.out" "$TMP/l.out" && cmp -s "$TMP/e.err" "$TMP/l.err"; then
+		same=$((same + 1))
+	else
+		differ="$differ ${f##*/}"
+	fi
+done
+for l in 'syscall.*' '*.*' 'vfs.*.*' 'kprocess.*'; do
+	KTAP_TAPSET_EAGER=1 run_ktap "$TMP" "$TMP/e.out" "$TMP/e.err" -L "$l"
+	re=$rc
+	run_ktap "$TMP" "$TMP/l.out" "$TMP/l.err" -L "$l"
+	if [ "$re" = "$rc" ] && cmp -s "$TMP/e.out" "$TMP/l.out" && cmp -s "$TMP/e.err" "$TMP/l.err"; then
+		same=$((same + 1))
+	else
+		differ="$differ -L$l"
+	fi
+done
+if [ -z "$differ" ]; then
+	ok "lazy and eager loading agree on $same scripts and listings"
+else
+	not_ok "lazy loading changes the result of:$differ"
+	diag_diff "$TMP/e.out" "$TMP/l.out"
+	diag_diff "$TMP/e.err" "$TMP/l.err"
+fi
+
+# 19. A declaration the scan cannot read (a function named by a macro)
+#     makes its file load on every run, so it still works.
+pulled -I "$LZ" -e 'probe begin { println(lz_made()) exit() }'
+expect_pulled "a function whose name a macro makes still resolves" "lz_macro.stp" 7
+
+# 20. A library macro (.stpm) whose body declares something hides names
+#     from the scan: then every tapset file is parsed.  One that only
+#     names a probe point ('.function') does not.
+mkdir "$TMP/decl" "$TMP/point"
+echo '@define lz_declare_global %( global lz_hidden = 11 %)' >"$TMP/decl/m.stpm"
+echo '@lz_declare_global' >"$TMP/decl/g.stp"
+echo '@define lz_fn_point %( kernel.function("vfs_read") %)' >"$TMP/point/m.stpm"
+echo 'probe lz.p = @lz_fn_point { }' >"$TMP/point/p.stp"
+pulled -I "$TMP/decl" -e 'probe begin { println(lz_hidden) exit() }'
+r1="$rc $(cat "$TMP/out") $(cat "$TMP/pulled" | wc -w)"
+pulled -I "$TMP/point" -p2 -e 'probe begin { exit() }'
+if [ "$r1" = "0 11 $((ntapset + 1))" ] && [ "$rc" -eq 0 ] && [ -z "$(cat "$TMP/pulled")" ]; then
+	ok "a library macro that declares makes pass 1 parse everything; one naming a point does not"
+else
+	not_ok "declaring library macro: $r1 (want 0 11 $((ntapset + 1))); point macro: $rc, parsed: $(cat "$TMP/pulled")"
 	diag_file "$TMP/err"
 fi
