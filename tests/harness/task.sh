@@ -21,36 +21,13 @@ BTF=/sys/kernel/btf/vmlinux
 [ -r $BTF ] || skip_all "no kernel BTF at $BTF"
 command -v bpftool >/dev/null 2>&1 || skip_all "bpftool is not installed"
 
-# btf_off DUMP STRUCT MEMBER: the byte offset of MEMBER in STRUCT in a
-# bpftool raw dump, also inside anonymous structs and unions.
-btf_off() {
-	awk -v s="'$2'" -v m="'$3'" '
-		/^\[/ { id = substr($1, 2, length($1) - 2)
-			 if ($2 == "STRUCT" && $3 == s && !top) top = id; cur = id; n[id] = 0; next }
-		{ k = ++n[cur]; name[cur, k] = $1
-		  split($2, t, "="); typ[cur, k] = t[2]
-		  split($3, b, "="); bits[cur, k] = b[2] }
-		function find(id, base,   k, r) {
-			for (k = 1; k <= n[id]; k++) {
-				if (name[id, k] == m) return base + bits[id, k]
-				if (name[id, k] == "'"'"'(anon)'"'"'") {
-					r = find(typ[id, k], base + bits[id, k])
-					if (r >= 0) return r
-				}
-			}
-			return -1
-		}
-		END { r = find(top, 0); if (r >= 0) print r / 8 }
-	' "$1"
-}
-
 # has DUMP STRUCT MEMBER: STRUCT has MEMBER.
-has() { [ -n "$(btf_off "$@")" ]; }
+has() { [ -n "$(btf_member_off "$@")" ]; }
 
 # want_args DUMP: the fetch arguments of $ALL's kprobe for that BTF.
 want_args() {
 	d=$1
-	o() { btf_off "$d" "$@"; }
+	o() { btf_member_off "$d" "$@"; }
 	tgid=$(o task_struct tgid) pid=$(o task_struct pid) rp=$(o task_struct real_parent)
 	cred=$(o task_struct real_cred) files=$(o task_struct files)
 	if has "$d" task_struct __state; then st="p_cast___state=+$(o task_struct __state)(%di):u32"
@@ -85,38 +62,38 @@ args_of() {
 	sed -n "s|^write kprobe_events 'p:ktap_\$PID/wake_up_new_task_0 wake_up_new_task \(.*\)'\$|\1|p" "$TMP/out"
 }
 
+# check_plan KERNEL DUMP [ARGS]: $ALL's -p3 plan (ktap ARGS) has the
+# fetch arguments want_args computes from DUMP.
+check_plan() {
+	_k=$1 _d=$2
+	shift 2
+	want=$(want_args "$_d")
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 "$@" -e "$ALL"
+	got=$(args_of)
+	if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then
+		ok "$_k: every task_*() read is a fetch argument at bpftool's offsets"
+	else
+		not_ok "task_*() plan on $_k (exit status $rc)"
+		echo "# want: $want"
+		echo "# got:  $got"
+		diag_file "$TMP/err"
+	fi
+}
+
 plan 9
 
 # 1. this machine's kernel
 bpftool btf dump file $BTF format raw >"$TMP/btf" 2>/dev/null
-want=$(want_args "$TMP/btf")
-run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e "$ALL"
-got=$(args_of)
-if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then
-	ok "this kernel ($(uname -r)): every task_*() read is a fetch argument at bpftool's offsets"
-else
-	not_ok "task_*() plan on $(uname -r) (exit status $rc)"
-	echo "# want: $want"
-	echo "# got:  $got"
-	diag_file "$TMP/err"
-fi
+check_plan "this kernel ($(uname -r))" "$TMP/btf"
 
 # 2. Debian's 6.1 (the VM's kernel), when the VM tests fetched it
 cache=${KTAP_VM_CACHE:-$KTAP_BUILDDIR/tests/vm/cache}
 vml=$(ls "$cache"/*/vmlinux 2>/dev/null | head -n 1)
 if [ -n "$vml" ] && bpftool btf dump file "$vml" format raw >"$TMP/btf61" 2>/dev/null; then
 	rel=$(cat "$(dirname "$vml")/release")
-	want=$(want_args "$TMP/btf61")
-	KTAP_BTF=$vml run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -r "$rel" -e "$ALL"
-	got=$(args_of)
-	if [ "$rc" -eq 0 ] && [ "$got" = "$want" ]; then
-		ok "$rel: every task_*() read is a fetch argument at bpftool's offsets"
-	else
-		not_ok "task_*() plan on $rel (exit status $rc)"
-		echo "# want: $want"
-		echo "# got:  $got"
-		diag_file "$TMP/err"
-	fi
+	export KTAP_BTF="$vml"
+	check_plan "$rel" "$TMP/btf61" -r "$rel"
+	unset KTAP_BTF
 else
 	skip "task_*() plan on the VM's 6.1 kernel" "no kernel in the VM cache $cache"
 fi
@@ -179,7 +156,7 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kernel.function("wake_up_new
 	       @defined(@cast($p, "task_struct", "kernel")->tgid),
 	       @choose_defined($p->no_such_member, $p->pid),
 	       @choose_defined(@cast($p, "task_struct", "kernel")->tgid, $p->no_such_member)) }'
-want="p_pid=+$(btf_off "$TMP/btf" task_struct pid)(%di):s32 p_cast_tgid=+$(btf_off "$TMP/btf" task_struct tgid)(%di):s32"
+want="p_pid=+$(btf_member_off "$TMP/btf" task_struct pid)(%di):s32 p_cast_tgid=+$(btf_member_off "$TMP/btf" task_struct tgid)(%di):s32"
 got=$(args_of)
 if [ "$rc" -eq 0 ] && [ "$got" = "$want" ] && grep -q 'pushi  *0$' "$TMP/out" && grep -q 'pushi  *1$' "$TMP/out"; then
 	ok "@defined(@cast(...)->m) is 0 or 1; @choose_defined() fetches only the member that exists"
