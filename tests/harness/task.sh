@@ -46,6 +46,10 @@ want_args() {
 	a="$a p_cast_real_parent_cast_rea=+$tgid(+$rp(+$rp(%di))):s32"
 	a="$a p_cast_real_parent_cast_rea_1=+$rp(+$rp(%di)):u64"
 	a="$a p_cast_real_parent_cast_com=+$(o task_struct comm)(+$rp(%di)):string"
+	# struct rlimit is two longs: rlim[N].rlim_cur is at 16 * N
+	sig=$(o task_struct signal) rlim=$(o signal_struct rlim)
+	a="$a p_cast_signal_rlim_7_rlim_c=+$((rlim + 7 * 16))(+$sig(%di)):u64"
+	a="$a p_cast_signal_rlim_15_rlim_=+$((rlim + 15 * 16))(+$sig(%di)):u64"
 	echo "$a"
 }
 
@@ -55,6 +59,7 @@ ALL='probe kernel.function("wake_up_new_task") {
 	       task_nice($p), task_cpu($p), task_uid($p), task_gid($p), task_euid($p),
 	       task_egid($p), task_max_file_handles($p))
 	printf("%d %s\n", task_pid(task_parent(task_parent($p))), task_execname(task_parent($p)))
+	printf("%d %d\n", task_rlimit_nofile($p), task_rlimit_rttime($p))
 }'
 
 # The kernel's event line of the last -p3 run: its fetch arguments.
@@ -181,13 +186,29 @@ task_nice:long (task:long)
 task_parent:long (task:long)
 task_pid:long (task:long)
 task_prio:long (task:long)
+task_rlimit_as:long (task:long)
+task_rlimit_core:long (task:long)
+task_rlimit_cpu:long (task:long)
+task_rlimit_data:long (task:long)
+task_rlimit_fsize:long (task:long)
+task_rlimit_locks:long (task:long)
+task_rlimit_memlock:long (task:long)
+task_rlimit_msgqueue:long (task:long)
+task_rlimit_nice:long (task:long)
+task_rlimit_nofile:long (task:long)
+task_rlimit_nproc:long (task:long)
+task_rlimit_rss:long (task:long)
+task_rlimit_rtprio:long (task:long)
+task_rlimit_rttime:long (task:long)
+task_rlimit_sigpending:long (task:long)
+task_rlimit_stack:long (task:long)
 task_state:long (task:long)
 task_tid:long (task:long)
 task_uid:long (task:long)
 EOW
-grep '^task_' "$TMP/out" | sort >"$TMP/got"
+grep '^task_' "$TMP/out" | LC_ALL=C sort >"$TMP/got"
 if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
-	ok "--dump-functions: the 13 task_*() functions with stap's signatures"
+	ok "--dump-functions: the 29 task_*() functions with stap's signatures"
 else
 	not_ok "--dump-functions (exit status $rc)"
 	diag_diff "$TMP/want" "$TMP/got"
