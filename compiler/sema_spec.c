@@ -24,7 +24,9 @@
  * builtins, either of them plus or minus a constant, or an address
  * parameter of another function.  The argument passed for it must be
  * fetchable: a target variable ($sk, $p->q), a @cast(...) chain, a
- * memory builtin of one, or one of these plus or minus a constant.
+ * memory builtin of one, one of these plus or minus a constant, or a
+ * call of a function that only returns such an expression of its
+ * parameters, with fetchable arguments (task_parent($p), spc_inline()).
  * Anything else (a local variable, a value computed at run time) is a
  * located error at the call.
  */
