@@ -116,31 +116,28 @@ else
 	diag_file "$TMP/err"
 fi
 
+# first_error DESC TEXT: the last run failed with TEXT as its first line.
+first_error() {
+	printf '%s\n' "$2" >"$TMP/want"
+	if [ "$rc" -eq 1 ] && head -n 1 "$TMP/err" | cmp -s "$TMP/want" -; then
+		ok "$1"
+	else
+		not_ok "$1 (exit status $rc)"
+		diag_file "$TMP/err"
+	fi
+}
+
 # 4. a value computed at run time
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kernel.function("wake_up_new_task") {
 	t = $p; print(task_pid(t)) }'
-cat >"$TMP/want" <<'EOW'
-<input>:2:25: error: function 'task_pid' reads memory through its parameter 'task': the argument must be an address the kernel can fetch at the probe ($var, $p->member, @cast(...)->member, or one of these plus a constant), not a value computed at run time
-EOW
-if [ "$rc" -eq 1 ] && head -n 1 "$TMP/err" | cmp -s "$TMP/want" -; then
-	ok "task_pid() of a local variable: a located error"
-else
-	not_ok "task_pid() of a local (exit status $rc)"
-	diag_file "$TMP/err"
-fi
+first_error "task_pid() of a local variable: a located error" \
+	"<input>:2:25: error: function 'task_pid' reads memory through its parameter 'task': the argument must be an address the kernel can fetch at the probe (\$var, \$p->member, @cast(...)->member, or one of these plus a constant), not a value computed at run time"
 
 # 5. a tracepoint probe, also through task_parent()
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kernel.trace("sched:sched_process_fork") {
 	print(task_execname(task_parent($parent_pid))) }'
-cat >"$TMP/want" <<'EOW'
-<input>:2:8: error: function 'task_execname' reads memory through its parameter 'task', which ktap can only do as a fetch argument of a kernel.function() or process() probe
-EOW
-if [ "$rc" -eq 1 ] && head -n 1 "$TMP/err" | cmp -s "$TMP/want" -; then
-	ok "task_execname(task_parent(...)) in a tracepoint probe: a located error"
-else
-	not_ok "task_*() in a tracepoint probe (exit status $rc)"
-	diag_file "$TMP/err"
-fi
+first_error "task_execname(task_parent(...)) in a tracepoint probe: a located error" \
+	"<input>:2:8: error: function 'task_execname' reads memory through its parameter 'task', which ktap can only do as a fetch argument of a kernel.function() or process() probe"
 
 # 6. task_parent() of a run-time value is not an address either
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'global g
