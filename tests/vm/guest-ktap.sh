@@ -10,32 +10,7 @@
 # shellcheck disable=SC2034  # read by vm-selftest.sh
 guest_plan=32
 
-export KTAP_TAPSET=/usr/share/ktap/tapset
-T=/tmp/ktap-guest
-mkdir -p $T
-failed=0
-
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
-diag() { sed 's/^/# /' "$@"; }
-
-# run ARGS...: ktap ARGS, stdout to $T/out, stderr to $T/err, status in rc.
-run() {
-	timeout 60 ktap "$@" >$T/out 2>$T/err
-	rc=$?
-}
-
-# expect DESC: rc 0 and $T/out equal to $T/want.
-expect() {
-	if [ "$rc" -eq 0 ] && cmp -s $T/want $T/out; then
-		ok "$1"
-	else
-		not_ok "$1 (exit status $rc)"
-		echo "# want:"; diag $T/want
-		echo "# got:"; diag $T/out
-		diag $T/err
-	fi
-}
+. /tests/guest-lib.sh
 
 # 1. entry, a user string argument
 run -e 'probe kernel.function("do_sys_openat2") {

@@ -23,5 +23,5 @@ fi
 export KTAP_VM_GUEST=$here/guest-ktap.sh
 # A module for module("9p").function() (it has BTF of its own).
 export KTAP_VM_KMODS=9p
-export KTAP_VM_SPECS="$build/ktap:/usr/bin/ktap $srcdir/tapset:/usr/share/ktap/tapset $srcdir/examples:/usr/share/ktap/examples $build/tests/tools/ktap-tfs-snapshot:/usr/bin/ktap-tfs-snapshot $build/tests/tools/ktap-tcp-stall:/usr/bin/ktap-tcp-stall $here/guest-tcp.sh:/tests/guest-tcp.sh"
+export KTAP_VM_SPECS="$build/ktap:/usr/bin/ktap $srcdir/tapset:/usr/share/ktap/tapset $srcdir/examples:/usr/share/ktap/examples $build/tests/tools/ktap-tfs-snapshot:/usr/bin/ktap-tfs-snapshot $build/tests/tools/ktap-tcp-stall:/usr/bin/ktap-tcp-stall $here/guest-tcp.sh:/tests/guest-tcp.sh $here/guest-lib.sh:/tests/guest-lib.sh"
 exec bash "$here/vm-selftest.sh"
