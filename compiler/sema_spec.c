@@ -24,7 +24,9 @@
  * builtins, either of them plus or minus a constant, or an address
  * parameter of another function.  The argument passed for it must be
  * fetchable: a target variable ($sk, $p->q), a @cast(...) chain, a
- * memory builtin of one, or one of these plus or minus a constant.
+ * memory builtin of one, one of these plus or minus a constant, or a
+ * call of a function that only returns such an expression of its
+ * parameters, with fetchable arguments (task_parent($p), spc_inline()).
  * Anything else (a local variable, a value computed at run time) is a
  * located error at the call.
  */
@@ -385,6 +387,45 @@ static struct sem_func *spc_copy(struct sema_ctx *c, const struct ast_func *f,
 	return sf;
 }
 
+/*
+ * A call of a function whose whole body is "return EXPR", EXPR an
+ * address the probe can fetch once its parameters are replaced by the
+ * call's arguments (the tapset's task_parent(task), a member read
+ * through its parameter): that expression, so that
+ * task_pid(task_parent($p)) reads the parent's tgid through $p's
+ * real_parent at the probe.  Every argument must itself be fetchable
+ * (after the same rewriting) or a number, so nothing computed at run
+ * time ends up in a fetch.  Anything else: @e unchanged.
+ */
+static struct ast_expr *spc_inline(struct sema_ctx *c, struct ast_expr *e, unsigned depth)
+{
+	const struct ast_func *f;
+	const struct ast_stmt *s;
+	struct ast_expr **args, *r;
+	struct spc_subst sb;
+	unsigned i;
+
+	if (e->kind != AST_CALL || depth >= SPEC_MAX_DEPTH || spc_is_mem_call(c, e) ||
+	    !(f = sema_func_decl(c, e->str)) || !f->body || e->args.n != f->nparams)
+		return e;
+	s = f->body;
+	while (s->kind == AST_S_BLOCK && s->body.n == 1)
+		s = s->body.v[0];
+	if (s->kind != AST_S_RETURN || !s->e)
+		return e;
+	args = arena_alloc(c->arena, (f->nparams + 1) * sizeof(*args));
+	for (i = 0; i < f->nparams; i++) {
+		args[i] = spc_inline(c, e->args.v[i], depth + 1);
+		if (args[i]->kind != AST_NUM && !spc_fetchable(c, args[i]))
+			return e;
+	}
+	sb.f = f;
+	sb.args = args;
+	r = ast_clone_expr(c->arena, s->e);
+	spc_subst_expr(c->arena, r, &sb);
+	return spc_fetchable(c, r) ? r : e;
+}
+
 /* The probe whose event the code being typed belongs to. */
 static struct sem_probe *spc_site(struct sema_ctx *c)
 {
@@ -406,6 +447,7 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 	args = arena_alloc(c->arena, (f->nparams + 1) * sizeof(*args));
 	for (i = 0; i < f->nparams && i < e->args.n; i++) {
 		struct spc_path path = { .n = 0 };
+		struct ast_expr *arg;
 
 		if (!spc_addr_param(c, f, i, &path))
 			continue;
@@ -418,7 +460,8 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 			*failed = true;
 			return NULL;
 		}
-		if (!spc_fetchable(c, e->args.v[i])) {
+		arg = spc_inline(c, e->args.v[i], 0);
+		if (!spc_fetchable(c, arg)) {
 			if (c->report)
 				diag_error(c->diag, e->args.v[i]->span, "function '%s' reads "
 					   "memory through its parameter '%s': the argument must "
@@ -437,7 +480,7 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 			*failed = true;
 			return NULL;
 		}
-		args[i] = e->args.v[i];
+		args[i] = arg;
 		n++;
 	}
 	return n ? spc_copy(c, f, site, c->entry || (c->func && c->func->at_entry), args) : NULL;

@@ -375,6 +375,14 @@ static enum sem_type ty_ternary(struct sema_ctx *c, struct ast_expr *e)
 {
 	enum sem_type t = SEM_UNKNOWN;
 
+	/* @defined(x) ? x : y (@choose_defined): only the branch taken is
+	   compiled, since the other may name what this kernel lacks. */
+	if (e->a->kind == AST_DEFINED) {
+		ty_expr(c, e->a);
+		*e = e->a->num ? *e->b : *e->c;
+		c->changed = true;
+		return ty_expr(c, e);
+	}
 	ty_want(c, e->a, SEM_LONG, "the condition of '?:'");
 	ty_unify(c, &t, ty_expr(c, e->b), e->b->span, "the branches of '?:'");
 	ty_unify(c, &t, ty_expr(c, e->c), e->c->span, "the branches of '?:'");
@@ -498,6 +506,8 @@ static void ty_resolved(struct sema_ctx *c, const struct ast_expr *e, struct up_
 
 static int ty_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct ty_addr *out);
+static int ty_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			 struct up_fetch *f);
 static const char *ty_mem_arg(struct sema_ctx *c, const struct ty_addr *ad, enum ast_mem mem,
 			      bool kernel);
 
@@ -804,6 +814,14 @@ static enum sem_type ty_defined(struct sema_ctx *c, struct ast_expr *e)
 	} else if (e->a->kind == AST_TARGET) {
 		ok = ev && e->a->chain.n == 0 &&
 		     (tpf_field(ev, e->a->str + 1) || e->a->str[1] == '$');
+	} else if (e->a->kind == AST_CAST && ev && ev->dyn_func) {
+		/* Resolve a copy quietly: its members may not exist here. */
+		struct up_fetch f;
+		bool report = c->report;
+
+		c->report = false;
+		ok = ty_cast_fetch(c, ty_event(c), ast_clone_expr(c->arena, e->a), &f) == 0;
+		c->report = report;
 	}
 	e->kind = AST_NUM;
 	e->num = ok;

@@ -33,26 +33,7 @@ member_off() {
 
 # member_deep STRUCT MEMBER: the byte offset of MEMBER in STRUCT, also
 # when it sits in anonymous structs and unions (as sock_common's do).
-member_deep() {
-	awk -v s="'$1'" -v m="'$2'" '
-		/^\[/ { id = substr($1, 2, length($1) - 2); kind[id] = $2
-			 if ($2 == "STRUCT" && $3 == s) top = id; cur = id; n[id] = 0; next }
-		{ k = ++n[cur]; name[cur, k] = $1
-		  split($2, t, "="); typ[cur, k] = t[2]
-		  split($3, b, "="); bits[cur, k] = b[2] }
-		function find(id, base,   k, r) {
-			for (k = 1; k <= n[id]; k++) {
-				if (name[id, k] == m) return base + bits[id, k]
-				if (name[id, k] == "'"'"'(anon)'"'"'") {
-					r = find(typ[id, k], base + bits[id, k])
-					if (r >= 0) return r
-				}
-			}
-			return -1
-		}
-		END { r = find(top, 0); if (r >= 0) print r / 8 }
-	' "$TMP/btf"
-}
+member_deep() { btf_member_off "$TMP/btf" "$@"; }
 
 plan 17
 

@@ -192,3 +192,27 @@ norm_pids() {
 		print
 	}' "$1"
 }
+
+# btf_member_off DUMP STRUCT MEMBER: the byte offset of MEMBER in STRUCT in
+# DUMP (bpftool btf dump ... format raw), also when it sits in anonymous
+# structs and unions (as sock_common's do); nothing when there is none.
+btf_member_off() {
+	awk -v s="'$2'" -v m="'$3'" '
+		/^\[/ { id = substr($1, 2, length($1) - 2); kind[id] = $2
+			 if ($2 == "STRUCT" && $3 == s) top = id; cur = id; n[id] = 0; next }
+		{ k = ++n[cur]; name[cur, k] = $1
+		  split($2, t, "="); typ[cur, k] = t[2]
+		  split($3, b, "="); bits[cur, k] = b[2] }
+		function find(id, base,   k, r) {
+			for (k = 1; k <= n[id]; k++) {
+				if (name[id, k] == m) return base + bits[id, k]
+				if (name[id, k] == "'"'"'(anon)'"'"'") {
+					r = find(typ[id, k], base + bits[id, k])
+					if (r >= 0) return r
+				}
+			}
+			return -1
+		}
+		END { r = find(top, 0); if (r >= 0) print r / 8 }
+	' "$1"
+}

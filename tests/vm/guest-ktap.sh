@@ -8,7 +8,7 @@
 # knows (file names, sizes, inode numbers, errno values), and tracefs
 # must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=31
+guest_plan=32
 
 . /tests/guest-lib.sh
 
@@ -342,6 +342,40 @@ else
 	not_ok "generic syscall.mkdir* (exit status $rc)"
 	diag $T/out $T/err
 fi
+
+# 10f. tapset/task.stp: the task_*() functions on the new task of a
+#      shell's fork, read through $p of wake_up_new_task (entered by the
+#      parent, before the child first runs: its state is 6.1's TASK_NEW,
+#      0x800); task_parent($p) is the shell, its parent ktap itself;
+#      the limits are the shell's ulimit -n and -c.
+cat >$T/task.stp <<'EOS'
+probe kernel.function("wake_up_new_task") {
+	if (task_pid(task_parent($p)) != target())
+		next
+	printf("new [%d] tid [%d] %s state %d, parent [%d] %s state %d by [%d]\n",
+	       task_pid($p), task_tid($p), task_execname($p), task_state($p),
+	       task_pid(task_parent($p)), task_execname(task_parent($p)),
+	       task_state(task_parent($p)), pid())
+	printf("uid %d gid %d euid %d egid %d nice %d prio %d fds %d\n", task_uid($p),
+	       task_gid($p), task_euid($p), task_egid($p), task_nice($p), task_prio($p),
+	       task_max_file_handles($p))
+	printf("cpus %d %d, grandparent %s\n", task_cpu(task_parent($p)) == cpu(),
+	       task_cpu($p) >= 0 && task_cpu($p) < 2, task_execname(task_parent(task_parent($p))))
+	printf("nofile %d core %d\n", task_rlimit_nofile($p), task_rlimit_core($p))
+}
+probe kprocess.exec_complete { if (ppid() == target()) printf("exec [%d] %s\n", pid(), execname()) }
+EOS
+run -w -c "/bin/sh -c 'ulimit -n 200; ulimit -c 0; /bin/ls /no/such/dir 2>/dev/null; exit 0'" $T/task.stp
+norm $T/out >$T/got
+cat >$T/want <<'EOW'
+new [P1] tid [P1] sh state 2048, parent [P2] sh state 0 by [P2]
+uid 0 gid 0 euid 0 egid 0 nice 0 prio 20 fds 64
+cpus 1 1, grandparent ktap
+nofile 200 core 0
+exec [P1] ls
+EOW
+mv $T/got $T/out
+expect "task_*() of a fork: the child's pid, name, TASK_NEW, limits; task_parent() the shell, its parent ktap"
 
 # 11. nothing left behind
 ktap-tfs-snapshot >$T/after
