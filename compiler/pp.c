@@ -57,6 +57,10 @@ struct pp_state {
 	bool library_warned;
 	unsigned errors;
 	unsigned long expansions;
+	/* Tokens read out of macro bodies and arguments, output or not:
+	   arguments collected inside arguments multiply without reaching
+	   the output, so the output's size alone bounds nothing. */
+	unsigned long produced;
 	struct token eof;
 };
 
@@ -170,9 +174,11 @@ static bool pp_collect_args(struct pp_state *st, const struct pp_macro *m,
 	for (;;) {
 		t = pp_expanded(st);
 		if (t.kind == TOK_EOF) {
-			pp_err(st, call->span,
-			       "unterminated argument list of macro '@%s'",
-			       m->name);
+			/* (after the token budget ran out, that was said) */
+			if (st->produced <= PP_MAX_TOKENS)
+				pp_err(st, call->span,
+				       "unterminated argument list of macro '@%s'",
+				       m->name);
 			ok = false;
 			break;
 		}
@@ -298,6 +304,13 @@ static struct token pp_expanded(struct pp_state *st)
 		struct token t = pp_raw(st);
 		const struct pp_macro *m;
 		struct pp_binding *b;
+
+		if (st->nframes > 1 && ++st->produced > PP_MAX_TOKENS) {
+			if (st->produced == PP_MAX_TOKENS + 1)
+				pp_err(st, t.span, "macros expand to more than %d tokens "
+				       "(macros that multiply?)", PP_MAX_TOKENS);
+			return st->eof;
+		}
 
 		switch (t.kind) {
 		case TOK_ARG_NUM:
