@@ -26,15 +26,7 @@ plan 32
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
 # output goes to $TMP/out with -o; the probed program's to $TMP/child.)
-check() {
-	if [ "$rc" -eq 0 ] && [ -z "$why" ] && cmp -s "$TMP/want" "$TMP/out"; then
-		ok "$1"
-	else
-		not_ok "$1 (exit status $rc)"
-		diag_diff "$TMP/want" "$TMP/out"
-		diag_file "$TMP/err"
-	fi
-}
+check() { expect_same "$1" "$TMP/want" "$TMP/out"; }
 
 entry='probe process("'"$T"'").function("handle") {
 	printf("id=%d name=%s n=%d msg=%s in.y=%d ip->x=%d tag=%s tag[1]=%d flags=%d mode=%d\n",
