@@ -21,6 +21,7 @@
 struct arena;
 struct diag_sink;
 struct tpf_event;
+struct ktap_target;
 
 #define SEM_MAX_KEYS 9
 
@@ -116,6 +117,8 @@ struct sema_input {
 	unsigned nlibrary;
 	bool guru;
 	struct up_files *up;	/* ELF/DWARF files opened for process() probes */
+	const struct ktap_target *target;	/* what ktap compiles for */
+	bool unoptimized;	/* -u: keep unused alias locals */
 };
 
 /*
