@@ -235,9 +235,9 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		o->last_pass = 1;
 		return 0;
 	case 'R':
-		/* The recording's formats stand in for tracefs in pass 2 too. */
+		/* The recording's formats stand in for tracefs in pass 2 too
+		   (session_target). */
 		o->replay_dir = arg;
-		setenv("KTAP_TRACEFS", arg, 1);
 		return 0;
 	default: return drv_usage_error("%s", "unknown option");
 	}
@@ -381,7 +381,7 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 
 static int drv_pass3(struct ktap_session *s)
 {
-	struct lower_options lo = { s->opt.buffer_mb * 1024, 0 };
+	struct lower_options lo = { s->opt.buffer_mb * 1024, 0, s->target.tracefs };
 	struct drv_timer t;
 
 	if (drv_kretactive(s, &lo.kretactive) != 0)

@@ -96,7 +96,10 @@ int session_target(struct ktap_session *s)
 	s->env.debuginfo_path = session_getenv("KTAP_DEBUGINFO_PATH");
 	s->env.kconfig = session_getenv("KTAP_KCONFIG");
 	s->env.exec_path = session_getenv("PATH");
+	if (s->opt.replay_dir)		/* --replay: the recording is the tracefs */
+		s->env.tracefs = s->opt.replay_dir;
 	s->tapset_eager = eager && *eager != '0';
+	s->up.target = &s->target;
 	if (!s->opt.target_dir) {
 		target_live(&s->target, s->arena, &s->env, s->opt.release, s->opt.arch);
 		return 0;

@@ -8,6 +8,7 @@
 #include "cconv.h"
 #include "dwloc.h"
 #include "kprobe.h"
+#include "target.h"
 #include "tpfmt.h"
 
 #include <bpf/btf.h>
@@ -91,7 +92,7 @@ static struct btf *up_module_btf(struct up_files *f, const char *name, char *err
 	for (i = 0; i < f->nmods; i++)
 		if (!strcmp(f->mod_names[i], name))
 			return f->mods[i];
-	b = kp_load_module(name, f->btf, err, errlen);
+	b = kp_load_module(f->target->btf_dir, name, f->btf, err, errlen);
 	v = b ? realloc(f->mods, (f->nmods + 1) * sizeof(*v)) : NULL;
 	nv = v ? realloc(f->mod_names, (f->nmods + 1) * sizeof(*nv)) : NULL;
 	if (v)
@@ -106,15 +107,15 @@ static struct btf *up_module_btf(struct up_files *f, const char *name, char *err
 	return b;
 }
 
-/* @cmd as an absolute path: itself if it has a '/', else from $PATH. */
-static char *up_locate(const char *cmd)
+/* @cmd as an absolute path: itself if it has a '/', else from @path. */
+static char *up_locate(const char *path, const char *cmd)
 {
-	const char *path = getenv("PATH"), *p, *e;
+	const char *p, *e;
 	char buf[PATH_MAX];
 
 	if (strchr(cmd, '/'))
 		return realpath(cmd, NULL);
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+	for (p = path; *p; p = *e ? e + 1 : e) {
 		e = strchrnul(p, ':');
 		snprintf(buf, sizeof(buf), "%.*s/%s", (int)(e - p), p, cmd);
 		if (access(buf, X_OK) == 0)
@@ -222,7 +223,7 @@ static Dwarf *up_rel_dwarf(struct up_file *u)
 static struct up_file *up_open(struct up_files *f, const char *path, char *err,
 			       size_t errlen)
 {
-	char *abs = up_locate(path);
+	char *abs = up_locate(f->target->exec_path, path);
 	struct up_file *u, **v;
 	unsigned i;
 
@@ -480,7 +481,7 @@ int up_find(struct up_files *f, struct arena *a, const char *path, const char *s
 static struct up_file *up_open_kdwarf(struct up_files *f, const char *module, char *err,
 				      size_t errlen)
 {
-	char where[1024], *path = kd_find(module, where, sizeof(where));
+	char where[1024], *path = kd_find(f->target, module, where, sizeof(where));
 	struct up_file *u;
 
 	if (!path) {
@@ -498,7 +499,7 @@ struct btf *up_kernel_btf(struct up_files *f, struct arena *a, const char *modul
 {
 	if (!f->btf_tried) {
 		f->btf_tried = true;
-		f->btf = kp_load(getenv("KTAP_BTF"), err, errlen);
+		f->btf = kp_load(f->target->btf, err, errlen);
 	}
 	if (!f->btf) {
 		if (!*err)
@@ -1284,14 +1285,15 @@ static size_t up_match_elf(struct arena *a, Elf *elf, const char *pattern,
 	return up_sort_unique(*names, k);
 }
 
-/* Kernel functions kprobes can attach to: available_filter_functions. */
-static int up_match_ftrace(struct arena *a, const char *pattern, const char ***names)
+/*
+ * Kernel functions kprobes can attach to: the target's
+ * available_filter_functions (@list; NULL when it has none).
+ */
+static int up_match_ftrace(struct arena *a, const char *list, const char *pattern,
+			   const char ***names)
 {
 	char line[512];
-	FILE *fp;
-
-	snprintf(line, sizeof(line), "%s/available_filter_functions", tpf_dir());
-	fp = fopen(line, "r");
+	FILE *fp = list ? fopen(list, "r") : NULL;
 	size_t k = 0, cap = 0;
 
 	if (!fp)
@@ -1333,8 +1335,8 @@ static int up_match_dwarf(struct arena *a, struct up_file *u, const char *patter
 	return (int)n;
 }
 
-int up_find_kernel_raw(struct arena *a, const char *module, const char *name,
-		       struct up_func *out, char *err, size_t errlen)
+int up_find_kernel_raw(const struct up_files *f, struct arena *a, const char *module,
+		       const char *name, struct up_func *out, char *err, size_t errlen)
 {
 	const char **names;
 
@@ -1344,7 +1346,7 @@ int up_find_kernel_raw(struct arena *a, const char *module, const char *name,
 		return -1;
 	}
 	/* Unreadable list (not root): the kernel will say at run time. */
-	if (up_match_ftrace(a, name, &names) == 0) {
+	if (up_match_ftrace(a, f->target->filter_functions, name, &names) == 0) {
 		snprintf(err, errlen, "no kernel function \"%s\" that kprobes can trace "
 			 "(it is not in available_filter_functions)", name);
 		return -1;
@@ -1370,7 +1372,7 @@ int up_match(struct up_files *f, struct arena *a, const char *path, const char *
 		u = up_open(f, path, err, errlen);
 		return u ? (int)up_match_elf(a, u->elf, pattern, names) : -1;
 	}
-	n = up_match_ftrace(a, pattern, names);
+	n = up_match_ftrace(a, f->target->filter_functions, pattern, names);
 	if (n >= 0)
 		return n;
 	/* No tracefs list (not root?): every function the BTF describes. */

@@ -23,6 +23,7 @@
 
 struct arena;
 struct up_file;
+struct ktap_target;
 
 /* Files opened while elaborating, closed by up_files_free(). */
 struct up_files {
@@ -33,6 +34,9 @@ struct up_files {
 	struct btf **mods;	/* modules' BTF (split over btf), as loaded */
 	const char **mod_names;
 	unsigned nmods;
+	/* Where the kernel's BTF, DWARF and function list are, and the
+	   search path for programs (target.h); set by the session. */
+	const struct ktap_target *target;
 };
 
 void up_files_free(struct up_files *f);
@@ -133,7 +137,7 @@ struct btf *up_kernel_btf(struct up_files *f, struct arena *a, const char *modul
 /*
  * Kernel function @name ("NAME" or "NAME@FILE") of the kernel, or of
  * module @module when not NULL.  Types come from the BTF
- * ($KTAP_BTF overrides; modules: /sys/kernel/btf/MODULE) when it
+ * (the target's BTF file; modules: its BTF directory's MODULE) when it
  * describes the function, else from DWARF that kdebug.c finds (vmlinux or
  * MODULE.ko with debug information); "NAME@FILE" always needs the DWARF.
  */
@@ -146,8 +150,8 @@ int up_find_kernel(struct up_files *f, struct arena *a, const char *module,
  * can be read); its target variables are the raw $arg1...$argN and
  * $return.  0, or -1 with a message in @err.
  */
-int up_find_kernel_raw(struct arena *a, const char *module, const char *name,
-		       struct up_func *out, char *err, size_t errlen);
+int up_find_kernel_raw(const struct up_files *f, struct arena *a, const char *module,
+		       const char *name, struct up_func *out, char *err, size_t errlen);
 
 /*
  * Find function @name ("NAME", or "NAME@FILE": the one declared in a

@@ -42,6 +42,7 @@ static struct compiled *compile(const char *script)
 		in = (struct sema_input){ c->s.script, c->s.library, c->s.nlibrary, false,
 					  &c->s.up, &c->s.target, false };
 		c->s.prog = sema_run(c->s.arena, &c->s.diag, &in);
+		lo.tracefs = c->s.target.tracefs;
 		if (c->s.prog)
 			c->s.ir = lower_run(c->s.arena, &c->s.diag, &c->s.src, c->s.prog, &lo);
 	}
