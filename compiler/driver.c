@@ -363,7 +363,7 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 	char *end;
 	long v;
 
-	*out = kp_kretactive(NULL);
+	*out = kp_kretactive(s->target.cpus);
 	for (i = 0; i < s->opt.ndefines; i++) {
 		if (strcmp(s->opt.defines[i].name, "KRETACTIVE") != 0)
 			continue;
@@ -400,11 +400,33 @@ static int drv_pass3(struct ktap_session *s)
 	return 0;
 }
 
+/*
+ * A plan that writes to tracefs cannot run without it: say what is
+ * missing before the runtime fails at its first mkdir.
+ */
+static int drv_can_run(const struct ktap_session *s)
+{
+	if (!s->ir->nwrites || *s->target.tracefs)
+		return 0;
+	if (s->target.tracefs_denied)
+		fprintf(stderr, "ktap: error: ktap needs root (or CAP_SYS_ADMIN/CAP_PERFMON "
+			"and read access to tracefs) to run this script: it creates tracefs "
+			"events, and tracefs (/sys/kernel/tracing) is not readable by this "
+			"user (-p3 shows the plan without running it)\n");
+	else
+		fprintf(stderr, "ktap: error: cannot run this script: %s\n",
+			s->target.tracefs_problem);
+	return 1;
+}
+
 /* Pass 5, with stap's -v lines around it. */
 static int drv_run(struct ktap_session *s)
 {
 	struct drv_timer t;
 	int r;
+
+	if (drv_can_run(s) != 0)
+		return 1;
 
 	fflush(stdout);
 	if (s->opt.verbose)

@@ -121,7 +121,7 @@ const char *target_feature_names(unsigned features, char *buf, size_t len)
  * The mounted tracefs, or "" with *@problem saying why.  Root mounts
  * it where it is missing, so that every probe kind finds it the same.
  */
-static const char *tgt_find_tracefs(const char **problem)
+static const char *tgt_find_tracefs(const char **problem, bool *denied_out)
 {
 	unsigned i;
 	bool denied = false;
@@ -135,6 +135,7 @@ static const char *tgt_find_tracefs(const char **problem)
 	    mount("nodev", tgt_tracefs_dirs[0], "tracefs", 0, NULL) == 0 &&
 	    tgt_exists(tgt_tracefs_dirs[0], "events"))
 		return tgt_tracefs_dirs[0];
+	*denied_out = denied;
 	*problem = denied ?
 		"tracefs (/sys/kernel/tracing) is not readable by this user: ktap "
 		"needs root (or CAP_SYS_ADMIN/CAP_PERFMON and read access to tracefs) "
@@ -167,6 +168,7 @@ static void tgt_apply_env(struct ktap_target *t, const struct tgt_env *env)
 	if (env->tracefs) {
 		t->tracefs = env->tracefs;
 		t->tracefs_problem = NULL;
+		t->tracefs_denied = false;
 		t->features = tgt_features_of(t->tracefs);
 		t->filter_functions = NULL;
 	}
@@ -176,6 +178,17 @@ static void tgt_apply_env(struct ktap_target *t, const struct tgt_env *env)
 		t->kconfig_path = env->kconfig;
 	t->debuginfo_path = env->debuginfo_path;
 	t->exec_path = env->exec_path ? env->exec_path : "/usr/bin:/bin";
+}
+
+/* The first line of file @path (arena), "0" when unreadable. */
+static const char *tgt_first_line(struct arena *a, const char *path)
+{
+	char *text = tgt_slurp(path, NULL);
+	const char *line = arena_strndup(a, text ? text : "0",
+					 text ? strcspn(text, "\n") : 1);
+
+	free(text);
+	return line;
 }
 
 void target_live(struct ktap_target *t, struct arena *a, const struct tgt_env *env,
@@ -189,7 +202,9 @@ void target_live(struct ktap_target *t, struct arena *a, const struct tgt_env *e
 	t->release = arena_strdup(a, release ? release : u.release);
 	t->arch = arena_strdup(a, arch ? arch : u.machine);
 	t->root = geteuid() == 0;
-	t->tracefs = env->tracefs ? "" : tgt_find_tracefs(&t->tracefs_problem);
+	t->cpus = tgt_first_line(a, "/sys/devices/system/cpu/possible");
+	t->tracefs = env->tracefs ? "" : tgt_find_tracefs(&t->tracefs_problem,
+							      &t->tracefs_denied);
 	t->features = tgt_features_of(t->tracefs);
 	t->kconfig_path = tgt_live_config(a, t->release, !release || !strcmp(release, u.release));
 	t->btf = "/sys/kernel/btf/vmlinux";
@@ -229,7 +244,10 @@ int target_load(struct ktap_target *t, struct arena *a, const struct tgt_env *en
 	desc = tgt_slurp(arena_printf(a, "%s/ktap-target", dir), NULL);
 	t->release = tgt_key(a, desc, "release");
 	t->arch = tgt_key(a, desc, "arch");
+	t->cpus = tgt_key(a, desc, "cpus");
 	free(desc);
+	if (!t->cpus)
+		t->cpus = "0";
 	if (!t->release || !t->arch) {
 		snprintf(err, errlen, "--target %s: %s/ktap-target does not give the "
 			 "kernel's release= and arch=", dir, dir);
@@ -347,7 +365,8 @@ int target_save(const struct ktap_target *t, const char *dir, FILE *err)
 	snprintf(to, sizeof(to), "%s/events", dir);
 	if (tgt_mkdir(to, err) != 0)
 		return -1;
-	if (asprintf(&desc, "release=%s\narch=%s\nfeatures=%s\n", t->release, t->arch,
+	if (asprintf(&desc, "release=%s\narch=%s\ncpus=%s\nfeatures=%s\n", t->release,
+		     t->arch, t->cpus,
 		     target_feature_names(t->features, feat, sizeof(feat))) < 0)
 		return -1;
 	snprintf(to, sizeof(to), "%s/ktap-target", dir);

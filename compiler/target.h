@@ -13,7 +13,7 @@
  * few more files, so that an old KTAP_TRACEFS copy is one too:
  *
  *   DIR/README, DIR/available_events, DIR/events/SYS/EVENT/format
- *   DIR/ktap-target         "release=R" and "arch=A" lines
+ *   DIR/ktap-target         "release=R", "arch=A" and "cpus=LIST" lines
  *   DIR/config              the kernel configuration (optional)
  *   DIR/btf/vmlinux         the kernel's BTF (optional; modules beside it)
  *   DIR/available_filter_functions   (optional)
@@ -54,6 +54,7 @@ struct ktap_target {
 	const char *dir;		/* --target DIR, or NULL: this machine */
 	const char *release;		/* kernel release (uname -r) */
 	const char *arch;		/* machine (uname -m) */
+	const char *cpus;		/* possible CPUs ("0-3"), for KRETACTIVE */
 	/*
 	 * Where event formats, available_events and the README are read:
 	 * the mounted tracefs, DIR, or KTAP_TRACEFS; "" when there is none,
@@ -61,6 +62,7 @@ struct ktap_target {
 	 */
 	const char *tracefs;
 	const char *tracefs_problem;
+	bool tracefs_denied;		/* it exists, but this user cannot read it */
 	unsigned features;		/* enum tgt_feature bits */
 	const char *kconfig_path;	/* the kernel configuration, or NULL */
 	const char *btf;		/* vmlinux BTF file, or NULL */
