@@ -129,7 +129,8 @@ static const char *tgt_find_tracefs(const char **problem, bool *denied_out)
 	for (i = 0; i < sizeof(tgt_tracefs_dirs) / sizeof(tgt_tracefs_dirs[0]); i++) {
 		if (tgt_exists(tgt_tracefs_dirs[i], "events"))
 			return tgt_tracefs_dirs[i];
-		denied |= errno == EACCES;
+		/* only tracefs's own place: debugfs is 0700 everywhere */
+		denied |= i == 0 && errno == EACCES;
 	}
 	if (!denied && geteuid() == 0 &&
 	    mount("nodev", tgt_tracefs_dirs[0], "tracefs", 0, NULL) == 0 &&
