@@ -16,8 +16,8 @@
 #include "diag.h"
 #include "pp.h"
 #include "source.h"
+#include "resolve_elf.h"
 #include "target.h"
-#include "uprobe.h"
 
 struct arena;
 
@@ -77,7 +77,7 @@ struct ktap_session {
 	unsigned nlibrary;
 	unsigned ntapset;		/* .stp files found, when lazy (else 0) */
 	size_t libcap;
-	struct up_files up;		/* ELF/DWARF files pass 2 opened */
+	struct relf_files up;		/* ELF/DWARF files pass 2 opened */
 	struct sem_prog *prog;		/* pass 2 result */
 	struct ir_prog *ir;		/* pass 3 result */
 };

@@ -109,14 +109,14 @@ struct sem_prog {
 	size_t pcap;
 };
 
-struct up_files;
+struct relf_files;
 
 struct sema_input {
 	const struct ast_file *script;
 	struct ast_file *const *library;
 	unsigned nlibrary;
 	bool guru;
-	struct up_files *up;	/* ELF/DWARF files opened for process() probes */
+	struct relf_files *up;	/* ELF/DWARF files opened for process() probes */
 	const struct ktap_target *target;	/* what ktap compiles for */
 	bool unoptimized;	/* -u: keep unused alias locals */
 };
