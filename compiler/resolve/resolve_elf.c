@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void relf_files_free(struct relf_files *f)
@@ -90,13 +91,14 @@ static char *relf_locate(const char *path, const char *cmd)
 {
 	const char *p, *e;
 	char buf[PATH_MAX];
+	struct stat st;
 
 	if (strchr(cmd, '/'))
 		return realpath(cmd, NULL);
 	for (p = path; *p; p = *e ? e + 1 : e) {
 		e = strchrnul(p, ':');
 		snprintf(buf, sizeof(buf), "%.*s/%s", (int)(e - p), p, cmd);
-		if (access(buf, X_OK) == 0)
+		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
 			return realpath(buf, NULL);
 	}
 	errno = ENOENT;

@@ -94,7 +94,8 @@ static char *kd_walk(const char *dir, const struct kd_want *w, int depth)
 /* @path itself if it is a file with DWARF. */
 static char *kd_file(const char *path)
 {
-	return access(path, R_OK) == 0 && kd_has_dwarf(path) ? strdup(path) : NULL;
+	/* kd_has_dwarf() opens it: an unreadable file has none */
+	return kd_has_dwarf(path) ? strdup(path) : NULL;
 }
 
 /* Append "@what" to the list of places looked at. */
