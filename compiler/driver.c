@@ -440,6 +440,18 @@ static int drv_run(struct ktap_session *s)
 	return r;
 }
 
+/*
+ * A script that failed without a tapset most likely failed for it
+ * ("unknown function 'ctime'"): say once where ktap looked.
+ */
+static void drv_no_tapset(const struct ktap_session *s)
+{
+	if (!s->tapset_dir && s->tapset_tried)
+		fprintf(stderr, "ktap: note: no tapset found (looked in %s): its functions "
+			"and probe aliases are unknown; set KTAP_TAPSET to the tapset "
+			"directory\n", s->tapset_tried);
+}
+
 /* --target describes another machine: nothing can run there from here. */
 static int drv_check_target(const struct ktap_session *s)
 {
@@ -469,10 +481,11 @@ int drv_main(int argc, char **argv)
 		goto out;
 	}
 	session_facts(&s);
-	if (drv_pass1(&s) != 0)
+	if (drv_pass1(&s) != 0 ||
+	    (s.opt.last_pass > 1 && drv_pass2(&s) != 0)) {
+		drv_no_tapset(&s);
 		goto out;
-	if (s.opt.last_pass > 1 && drv_pass2(&s) != 0)
-		goto out;
+	}
 	if (s.opt.last_pass > 2 && drv_pass3(&s) != 0)
 		goto out;
 	r = 0;

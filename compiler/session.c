@@ -422,11 +422,8 @@ int session_parse(struct ktap_session *s)
 	struct tok_vec toks = { 0 };
 	uint32_t id;
 
+	/* None found: the driver says so when the script fails for it. */
 	s->tapset_dir = session_tapset_dir(s, &s->tapset_tried);
-	if (!s->tapset_dir)
-		diag_plain(&s->diag, DIAG_WARNING, "no tapset found (looked in %s): "
-			   "tapset functions and probe aliases are unknown; set "
-			   "KTAP_TAPSET to the tapset directory", s->tapset_tried);
 	session_parse_library(s, true);		/* macros first: scripts use them */
 	if (s->opt.script_text)
 		id = src_add(&s->src, "<input>", s->opt.script_text,
