@@ -37,7 +37,7 @@ fi
 scripts=$(list_stp "$G")
 nroot=0
 [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && nroot=1
-plan $(($(echo "$scripts" | wc -l) * 2 + nroot + 3))
+plan $(($(echo "$scripts" | wc -l) * 2 + nroot * 2 + 4))
 
 # norm FILE: paths that are this checkout's, not the target's.
 norm() {
@@ -77,6 +77,36 @@ for f in $scripts; do
 		fi
 	done
 done
+
+# --save-target of this machine plans as the live tracefs (root: tracefs
+# is mode 0700); as nobody it says what it needs.
+if [ ! -r /sys/kernel/tracing/events ]; then
+	skip "--save-target of this machine" "tracefs is not readable here"
+else
+	run_ktap "$G" "$TMP/err" "$TMP/err" --save-target "$TMP/saved"
+	run_ktap "$G" "$TMP/live" "$TMP/err" -p3 tracepoint.stp "$PROG"
+	run_ktap "$G" "$TMP/out" "$TMP/err" -p3 --target "$TMP/saved" tracepoint.stp "$PROG"
+	if [ "$rc" -eq 0 ] && cmp -s "$TMP/live" "$TMP/out" &&
+		grep -qx "release=$(uname -r)" "$TMP/saved/ktap-target"; then
+		ok "--save-target of this machine: its -p3 plan is the live one"
+	else
+		not_ok "--save-target of this machine (exit status $rc)"
+		diag_diff "$TMP/live" "$TMP/out"
+		diag_file "$TMP/err"
+	fi
+fi
+if [ "$nroot" -eq 1 ]; then
+	(cd / && exec timeout 20 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$KTAP" --save-target /tmp/ktap-never-written) >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$rc" -eq 1 ] && [ ! -e /tmp/ktap-never-written ] &&
+		grep -q 'ktap needs root (or CAP_SYS_ADMIN/CAP_PERFMON and read access to tracefs)' "$TMP/err"; then
+		ok "--save-target as nobody says what it needs"
+	else
+		not_ok "--save-target as nobody (exit status $rc)"
+		diag_file "$TMP/err"
+	fi
+fi
 
 # Without root: the same plan (tracefs is mode 0700 here; the target is
 # all ktap reads).
