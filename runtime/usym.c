@@ -1,0 +1,200 @@
+/* usym.c - user-space symbolisation from cached process maps (runtime).
+ *
+ * In:  /proc/PID/maps texts (given by the session), then (pid, address).
+ * Out: symbols and stap-format strings (usym.h).
+ *
+ * One libdwfl session (Dwfl) per process, reported from the cached maps
+ * text with dwfl_linux_proc_maps_report(), which computes each module's
+ * range and load bias from the mappings; files are opened by path
+ * (dwfl_linux_proc_find_elf) and debug files found by
+ * dwfl_standard_find_debuginfo, both on the first lookup in a module.
+ * Processes live in a list searched from the front, the last one used
+ * moved there (backtraces come in runs of one process).
+ */
+#define _GNU_SOURCE
+#include "usym.h"
+
+#include <elfutils/libdwfl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct usym_proc {
+	struct usym_proc *next;
+	int pid;
+	Dwfl *dwfl;
+};
+
+struct usym_ctx {
+	char *debuginfo_path;        /* NULL: libdwfl's default */
+	Dwfl_Callbacks cb;
+	struct usym_proc *procs;
+};
+
+static void seterr(char *err, size_t errlen, const char *fmt, ...)
+{
+	if (!err || !errlen)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+struct usym_ctx *usym_new(const char *debuginfo_path)
+{
+	struct usym_ctx *ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return NULL;
+	if (debuginfo_path && !(ctx->debuginfo_path = strdup(debuginfo_path))) {
+		free(ctx);
+		return NULL;
+	}
+	ctx->cb.find_elf = dwfl_linux_proc_find_elf;
+	ctx->cb.find_debuginfo = dwfl_standard_find_debuginfo;
+	ctx->cb.debuginfo_path = ctx->debuginfo_path ? &ctx->debuginfo_path : NULL;
+	return ctx;
+}
+
+static void proc_free(struct usym_proc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	free(p);
+}
+
+void usym_free(struct usym_ctx *ctx)
+{
+	if (!ctx)
+		return;
+	while (ctx->procs) {
+		struct usym_proc *n = ctx->procs->next;
+		proc_free(ctx->procs);
+		ctx->procs = n;
+	}
+	free(ctx->debuginfo_path);
+	free(ctx);
+}
+
+/* The record of PID, moved to the front; NULL if none. */
+static struct usym_proc *find_proc(struct usym_ctx *ctx, int pid)
+{
+	for (struct usym_proc **pp = &ctx->procs; *pp; pp = &(*pp)->next) {
+		struct usym_proc *p = *pp;
+		if (p->pid != pid)
+			continue;
+		*pp = p->next;
+		p->next = ctx->procs;
+		ctx->procs = p;
+		return p;
+	}
+	return NULL;
+}
+
+int usym_has_process(const struct usym_ctx *ctx, int pid)
+{
+	for (const struct usym_proc *p = ctx->procs; p; p = p->next)
+		if (p->pid == pid)
+			return 1;
+	return 0;
+}
+
+void usym_forget_process(struct usym_ctx *ctx, int pid)
+{
+	if (find_proc(ctx, pid)) {
+		struct usym_proc *p = ctx->procs;
+		ctx->procs = p->next;
+		proc_free(p);
+	}
+}
+
+/* A maps line starts "HEX-HEX perms": refuse anything else up front,
+ * since libdwfl's reader stops quietly at the first bad line. */
+static int looks_like_maps(const char *s, size_t len)
+{
+	size_t i = 0, h1 = 0, h2 = 0;
+	while (i < len && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+		i++, h1++;
+	if (i >= len || s[i++] != '-')
+		return 0;
+	while (i < len && ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+		i++, h2++;
+	return h1 > 0 && h2 > 0 && i < len && s[i] == ' ';
+}
+
+int usym_add_process(struct usym_ctx *ctx, int pid, const char *maps, size_t len, char *err,
+		     size_t errlen)
+{
+	if (len == 0 || !looks_like_maps(maps, len) || memchr(maps, '\0', len)) {
+		seterr(err, errlen, "process %d: not a /proc/PID/maps text", pid);
+		return -1;
+	}
+	struct usym_proc *p = calloc(1, sizeof(*p));
+	if (!p || !(p->dwfl = dwfl_begin(&ctx->cb))) {
+		free(p);
+		seterr(err, errlen, "process %d: %s", pid, dwfl_errmsg(-1));
+		return -1;
+	}
+	p->pid = pid;
+	/* fmemopen() reads the caller's bytes in place: nothing is kept. */
+	FILE *fp = fmemopen((void *)maps, len, "r");
+	int rc = -1;
+	if (fp) {
+		dwfl_report_begin(p->dwfl);
+		rc = dwfl_linux_proc_maps_report(p->dwfl, fp);
+		fclose(fp);
+		if (dwfl_report_end(p->dwfl, NULL, NULL) != 0)
+			rc = -1;
+	}
+	if (rc != 0) {
+		seterr(err, errlen, "process %d: cannot read its maps: %s", pid,
+		       rc > 0 ? strerror(rc) : dwfl_errmsg(-1));
+		proc_free(p);
+		return -1;
+	}
+	usym_forget_process(ctx, pid);
+	p->next = ctx->procs;
+	ctx->procs = p;
+	return 0;
+}
+
+int usym_lookup(struct usym_ctx *ctx, int pid, uint64_t addr, struct usym_info *info)
+{
+	struct usym_proc *p = find_proc(ctx, pid);
+	if (!p)
+		return -1;
+	Dwfl_Module *m = dwfl_addrmodule(p->dwfl, addr);
+	if (!m)
+		return -1;
+	Dwarf_Addr bias, start, end;
+	const char *mainfile = NULL;
+	dwfl_module_getelf(m, &bias); /* opens the file: sets mainfile */
+	const char *modname = dwfl_module_info(m, NULL, &start, &end, NULL, NULL, &mainfile, NULL);
+	info->module = modname ? modname : mainfile;
+	if (!info->module)
+		return -1;
+	GElf_Sym sym;
+	GElf_Off off = 0;
+	const char *name = dwfl_module_addrinfo(m, addr, &off, &sym, NULL, NULL, NULL);
+	if (name && *name) {
+		info->name = name;
+		info->offset = off;
+		info->size = sym.st_size;
+		return 0;
+	}
+	info->name = NULL;
+	info->offset = addr - start;
+	info->size = end - start;
+	return 1;
+}
+
+int usym_format(struct usym_ctx *ctx, int pid, uint64_t addr, enum ksym_fmt fmt, int inexact,
+		char *buf, size_t len)
+{
+	struct usym_info in;
+	int r = usym_lookup(ctx, pid, addr, &in);
+	if (r < 0)
+		return ksym_format_parts(NULL, NULL, addr, 0, 0, fmt, inexact, buf, len);
+	return ksym_format_parts(in.name, in.module, addr, in.offset, in.size, fmt, inexact, buf, len);
+}
