@@ -9,7 +9,10 @@
  * (dwfl_linux_proc_find_elf) and debug files found by
  * dwfl_standard_find_debuginfo, both on the first lookup in a module.
  * Processes live in a list searched from the front, the last one used
- * moved there (backtraces come in runs of one process).
+ * moved there (backtraces come in runs of one process).  libdwfl finds a
+ * symbol by scanning the module's whole symbol table (about 50 us in
+ * libc), so each process keeps a direct-mapped cache of its last lookups:
+ * stack frames repeat (the same call sites over and over).
  */
 #define _GNU_SOURCE
 #include "usym.h"
@@ -20,10 +23,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define USYM_CACHE 1024 /* entries per process, a power of 2 */
+
+struct usym_cached {
+	uint64_t addr;
+	int rc;                      /* usym_lookup's result; 2: empty slot */
+	struct usym_info info;
+};
+
 struct usym_proc {
 	struct usym_proc *next;
 	int pid;
 	Dwfl *dwfl;
+	struct usym_cached *cache;   /* USYM_CACHE slots, allocated on first use */
 };
 
 struct usym_ctx {
@@ -61,6 +73,7 @@ static void proc_free(struct usym_proc *p)
 {
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
+	free(p->cache);
 	free(p);
 }
 
@@ -159,11 +172,9 @@ int usym_add_process(struct usym_ctx *ctx, int pid, const char *maps, size_t len
 	return 0;
 }
 
-int usym_lookup(struct usym_ctx *ctx, int pid, uint64_t addr, struct usym_info *info)
+/* The lookup itself, through libdwfl. */
+static int dwfl_lookup(struct usym_proc *p, uint64_t addr, struct usym_info *info)
 {
-	struct usym_proc *p = find_proc(ctx, pid);
-	if (!p)
-		return -1;
 	Dwfl_Module *m = dwfl_addrmodule(p->dwfl, addr);
 	if (!m)
 		return -1;
@@ -187,6 +198,27 @@ int usym_lookup(struct usym_ctx *ctx, int pid, uint64_t addr, struct usym_info *
 	info->offset = addr - start;
 	info->size = end - start;
 	return 1;
+}
+
+int usym_lookup(struct usym_ctx *ctx, int pid, uint64_t addr, struct usym_info *info)
+{
+	struct usym_proc *p = find_proc(ctx, pid);
+	if (!p)
+		return -1;
+	if (!p->cache && (p->cache = malloc(USYM_CACHE * sizeof(*p->cache))))
+		for (size_t i = 0; i < USYM_CACHE; i++)
+			p->cache[i].rc = 2;
+	if (!p->cache)
+		return dwfl_lookup(p, addr, info);
+	/* Fibonacci hashing: frames are close together, so mix the bits. */
+	struct usym_cached *c = &p->cache[(addr * 0x9e3779b97f4a7c15ull) >> 54];
+	if (c->rc == 2 || c->addr != addr) {
+		c->addr = addr;
+		c->rc = dwfl_lookup(p, addr, &c->info);
+	}
+	if (c->rc >= 0)
+		*info = c->info;
+	return c->rc;
 }
 
 int usym_format(struct usym_ctx *ctx, int pid, uint64_t addr, enum ksym_fmt fmt, int inexact,
