@@ -571,6 +571,20 @@ static void test_newer_spellings(void **state)
 	assert_int_equal(tr->saved[1].u, 3);
 	hist_parse_free(f);
 
+	/* nohitcount (>= 6.12): no hitcount column; values by name. */
+	snprintf(text, sizeof(text),
+		 HDR("hist:keys=pid:vals=hitcount,runtime:sort=pid:size=2048:nohitcount [active]")
+		 "{ pid: %10d }  runtime: %10d\n"
+		 "\nTotals:\n    Hits: 1\n    Entries: 1\n    Dropped: 0\n",
+		 12, 345);
+	f = parse_str(text, &err);
+	if (!f)
+		fail_msg("line %u: %s", err.line, err.msg);
+	assert_false(f->triggers[0].entries[0].shown[0]);
+	assert_true(f->triggers[0].entries[0].shown[1]);
+	assert_int_equal(f->triggers[0].entries[0].vals[1], 345);
+	hist_parse_free(f);
+
 	/* An event without hist triggers has an empty hist file. */
 	f = parse_str("", &err);
 	assert_non_null(f);
