@@ -278,6 +278,8 @@ int ksym_format_parts(const char *name, const char *module, uint64_t addr, uint6
 		      uint64_t size, enum ksym_fmt fmt, int inexact, char *buf, size_t len)
 {
 	const char *ex = inexact && fmt != KSYM_FMT_HEX ? " (inexact)" : "";
+	if (name && name[0] == '.')
+		name++; /* as stap: ppc64 ".func" entry points print as "func" */
 	const char *base = module;
 	switch (fmt) {
 	case KSYM_FMT_SYMBOL:

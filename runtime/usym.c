@@ -31,10 +31,16 @@ struct usym_cached {
 	struct usym_info info;
 };
 
+struct usym_vma {
+	uint64_t lo, hi;
+};
+
 struct usym_proc {
 	struct usym_proc *next;
 	int pid;
 	Dwfl *dwfl;
+	struct usym_vma *vmas;       /* the mappings, in maps order */
+	size_t n_vmas;
 	struct usym_cached *cache;   /* USYM_CACHE slots, allocated on first use */
 };
 
@@ -74,6 +80,7 @@ static void proc_free(struct usym_proc *p)
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
 	free(p->cache);
+	free(p->vmas);
 	free(p);
 }
 
@@ -136,6 +143,34 @@ static int looks_like_maps(const char *s, size_t len)
 	return h1 > 0 && h2 > 0 && i < len && s[i] == ' ';
 }
 
+/* Every "LO-HI " line start of MAPS into P->vmas (for the offsets stap
+ * prints when an address has no symbol: from its mapping's start). */
+static int read_vmas(struct usym_proc *p, const char *maps, size_t len)
+{
+	size_t cap = 0;
+	for (const char *l = maps; l < maps + len;) {
+		const char *nl = memchr(l, '\n', (size_t)(maps + len - l));
+		const char *e = nl ? nl : maps + len;
+		char tmp[40];
+		size_t n = (size_t)(e - l) < sizeof(tmp) - 1 ? (size_t)(e - l) : sizeof(tmp) - 1;
+		memcpy(tmp, l, n);
+		tmp[n] = '\0';
+		unsigned long long lo, hi;
+		if (sscanf(tmp, "%llx-%llx", &lo, &hi) == 2 && lo < hi) {
+			if (p->n_vmas == cap) {
+				cap = cap ? 2 * cap : 32;
+				struct usym_vma *v = realloc(p->vmas, cap * sizeof(*v));
+				if (!v)
+					return -1;
+				p->vmas = v;
+			}
+			p->vmas[p->n_vmas++] = (struct usym_vma){lo, hi};
+		}
+		l = e + 1;
+	}
+	return 0;
+}
+
 int usym_add_process(struct usym_ctx *ctx, int pid, const char *maps, size_t len, char *err,
 		     size_t errlen)
 {
@@ -150,6 +185,11 @@ int usym_add_process(struct usym_ctx *ctx, int pid, const char *maps, size_t len
 		return -1;
 	}
 	p->pid = pid;
+	if (read_vmas(p, maps, len) < 0) {
+		proc_free(p);
+		seterr(err, errlen, "out of memory");
+		return -1;
+	}
 	/* fmemopen() reads the caller's bytes in place: nothing is kept. */
 	FILE *fp = fmemopen((void *)maps, len, "r");
 	int rc = -1;
@@ -194,9 +234,16 @@ static int dwfl_lookup(struct usym_proc *p, uint64_t addr, struct usym_info *inf
 		info->size = sym.st_size;
 		return 0;
 	}
+	/* As stap: the offset in the mapping holding ADDR, and its size. */
 	info->name = NULL;
 	info->offset = addr - start;
 	info->size = end - start;
+	for (size_t i = 0; i < p->n_vmas; i++)
+		if (addr >= p->vmas[i].lo && addr < p->vmas[i].hi) {
+			info->offset = addr - p->vmas[i].lo;
+			info->size = p->vmas[i].hi - p->vmas[i].lo;
+			break;
+		}
 	return 1;
 }
 

@@ -35,10 +35,11 @@
 struct usym_ctx;
 
 struct usym_info {
-	const char *name;    /* NULL: no symbol (then offset/size are the module's) */
+	const char *name;    /* NULL: no symbol (then offset/size are the mapping's) */
 	const char *module;  /* path of the mapped file */
-	uint64_t offset;     /* from the symbol (or from the module's start) */
-	uint64_t size;       /* the symbol's size (or the module's) */
+	uint64_t offset;     /* from the symbol (or, as stap, from the start of
+	                        the mapping holding the address) */
+	uint64_t size;       /* the symbol's size (or the mapping's) */
 };
 
 /* A context; DEBUGINFO_PATH is libdwfl's search path (NULL: its default,
