@@ -29,7 +29,10 @@ rc=0
 "$here/run-vm.sh" --quiet --kernel "$kernel" --timeout "${KTAP_VM_TIMEOUT:-300}" \
 	"$tmp/initramfs.gz" > "$tmp/guest.out" || rc=$?
 grep '^#' "$tmp/guest.out" >&2 || true
-[ "$rc" -ne 124 ] && [ "$rc" -ne 125 ] || { echo "capture-hist.sh: the VM failed ($rc)" >&2; exit 1; }
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 125 ]; then
+	echo "capture-hist.sh: the VM failed ($rc)" >&2
+	exit 1
+fi
 
 mkdir -p "$out"
 # Split the guest's output at the markers, decoding each block.

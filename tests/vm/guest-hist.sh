@@ -13,6 +13,8 @@
 # or long lines).  Every trigger written is echoed as "# trigger NAME: TEXT"
 # and every refused one as "# REFUSED ..." with the kernel's error_log.
 # Exit status: the number of refused writes.
+# The trigger texts hold the kernel's $variables: single quotes on purpose.
+# shellcheck disable=SC2016
 T=/sys/kernel/tracing
 E=$T/events
 failed=0
