@@ -12,7 +12,7 @@ unset KTAP_TAPSET KTAP_KCONFIG KTAP_BTF KTAP_TAPSET_EAGER
 KTAP_TRACEFS=$F/tracefs
 export KTAP_TRACEFS
 
-plan 20
+plan 22
 
 # check DESC CONDITION...: ok when the command succeeds, else the stderr.
 check() {
@@ -113,6 +113,24 @@ else
 	not_ok "make install DESTDIR=..."
 	diag_file "$TMP/install.log"
 	not_ok "make install: man page, docs and examples"
+fi
+
+# -- issue 10 item 15: README's quick start, exactly two commands that
+# work with sudo and, as root, without it ----------------------------------
+awk '/^## Quick start/ { q = 1 } q && /^```sh/ { on = 1; next } on && /^```/ { exit } on' \
+	"$KTAP_SRCDIR/README.md" >"$TMP/quick"
+check "README's quick start is two commands, none a bare sudo" \
+	sh -c "[ \$(wc -l <'$TMP/quick') -eq 2 ] && ! grep -q '^sudo ' '$TMP/quick' && grep -q '^\\\$(command -v sudo) scripts/bootstrap.sh && ' '$TMP/quick'"
+if [ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/tracing/events ]; then
+	# its ktap half, as -p3, where there is no sudo (PATH without it)
+	cmd=$(head -n 1 "$TMP/quick" | sed -e 's/^.* && //' -e "s|\./ktap -T 2|'$KTAP' -p3|")
+	mkdir "$TMP/nosudo"
+	(cd "$TMP" && timeout 20 env -u KTAP_TRACEFS PATH="$TMP/nosudo" /bin/sh -c "$cmd") >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	check "README's first command as root without sudo" \
+		sh -c "[ $rc -eq 0 ] && grep -q 'raw_syscalls/sys_enter/enable' '$TMP/out'"
+else
+	skip "README's first command as root without sudo" "not root, or tracefs unreadable"
 fi
 
 # -- issue 10 item 16: what non-root users are told ----------------------
