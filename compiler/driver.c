@@ -79,10 +79,11 @@ static const char drv_help[] =
 	"  PATH           where process(\"NAME\") finds the program NAME\n"
 	"\n"
 	"Privileges:\n"
-	"  Running a script (-p5) needs root, or CAP_SYS_ADMIN/CAP_PERFMON and\n"
-	"  write access to tracefs.  -p1 and -p2 of scripts without kernel\n"
-	"  probes need nothing; -p2/-p3 of scripts with kernel probes read\n"
-	"  tracefs (root), or a --target directory saved by root.\n"
+	"  Running a script with kernel probes (tracepoints, kprobes, uprobes)\n"
+	"  needs root, or CAP_SYS_ADMIN/CAP_PERFMON and write access to tracefs;\n"
+	"  begin, end and timer probes run as any user.  -p2/-p3 of scripts\n"
+	"  with kernel probes read event formats from tracefs (root), or from a\n"
+	"  --target directory saved by root.\n"
 	"\n"
 	"Exit status: 0 success, 1 an error.\n";
 
