@@ -39,7 +39,22 @@ struct sema_ctx {
 	bool report;			/* final round: report problems */
 	unsigned alias_depth;
 	bool syscall_warned;		/* user strings shown as addresses */
+	bool tracefs_said;		/* "no tracefs to read" reported */
 };
+
+/*
+ * With no tracefs to read, whether that was reported already: it is
+ * reported once per run, not once per probe point (syscall.*).
+ */
+static inline bool sema_tracefs_said(struct sema_ctx *c)
+{
+	bool said = c->tracefs_said;
+
+	if (*c->in->target->tracefs)
+		return false;
+	c->tracefs_said = true;
+	return said;
+}
 
 struct sem_func *sema_func_use(struct sema_ctx *c, const char *name);
 /* A new used function for declaration @f, named @name (sema.c). */
@@ -111,6 +126,7 @@ const char *sema_pp_origin(struct sema_ctx *c, const struct ast_ppoint *p);
  * SEMA_NO_TRACEFS(c): three "%s" arguments, " (why there is no tracefs
  * to read)" when the target has none, else "".
  */
+
 #define SEMA_NO_TRACEFS(c) \
 	*(c)->in->target->tracefs ? "" : " (", \
 	*(c)->in->target->tracefs ? "" : (c)->in->target->tracefs_problem, \

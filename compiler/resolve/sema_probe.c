@@ -173,6 +173,8 @@ static int pp_trace(struct sema_ctx *c, struct pp_state *st,
 		      colon ? colon + 1 : spec, &names);
 	/* No tracefs to look in: not even an optional point can be decided. */
 	if (n == 0 && (!st->optional || !*c->in->target->tracefs)) {
+		if (sema_tracefs_said(c))
+			return -1;
 		diag_error(c->diag, arg->span,
 			   "no tracepoint matches \"%.*s\"%s%s%s", (int)arg->len, arg->str,
 			   SEMA_NO_TRACEFS(c));
@@ -536,8 +538,14 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 			   p->comps[0].name);
 		return -1;
 	}
-	if (st->optional && !target_has(c->in->target, TGT_KPROBES))
-		return 1;
+	if (st->optional && !target_has(c->in->target, TGT_KPROBES)) {
+		/* unknown without tracefs: not a kernel without kprobes */
+		if (*c->in->target->tracefs || sema_tracefs_said(c))
+			return *c->in->target->tracefs ? 1 : -1;
+		diag_error(c->diag, p->span, "cannot tell whether this kernel has kprobes%s%s%s",
+			   SEMA_NO_TRACEFS(c));
+		return -1;
+	}
 	n = c->in->up ? pp_functions(c, st, fn, NULL, module, &names) : 0;
 	for (i = 0; i < n; i++) {
 		struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));

@@ -12,7 +12,7 @@ unset KTAP_TAPSET KTAP_KCONFIG KTAP_BTF KTAP_TAPSET_EAGER
 KTAP_TRACEFS=$F/tracefs
 export KTAP_TRACEFS
 
-plan 22
+plan 24
 
 # check DESC CONDITION...: ok when the command succeeds, else the stderr.
 check() {
@@ -137,7 +137,8 @@ fi
 unset KTAP_TRACEFS
 nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
-	for d in "-p3 of a tracepoint as nobody" "a uprobe run as nobody" \
+	for d in "-p3 of a tracepoint as nobody" "syscall.* as nobody" \
+		"an optional kprobe as nobody" "a uprobe run as nobody" \
 		"tracefs not mounted, as nobody" "tracefs not mounted, as root"; do
 		skip "$d" "needs root and setpriv"
 	done
@@ -146,6 +147,12 @@ else
 	need='ktap needs root (or CAP_SYS_ADMIN/CAP_PERFMON and read access to tracefs)'
 	as_nobody -p3 -e 'global cnt; probe kernel.trace("sched:*") ? { cnt++ } probe end { println(cnt) }'
 	check "-p3 of a tracepoint as nobody: what ktap needs, not 'unresolved type'" \
+		sh -c "[ $rc -eq 1 ] && grep -qF '$need' '$TMP/err' && ! grep -q unresolved '$TMP/err'"
+	as_nobody -p2 -e 'global cnt; probe syscall.* ? { cnt++ } probe end { println(cnt) }'
+	check "syscall.* as nobody: the reason once, not once per system call" \
+		sh -c "[ $rc -eq 1 ] && [ \$(grep -c 'error:' '$TMP/err') -eq 1 ] && grep -qF '$need' '$TMP/err'"
+	as_nobody -p2 -e 'global cnt; probe kernel.function("vfs_read") ? { cnt++ } probe end { println(cnt) }'
+	check "an optional kprobe as nobody: what ktap needs, not 'unresolved type'" \
 		sh -c "[ $rc -eq 1 ] && grep -qF '$need' '$TMP/err' && ! grep -q unresolved '$TMP/err'"
 	as_nobody -T 1 -e "probe process(\"$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target\").function(\"main\") { }"
 	check "a uprobe run as nobody: what ktap needs, not 'mkdir: Permission denied'" \
