@@ -303,12 +303,25 @@ static bool drv_warnings_fatal(struct ktap_session *s, int pass)
 	return true;
 }
 
+/* -vv: what ktap compiles for (target.h), as the session found it. */
+static void drv_print_target(const struct ktap_target *t, FILE *out)
+{
+	char feat[256];
+
+	fprintf(out, "Target: kernel %s %s, tracefs %s (%s), config %s, BTF %s\n",
+		t->release, t->arch, *t->tracefs ? t->tracefs : "none",
+		target_feature_names(t->features, feat, sizeof(feat)),
+		t->kconfig_path ? t->kconfig_path : "none", t->btf ? t->btf : "none");
+}
+
 static int drv_pass1(struct ktap_session *s)
 {
 	struct drv_timer t;
 	unsigned i;
 	int r;
 
+	if (s->opt.verbose > 1)
+		drv_print_target(&s->target, stderr);
 	drv_timer_start(&t);
 	r = session_parse(s);
 	if (s->opt.verbose) {
