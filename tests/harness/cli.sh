@@ -105,8 +105,8 @@ if make -C "$KTAP_BUILDDIR" install DESTDIR="$TMP/d" >"$TMP/install.log" 2>&1; t
 		>"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	check "an installed ktap finds its tapset from any directory" test "$rc" -eq 0
-	n=$(ls "$prefix"/share/doc/ktap/examples/*.stp 2>/dev/null | wc -l)
-	want=$(ls "$KTAP_SRCDIR"/examples/*.stp | wc -l)
+	n=$(find "$prefix/share/doc/ktap/examples" -name '*.stp' 2>/dev/null | wc -l)
+	want=$(find "$KTAP_SRCDIR/examples" -maxdepth 1 -name '*.stp' | wc -l)
 	check "make install: man page, docs and all $want examples" \
 		sh -c "[ -f '$prefix/share/man/man1/ktap.1' ] && [ -f '$prefix/share/doc/ktap/README.md' ] && [ -f '$prefix/share/doc/ktap/tapset.md' ] && [ $n -eq $want ]"
 else
@@ -143,6 +143,7 @@ if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
 		skip "$d" "needs root and setpriv"
 	done
 else
+	# shellcheck disable=SC2086  # $nobody is a command and its options
 	as_nobody() { (cd "$TMP" && exec timeout 20 $nobody "$KTAP" "$@") >"$TMP/out" 2>"$TMP/err"; rc=$?; }
 	need='ktap needs root (or CAP_SYS_ADMIN/CAP_PERFMON and read access to tracefs)'
 	as_nobody -p3 -e 'global cnt; probe kernel.trace("sched:*") ? { cnt++ } probe end { println(cnt) }'
