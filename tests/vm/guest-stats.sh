@@ -58,7 +58,7 @@ gs_read() {
 			'read events') gs_r=$((gs_r + gs_v)) ;;
 			'dropped events') gs_d=$((gs_d + gs_v)) ;;
 			esac
-		done <"$gs_f" 2>/dev/null || return 1
+		done 2>/dev/null <"$gs_f" || return 1
 		gs_n=$((gs_n + 1))
 	done
 	[ "$gs_n" -gt 0 ]
@@ -73,7 +73,7 @@ gs_stats() {
 # gs_proc PID: PID's state, utime and stime (clock ticks) into gs_state,
 # gs_ut, gs_st; status 1 when PID is gone.
 gs_proc() {
-	read -r gs_line <"/proc/$1/stat" 2>/dev/null || return 1
+	read -r gs_line 2>/dev/null <"/proc/$1/stat" || return 1
 	# The command name is in parentheses and may hold blanks.
 	gs_line=${gs_line##*) }
 	# shellcheck disable=SC2086  # split the fields on purpose
