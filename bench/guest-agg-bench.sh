@@ -121,7 +121,7 @@ EOF
 global t, h
 probe kernel.function("$FN") { t[tid()] = gettimeofday_ns() }
 probe kernel.function("$FN").return { h <<< gettimeofday_ns() - t[tid()] }
-probe end { printf("@count %d\n", @count(h)); print(@hist_log(h)) }
+probe end { printf("@count %d\n", @count(h)); if (@count(h)) print(@hist_log(h)) }
 EOF
 		;;
 	esac
@@ -175,7 +175,7 @@ for p in 1 2; do base $p; done
 # line (RUSAGE_SELF over the run: the -c child is not in it); bpftrace:
 # its /proc ticks (10 ms) over its whole life.
 tool_cpu() {
-	set -- "$1" "$(field "$1/err" 's/^Pass 5: run completed in \([0-9]*\)usr\/\([0-9]*\)sys\/.*$/\1 \2/p')"
+	set -- "$1" "$(field "$1/err" 's/^Pass 5: run [a-z]* in \([0-9]*\)usr\/\([0-9]*\)sys\/.*$/\1 \2/p')"
 	if [ -n "$2" ]; then
 		echo $((${2% *} + ${2#* }))
 	else
@@ -203,7 +203,7 @@ cell() {
 	else
 		cnt=$(field "$d/out" 's/^@count \([0-9]*\)$/\1/p')
 	fi
-	wall5=$(field "$d/err" 's/^Pass 5: run completed in .*sys\/\([0-9]*\)real ms\.$/\1/p')
+	wall5=$(field "$d/err" 's/^Pass 5: run [a-z]* in .*sys\/\([0-9]*\)real ms\.$/\1/p')
 	cpu=$(tool_cpu "$d")
 	cpu0=$(tool_cpu "$T/res/$kind.0.${d##*.}")
 	pcpu=$(((s_ut + s_st) * 10))
