@@ -311,7 +311,7 @@ static int drv_pass3(struct ktap_session *s)
 	s->ir = lower_run(s->arena, &s->diag, &s->src, s->prog, &lo);
 	if (s->opt.verbose) {
 		fprintf(stderr, "Pass 3: lowered to %u events and %u tracefs writes ",
-			s->ir ? s->ir->nevents : 0, s->ir ? s->ir->nwrites : 0);
+			s->ir ? s->ir->nevents : 0, s->ir ? s->ir->kplan.n : 0);
 		drv_timer_print(&t, stderr);
 	}
 	if (!s->ir)

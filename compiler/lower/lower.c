@@ -847,28 +847,26 @@ static const char *lw_probe_filter(struct lw_ctx *c, const struct lw_probe_guard
 }
 
 /*
- * A dynamic event (uprobe) is defined by one write of its definition and
- * every fetch argument pass 2 collected, to the tracing directory's
- * uprobe_events; tfs_destroy() removes it again.
+ * A dynamic event (kprobe, uprobe) joins the plan as pass 2's object
+ * with every fetch argument pass 2 collected (its fields), copied so
+ * that pass 2's result stays as it was.
  */
 static void lw_dyn_define(struct lw_ctx *c, const struct tpf_event *ev)
 {
-	struct ir_prog *ir = c->ir;
-	const char *text = ev->dyn_def;
+	struct kp_dynevent *d = arena_alloc(c->arena, sizeof(*d));
 	unsigned i;
 
-	/* A kretprobe without .maxactive(N): "rN:" with the default, since
-	   the kernel's own (the number of CPUs) misses returns of functions
+	*d = *ev->dyn;
+	/* A kretprobe without .maxactive(N) gets the default, since the
+	   kernel's own (the number of CPUs) misses returns of functions
 	   that sleep.  uprobe_events has no maxactive. */
-	if (c->kretactive && !strcmp(ev->dyn_file, "kprobe_events") && !strncmp(text, "r:", 2))
-		text = arena_printf(c->arena, "r%u:%s", c->kretactive, text + 2);
+	if (d->kind == KP_KRETPROBE && !d->maxactive)
+		d->maxactive = c->kretactive;
+	d->args = ev->nfields ? arena_alloc(c->arena, ev->nfields * sizeof(*d->args)) : NULL;
+	d->nargs = d->acap = ev->nfields;
 	for (i = 0; i < ev->nfields; i++)
-		text = arena_printf(c->arena, "%s %s=%s", text, ev->fields[i].name,
-				    ev->fields[i].fetch);
-	ir->writes = arena_grow(c->arena, ir->writes, ir->nwrites, &ir->wcap,
-				sizeof(*ir->writes));
-	ir->writes[ir->nwrites++] = (struct ir_write){ ev->dyn_file, text, true,
-						       ev->dyn_origin };
+		d->args[i] = lower_fetch_arg(c->arena, ev->fields[i].name, ev->fields[i].fetch);
+	lower_kplan_add(c->arena, c->ir, &(struct kp_obj){ .kind = KP_DYNEVENT, .u.dyn = d });
 }
 
 static unsigned lw_event(struct lw_ctx *c, const struct tpf_event *ev)
@@ -885,21 +883,9 @@ static unsigned lw_event(struct lw_ctx *c, const struct tpf_event *ev)
 	memset(&ir->events[ir->nevents], 0, sizeof(ir->events[0]));
 	ir->events[ir->nevents].system = ev->system;
 	ir->events[ir->nevents].name = ev->name;
-	if (ev->dyn_def)
+	if (ev->dyn)
 		lw_dyn_define(c, ev);
 	return ir->nevents++;
-}
-
-static void lw_write(struct lw_ctx *c, const char *path, const char *text)
-{
-	struct ir_prog *ir = c->ir;
-
-	ir->writes = arena_grow(c->arena, ir->writes, ir->nwrites, &ir->wcap,
-				sizeof(*ir->writes));
-	ir->writes[ir->nwrites].path = path;
-	ir->writes[ir->nwrites].text = text;
-	ir->writes[ir->nwrites].global = false;
-	ir->nwrites++;
 }
 
 /* A kprobe event: name the first probe on it in missed-hits warnings. */
@@ -908,7 +894,8 @@ static void lw_kprobe_pp(struct lw_ctx *c, unsigned idx, const struct tpf_event 
 {
 	struct ir_event *e = &c->ir->events[idx];
 
-	if (!ev->dyn_def || strcmp(ev->dyn_file, "kprobe_events") != 0 || e->kprobe_pp)
+	if (!ev->dyn || (ev->dyn->kind != KP_KPROBE && ev->dyn->kind != KP_KRETPROBE) ||
+	    e->kprobe_pp)
 		return;
 	e->kprobe_pp = pp;
 	e->kretprobe = ev->dyn_return;
@@ -948,7 +935,8 @@ static void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 		ev->probes[ev->nprobes++] = i;
 	}
 	if (opt->buffer_kb)
-		lw_write(c, "buffer_size_kb", arena_printf(c->arena, "%u", opt->buffer_kb));
+		lower_kplan_add(c->arena, ir, &(struct kp_obj){ .kind = KP_OPTION,
+			.u.option = { .kind = KP_OPT_BUFFER_KB, .kb = opt->buffer_kb } });
 	for (i = 0; i < ir->nevents; i++) {
 		struct ir_event *ev = &ir->events[i];
 		const char *f = NULL;

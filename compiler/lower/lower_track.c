@@ -62,13 +62,6 @@ static bool lt_needed(const struct ir_prog *ir)
 	return false;
 }
 
-static void lt_write(struct arena *a, struct ir_prog *ir, const char *path,
-		     const char *text)
-{
-	ir->writes = arena_grow(a, ir->writes, ir->nwrites, &ir->wcap, sizeof(*ir->writes));
-	ir->writes[ir->nwrites++] = (struct ir_write){ path, text, false, NULL };
-}
-
 /*
  * The writes that arm one event: its filter, then enable.  Every filter
  * leaves out ktap's own threads ($KTAP, replaced by ktap's pid at run
@@ -79,10 +72,11 @@ static void lt_write(struct arena *a, struct ir_prog *ir, const char *path,
 void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
 			const char *name, const char *filter)
 {
-	lt_write(a, ir, arena_printf(a, "events/%s/%s/filter", system, name),
-		 filter ? arena_printf(a, "(%s) && common_pid != $KTAP", filter) :
-			  "common_pid != $KTAP");
-	lt_write(a, ir, arena_printf(a, "events/%s/%s/enable", system, name), "1");
+	lower_kplan_add(a, ir, &(struct kp_obj){ .kind = KP_FILTER, .u.filter = {
+		system, name, filter ? arena_printf(a, "(%s) && common_pid != $KTAP", filter) :
+				       "common_pid != $KTAP" } });
+	lower_kplan_add(a, ir, &(struct kp_obj){ .kind = KP_ENABLE,
+						 .u.enable = { system, name } });
 }
 
 /* Mark event @system:@name as tracked, adding it when the plan lacks it. */
@@ -118,4 +112,23 @@ void lower_track(struct arena *a, struct ir_prog *ir)
 			lt_add(a, ir, lt_events[i].system, lt_events[i].name,
 			       lt_events[i].track);
 	}
+}
+
+void lower_kplan_add(struct arena *a, struct ir_prog *ir, const struct kp_obj *o)
+{
+	struct kp_plan *p = &ir->kplan;
+
+	p->objs = arena_grow(a, p->objs, p->n, &p->cap, sizeof(*p->objs));
+	p->objs[p->n++] = *o;
+}
+
+struct kp_arg lower_fetch_arg(struct arena *a, const char *name, const char *fetch)
+{
+	/* "+8(%di):s32": the type follows the last ':' (types have none) */
+	const char *colon = strrchr(fetch, ':');
+
+	if (!colon)
+		return (struct kp_arg){ name, fetch, NULL };
+	return (struct kp_arg){ name, arena_strndup(a, fetch, (size_t)(colon - fetch)),
+				colon + 1 };
 }
