@@ -144,7 +144,7 @@ struct kp_filter {
 
 /* A synthetic event: NAME TYPE FIELD; TYPE FIELD; ... */
 struct kp_synth_field {
-	const char *type, *name;	/* "u64", "lat"; "char[16]" arrays in type */
+	const char *type, *name;	/* "u64" "lat"; arrays "char" "comm[16]" */
 };
 
 struct kp_synth {

@@ -81,13 +81,23 @@ static int kp_apply_one(const struct kp_obj *o, struct tfs *t, int target)
 	return rc;
 }
 
+static int kp_undo_one(const struct kp_obj *o, struct tfs *t, int target,
+		       char *err, size_t errlen);
+
 unsigned kplan_apply(const struct kp_plan *p, struct tfs *t, int target)
 {
+	char ignored[TFS_ERRLEN];
 	unsigned i;
 
-	for (i = 0; i < p->n; i++)
-		if (kp_apply_one(&p->objs[i], t, target) != 0)
-			break;
+	for (i = 0; i < p->n; i++) {
+		if (kp_apply_one(&p->objs[i], t, target) == 0)
+			continue;
+		/* A refused filter stays readable with the kernel's error
+		   text in it: undo the refused object too, quietly (the
+		   removal of what was never created fails, harmlessly). */
+		kp_undo_one(&p->objs[i], t, target, ignored, sizeof(ignored));
+		break;
+	}
 	return i;
 }
 
