@@ -35,8 +35,9 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 void lower_track(struct arena *a, struct ir_prog *ir);
 
 /*
- * Append the writes that arm event @system:@name with kernel filter
- * @filter (NULL: none); ktap's own threads are always filtered out.
+ * Append the kernel objects that arm event @system:@name (its filter,
+ * then enable) with kernel filter @filter (NULL: none); ktap's own
+ * threads are always filtered out (lower_plan.c).
  */
 void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
 			const char *name, const char *filter);

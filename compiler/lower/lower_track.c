@@ -62,23 +62,6 @@ static bool lt_needed(const struct ir_prog *ir)
 	return false;
 }
 
-/*
- * The writes that arm one event: its filter, then enable.  Every filter
- * leaves out ktap's own threads ($KTAP, replaced by ktap's pid at run
- * time): reading the ring buffer takes system calls and context
- * switches, and a script tracing those would otherwise see ktap's reads,
- * which make records, which wake ktap to read them, and so on.
- */
-void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
-			const char *name, const char *filter)
-{
-	lower_kplan_add(a, ir, &(struct kp_obj){ .kind = KP_FILTER, .u.filter = {
-		system, name, filter ? arena_printf(a, "(%s) && common_pid != $KTAP", filter) :
-				       "common_pid != $KTAP" } });
-	lower_kplan_add(a, ir, &(struct kp_obj){ .kind = KP_ENABLE,
-						 .u.enable = { system, name } });
-}
-
 /* Mark event @system:@name as tracked, adding it when the plan lacks it. */
 static void lt_add(struct arena *a, struct ir_prog *ir, const char *system,
 		   const char *name, unsigned track)
@@ -112,23 +95,4 @@ void lower_track(struct arena *a, struct ir_prog *ir)
 			lt_add(a, ir, lt_events[i].system, lt_events[i].name,
 			       lt_events[i].track);
 	}
-}
-
-void lower_kplan_add(struct arena *a, struct ir_prog *ir, const struct kp_obj *o)
-{
-	struct kp_plan *p = &ir->kplan;
-
-	p->objs = arena_grow(a, p->objs, p->n, &p->cap, sizeof(*p->objs));
-	p->objs[p->n++] = *o;
-}
-
-struct kp_arg lower_fetch_arg(struct arena *a, const char *name, const char *fetch)
-{
-	/* "+8(%di):s32": the type follows the last ':' (types have none) */
-	const char *colon = strrchr(fetch, ':');
-
-	if (!colon)
-		return (struct kp_arg){ name, fetch, NULL };
-	return (struct kp_arg){ name, arena_strndup(a, fetch, (size_t)(colon - fetch)),
-				colon + 1 };
 }
