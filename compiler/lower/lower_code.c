@@ -12,8 +12,6 @@
 #include "lower_int.h"
 #include "arena.h"
 #include "diag.h"
-#include "format.h"
-#include "source.h"
 #include "resolve_tpfmt.h"
 
 #include <string.h>

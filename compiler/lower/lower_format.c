@@ -14,8 +14,6 @@
 #include "arena.h"
 #include "diag.h"
 #include "format.h"
-#include "source.h"
-#include "resolve_tpfmt.h"
 
 #include <string.h>
 
