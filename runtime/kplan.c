@@ -151,6 +151,8 @@ static int kp_hist_text(FILE *f, const struct kp_hist *h)
 		fprintf(f, ":size=%u", h->size);
 	if (h->name)
 		fprintf(f, ":name=%s", h->name);
+	if (h->nohitcount)
+		fputs(":nohitcount", f);
 	if (h->paused)
 		fputs(":pause", f);
 	for (i = 0; i < h->nactions; i++)
@@ -191,6 +193,31 @@ static char *kp_trigger_base(const struct kp_trigger *t)
 			fprintf(b.f, ":%u", t->count);
 	}
 	return kp_close(&b);
+}
+
+static const char *const kp_hist_cmd_names[] = {
+	[KP_HIST_PAUSE] = "pause", [KP_HIST_CONT] = "cont", [KP_HIST_CLEAR] = "clear",
+};
+
+char *kp_hist_cmd_line(const struct kp_obj *o, enum kp_hist_cmd cmd)
+{
+	const struct kp_trigger *t = &o->u.trigger;
+	struct kp_trigger plain;
+	char *base, *line;
+
+	if (o->kind != KP_TRIGGER || t->kind != KP_T_HIST) {
+		errno = EINVAL;
+		return NULL;
+	}
+	plain = *t;
+	plain.hist.paused = false;	/* the command says which state */
+	base = kp_trigger_base(&plain);
+	if (!base)
+		return NULL;
+	line = t->filter ? kp_printf("%s:%s if %s", base, kp_hist_cmd_names[cmd], t->filter) :
+			   kp_printf("%s:%s", base, kp_hist_cmd_names[cmd]);
+	free(base);
+	return line;
 }
 
 /* "NAME TYPE FIELD; TYPE FIELD" (events/synthetic). */

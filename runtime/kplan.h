@@ -118,7 +118,11 @@ struct kp_hist {
 	const struct kp_hist_action *actions;
 	unsigned nactions;
 	bool paused;		/* created paused (":pause") */
+	bool nohitcount;	/* no hitcount column (kernels >= 6.2; needs a value) */
 };
+
+/* Commands to an existing hist trigger (histogram.rst §2). */
+enum kp_hist_cmd { KP_HIST_PAUSE, KP_HIST_CONT, KP_HIST_CLEAR };
 
 struct kp_trigger {
 	const char *system, *event;
@@ -142,7 +146,11 @@ struct kp_filter {
 	const char *system, *event, *expr;
 };
 
-/* A synthetic event: NAME TYPE FIELD; TYPE FIELD; ... */
+/*
+ * A synthetic event: NAME TYPE FIELD; TYPE FIELD; ...  Synthetic events
+ * have no group of their own (all are "synthetic"), so ktap's names
+ * should start with "ktap_$PID_" for a sweep to tell whose they are.
+ */
 struct kp_synth_field {
 	const char *type, *name;	/* "u64" "lat"; arrays "char" "comm[16]" */
 };
@@ -206,6 +214,15 @@ struct kp_text {
  * keys).
  */
 int kp_render(const struct kp_obj *o, struct kp_text *out);
+
+/*
+ * kp_hist_cmd_line - the line that pauses, continues or clears (zeroes)
+ * the hist trigger @o, which must exist: its definition with ":pause",
+ * ":cont" or ":clear" and its filter (the kernel finds the trigger by
+ * both), appended to the same file as kp_render()'s path.  Malloc'd;
+ * NULL with errno ENOMEM, or EINVAL when @o is not a hist trigger.
+ */
+char *kp_hist_cmd_line(const struct kp_obj *o, enum kp_hist_cmd cmd);
 
 /* Free what kp_render() allocated (NULL members are fine). */
 void kp_text_free(struct kp_text *t);

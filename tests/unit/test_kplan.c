@@ -237,6 +237,39 @@ static void test_hist_onmatch(void **state)
 	       ":onchange($wakeup_lat).snapshot()");
 }
 
+/* delete a -> ":clear"; pause and continue; nohitcount. */
+static void test_hist_commands(void **state)
+{
+	static const struct kp_hist_key keys[] = { { "common_pid", KP_KEY_NORMAL, 0 } };
+	static const char *const vals[] = { "count" };
+	struct kp_obj o = { .kind = KP_TRIGGER, .u.trigger = {
+		.system = "syscalls", .event = "sys_enter_read", .kind = KP_T_HIST,
+		.hist = { .keys = keys, .nkeys = 1, .vals = vals, .nvals = 1, .paused = true,
+			  .nohitcount = true },
+		.filter = "fd == 0" } };
+	struct kp_obj stack = { .kind = KP_TRIGGER, .u.trigger = {
+		.system = "a", .event = "b", .kind = KP_T_STACKTRACE } };
+	char *s;
+
+	(void)state;
+	expect(&o, false, "events/syscalls/sys_enter_read/trigger",
+	       "hist:keys=common_pid:vals=count:nohitcount:pause if fd == 0",
+	       "!hist:keys=common_pid:vals=count:nohitcount:pause");
+	s = kp_hist_cmd_line(&o, KP_HIST_CLEAR);
+	assert_string_equal(s, "hist:keys=common_pid:vals=count:nohitcount:clear if fd == 0");
+	free(s);
+	s = kp_hist_cmd_line(&o, KP_HIST_CONT);
+	assert_string_equal(s, "hist:keys=common_pid:vals=count:nohitcount:cont if fd == 0");
+	free(s);
+	o.u.trigger.filter = NULL;
+	s = kp_hist_cmd_line(&o, KP_HIST_PAUSE);
+	assert_string_equal(s, "hist:keys=common_pid:vals=count:nohitcount:pause");
+	free(s);
+	errno = 0;
+	assert_null(kp_hist_cmd_line(&stack, KP_HIST_CLEAR));
+	assert_int_equal(errno, EINVAL);
+}
+
 static void test_hist_without_keys(void **state)
 {
 	struct kp_obj o = { .kind = KP_TRIGGER, .u.trigger = {
@@ -303,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_hist_count),
 		cmocka_unit_test(test_hist_full),
 		cmocka_unit_test(test_hist_onmatch),
+		cmocka_unit_test(test_hist_commands),
 		cmocka_unit_test(test_hist_without_keys),
 		cmocka_unit_test(test_synth),
 		cmocka_unit_test(test_options),
