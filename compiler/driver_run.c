@@ -22,6 +22,8 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 	static const struct { const char *name; size_t off; } names[] = {
 		{ "MAXMAPENTRIES", offsetof(struct rt_limits, maxmapentries) },
 		{ "MAXACTION", offsetof(struct rt_limits, maxaction) },
+		{ "MAXACTION_INTERRUPTIBLE",
+		  offsetof(struct rt_limits, maxaction_interruptible) },
 		{ "MAXERRORS", offsetof(struct rt_limits, maxerrors) },
 		{ "MAXNESTING", offsetof(struct rt_limits, maxnesting) },
 		{ "MAXSTRINGLEN", offsetof(struct rt_limits, maxstringlen) },
@@ -48,7 +50,8 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 	if (!strcmp(d->name, "KRETACTIVE"))	/* pass 3's (drv_kretactive) */
 		return 0;
 	fprintf(stderr, "WARNING: -D %s has no effect in ktap (known: MAXMAPENTRIES, "
-		"MAXACTION, MAXERRORS, MAXNESTING, MAXSTRINGLEN, KRETACTIVE)\n", d->name);
+		"MAXACTION, MAXACTION_INTERRUPTIBLE, MAXERRORS, MAXNESTING, MAXSTRINGLEN, "
+		"KRETACTIVE)\n", d->name);
 	return 0;
 }
 

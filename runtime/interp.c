@@ -563,7 +563,7 @@ static enum rt_status vm_step(struct rt_ctx *c, struct vm_frame *f,
 	case IR_TRYEND: f->ntries--; return RT_OK;
 	case IR_NEXT: return RT_NEXT;
 	case IR_TICK:
-		if (++c->actions > c->lim.maxaction)
+		if (++c->actions > c->action_limit)
 			return rt_error(c, loc, "MAXACTION exceeded");
 		return RT_OK;
 	case IR_AGET: case IR_ASET: case IR_AOP: case IR_AIN: case IR_ADEL:
@@ -627,6 +627,21 @@ static enum rt_status vm_exec(struct rt_ctx *c, const struct ir_code *code,
 	return st;
 }
 
+/*
+ * The statement budget of probe @p: stap gives handlers that run with
+ * interrupts enabled (begin, end, error) MAXACTION_INTERRUPTIBLE; ktap's
+ * timers run in ktap's process like those, so they get it too.  Event
+ * handlers stand for stap's kernel probes and get MAXACTION.
+ */
+static uint64_t rt_action_limit(const struct rt_ctx *c, const struct ir_probe *p)
+{
+	if (p->kind == IR_P_EVENT)
+		return c->lim.maxaction;
+	if (c->lim.maxaction_interruptible)
+		return c->lim.maxaction_interruptible;
+	return (uint64_t)c->lim.maxaction * 10;
+}
+
 unsigned rt_run_probe(struct rt_ctx *c, unsigned idx, const struct rt_event *ev)
 {
 	const struct ir_probe *p = &c->prog->probes[idx];
@@ -639,6 +654,7 @@ unsigned rt_run_probe(struct rt_ctx *c, unsigned idx, const struct rt_event *ev)
 	c->lp = 0;
 	c->depth = 0;
 	c->actions = 0;
+	c->action_limit = rt_action_limit(c, p);
 	c->errloc = 0;
 	st = vm_exec(c, &p->code, NULL, 0, &ret);
 	if (st == RT_ERROR)
@@ -683,7 +699,8 @@ int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
 	memset(c, 0, sizeof(*c));
 	c->prog = prog;
 	c->outf = outf;
-	c->lim = (struct rt_limits){ 2048, 1000, 0, 10, RT_MAXSTRINGLEN };
+	c->lim = (struct rt_limits){ .maxmapentries = 2048, .maxaction = 1000,
+				  .maxnesting = 10, .maxstringlen = RT_MAXSTRINGLEN };
 	if (lim)
 		c->lim = *lim;
 	c->target_pid = 0;

@@ -41,6 +41,10 @@ struct rt_proc {
 struct rt_limits {
 	unsigned maxmapentries;	/* MAXMAPENTRIES, 2048 */
 	unsigned maxaction;	/* MAXACTION, statements per handler, 1000 */
+	/* MAXACTION_INTERRUPTIBLE: the budget of handlers stap runs with
+	   interrupts enabled (begin, end, error; ktap's timers, which run in
+	   ktap's own process); 0 means stap's default, 10 x maxaction. */
+	unsigned maxaction_interruptible;
 	unsigned maxerrors;	/* MAXERRORS, 0 */
 	unsigned maxnesting;	/* MAXNESTING, function call depth, 10 */
 	unsigned maxstringlen;	/* MAXSTRINGLEN, 512 */
@@ -81,6 +85,7 @@ struct rt_ctx {
 	unsigned errors;
 	/* Per handler run. */
 	uint64_t actions;
+	uint64_t action_limit;	/* MAXACTION or MAXACTION_INTERRUPTIBLE */
 	unsigned depth;
 	char errmsg[512];
 	uint32_t errloc;
