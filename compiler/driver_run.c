@@ -63,8 +63,6 @@ static int drv_limits(const struct ktap_session *s, struct rt_limits *lim)
 	for (i = 0; i < s->opt.ndefines; i++)
 		if (drv_limit(lim, &s->opt.defines[i]) != 0)
 			return -1;
-	if (lim->maxstringlen > RT_MAXSTRINGLEN)
-		lim->maxstringlen = RT_MAXSTRINGLEN;
 	return 0;
 }
 

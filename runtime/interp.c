@@ -7,6 +7,14 @@
  * RT_ERROR until one with an active try/catch takes it, or the handler
  * ends and the error is reported as stap does:
  *   ERROR: division by 0 near operator '/' at f.stp:3:9
+ *
+ * MAXSTRINGLEN: every string a handler computes (literals, fields,
+ * builtins' and sprintf's results, values read from globals) reaches the
+ * program through the value stack, so vm_push() is where strings are cut
+ * to c->strmax bytes, once for all of them.  Only the writes that skip
+ * the stack cut for themselves: concatenation (in place, and into
+ * compound assignments) and a catch's message.  Printing a histogram is
+ * not a string value in stap and is never cut.
  */
 #include "interp.h"
 #include "store.h"
@@ -42,11 +50,8 @@ static enum rt_status vm_exec(struct rt_ctx *c, const struct ir_code *code,
 
 struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len)
 {
-	char *p;
+	char *p = rt_scratch_alloc(&c->scratch, len + 1);
 
-	if (len > c->lim.maxstringlen)
-		len = c->lim.maxstringlen;
-	p = rt_scratch_alloc(&c->scratch, len + 1);
 	memcpy(p, s, len);
 	p[len] = '\0';
 	return rt_str(p, (uint32_t)len);
@@ -99,7 +104,7 @@ static inline struct rt_value *vm_top(struct rt_ctx *c)
 
 static inline void vm_push(struct rt_ctx *c, struct rt_value v)
 {
-	c->stack[c->sp++] = v;
+	c->stack[c->sp++] = rt_clip(v, c->strmax);
 }
 
 static inline struct rt_value vm_pop(struct rt_ctx *c)
@@ -161,8 +166,8 @@ static struct rt_value vm_concat(struct rt_ctx *c, struct rt_value a,
 	size_t len = (size_t)a.len + b.len;
 	char *p;
 
-	if (len > c->lim.maxstringlen)
-		len = c->lim.maxstringlen;
+	if (len > c->strmax)
+		len = c->strmax;
 	p = rt_scratch_alloc(&c->scratch, len + 1);
 	memcpy(p, a.s, a.len < len ? a.len : len);
 	if (a.len < len)
@@ -357,14 +362,8 @@ static enum rt_status vm_stats(struct rt_ctx *c, const struct ir_insn *in,
 		}
 		st_hist_text(s, in->a, in->n ? &c->stack[c->sp] : NULL,
 			     (enum ir_hist)in->b, &b);
-		vm_push(c, rt_scratch_str(c, b.p ? b.p : "", b.len));
-		/* Histograms may exceed MAXSTRINGLEN: keep all of it. */
-		if (b.len > c->lim.maxstringlen) {
-			char *p = rt_scratch_alloc(&c->scratch, b.len + 1);
-
-			memcpy(p, b.p, b.len);
-			*vm_top(c) = rt_str(p, (uint32_t)b.len);
-		}
+		/* Not through vm_push: a histogram is never cut. */
+		c->stack[c->sp++] = rt_scratch_str(c, b.p ? b.p : "", b.len);
 		buf_free(&b);
 		return RT_OK;
 	case IR_HBUCKET:
@@ -504,7 +503,8 @@ static bool vm_catch(struct rt_ctx *c, struct vm_frame *f)
 		return false;
 	t = &f->tries[--f->ntries];
 	c->sp = t->sp;
-	f->locals[t->msg_slot] = rt_scratch_str(c, c->errmsg, strlen(c->errmsg));
+	f->locals[t->msg_slot] = rt_clip(rt_scratch_str(c, c->errmsg, strlen(c->errmsg)),
+					 c->strmax);
 	f->pc = t->catch_pc;
 	return true;
 }
@@ -703,6 +703,7 @@ int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
 				  .maxnesting = 10, .maxstringlen = RT_MAXSTRINGLEN };
 	if (lim)
 		c->lim = *lim;
+	c->strmax = rt_strmax(c->lim.maxstringlen);
 	c->target_pid = 0;
 	c->stack_size = RT_STACK;
 	c->locals_size = RT_LOCALS;
@@ -710,7 +711,7 @@ int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
 	c->locals = calloc(RT_LOCALS, sizeof(*c->locals));
 	c->iterv = calloc(RT_LOCALS, sizeof(*c->iterv));
 	c->fev = calloc(RT_LOCALS, sizeof(*c->fev));
-	c->store = st_new(prog, c->lim.maxmapentries, c->lim.maxstringlen);
+	c->store = st_new(prog, c->lim.maxmapentries, c->strmax);
 	if (!c->stack || !c->locals || !c->store || !c->iterv || !c->fev)
 		return -1;
 	return rt_compile_regexes(c);

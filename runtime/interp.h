@@ -47,7 +47,7 @@ struct rt_limits {
 	unsigned maxaction_interruptible;
 	unsigned maxerrors;	/* MAXERRORS, 0 */
 	unsigned maxnesting;	/* MAXNESTING, function call depth, 10 */
-	unsigned maxstringlen;	/* MAXSTRINGLEN, 512 */
+	unsigned maxstringlen;	/* MAXSTRINGLEN, 512 (strings hold 511 bytes) */
 };
 
 enum rt_status {
@@ -61,6 +61,7 @@ struct rt_ctx {
 	const struct ir_prog *prog;
 	struct rt_store *store;
 	struct rt_limits lim;
+	uint32_t strmax;	/* the longest string value, rt_strmax(MAXSTRINGLEN) */
 	FILE *outf;		/* where the script's output goes */
 	struct rt_buf out;	/* output not yet written */
 	struct rt_scratch scratch;
@@ -126,7 +127,10 @@ void rt_autoprint(struct rt_ctx *c);
 enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Copy @len bytes into scratch memory as a NUL-terminated string value. */
+/*
+ * Copy @len bytes into scratch memory as a NUL-terminated string value
+ * (uncut: MAXSTRINGLEN applies where the value enters the value stack).
+ */
 struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len);
 
 /* Builtins (rt_builtins.c): run builtin @id on @args into *ret. */

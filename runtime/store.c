@@ -82,7 +82,7 @@ struct st_global {
 struct rt_store {
 	const struct ir_prog *prog;
 	struct st_global *gl;
-	unsigned maxstringlen;
+	unsigned strmax;			/* longest string kept */
 };
 
 /* How foreach orders entries: stap's _stp_cmp() inputs. */
@@ -412,7 +412,7 @@ static size_t st_ent_stat_off(unsigned nkeys)
 static struct st_ent *st_ent_new(const struct rt_store *s, const struct st_global *sg,
 				 const struct rt_value *keys, uint64_t h)
 {
-	unsigned k, nk = sg->g->nkeys, max = s->maxstringlen;
+	unsigned k, nk = sg->g->nkeys, max = s->strmax;
 	size_t off = st_ent_stat_off(nk), size = off;
 	struct st_ent *e;
 	char *p;
@@ -604,7 +604,7 @@ static enum st_err st_lookup(struct rt_store *s, unsigned g, const struct rt_val
 	struct rt_value tmp[9];
 	uint64_t h;
 
-	keys = st_clip(keys, nk, s->maxstringlen, tmp);
+	keys = st_clip(keys, nk, s->strmax, tmp);
 	*out = sg->a.cache;
 	if (*out && st_keys_match((*out)->keys, keys, nk, 0))
 		return ST_OK;
@@ -648,17 +648,17 @@ static void st_global_init(struct rt_store *s, unsigned i, unsigned maxmapentrie
 		sg->stat.hist = st_alloc(sg->nbuckets * sizeof(int64_t));
 	sg->val.v = st_zero(g->type);
 	if (g->init.type == RT_LONG || g->init.type == RT_STRING)
-		st_slot_set(&sg->val, g->init, s->maxstringlen);
+		st_slot_set(&sg->val, g->init, s->strmax);
 }
 
 struct rt_store *st_new(const struct ir_prog *p, unsigned maxmapentries,
-			unsigned maxstringlen)
+			unsigned strmax)
 {
 	struct rt_store *s = st_alloc(sizeof(*s));
 	unsigned i;
 
 	s->prog = p;
-	s->maxstringlen = maxstringlen;
+	s->strmax = strmax;
 	s->gl = st_alloc((p->nglobals + 1) * sizeof(*s->gl));
 	for (i = 0; i < p->nglobals; i++)
 		st_global_init(s, i, maxmapentries);
@@ -687,7 +687,7 @@ struct rt_value st_get(struct rt_store *s, unsigned g)
 
 void st_set(struct rt_store *s, unsigned g, struct rt_value v)
 {
-	st_slot_set(&s->gl[g].val, v, s->maxstringlen);
+	st_slot_set(&s->gl[g].val, v, s->strmax);
 }
 
 /* delete of a global: arrays empty, statistics forget everything,
@@ -721,7 +721,7 @@ enum st_err st_aset(struct rt_store *s, unsigned g, const struct rt_value *keys,
 	enum st_err r = st_lookup(s, g, keys, true, &e);
 
 	if (r == ST_OK)
-		st_slot_set(&e->val, v, s->maxstringlen);
+		st_slot_set(&e->val, v, s->strmax);
 	return r;
 }
 
@@ -746,7 +746,7 @@ bool st_ain(struct rt_store *s, unsigned g, const struct rt_value *keys,
 		st_lookup(s, g, keys, false, &e);
 		return e != NULL;
 	}
-	keys = st_clip(keys, sg->g->nkeys, s->maxstringlen, tmp);
+	keys = st_clip(keys, sg->g->nkeys, s->strmax, tmp);
 	for (e = sg->a.first; e; e = e->next)
 		if (st_keys_match(e->keys, keys, sg->g->nkeys, star_mask))
 			return true;
@@ -766,7 +766,7 @@ enum st_err st_adel(struct rt_store *s, unsigned g, const struct rt_value *keys,
 			st_unlink(&sg->a, e);
 		return ST_OK;
 	}
-	keys = st_clip(keys, sg->g->nkeys, s->maxstringlen, tmp);
+	keys = st_clip(keys, sg->g->nkeys, s->strmax, tmp);
 	for (e = sg->a.first; e; e = next) {
 		next = e->next;
 		if (st_keys_match(e->keys, keys, sg->g->nkeys, star_mask))
@@ -1194,7 +1194,7 @@ struct st_iter *st_iter_new(struct rt_store *s, const struct ir_foreach *fe,
 
 	if (fe->hist)
 		return st_iter_hist(s, fe, hist_keys, limit, limited);
-	slice = st_clip(slice, s->gl[fe->global].g->nkeys, s->maxstringlen, tmp);
+	slice = st_clip(slice, s->gl[fe->global].g->nkeys, s->strmax, tmp);
 	it = st_alloc(sizeof(*it));
 	it->sg = &s->gl[fe->global];
 	it->op = fe->sort_stat;

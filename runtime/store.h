@@ -26,8 +26,9 @@ enum st_err {
 	ST_BUSY,		/* the array is being iterated */
 };
 
+/* Strings stored are cut to @strmax bytes (rt_strmax(MAXSTRINGLEN)). */
 struct rt_store *st_new(const struct ir_prog *p, unsigned maxmapentries,
-			unsigned maxstringlen);
+			unsigned strmax);
 void st_free(struct rt_store *s);
 
 /* Scalars. */
