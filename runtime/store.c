@@ -304,6 +304,18 @@ static int64_t st_log_value(unsigned b)
 	return (int64_t)1 << (b - ST_LOG_BUCKET0 - 1);
 }
 
+/*
+ * What stap's runtime divides by: do_div() takes a 32-bit divisor, so a
+ * negative interval (stap accepts one when stop < start) divides by its
+ * 32-bit two's complement.  Intervals beyond 32 bits divide as they are.
+ */
+static uint64_t st_lin_divisor(int64_t step)
+{
+	if (step < 0 && step >= INT32_MIN)
+		return (uint32_t)step;
+	return (uint64_t)step;
+}
+
 /* Bucket of @v in a linear histogram: 0 underflow, nb-1 overflow. */
 static unsigned st_lin_bucket(const struct st_global *sg, int64_t v)
 {
@@ -312,7 +324,7 @@ static unsigned st_lin_bucket(const struct st_global *sg, int64_t v)
 
 	if (d < 0)
 		return 0;
-	b = (uint64_t)d / (uint64_t)sg->g->lin_step + 1;
+	b = (uint64_t)d / st_lin_divisor(sg->g->lin_step) + 1;
 	return b >= sg->nbuckets - 1 ? sg->nbuckets - 1 : (unsigned)b;
 }
 
@@ -620,17 +632,18 @@ static enum st_err st_lookup(struct rt_store *s, unsigned g, const struct rt_val
 /* ---- the store ---- */
 
 /* Histogram counters of @g: 128 for @hist_log, (stop-start)/step + 3
-   for @hist_linear (underflow, regular buckets, overflow). */
+   for @hist_linear (underflow, regular buckets, overflow); pass 2
+   checked the range as stap does. */
 static unsigned st_nbuckets(const struct ir_global *g)
 {
 	int64_t n;
 
 	if (g->hist_log)
 		return ST_LOG_BUCKETS;
-	if (!g->hist_linear || g->lin_step <= 0 || g->lin_stop < g->lin_start)
+	if (!g->hist_linear || g->lin_step == 0)
 		return 0;
-	n = (g->lin_stop - g->lin_start) / g->lin_step + 3;
-	return n > 0 && n < (1 << 24) ? (unsigned)n : 0;
+	n = st_wsub(g->lin_stop, g->lin_start) / g->lin_step + 3;
+	return n >= 3 && n < (1 << 24) ? (unsigned)n : 0;
 }
 
 static void st_global_init(struct rt_store *s, unsigned i, unsigned maxmapentries)

@@ -416,6 +416,29 @@ static struct sem_sym *ty_stat_operand(struct sema_ctx *c, struct ast_expr *x)
 	return s;
 }
 
+/*
+ * stap's rule (_stp_stat_calc_buckets at module start): any interval but
+ * 0, and (stop - start) / interval + 3 buckets (under- and overflow
+ * included) between 3 and STP_MAX_BUCKETS, 128.  So start == stop and a
+ * negative interval with stop < start are ranges too.
+ */
+static void ty_hist_range(struct sema_ctx *c, const struct ast_expr *e, const int64_t *v)
+{
+	int64_t n;
+
+	if (v[2] == 0) {
+		ty_err(c, e->span, "@hist_linear: interval cannot be zero");
+		return;
+	}
+	if ((v[1] < 0 && v[0] > INT64_MAX + v[1]) || (v[1] >= 0 && v[0] < v[1] - INT64_MAX))
+		n = -1;		/* stop - start overflows: no sane range */
+	else
+		n = v[2] == -1 ? -(v[1] - v[0]) : (v[1] - v[0]) / v[2];
+	if (n < 0 || n > 126)
+		ty_err(c, e->span, "@hist_linear: the number of buckets, (stop - start) / interval, "
+		       "must be between 0 and 126 (stap's STP_MAX_BUCKETS - 2)");
+}
+
 static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct sem_sym *s = ty_stat_operand(c, e->a);
@@ -436,8 +459,7 @@ static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 		for (i = 0; i < 3; i++)
 			v[i] = e->args.v[i]->kind == AST_NUM ? e->args.v[i]->num :
 			       -e->args.v[i]->a->num;
-		if (v[2] <= 0 || v[1] <= v[0])
-			ty_err(c, e->span, "@hist_linear needs start < stop and a positive interval");
+		ty_hist_range(c, e, v);
 		if (s->hist_linear && (s->lin_start != v[0] || s->lin_stop != v[1] ||
 				       s->lin_step != v[2]))
 			ty_err(c, e->span, "'%s' is used with two different @hist_linear ranges",
