@@ -40,6 +40,7 @@
 	"  -a ARCH        architecture for %%( arch ... %%) conditions\n" \
 	"  -v             more verbose (per-pass timing); repeat for more\n" \
 	"  -w             suppress warnings\n" \
+	"  -t             report each probe's hits and handler time at the end\n" \
 	"  --dump-functions      list the tapset's functions and the builtins\n" \
 	"                        with their parameter types, and exit\n" \
 	"  --dump-probe-aliases  list the tapset's probe aliases and exit\n" \
@@ -151,6 +152,7 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 	case 'g': o->guru = true; return 0;
 	case 'v': o->verbose++; return 0;
 	case 'w': o->no_warnings = true; return 0;
+	case 't': return drv_add_define(s, "STP_TIMING");
 	case 'I': drv_add_include(s, arg); return 0;
 	case 'D': return drv_add_define(s, arg);
 	case 'o': o->output = arg; return 0;
@@ -205,7 +207,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:e:l:L:gvwI:D:o:c:r:a:s:T:x:hV",
+	while ((c = getopt_long(argc, argv, "p:e:l:L:gvwtI:D:o:c:r:a:s:T:x:hV",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			if (optopt && strchr("pelLIDocrasTx", optopt))

@@ -49,9 +49,13 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 	}
 	if (!strcmp(d->name, "KRETACTIVE"))	/* pass 3's (drv_kretactive) */
 		return 0;
+	if (!strcmp(d->name, "STP_TIMING")) {	/* -t is stap's -DSTP_TIMING */
+		lim->timing = true;
+		return 0;
+	}
 	fprintf(stderr, "WARNING: -D %s has no effect in ktap (known: MAXMAPENTRIES, "
 		"MAXACTION, MAXACTION_INTERRUPTIBLE, MAXERRORS, MAXNESTING, MAXSTRINGLEN, "
-		"KRETACTIVE)\n", d->name);
+		"KRETACTIVE, STP_TIMING)\n", d->name);
 	return 0;
 }
 

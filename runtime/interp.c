@@ -19,10 +19,12 @@
 #include "interp.h"
 #include "store.h"
 
+#include <inttypes.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define RT_STACK 4096
 #define RT_LOCALS 8192
@@ -642,9 +644,18 @@ static uint64_t rt_action_limit(const struct rt_ctx *c, const struct ir_probe *p
 	return (uint64_t)c->lim.maxaction * 10;
 }
 
+static uint64_t rt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
 unsigned rt_run_probe(struct rt_ctx *c, unsigned idx, const struct rt_event *ev)
 {
 	const struct ir_probe *p = &c->prog->probes[idx];
+	uint64_t start = c->timing ? rt_now_ns() : 0;
 	struct rt_value ret;
 	enum rt_status st;
 
@@ -659,6 +670,8 @@ unsigned rt_run_probe(struct rt_ctx *c, unsigned idx, const struct rt_event *ev)
 	st = vm_exec(c, &p->code, NULL, 0, &ret);
 	if (st == RT_ERROR)
 		vm_report(c);
+	if (c->timing)
+		st_stat_push(c->timing[idx], (int64_t)(rt_now_ns() - start));
 	rt_scratch_reset(&c->scratch);
 	if (c->out.len >= 65536)
 		rt_flush(c);
@@ -693,6 +706,18 @@ static int rt_compile_regexes(struct rt_ctx *c)
 	return 0;
 }
 
+static int rt_timing_init(struct rt_ctx *c)
+{
+	unsigned i;
+
+	c->timing = calloc(c->prog->nprobes + 1, sizeof(*c->timing));
+	if (!c->timing)
+		return -1;
+	for (i = 0; i < c->prog->nprobes; i++)
+		c->timing[i] = st_stat_new();
+	return 0;
+}
+
 int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
 	    const struct rt_limits *lim)
 {
@@ -714,6 +739,8 @@ int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
 	c->store = st_new(prog, c->lim.maxmapentries, c->strmax);
 	if (!c->stack || !c->locals || !c->store || !c->iterv || !c->fev)
 		return -1;
+	if (c->lim.timing && rt_timing_init(c) != 0)
+		return -1;
 	return rt_compile_regexes(c);
 }
 
@@ -726,6 +753,9 @@ void rt_fini(struct rt_ctx *c)
 			regfree(&((regex_t *)c->regexes)[i]);
 		free(c->regexes);
 	}
+	for (i = 0; c->timing && i < c->prog->nprobes; i++)
+		st_stat_free(c->timing[i]);
+	free(c->timing);
 	st_free(c->store);
 	free(c->stack);
 	free(c->locals);
@@ -741,4 +771,36 @@ void rt_fini(struct rt_ctx *c)
 void rt_autoprint(struct rt_ctx *c)
 {
 	st_autoprint(c->store, &c->out);
+}
+
+/*
+ * stap's report (translate.cxx, STP_TIMING), per probe that ran:
+ *   PP, (FILE:L:C), hits: N, nsecs: MINmin/AVGavg/MAXmax, variance: V, from: POINT, index: I
+ * stap's user-space runtime says "nsecs" as ktap does; its kernel one
+ * counts "cycles".  The entry halves of .return probes that read @entry
+ * are ktap's own and not listed.
+ */
+void rt_timing_report(struct rt_ctx *c)
+{
+	const struct ir_prog *p = c->prog;
+	unsigned i;
+
+	if (!c->timing)
+		return;
+	buf_adds(&c->out, "----- probe hit report: \n");
+	for (i = 0; i < p->nprobes; i++) {
+		const struct ir_probe *pr = &p->probes[i];
+		const struct st_stat *t = c->timing[i];
+		const struct ir_loc *l = pr->loc < p->nlocs ? &p->locs[pr->loc] : NULL;
+
+		if (pr->entry_of || st_stat_result(t, IR_STAT_COUNT) == 0)
+			continue;
+		buf_printf(&c->out, "%s, (%s:%u:%u), hits: %" PRId64 ", nsecs: %" PRId64 "min/%"
+			   PRId64 "avg/%" PRId64 "max, variance: %" PRId64 ", from: %s, index: %u\n",
+			   pr->pp, l ? l->file : "?", l ? l->line : 0, l ? l->col : 0,
+			   st_stat_result(t, IR_STAT_COUNT), st_stat_result(t, IR_STAT_MIN),
+			   st_stat_result(t, IR_STAT_AVG), st_stat_result(t, IR_STAT_MAX),
+			   st_stat_result(t, IR_STAT_VARIANCE),
+			   pr->written ? pr->written : pr->pp, i);
+	}
 }

@@ -19,6 +19,7 @@
 #include "value.h"
 
 struct rt_store;
+struct st_stat;
 
 /* The record a probe handler runs for (NULL fields for begin/end/timers). */
 struct rt_event {
@@ -48,6 +49,7 @@ struct rt_limits {
 	unsigned maxerrors;	/* MAXERRORS, 0 */
 	unsigned maxnesting;	/* MAXNESTING, function call depth, 10 */
 	unsigned maxstringlen;	/* MAXSTRINGLEN, 512 (strings hold 511 bytes) */
+	bool timing;		/* STP_TIMING (-t): time each probe's handler */
 };
 
 enum rt_status {
@@ -103,6 +105,7 @@ struct rt_ctx {
 	int match_off[20];
 	unsigned match_n;
 	void *regexes;		/* compiled regexes, by index */
+	struct st_stat **timing;	/* -t: per probe, handler ns; or NULL */
 	int64_t boot_offset_ns;	/* CLOCK_REALTIME - trace clock */
 };
 
@@ -122,6 +125,13 @@ void rt_flush(struct rt_ctx *c);
 
 /* Print the globals that were written but never read (stap does, at exit). */
 void rt_autoprint(struct rt_ctx *c);
+
+/*
+ * -t: append stap's "----- probe hit report:" to the output, one line per
+ * probe that ran: hits and min/avg/max/variance of its handler's time in
+ * ns.  Nothing without lim.timing.
+ */
+void rt_timing_report(struct rt_ctx *c);
 
 /* A runtime error at instruction location @loc ("near ... at F:L:C"). */
 enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)

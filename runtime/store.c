@@ -399,6 +399,31 @@ static enum st_err st_stat_value(const struct st_stat *st, bool element,
 	return ST_OK;
 }
 
+/* ---- free-standing statistics (-t's per-probe timing) ---- */
+
+struct st_stat *st_stat_new(void)
+{
+	return st_alloc(sizeof(struct st_stat));
+}
+
+void st_stat_free(struct st_stat *st)
+{
+	free(st);
+}
+
+void st_stat_push(struct st_stat *st, int64_t v)
+{
+	st_stat_update(NULL, st, v);	/* no histogram: sg is not read */
+}
+
+int64_t st_stat_result(const struct st_stat *st, enum ir_stat op)
+{
+	int64_t v;
+
+	st_stat_value(st, false, op, &v);
+	return v;
+}
+
 static void st_stat_clear(struct st_stat *st, unsigned nbuckets)
 {
 	int64_t *h = st->hist;
