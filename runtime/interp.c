@@ -17,11 +17,11 @@
  * not a string value in stap and is never cut.
  */
 #include "interp.h"
+#include "rt_builtins.h"
 #include "store.h"
 
 #include <inttypes.h>
 #include <regex.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -49,35 +49,6 @@ struct vm_frame {
 static enum rt_status vm_exec(struct rt_ctx *c, const struct ir_code *code,
 			      struct rt_value *args, unsigned nargs,
 			      struct rt_value *ret);
-
-struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len)
-{
-	char *p = rt_scratch_alloc(&c->scratch, len + 1);
-
-	memcpy(p, s, len);
-	p[len] = '\0';
-	return rt_str(p, (uint32_t)len);
-}
-
-void rt_flush(struct rt_ctx *c)
-{
-	if (c->out.len) {
-		fwrite(c->out.p, 1, c->out.len, c->outf);
-		buf_reset(&c->out);
-	}
-	fflush(c->outf);
-}
-
-enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->errmsg, sizeof(c->errmsg), fmt, ap);
-	va_end(ap);
-	c->errloc = loc;
-	return RT_ERROR;
-}
 
 /* Report an error nobody caught, as stap does, and count it. */
 static void vm_report(struct rt_ctx *c)
@@ -441,9 +412,6 @@ static enum rt_status vm_global_op(struct rt_ctx *c, const struct ir_insn *in,
 	vm_push(c, vm_own(c, (in->b & IR_SUB_OLD) ? cur : st_get(c->store, in->a)));
 	return st;
 }
-
-enum rt_status rt_format(struct rt_ctx *c, int fmt, struct rt_value *args,
-			 unsigned n, struct rt_buf *out, uint32_t loc);
 
 static enum rt_status vm_call(struct rt_ctx *c, const struct ir_insn *in,
 			      uint32_t loc)
