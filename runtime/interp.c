@@ -746,7 +746,8 @@ void rt_autoprint(struct rt_ctx *c)
  *   PP, (FILE:L:C), hits: N, nsecs: MINmin/AVGavg/MAXmax, variance: V, from: POINT, index: I
  * stap's user-space runtime says "nsecs" as ktap does; its kernel one
  * counts "cycles".  The entry halves of .return probes that read @entry
- * are ktap's own and not listed.
+ * are ktap's own and not listed.  Then stap's "----- refresh report:"
+ * header, with nothing under it.
  */
 void rt_timing_report(struct rt_ctx *c)
 {
@@ -771,4 +772,7 @@ void rt_timing_report(struct rt_ctx *c)
 			   st_stat_result(t, IR_STAT_VARIANCE),
 			   pr->written ? pr->written : pr->pp, i);
 	}
+	/* stap 4.x's next section: its module-refresh timer's hits and the
+	   globals' lock contention, neither of which ktap has. */
+	buf_adds(&c->out, "----- refresh report:\n");
 }

@@ -44,6 +44,7 @@ n=4
 begin, (t.stp:2:7), hits: 1, nsecs: T, from: begin, index: 0
 timer.ms(1), (t.stp:3:7), hits: 3, nsecs: T, from: timer.ms(1), index: 1
 end, (t.stp:5:7), hits: 1, nsecs: T, from: end, index: 2
+----- refresh report:
 EOF2
 if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
 	ok "-t: stap's probe hit report after the end probes' output"
@@ -94,6 +95,7 @@ cat >"$TMP/want" <<'EOF2'
 kernel.trace("syscalls:sys_enter_getppid"), (r.stp:2:7), hits: 100, nsecs: T, from: kernel.trace("syscalls:sys_enter_getppid"), index: 0
 kernel.trace("sched:sched_process_exec"), (r.stp:3:7), hits: 1, nsecs: T, from: kernel.trace("sched:sched_process_exec"), index: 1
 end, (r.stp:4:7), hits: 1, nsecs: T, from: end, index: 2
+----- refresh report:
 EOF2
 if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
 	ok "-t on recorded events: hits per probe point"
