@@ -254,7 +254,8 @@ static int drv_pass1(struct ktap_session *s)
 
 static int drv_pass2(struct ktap_session *s)
 {
-	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up };
+	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
+				 s->opt.list == 2 };
 	struct drv_timer t;
 
 	drv_timer_start(&t);

@@ -28,6 +28,7 @@ struct rbtf_loc {
 	uint64_t off;
 	uint32_t type;		/* BTF type id, peeled */
 	const char *name;
+	const char *shown;	/* the expression as written so far, for messages */
 	int bits, bitoff, csize;
 };
 
@@ -94,6 +95,15 @@ static bool rbtf_is_char(const struct btf *btf, uint32_t id)
 	return t && btf_is_int(t) && t->size == 1;
 }
 
+/* A char * is a string; an unsigned char * (bytes) is an address. */
+static bool rbtf_is_text(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, rbtf_peel(btf, id));
+	const char *n = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+
+	return rbtf_is_char(btf, id) && !(n && !strcmp(n, "unsigned char"));
+}
+
 static const char *rbtf_value(struct arena *a, const struct rbtf_loc *l)
 {
 	return l->mem ? arena_printf(a, "%+" PRId64 "(%s)", (int64_t)l->off, l->expr) : l->expr;
@@ -151,6 +161,7 @@ static int rbtf_step_member(struct arena *a, const struct btf *btf, struct rbtf_
 	}
 	l->type = rbtf_peel(btf, mtype);
 	l->name = arena_printf(a, "%s_%s", l->name, c->name);
+	l->shown = arena_printf(a, "%s->%s", l->shown, c->name);
 	l->bits = bits;
 	if (bits) {
 		const struct btf_type *mt = btf__type_by_id(btf, l->type);
@@ -194,6 +205,7 @@ static int rbtf_step_index(struct arena *a, const struct btf *btf, struct rbtf_l
 	l->off += (uint64_t)c->index->num * (uint64_t)size;
 	l->type = rbtf_peel(btf, elem);
 	l->name = arena_printf(a, "%s_%" PRId64, l->name, c->index->num);
+	l->shown = arena_printf(a, "%s[%" PRId64 "]", l->shown, c->index->num);
 	return 0;
 }
 
@@ -208,16 +220,21 @@ static int rbtf_finish(struct arena *a, const struct btf *btf, struct rbtf_loc *
 	out->is_string = false;
 	if (mem == AST_MEM_ADDR) {	/* "VALUE:u64@OFF": the address is VALUE + OFF */
 		if (!l->mem || l->bits) {
-			snprintf(err, errlen, "'%s' has no address (%s)", l->name,
+			snprintf(err, errlen, "'%s' has no address (%s)", l->shown,
 				 l->bits ? "a bitfield" : "it is in a register");
 			return -1;
 		}
 		out->arg = arena_printf(a, "%s:u64@%" PRIu64, l->expr, l->off);
 		return 0;
 	}
+	if (mem && t && btf_is_array(t) && l->mem) {	/* the array is its address */
+		fetch_mem_at(a, arena_printf(a, "+%" PRIu64 "(%s)", l->off, l->expr), mem, true,
+			     out);
+		return 0;
+	}
 	if (mem) {
 		if (!t || !(btf_is_ptr(t) || btf_is_int(t) || btf_is_enum(t))) {
-			snprintf(err, errlen, "'%s' is not an address", l->name);
+			snprintf(err, errlen, "'%s' is not an address", l->shown);
 			return -1;
 		}
 		fetch_mem(a, rbtf_value(a, l), mem, true, out);
@@ -233,7 +250,7 @@ static int rbtf_finish(struct arena *a, const struct btf *btf, struct rbtf_loc *
 		out->is_string = true;
 		return 0;
 	}
-	if (t && btf_is_ptr(t) && !chain->raw && rbtf_is_char(btf, t->type)) {
+	if (t && btf_is_ptr(t) && !chain->raw && rbtf_is_text(btf, t->type)) {
 		out->arg = arena_printf(a, "+0(%s):string", rbtf_value(a, l));
 		out->is_string = true;
 		return 0;
@@ -250,7 +267,7 @@ static int rbtf_finish(struct arena *a, const struct btf *btf, struct rbtf_loc *
 					t->size * 8);
 		return 0;
 	}
-	snprintf(err, errlen, "'%s' is a %s: read one of its members or elements", l->name,
+	snprintf(err, errlen, "'%s' is a %s: read one of its members or elements", l->shown,
 		 t && btf_is_struct(t) ? "struct" : t && btf_is_union(t) ? "union" :
 		 t && btf_is_array(t) ? "array" : "value ktap cannot fetch");
 	return -1;
@@ -305,6 +322,7 @@ int rbtf_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char
 
 	memset(&l, 0, sizeof(l));
 	l.name = arena_strdup(a, var + 1);
+	l.shown = var;
 	if (!cc) {
 		snprintf(err, errlen, "ktap does not know the calling convention of this "
 			 "machine (it knows x86_64 and aarch64)");
@@ -403,6 +421,7 @@ int rbtf_cast_at(struct arena *a, const struct btf *btf, const char *value, int6
 	l.off = (uint64_t)off;
 	l.type = rbtf_peel(btf, (uint32_t)id);
 	l.name = arena_printf(a, "%s_cast", name);
+	l.shown = arena_printf(a, "@cast(..., \"%s\")", type);
 	return rbtf_walk(a, btf, &l, chain, out, err, errlen);
 }
 

@@ -80,6 +80,9 @@ int sema_walk_stmt(struct ast_stmt *s, sema_walk_fn fn, void *arg);
 void sema_elide_mark(struct ast_stmt *s);
 void sema_elide(struct sema_ctx *c, struct sem_probe *sp);
 
+/* sema_list.c: for -L, what @sp's alias body sets, before elision. */
+void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp);
+
 /* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
 struct tpf_event;
 /* The system calls matching glob @pattern: syscall tracepoints and tapset

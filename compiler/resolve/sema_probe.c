@@ -613,6 +613,7 @@ static unsigned pp_aliases(struct sema_ctx *c, struct pp_state *st,
 		const struct sema_alias *al = &c->aliases[i];
 		struct pp_state inner = *st;
 		struct ast_stmt *alias_body;
+		unsigned first = c->prog->nprobes, k;
 
 		if (!pp_alias_matches(al->name, p))
 			continue;
@@ -640,6 +641,10 @@ static unsigned pp_aliases(struct sema_ctx *c, struct pp_state *st,
 				break;
 		}
 		c->alias_depth--;
+		/* -l lists the outermost alias's name, as stap does. */
+		for (k = first; c->alias_depth == 0 && k < c->prog->nprobes; k++)
+			if (!c->prog->probes[k]->family)
+				c->prog->probes[k]->family = pp_text(c, al->name);
 	}
 	return n;
 }
