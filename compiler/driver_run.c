@@ -27,6 +27,7 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 		{ "MAXERRORS", offsetof(struct rt_limits, maxerrors) },
 		{ "MAXNESTING", offsetof(struct rt_limits, maxnesting) },
 		{ "MAXSTRINGLEN", offsetof(struct rt_limits, maxstringlen) },
+		{ "STP_MAX_BUCKETS", offsetof(struct rt_limits, max_buckets) },
 	};
 	char *end;
 	unsigned long v;
@@ -55,7 +56,7 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 	}
 	fprintf(stderr, "WARNING: -D %s has no effect in ktap (known: MAXMAPENTRIES, "
 		"MAXACTION, MAXACTION_INTERRUPTIBLE, MAXERRORS, MAXNESTING, MAXSTRINGLEN, "
-		"KRETACTIVE, STP_TIMING)\n", d->name);
+		"STP_MAX_BUCKETS, KRETACTIVE, STP_TIMING)\n", d->name);
 	return 0;
 }
 

@@ -686,6 +686,30 @@ static int rt_timing_init(struct rt_ctx *c)
 	return 0;
 }
 
+/*
+ * stap checks @hist_linear's bucket count when its module starts
+ * (_stp_stat_calc_buckets), against STP_MAX_BUCKETS, which -D can
+ * raise; pass 2 checked the rest of the range.
+ */
+static int rt_check_buckets(const struct rt_ctx *c)
+{
+	unsigned max = c->lim.max_buckets ? c->lim.max_buckets : 128, i;
+	const struct ir_global *g;
+
+	for (i = 0; i < c->prog->nglobals; i++) {
+		g = &c->prog->globals[i];
+		if (!g->hist_linear || g->lin_step == 0 ||
+		    (g->lin_stop - g->lin_start) / g->lin_step + 3 <= (int64_t)max)
+			continue;
+		fprintf(stderr, "ERROR: @hist_linear of '%s' has %" PRId64 " buckets, (stop - start)"
+			" / interval + 3 with under- and overflow: more than STP_MAX_BUCKETS, %u"
+			" (-D STP_MAX_BUCKETS=N raises it)\n", g->name,
+			(g->lin_stop - g->lin_start) / g->lin_step + 3, max);
+		return -1;
+	}
+	return 0;
+}
+
 int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
 	    const struct rt_limits *lim)
 {
@@ -697,6 +721,8 @@ int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
 	if (lim)
 		c->lim = *lim;
 	c->strmax = rt_strmax(c->lim.maxstringlen);
+	if (rt_check_buckets(c) != 0)
+		return -1;
 	c->target_pid = 0;
 	c->stack_size = RT_STACK;
 	c->locals_size = RT_LOCALS;

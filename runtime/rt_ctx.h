@@ -53,6 +53,9 @@ struct rt_limits {
 	unsigned maxnesting;	/* MAXNESTING, function call depth, 10 */
 	unsigned maxstringlen;	/* MAXSTRINGLEN, 512 (strings hold 511 bytes) */
 	bool timing;		/* STP_TIMING (-t): time each probe's handler */
+	/* STP_MAX_BUCKETS: most @hist_linear buckets, under- and overflow
+	   included; 0 means stap's 128. */
+	unsigned max_buckets;
 };
 
 enum rt_status {

@@ -431,8 +431,9 @@ static struct sem_sym *ty_stat_operand(struct sema_ctx *c, struct ast_expr *x)
 /*
  * stap's rule (_stp_stat_calc_buckets at module start): any interval but
  * 0, and (stop - start) / interval + 3 buckets (under- and overflow
- * included) between 3 and STP_MAX_BUCKETS, 128.  So start == stop and a
- * negative interval with stop < start are ranges too.
+ * included) between 3 and STP_MAX_BUCKETS.  So start == stop and a
+ * negative interval with stop < start are ranges too.  The upper bound
+ * depends on -D STP_MAX_BUCKETS: the runtime checks it (rt_init).
  */
 static void ty_hist_range(struct sema_ctx *c, const struct ast_expr *e, const int64_t *v)
 {
@@ -446,9 +447,9 @@ static void ty_hist_range(struct sema_ctx *c, const struct ast_expr *e, const in
 		n = -1;		/* stop - start overflows: no sane range */
 	else
 		n = v[2] == -1 ? -(v[1] - v[0]) : (v[1] - v[0]) / v[2];
-	if (n < 0 || n > 126)
+	if (n < 0)
 		ty_err(c, e->span, "@hist_linear: the number of buckets, (stop - start) / interval, "
-		       "must be between 0 and 126 (stap's STP_MAX_BUCKETS - 2)");
+		       "must not be negative");
 }
 
 static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
