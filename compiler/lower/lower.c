@@ -1053,10 +1053,12 @@ static void lw_probe(struct lw_ctx *c, unsigned idx)
 	c->irp = irp;
 	c->code = &irp->code;
 	c->nslots = p->nlocals;
-	c->at = p->span;
+	/* -t's location: the probe declaration, as stap's (its 'probe'). */
+	c->at = p->decl.end ? p->decl : p->span;
 	c->near = "probe";
 	irp->loc = lw_loc(c);
 	irp->written = lw_written(c, p->point);
+	c->at = p->span;
 	lw_probe_cond(c, idx);
 	lw_stmt(c, p->body);
 	lw_emit(c, IR_NEXT, 0, 0, 0);

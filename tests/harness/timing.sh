@@ -41,9 +41,9 @@ times_out "$TMP/out" >"$TMP/got"
 cat >"$TMP/want" <<'EOF2'
 n=4
 ----- probe hit report: 
-begin, (t.stp:2:7), hits: 1, nsecs: T, from: begin, index: 0
-timer.ms(1), (t.stp:3:7), hits: 3, nsecs: T, from: timer.ms(1), index: 1
-end, (t.stp:5:7), hits: 1, nsecs: T, from: end, index: 2
+begin, (t.stp:2:1), hits: 1, nsecs: T, from: begin, index: 0
+timer.ms(1), (t.stp:3:1), hits: 3, nsecs: T, from: timer.ms(1), index: 1
+end, (t.stp:5:1), hits: 1, nsecs: T, from: end, index: 2
 ----- refresh report:
 EOF2
 if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
@@ -92,9 +92,9 @@ times_out "$TMP/out5" >"$TMP/got"
 cat >"$TMP/want" <<'EOF2'
 101
 ----- probe hit report: 
-kernel.trace("syscalls:sys_enter_getppid"), (r.stp:2:7), hits: 100, nsecs: T, from: kernel.trace("syscalls:sys_enter_getppid"), index: 0
-kernel.trace("sched:sched_process_exec"), (r.stp:3:7), hits: 1, nsecs: T, from: kernel.trace("sched:sched_process_exec"), index: 1
-end, (r.stp:4:7), hits: 1, nsecs: T, from: end, index: 2
+kernel.trace("syscalls:sys_enter_getppid"), (r.stp:2:1), hits: 100, nsecs: T, from: kernel.trace("syscalls:sys_enter_getppid"), index: 0
+kernel.trace("sched:sched_process_exec"), (r.stp:2:1), hits: 1, nsecs: T, from: kernel.trace("sched:sched_process_exec"), index: 1
+end, (r.stp:4:1), hits: 1, nsecs: T, from: end, index: 2
 ----- refresh report:
 EOF2
 if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
