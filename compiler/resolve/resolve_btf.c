@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,22 +47,28 @@ static uint32_t rbtf_peel(const struct btf *btf, uint32_t id)
 
 struct btf *rbtf_load(const char *path, char *err, size_t errlen)
 {
-	struct btf *btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+	struct btf *btf;
 
+	if (!path) {
+		snprintf(err, errlen, "the target has no BTF for the kernel");
+		return NULL;
+	}
+	btf = btf__parse(path, NULL);
 	if (!btf) {	/* libbpf 1.x: NULL with errno set */
 		snprintf(err, errlen, "cannot read the kernel's BTF (%s): %s",
-			 path ? path : "/sys/kernel/btf/vmlinux", strerror(errno));
+			 path, strerror(errno));
 		return NULL;
 	}
 	return btf;
 }
 
-struct btf *rbtf_load_module(const char *name, struct btf *base, char *err, size_t errlen)
+struct btf *rbtf_load_module(const char *dir, const char *name, struct btf *base,
+			     char *err, size_t errlen)
 {
-	char path[256];
+	char path[PATH_MAX];
 	struct btf *btf;
 
-	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	btf = base ? btf__parse_split(path, base) : NULL;
 	if (!btf)
 		snprintf(err, errlen, "no BTF for module \"%s\" (%s: %s): is it loaded?", name,

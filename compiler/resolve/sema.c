@@ -334,7 +334,8 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	for (j = 0; j < c.prog->nprobes; j++) {
 		if (in->list_vars)
 			sema_list_vars(&c, c.prog->probes[j]);
-		sema_elide(&c, c.prog->probes[j]);
+		if (!in->unoptimized)
+			sema_elide(&c, c.prog->probes[j]);
 		sema_syscall_fetch(&c, c.prog->probes[j]);
 	}
 	if (d->errors)

@@ -21,6 +21,7 @@
 struct arena;
 struct diag_sink;
 struct tpf_event;
+struct ktap_target;
 
 #define SEM_MAX_KEYS 9
 
@@ -121,6 +122,8 @@ struct sema_input {
 	bool guru;
 	struct relf_files *up;	/* ELF/DWARF files opened for process() probes */
 	bool list_vars;		/* -L: keep what alias bodies set (sema_list_vars) */
+	const struct ktap_target *target;	/* what ktap compiles for */
+	bool unoptimized;	/* -u: keep unused alias locals */
 };
 
 /*

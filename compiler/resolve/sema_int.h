@@ -5,6 +5,7 @@
 #define KTAP_SEMA_INT_H
 
 #include "sema.h"
+#include "target.h"
 
 struct tpf_event;
 
@@ -101,7 +102,19 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp);
 /* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
 const char *sema_pp_origin(struct sema_ctx *c, const struct ast_ppoint *p);
 /* Whether the kernel's tracefs (or the fixture) has control file @file. */
-bool sema_kernel_has(const char *file);
+/*
+ * An optional point ('?', '!') whose dynamic events the target cannot
+ * create (target_has(), target.h) does not resolve, so a tapset alias
+ * can fall back to a tracepoint; a plain point still resolves (its -p3
+ * plan prints anywhere) and the kernel's refusal is reported at run time.
+ *
+ * SEMA_NO_TRACEFS(c): three "%s" arguments, " (why there is no tracefs
+ * to read)" when the target has none, else "".
+ */
+#define SEMA_NO_TRACEFS(c) \
+	*(c)->in->target->tracefs ? "" : " (", \
+	*(c)->in->target->tracefs ? "" : (c)->in->target->tracefs_problem, \
+	*(c)->in->target->tracefs ? "" : ")"
 
 struct ast_stmt *ast_clone_stmt(struct arena *a, const struct ast_stmt *s);
 struct ast_expr *ast_clone_expr(struct arena *a, const struct ast_expr *e);
