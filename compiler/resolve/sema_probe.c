@@ -103,6 +103,7 @@ static struct sem_probe *pp_emit(struct sema_ctx *c, struct pp_state *st,
 	sp->body = ast_clone_stmt(c->arena, st->body);
 	sp->cond = ast_clone_expr(c->arena, st->cond);
 	sp->span = st->written->span;
+	sp->decl = st->user->span;
 	return sp;
 }
 
