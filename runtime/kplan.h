@@ -162,7 +162,7 @@ struct kp_synth {
 };
 
 enum kp_opt {
-	KP_OPT_FLAG,		/* options/NAME: "1" (or "0"), undone with the other */
+	KP_OPT_FLAG,		/* options/NAME: "1" or "0", undone by the opposite */
 	KP_OPT_BUFFER_KB,	/* buffer_size_kb: goes with the instance */
 };
 
@@ -180,6 +180,7 @@ enum kp_kind { KP_DYNEVENT, KP_ENABLE, KP_FILTER, KP_TRIGGER, KP_SYNTH, KP_OPTIO
 struct kp_obj {
 	enum kp_kind kind;
 	union {
+		/* by reference: pass 2 builds it and its arguments grow */
 		const struct kp_dynevent *dyn;
 		struct kp_enable enable;
 		struct kp_filter filter;

@@ -18,7 +18,7 @@
 
 /* ---- emission ---- */
 
-static uint32_t lw_loc(struct lw_ctx *c)
+uint32_t lw_loc(struct lw_ctx *c)
 {
 	struct ir_prog *ir = c->ir;
 	const struct src_file *f = src_file(c->src, c->at.file);

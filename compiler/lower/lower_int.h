@@ -62,6 +62,8 @@ struct lw_ctx {
 
 /* ---- lower_code.c: bytecode ---- */
 
+/* The ir_prog.locs index of what is being emitted (lw_ctx.at, .near). */
+uint32_t lw_loc(struct lw_ctx *c);
 /* Append an instruction to the current code; its index. */
 unsigned lw_emit(struct lw_ctx *c, enum ir_op op, unsigned n,
 		 unsigned a, int32_t b);

@@ -6,6 +6,7 @@
 
 #include "sema.h"
 #include "kplan.h"
+#include "target.h"
 
 struct tpf_event;
 
@@ -39,7 +40,22 @@ struct sema_ctx {
 	bool report;			/* final round: report problems */
 	unsigned alias_depth;
 	bool syscall_warned;		/* user strings shown as addresses */
+	bool tracefs_said;		/* "no tracefs to read" reported */
 };
+
+/*
+ * With no tracefs to read, whether that was reported already: it is
+ * reported once per run, not once per probe point (syscall.*).
+ */
+static inline bool sema_tracefs_said(struct sema_ctx *c)
+{
+	bool said = c->tracefs_said;
+
+	if (*c->in->target->tracefs)
+		return false;
+	c->tracefs_said = true;
+	return said;
+}
 
 struct sem_func *sema_func_use(struct sema_ctx *c, const char *name);
 /* A new used function for declaration @f, named @name (sema.c). */
@@ -81,6 +97,9 @@ int sema_walk_stmt(struct ast_stmt *s, sema_walk_fn fn, void *arg);
 void sema_elide_mark(struct ast_stmt *s);
 void sema_elide(struct sema_ctx *c, struct sem_probe *sp);
 
+/* sema_list.c: for -L, what @sp's alias body sets, before elision. */
+void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp);
+
 /* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
 struct tpf_event;
 /* The system calls matching glob @pattern: syscall tracepoints and tapset
@@ -104,7 +123,20 @@ const char *sema_pp_origin(struct sema_ctx *c, const struct ast_ppoint *p);
 struct kp_dynevent *sema_dynevent(struct sema_ctx *c, const struct tpf_event *ev,
 				  enum kp_probe kind, const char *target, const char *origin);
 /* Whether the kernel's tracefs (or the fixture) has control file @file. */
-bool sema_kernel_has(const char *file);
+/*
+ * An optional point ('?', '!') whose dynamic events the target cannot
+ * create (target_has(), target.h) does not resolve, so a tapset alias
+ * can fall back to a tracepoint; a plain point still resolves (its -p3
+ * plan prints anywhere) and the kernel's refusal is reported at run time.
+ *
+ * SEMA_NO_TRACEFS(c): three "%s" arguments, " (why there is no tracefs
+ * to read)" when the target has none, else "".
+ */
+
+#define SEMA_NO_TRACEFS(c) \
+	*(c)->in->target->tracefs ? "" : " (", \
+	*(c)->in->target->tracefs ? "" : (c)->in->target->tracefs_problem, \
+	*(c)->in->target->tracefs ? "" : ")"
 
 struct ast_stmt *ast_clone_stmt(struct arena *a, const struct ast_stmt *s);
 struct ast_expr *ast_clone_expr(struct arena *a, const struct ast_expr *e);
