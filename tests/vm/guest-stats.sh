@@ -32,7 +32,8 @@
 # gs_poll PID FILE [INTERVAL] samples instances/ktap_PID every INTERVAL
 # seconds (default 0.05) while process PID runs (a zombie counts as
 # ended, so PID may be a child not yet waited for) and keeps in FILE the
-# last complete sample, also "ENTRIES OVERRUN READ DROPPED", plus, from
+# last complete sample with the largest total (a buffer cleared at
+# tear-down reads all zero), also "ENTRIES OVERRUN READ DROPPED", plus, from
 # /proc/PID/stat, the process's own CPU time as a fifth and sixth field
 # (utime and stime in clock ticks, USER_HZ: 100 a second).  The first
 # four fields are 0 when the instance was never seen.
@@ -85,11 +86,15 @@ gs_proc() {
 # gs_poll PID FILE [INTERVAL]
 gs_poll() {
 	gs_pid=$1 gs_out=$2 gs_iv=${3:-0.05}
-	gs_last_s="0 0 0 0" gs_last_c="0 0"
+	gs_last_s="0 0 0 0" gs_last_c="0 0" gs_max=0
 	# A child that exited stays a zombie (state Z) until it is waited for.
 	while gs_proc "$gs_pid" && [ "$gs_state" != Z ]; do
 		gs_last_c="$gs_ut $gs_st"
-		if gs_read "$GS_TRACEFS/instances/ktap_$gs_pid"; then
+		# The totals only grow while the events run; tear-down may clear
+		# the buffers (all zero) before the instance goes: keep the peak.
+		if gs_read "$GS_TRACEFS/instances/ktap_$gs_pid" &&
+			[ $((gs_e + gs_o + gs_r + gs_d)) -ge "$gs_max" ]; then
+			gs_max=$((gs_e + gs_o + gs_r + gs_d))
 			gs_last_s="$gs_e $gs_o $gs_r $gs_d"
 		fi
 		sleep "$gs_iv"
