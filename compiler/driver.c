@@ -43,8 +43,12 @@
 	"  --dump-functions      list the tapset's functions and the builtins\n" \
 	"                        with their parameter types, and exit\n" \
 	"  --dump-probe-aliases  list the tapset's probe aliases and exit\n" \
+	"  --diag-codes   show each diagnostic's code: error[E0123] (doc/diagnostics.md)\n" \
 	"  -h, --help     show this help\n" \
 	"  -V, --version  show the version\n"
+
+/* getopt values of the long options without a short one. */
+enum { DRV_OPT_DIAG_CODES = 256 };
 
 struct drv_timer {
 	struct timespec real;
@@ -180,6 +184,7 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		o->script_text = "probe never {}";
 		o->last_pass = 1;
 		return 0;
+	case DRV_OPT_DIAG_CODES: s->diag.show_codes = true; return 0;
 	case 'R':
 		/* The recording's formats stand in for tracefs in pass 2 too. */
 		o->replay_dir = arg;
@@ -199,6 +204,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "replay", required_argument, NULL, 'R' },
 		{ "dump-functions", no_argument, NULL, 'F' },
 		{ "dump-probe-aliases", no_argument, NULL, 'A' },
+		{ "diag-codes", no_argument, NULL, DRV_OPT_DIAG_CODES },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, r;
