@@ -148,6 +148,8 @@ ktap_opts() {
 # ERR, stdin from /dev/null, under timeout and optional valgrind.  Sets
 # rc to the exit status and why to a reason when it is not a normal exit
 # (timeout, signal, valgrind error).  OUT and ERR must be absolute.
+# ktap does not get the live-test lock's fd (9, locks.sh): a run left
+# behind must not keep the next test waiting.
 run_ktap() {
 	_dir=$1 _out=$2 _err=$3
 	shift 3

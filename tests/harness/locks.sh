@@ -21,8 +21,9 @@ lock_open() {
 	[ -e "$1" ] || (umask 0 && : >>"$1") 2>/dev/null || :
 }
 
-# live_lock: hold KTAP_LIVE_LOCK on fd 9 until the shell exits (the
-# programs it starts inherit the fd: one left running keeps the lock).
+# live_lock: hold KTAP_LIVE_LOCK on fd 9 until the shell exits (a program
+# it starts inherits the fd and keeps the lock while it runs; lib.sh's
+# run_ktap closes it for ktap).
 live_lock() {
 	[ -n "${_live_locked:-}" ] && return 0
 	lock_open "$KTAP_LIVE_LOCK"
