@@ -15,8 +15,8 @@
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-FUNCS="diag_error:3 diag_warning:3 diag_note:3 diag_plain:3 diag_report:4
-lex_error:4 parse_err:3 pp_err:3 ty_err:3"
+FUNCS="diag_error:3 diag_warning:3 diag_note:3 diag_plain:3 diag_report:4"
+FUNCS="$FUNCS lex_error:4 parse_err:3 pp_err:3 ty_err:3"
 src=$KTAP_SRCDIR
 def=$src/compiler/diag.def
 [ -f "$def" ] || skip_all "no compiler/diag.def"
@@ -29,8 +29,8 @@ def=$src/compiler/diag.def
 	echo "$f"
 done >"$TMP/files"
 
-# shellcheck disable=SC2046
-(cd "$src" && awk -v funcs="$(echo $FUNCS)" -f scripts/diag-formats.awk \
+# shellcheck disable=SC2046  # file names without blanks
+(cd "$src" && awk -v funcs="$FUNCS" -f scripts/diag-formats.awk \
 	$(cat "$TMP/files")) >"$TMP/used"
 # The formats of diag.def, as written between the quotes.
 sed -n 's/^DIAG([^,]*, *[^,]*, *"\(.*\)")[ \t]*$/\1/p' "$def" >"$TMP/def.fmt"
@@ -73,9 +73,10 @@ else
 fi
 
 # 4. the wrappers: one diag_vreport call each, outside diag.c
+# shellcheck disable=SC2046  # file names without blanks
 (cd "$src" && grep -c 'diag_vreport(' $(grep -v '^compiler/diag\.[ch]$' "$TMP/files")) |
 	awk -F: '{ n += $NF } END { print n + 0 }' >"$TMP/nv"
-nwrap=$(echo $FUNCS | tr ' ' '\n' | grep -vc '^diag_')
+nwrap=$(echo "$FUNCS" | tr ' ' '\n' | grep -vc '^diag_')
 if [ "$(cat "$TMP/nv")" -eq "$nwrap" ]; then
 	ok "every wrapper of diag_vreport is one this test reads ($nwrap)"
 else

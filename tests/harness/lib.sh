@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/harness/lib.sh - shared helpers for the TAP harness scripts (POSIX sh).
 #
 # Sourced by every script of tests/harness/, which make check runs with the

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # tests/harness/locks.sh - the locks that serialise tests sharing one
 # machine resource under make -j (sourced by lib.sh, run-unit.sh and the
 # VM tests; POSIX sh).  The one place where the lock files are named.
