@@ -194,6 +194,13 @@ expect_same() {
 # check DESC: expect_same DESC $TMP/want $TMP/out (the usual pair).
 check() { expect_same "$1" "$TMP/want" "$TMP/out"; }
 
+# expect_text DESC TEXT: as check, with the expected output inline (TEXT
+# and a newline).
+expect_text() {
+	printf '%s\n' "$2" >"$TMP/want"
+	check "$1"
+}
+
 # check_err DESC WANT: the last run exited 1 and its stderr's first line
 # ($TMP/err) is WANT.
 check_err() {

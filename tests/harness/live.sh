@@ -33,12 +33,6 @@ expect() {
 	fi
 }
 
-# expect_text DESC TEXT: like expect, with the expected output inline.
-expect_text() {
-	printf '%s\n' "$2" >"$TMP/want"
-	expect "$1" "$TMP/want"
-}
-
 count='global c
 probe '"$TP"' { if (tid() == target()) c++ }
 probe end { printf("%d\n", c) }'

@@ -23,21 +23,6 @@ require_live "live tests need root (run make check as root)"
 	skip_all "this kernel has kprobes: these tests expect the tracepoint-only case (the VM tests cover kprobes)"
 require_tools "$GP" "$SC" "$TFS_SNAP"
 
-# expect_text DESC TEXT: $TMP/out is TEXT (and ktap exited 0).
-expect_text() {
-	printf '%s\n' "$2" >"$TMP/want"
-	if [ "$rc" -ne 0 ] || [ -n "$why" ]; then
-		not_ok "$1"
-		explain "$TMP/err"
-	elif cmp -s "$TMP/want" "$TMP/out"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diag_diff "$TMP/want" "$TMP/out"
-		diag_file "$TMP/err"
-	fi
-}
-
 tfs_guard_begin
 
 # --- counts ---
