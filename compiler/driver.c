@@ -49,6 +49,7 @@ static const char drv_help[] =
 	"  -v             more verbose (per-pass timing); repeat for more\n"
 	"  -w             suppress warnings\n"
 	"  -W             treat warnings as errors\n"
+	"  -t             report each probe's hits and handler time at the end\n"
 	"  --target DIR   compile for the machine saved in DIR (-p1 to -p3,\n"
 	"                 no root needed): its kernel release, architecture,\n"
 	"                 tracefs features, event formats, BTF and config\n"
@@ -204,6 +205,7 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		return 0;
 	case 'v': o->verbose++; return 0;
 	case 'w': o->no_warnings = true; return 0;
+	case 't': return drv_add_define(s, "STP_TIMING");
 	case 'I': drv_add_include(s, arg); return 0;
 	case 'D': return drv_add_define(s, arg);
 	case 'o': o->output = arg; return 0;
@@ -266,7 +268,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:e:l:L:guvwWI:D:o:c:r:a:s:T:x:hV",
+	while ((c = getopt_long(argc, argv, "p:e:l:L:guvwWtI:D:o:c:r:a:s:T:x:hV",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			if (optopt && strchr("pelLIDocrasTx", optopt))
@@ -409,7 +411,7 @@ static int drv_pass3(struct ktap_session *s)
 	s->ir = lower_run(s->arena, &s->diag, &s->src, s->prog, &lo);
 	if (s->opt.verbose) {
 		fprintf(stderr, "Pass 3: lowered to %u events and %u tracefs writes ",
-			s->ir ? s->ir->nevents : 0, s->ir ? s->ir->nwrites : 0);
+			s->ir ? s->ir->nevents : 0, s->ir ? s->ir->kplan.n : 0);
 		drv_timer_print(&t, stderr);
 	}
 	if (!s->ir || drv_warnings_fatal(s, 3))
@@ -425,7 +427,7 @@ static int drv_pass3(struct ktap_session *s)
  */
 static int drv_can_run(const struct ktap_session *s)
 {
-	if (!s->ir->nwrites || *s->target.tracefs)
+	if (!s->ir->kplan.n || *s->target.tracefs)
 		return 0;
 	if (s->target.tracefs_denied)
 		fprintf(stderr, "ktap: error: ktap needs root (or CAP_SYS_ADMIN/CAP_PERFMON "
