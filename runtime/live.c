@@ -1,17 +1,19 @@
 /*
  * live.c - the live and replay record sources of pass 5 (see live.h).
  *
- * Live: remove what dead ktap processes left behind, create the private
- * instance ktap_<pid>, perform the plan's writes in order (with $TARGET
- * replaced by target()), then open the reader on the instance.  Any
- * failure undoes everything before returning, so the kernel is left as
- * it was found on every path.
+ * Live: remove what dead ktap sessions left behind, create the private
+ * instance ktap_<pid>_<tag>, start its guardian (tfs_guard.h), perform
+ * the plan's writes in order (with $TARGET replaced by target()), then
+ * open the reader on the instance.  Any failure undoes everything before
+ * returning, so the kernel is left as it was found on every path; a
+ * death that undoes nothing (SIGKILL) is the guardian's to clean up.
  */
 #define _GNU_SOURCE
 #include "live.h"
 #include "fileio.h"
 #include "reader.h"
 #include "tfs.h"
+#include "tfs_guard.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -19,9 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* "system/event" of every event of @p, in index order; free with
-   names_free(). */
-static char **names_new(const struct ir_prog *p)
+/* "system/event" of every event of @p, in index order, for session
+   @session (NULL: a replay); free with names_free(). */
+static char **names_new(const struct ir_prog *p, const char *session)
 {
 	char **names = calloc(p->nevents + 1, sizeof(*names));
 	unsigned i;
@@ -31,7 +33,7 @@ static char **names_new(const struct ir_prog *p)
 	for (i = 0; names && i < p->nevents; i++) {
 		names[i] = NULL;
 		if (asprintf(&raw, "%s/%s", p->events[i].system, p->events[i].name) >= 0) {
-			names[i] = live_expand(raw, 0);
+			names[i] = live_expand(raw, 0, session);
 			free(raw);
 		}
 	}
@@ -51,6 +53,7 @@ struct live {
 	struct live_options opt;
 	struct tfs *tfs;
 	struct rdr *rdr;
+	int guard;			/* pipe to the guardian, -1: none */
 };
 
 struct live *live_new(const struct live_options *opt)
@@ -59,6 +62,8 @@ struct live *live_new(const struct live_options *opt)
 
 	if (l && opt)
 		l->opt = *opt;
+	if (l)
+		l->guard = -1;
 	return l;
 }
 
@@ -69,17 +74,19 @@ void live_free(struct live *l)
 
 /*
  * @text with the plan's placeholders replaced: $TARGET by target(),
- * $KTAP and $PID by ktap's own pid (its instance and dynamic-event group
- * are ktap_<pid>).  Returns a malloc'd string (NULL: out of memory).
+ * $KTAP by ktap's own pid (filters), $PID by what follows "ktap_" in
+ * @session (the plan names the instance and dynamic-event group
+ * ktap_$PID), or by the pid when @session is NULL.  Returns a malloc'd
+ * string (NULL: out of memory).
  */
-char *live_expand(const char *text, int target)
+char *live_expand(const char *text, int target, const char *session)
 {
 	size_t len = strlen(text) + 1, n = 0;
 	char *out = malloc(len + 64), *grown;
-	int pid, k;
+	int k;
 
 	while (out && *text) {
-		if (n + 24 > len + 64) {
+		if (n + 48 > len + 64) {
 			len *= 2;
 			grown = realloc(out, len + 64);
 			if (!grown) {
@@ -94,8 +101,10 @@ char *live_expand(const char *text, int target)
 			out[n++] = *text++;
 			continue;
 		}
-		pid = k == 7 ? target : (int)getpid();
-		n += (size_t)sprintf(out + n, "%d", pid);
+		if (k == 4 && session && strlen(session) < 40)
+			n += (size_t)sprintf(out + n, "%s", session + 5);
+		else
+			n += (size_t)sprintf(out + n, "%d", k == 7 ? target : (int)getpid());
 		text += k;
 	}
 	if (out)
@@ -129,18 +138,25 @@ static int live_arm(struct live *l, const struct ir_prog *p, int target)
 
 	if (tfs_cleanup_stale(l->opt.root, &stale, err, sizeof(err)) != 0)
 		fprintf(stderr, "WARNING: %s\n", err);
-	else if (l->opt.verbose && (stale.instances || stale.dynevents))
+	if (l->opt.verbose && (stale.instances || stale.dynevents))
 		fprintf(stderr, "Removed %u stale instances and %u dynamic events\n",
 			stale.instances, stale.dynevents);
-	tfs_default_name(name, sizeof(name));
+	tfs_unique_name(name, sizeof(name));
 	l->tfs = tfs_create(name, &to, err, sizeof(err));
 	if (!l->tfs) {
 		fprintf(stderr, "ERROR: %s\n", err);
 		return -1;
 	}
+	l->guard = tfs_guard_start(l->tfs);
+	if (l->guard < 0) {
+		fprintf(stderr, "ERROR: cannot start the session's guardian: %s\n",
+			strerror(errno));
+		return -1;
+	}
 	for (i = 0; i < p->nwrites; i++) {
 		const struct ir_write *w = &p->writes[i];
-		char *path = live_expand(w->path, target), *text = live_expand(w->text, target);
+		char *path = live_expand(w->path, target, name);
+		char *text = live_expand(w->text, target, name);
 		int rc = path && text ? tfs_write(l->tfs, path, text, w->global) : -1;
 
 		free(path);
@@ -158,7 +174,7 @@ static struct rdr *live_open(void *ctx, const struct ir_prog *p, int target)
 	struct live *l = ctx;
 	char **names, err[TFS_ERRLEN];
 
-	if (live_arm(l, p, target) != 0 || !(names = names_new(p)))
+	if (live_arm(l, p, target) != 0 || !(names = names_new(p, tfs_name(l->tfs))))
 		return NULL;
 	l->rdr = rdr_open_live(tfs_instance_dir(l->tfs), (const char *const *)names,
 			       p->nevents, NULL, err, sizeof(err));
@@ -186,6 +202,10 @@ static void live_close(void *ctx)
 	if (l->tfs && tfs_destroy(l->tfs, err, sizeof(err)) != 0)
 		fprintf(stderr, "WARNING: %s\n", err);
 	l->tfs = NULL;
+	/* Nothing is left for the guardian: it sees EOF and exits. */
+	if (l->guard >= 0)
+		close(l->guard);
+	l->guard = -1;
 }
 
 /* Missed hits of @name in kprobe_profile ("  NAME HITS MISSED"); -1 if
@@ -223,7 +243,8 @@ static void live_missed(void *ctx, const struct ir_prog *p, int64_t *missed)
 	profile = fio_read(path, NULL);
 	free(path);
 	for (i = 0; profile && i < p->nevents; i++) {
-		if (!p->events[i].kprobe_pp || !(name = live_expand(p->events[i].name, 0)))
+		if (!p->events[i].kprobe_pp ||
+		    !(name = live_expand(p->events[i].name, 0, tfs_name(l->tfs))))
 			continue;
 		missed[i] = live_profile_missed(profile, name);
 		free(name);
@@ -265,7 +286,7 @@ void replay_free(struct replay *rp)
 static struct rdr *replay_open(void *ctx, const struct ir_prog *p, int target)
 {
 	struct replay *rp = ctx;
-	char **names = names_new(p), err[1024];
+	char **names = names_new(p, NULL), err[1024];
 
 	(void)target;
 	if (!names)
