@@ -495,11 +495,10 @@ static void run_flush(struct run *r)
 {
 	int e;
 
-	errno = 0;
 	rt_flush(&r->ctx);
-	if (r->out_failed || !ferror(r->opt->out))
+	e = r->ctx.out_errno;
+	if (r->out_failed || !e)
 		return;
-	e = errno ? errno : EIO;
 	r->out_failed = true;
 	if (e != EPIPE)
 		fprintf(stderr, "ERROR: writing %s: %s\n",
