@@ -240,6 +240,8 @@ if ! ls -d /sys/kernel/tracing/instances/ktap_"$kp"_* >/dev/null 2>&1 ||
 	! grep -q ":ktap_${kp}_" /sys/kernel/tracing/dynamic_events; then
 	not_ok "SIGKILL: the session's instance and uprobe were not there to begin with"
 	diag_file "$TMP/err"
+	kill -TERM "$kp"
+	wait "$kp"
 else
 	kill -KILL "$kp"
 	wait "$kp"
