@@ -108,14 +108,14 @@ struct sem_prog {
 	size_t pcap;
 };
 
-struct up_files;
+struct relf_files;
 
 struct sema_input {
 	const struct ast_file *script;
 	struct ast_file *const *library;
 	unsigned nlibrary;
 	bool guru;
-	struct up_files *up;	/* ELF/DWARF files opened for process() probes */
+	struct relf_files *up;	/* ELF/DWARF files opened for process() probes */
 };
 
 /*
