@@ -119,6 +119,7 @@ expect_text "-c target: ppid() is ktap, execname() ktap's until the exec" "ktap 
 ktap-getppid 1"
 
 # --- ktap's own context switches and wake-ups are not traced ---
+# shellcheck disable=SC2016 # $prev_pid & co. are the script's
 own='global me, n
 probe begin { me = pid() }
 probe kernel.trace("sched:sched_switch") { if ($prev_pid == me || $next_pid == me) n++ }
@@ -215,6 +216,7 @@ fi
 gone() {
 	i=0
 	while [ $i -lt 20 ]; do
+		# shellcheck disable=SC2086 # $1 is a glob
 		if ! ls -d /sys/kernel/tracing/instances/$1 >/dev/null 2>&1 &&
 			! grep -q ":$1/" /sys/kernel/tracing/dynamic_events 2>/dev/null; then
 			return 0
@@ -256,7 +258,7 @@ fi
 # the session dead (its lock is free) and removes it.
 bg_ktap
 gd=$(pgrep -P "$kp" ktap-guardian)
-kill -KILL "$kp" $gd
+kill -KILL "$kp" ${gd:+"$gd"}
 wait "$kp"
 if [ -n "$gd" ] && ls -d /sys/kernel/tracing/instances/ktap_"$kp"_* >/dev/null 2>&1; then
 	ok "SIGKILL of ktap and guardian $gd leaves instances/ktap_${kp}_* behind"
