@@ -95,12 +95,20 @@ static uint64_t run_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
+/* The fields of the tracked events; a tracking run's table is seeded. */
 static int run_resolve_track(struct run *r)
 {
+	unsigned i;
+
 	r->track = calloc(RUN_PROC_FIELDS * r->prog->nevents + 1, sizeof(*r->track));
-	if (!r->track)
+	if (!r->track || run_proc_resolve(r->prog, r->rdr, r->track) != 0)
 		return -1;
-	return run_proc_resolve(r->prog, r->rdr, r->track);
+	for (i = 0; i < r->prog->nevents; i++)
+		if (r->prog->events[i].track) {
+			run_proc_seed_all(&r->procs);
+			break;
+		}
+	return 0;
 }
 
 static const struct rt_proc *run_cb_proc(struct rt_ctx *c, int tid)

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "run_proc.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -186,6 +187,38 @@ int run_proc_resolve(const struct ir_prog *p, struct rdr *rdr, const struct rdr_
 		}
 	}
 	return 0;
+}
+
+/* Is @s all digits (a /proc pid or tid directory)? */
+static bool run_proc_numeric(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+void run_proc_seed_all(struct run_procs *t)
+{
+	char path[300];
+	struct dirent *d, *td;
+	DIR *proc = opendir("/proc"), *task;
+
+	while (proc && (d = readdir(proc)) != NULL) {
+		if (!run_proc_numeric(d->d_name))
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", d->d_name);
+		task = opendir(path);
+		while (task && (td = readdir(task)) != NULL)
+			if (run_proc_numeric(td->d_name))
+				run_proc_get(t, atoi(td->d_name), false);
+		if (task)
+			closedir(task);
+	}
+	if (proc)
+		closedir(proc);
 }
 
 void run_proc_free(struct run_procs *t)

@@ -44,6 +44,15 @@ struct rt_proc *run_proc_get(struct run_procs *t, int tid, bool fresh);
 void run_proc_seed_child(struct run_procs *t, int parent, int child);
 
 /*
+ * run_proc_seed_all - an entry for every thread in /proc now, for a run
+ * whose plan tracks processes, seeded once the events are armed: a
+ * process that was running before and ends before its records are read
+ * still has its name and parent (later changes come from the tracked
+ * fork/exec/rename records).
+ */
+void run_proc_seed_all(struct run_procs *t);
+
+/*
  * run_proc_resolve - the fields of every tracked event of @p (in @rdr)
  * into @f (RUN_PROC_FIELDS per event, @f zeroed by the caller).
  * Returns 0, or -1 after printing "ERROR: event S:E has no field 'F'".

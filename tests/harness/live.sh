@@ -26,7 +26,7 @@ TP='kernel.trace("syscalls:sys_enter_getppid")'
 	skip_all "no tracefs with syscall events at /sys/kernel/tracing"
 [ -x "$GP" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 
-plan 27
+plan 28
 
 # expect DESC WANT_FILE: compare $TMP/out with WANT_FILE (and rc 0).
 expect() {
@@ -128,6 +128,29 @@ probe scheduler.ctxswitch { if (prev_pid == me || next_pid == me) n++ }
 probe end { printf("%d\n", n) }'
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -T 1 -e "$own"
 expect_text "sched_switch, sched_wakeup, scheduler.ctxswitch: none of ktap's own" 0
+
+# -x PID of a process that ends before its records are read: its name
+# comes from the process table seeded when the run started.
+xname='global c
+probe begin { printf("armed\n") }
+probe '"$TP"' { if (pid() == target()) c[execname()]++ }'
+"$GP" -w 1000 &
+gp=$!
+rm -f "$TMP/out" "$TMP/err"
+(cd "$TMP" && exec timeout -k 5 "$KTAP_TIMEOUT" "$KTAP" -x "$gp" -e "$xname") \
+	>"$TMP/out" 2>"$TMP/err" &
+kp=$!
+i=0
+while [ $i -lt 300 ] && ! grep -qs armed "$TMP/out"; do sleep 0.1; i=$((i + 1)); done
+kill -USR1 "$gp"
+wait "$gp"
+sleep 0.5
+kill -INT "$kp"
+wait "$kp"
+rc=$? why=
+expect_text "-x PID that exited before its records were read: execname() from the start" \
+	'armed
+c["ktap-getppid"]=1000'
 
 # --- timers ---
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -T 1 -e \
