@@ -2,7 +2,8 @@
  * run.c - pass 5: the session loop (see run.h).
  *
  * One thread, one poll() over the reader's per-CPU fds and a signalfd
- * (SIGINT, SIGTERM, SIGHUP, SIGCHLD).  The instance's trace clock is
+ * (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD).  The process
+ * table is run_proc.c's, the -c command run_child.c's.  The instance's trace clock is
  * CLOCK_MONOTONIC, the clock timers and -T are kept in, so everything
  * happens in one time line: a timer that is due at T runs after every
  * event recorded before T and before every event after it, and at the
@@ -516,7 +517,11 @@ static void run_flush(struct run *r)
 
 /*
  * Signals: SIGCHLD reaps every child (the -c command and system()'s
- * shells); the -c command's end, SIGINT, SIGTERM and SIGHUP stop the run.
+ * shells); the -c command's end, SIGINT, SIGTERM, SIGHUP, SIGQUIT and
+ * SIGPIPE stop the run (every signal a terminal or a shell pipeline
+ * sends: the kernel state is undone on the way out).  Blocked signals
+ * are queued even when the shell started ktap with them ignored (as it
+ * does SIGINT and SIGQUIT for background jobs).
  */
 static void run_signal(struct run *r)
 {

@@ -681,26 +681,28 @@ static int tfs_mkdir(struct tfs *t, struct tfs_sink *sink)
 {
 	char shown[300];
 	int ifd = tfs_lock_instances(t->root, LOCK_SH), e = 0;
+	bool made = false;
 
 	snprintf(shown, sizeof(shown), "instances/%s", t->name);
-	if (ifd < 0)
+	if (ifd < 0 || mkdir(t->dir, 0750) != 0) {
 		e = errno;
-	else if (mkdir(t->dir, 0750) != 0)
-		e = errno;
-	else if ((t->lockfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0 ||
-		 flock(t->lockfd, LOCK_EX | LOCK_NB) != 0)
-		e = errno;
+	} else {
+		made = true;
+		t->lockfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (t->lockfd < 0 || flock(t->lockfd, LOCK_EX | LOCK_NB) != 0)
+			e = errno;
+	}
 	if (ifd >= 0)
 		close(ifd);
 	if (!e)
 		return 0;
+	if (made)
+		rmdir(t->dir);
 	if (e == ENOENT)
 		tfs_sink_put(sink, "%s: tracefs has no instances directory "
 			     "(is %s a tracefs mount?)", shown, t->root);
 	else
 		tfs_sink_put(sink, "%s: mkdir: %s", shown, strerror(e));
-	if (t->lockfd >= 0 || e == EWOULDBLOCK)
-		rmdir(t->dir);
 	errno = e;
 	return -1;
 }
