@@ -119,6 +119,10 @@ struct ir_probe {
 	enum rt_type *entry_types;	/* the return probe's values, for zeros */
 	unsigned nentry;
 	struct ir_code code;
+	/* -t's report: where the script names the point (ir_prog.locs) and
+	   how it writes it (stap's "from:"). */
+	uint32_t loc;
+	const char *written;
 };
 
 struct ir_func {

@@ -658,6 +658,7 @@ static void run_finish(struct run *r)
 		if (!r->ctx.failed)
 			rt_autoprint(&r->ctx);
 	}
+	rt_timing_report(&r->ctx);
 	run_flush(r);
 	if (r->rdr)
 		skipped = run_missed(r);

@@ -12,6 +12,8 @@
 #include "source.h"
 #include "resolve_tpfmt.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LOWER_MAX_LOOPS 64
@@ -1016,6 +1018,23 @@ static const enum ir_probe_kind lw_kinds[] = {
 	[SEM_P_TIMER] = IR_P_TIMER,
 };
 
+/* Probe point @p as the script writes it (-t's "from:"). */
+static const char *lw_written(struct lw_ctx *c, const struct ast_ppoint *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = p ? open_memstream(&buf, &len) : NULL;
+	const char *s;
+
+	if (!f)
+		return NULL;
+	ast_print_ppoint(f, p);
+	fclose(f);
+	s = arena_strdup(c->arena, buf ? buf : "");
+	free(buf);
+	return s;
+}
+
 static void lw_probe(struct lw_ctx *c, unsigned idx)
 {
 	const struct sem_probe *p = c->sp->probes[idx];
@@ -1034,8 +1053,12 @@ static void lw_probe(struct lw_ctx *c, unsigned idx)
 	c->irp = irp;
 	c->code = &irp->code;
 	c->nslots = p->nlocals;
-	c->at = p->span;
+	/* -t's location: the probe declaration, as stap's (its 'probe'). */
+	c->at = p->decl.end ? p->decl : p->span;
 	c->near = "probe";
+	irp->loc = lw_loc(c);
+	irp->written = lw_written(c, p->point);
+	c->at = p->span;
 	lw_probe_cond(c, idx);
 	lw_stmt(c, p->body);
 	lw_emit(c, IR_NEXT, 0, 0, 0);
@@ -1190,7 +1213,7 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 	for (i = 0; i < p->nfuncs; i++)
 		lw_func(&c, i);
 	if (!d->errors)
-		lower_track(a, c.ir);
+		lower_track(a, c.ir, opt->tracefs);
 	return d->errors ? NULL : c.ir;
 }
 

@@ -21,6 +21,7 @@
 struct arena;
 struct diag_sink;
 struct tpf_event;
+struct ktap_target;
 
 #define SEM_MAX_KEYS 9
 
@@ -73,10 +74,14 @@ struct sem_probe {
 	size_t ecap;
 	unsigned index;			/* in declaration order */
 	struct src_span span;
+	struct src_span decl;		/* the user's whole probe ('probe' on), for -t */
 	/* Resolved through syscall.NAME: a tracepoint whose user-memory
 	   arguments are fetched by a kprobe when the body reads them. */
 	bool syscall;
-	const char *family;		/* "syscall.NAME[.return]", for -l */
+	/* The alias the user's point expanded through, for -l/-L:
+	   "syscall.NAME[.return]", "scheduler.ctxswitch". */
+	const char *family;
+	const char *alias_vars;		/* -L: " name:type ..." its body sets */
 };
 
 struct sem_func {
@@ -116,6 +121,9 @@ struct sema_input {
 	unsigned nlibrary;
 	bool guru;
 	struct relf_files *up;	/* ELF/DWARF files opened for process() probes */
+	bool list_vars;		/* -L: keep what alias bodies set (sema_list_vars) */
+	const struct ktap_target *target;	/* what ktap compiles for */
+	bool unoptimized;	/* -u: keep unused alias locals */
 };
 
 /*

@@ -5,6 +5,7 @@
 #define KTAP_SEMA_INT_H
 
 #include "sema.h"
+#include "target.h"
 
 struct tpf_event;
 
@@ -38,7 +39,22 @@ struct sema_ctx {
 	bool report;			/* final round: report problems */
 	unsigned alias_depth;
 	bool syscall_warned;		/* user strings shown as addresses */
+	bool tracefs_said;		/* "no tracefs to read" reported */
 };
+
+/*
+ * With no tracefs to read, whether that was reported already: it is
+ * reported once per run, not once per probe point (syscall.*).
+ */
+static inline bool sema_tracefs_said(struct sema_ctx *c)
+{
+	bool said = c->tracefs_said;
+
+	if (*c->in->target->tracefs)
+		return false;
+	c->tracefs_said = true;
+	return said;
+}
 
 struct sem_func *sema_func_use(struct sema_ctx *c, const char *name);
 /* A new used function for declaration @f, named @name (sema.c). */
@@ -80,6 +96,9 @@ int sema_walk_stmt(struct ast_stmt *s, sema_walk_fn fn, void *arg);
 void sema_elide_mark(struct ast_stmt *s);
 void sema_elide(struct sema_ctx *c, struct sem_probe *sp);
 
+/* sema_list.c: for -L, what @sp's alias body sets, before elision. */
+void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp);
+
 /* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
 struct tpf_event;
 /* The system calls matching glob @pattern: syscall tracepoints and tapset
@@ -98,7 +117,20 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp);
 /* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
 const char *sema_pp_origin(struct sema_ctx *c, const struct ast_ppoint *p);
 /* Whether the kernel's tracefs (or the fixture) has control file @file. */
-bool sema_kernel_has(const char *file);
+/*
+ * An optional point ('?', '!') whose dynamic events the target cannot
+ * create (target_has(), target.h) does not resolve, so a tapset alias
+ * can fall back to a tracepoint; a plain point still resolves (its -p3
+ * plan prints anywhere) and the kernel's refusal is reported at run time.
+ *
+ * SEMA_NO_TRACEFS(c): three "%s" arguments, " (why there is no tracefs
+ * to read)" when the target has none, else "".
+ */
+
+#define SEMA_NO_TRACEFS(c) \
+	*(c)->in->target->tracefs ? "" : " (", \
+	*(c)->in->target->tracefs ? "" : (c)->in->target->tracefs_problem, \
+	*(c)->in->target->tracefs ? "" : ")"
 
 struct ast_stmt *ast_clone_stmt(struct arena *a, const struct ast_stmt *s);
 struct ast_expr *ast_clone_expr(struct arena *a, const struct ast_expr *e);

@@ -103,6 +103,7 @@ static struct sem_probe *pp_emit(struct sema_ctx *c, struct pp_state *st,
 	sp->body = ast_clone_stmt(c->arena, st->body);
 	sp->cond = ast_clone_expr(c->arena, st->cond);
 	sp->span = st->written->span;
+	sp->decl = st->user->span;
 	return sp;
 }
 
@@ -169,12 +170,15 @@ static int pp_trace(struct sema_ctx *c, struct pp_state *st,
 	colon = strchr(spec, ':');
 	if (colon)
 		*colon = '\0';
-	n = tpf_match(c->arena, colon ? spec : NULL, colon ? colon + 1 : spec,
-		      &names);
-	if (n == 0 && !st->optional) {
+	n = tpf_match(c->arena, c->in->target->tracefs, colon ? spec : NULL,
+		      colon ? colon + 1 : spec, &names);
+	/* No tracefs to look in: not even an optional point can be decided. */
+	if (n == 0 && (!st->optional || !*c->in->target->tracefs)) {
+		if (sema_tracefs_said(c))
+			return -1;
 		diag_error(c->diag, arg->span,
-			   "no tracepoint matches \"%.*s\"%s", (int)arg->len, arg->str,
-			   *tpf_dir() ? "" : " (tracefs is not mounted or not readable)");
+			   "no tracepoint matches \"%.*s\"%s%s%s", (int)arg->len, arg->str,
+			   SEMA_NO_TRACEFS(c));
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -183,7 +187,7 @@ static int pp_trace(struct sema_ctx *c, struct pp_state *st,
 		struct sem_probe *sp;
 
 		*ev++ = '\0';
-		e = tpf_load(c->arena, names[i], ev);
+		e = tpf_load(c->arena, c->in->target->tracefs, names[i], ev);
 		if (!e) {
 			diag_error(c->diag, arg->span, "cannot read the format of %s:%s",
 				   names[i], ev);
@@ -501,22 +505,6 @@ static int pp_process(struct sema_ctx *c, struct pp_state *st,
 }
 
 /*
- * Whether the kernel (or the fixture directory standing for it) has the
- * tracefs control file @file, e.g. "kprobe_events".  An optional point
- * ('?', '!') whose dynamic events this kernel cannot create does not
- * resolve, so a tapset alias can fall back to a tracepoint; a plain
- * point still resolves (its -p3 plan prints anywhere) and the kernel's
- * refusal is reported at run time.
- */
-bool sema_kernel_has(const char *file)
-{
-	char path[PATH_MAX];
-
-	snprintf(path, sizeof(path), "%s/%s", tpf_dir(), file);
-	return access(path, F_OK) == 0;
-}
-
-/*
  * kernel.function("NAME")[.call|.return] and kprobe.function("NAME")
  * [.return]: kprobes (kretprobes) on kernel functions, parameters from
  * the kernel's BTF.
@@ -551,8 +539,14 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 			   p->comps[0].name);
 		return -1;
 	}
-	if (st->optional && !sema_kernel_has("kprobe_events"))
-		return 1;
+	if (st->optional && !target_has(c->in->target, TGT_KPROBES)) {
+		/* unknown without tracefs: not a kernel without kprobes */
+		if (*c->in->target->tracefs || sema_tracefs_said(c))
+			return *c->in->target->tracefs ? 1 : -1;
+		diag_error(c->diag, p->span, "cannot tell whether this kernel has kprobes%s%s%s",
+			   SEMA_NO_TRACEFS(c));
+		return -1;
+	}
 	n = c->in->up ? pp_functions(c, st, fn, NULL, module, &names) : 0;
 	for (i = 0; i < n; i++) {
 		struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
@@ -561,7 +555,7 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 		if (rsym_find_kernel(c->in->up, c->arena, module, names[i], uf, err,
 				   sizeof(err)) != 0 &&
 		    (!pp_is(p, 0, "kprobe") ||
-		     rsym_find_kernel_raw(c->arena, module, names[i], uf, err, sizeof(err)) != 0)) {
+		     rsym_find_kernel_raw(c->in->up, c->arena, module, names[i], uf, err, sizeof(err)) != 0)) {
 			/* Traceable but not described by BTF: skipped in a wildcard. */
 			if (n > 1)
 				continue;
@@ -613,6 +607,7 @@ static unsigned pp_aliases(struct sema_ctx *c, struct pp_state *st,
 		const struct sema_alias *al = &c->aliases[i];
 		struct pp_state inner = *st;
 		struct ast_stmt *alias_body;
+		unsigned first = c->prog->nprobes, k;
 
 		if (!pp_alias_matches(al->name, p))
 			continue;
@@ -640,6 +635,10 @@ static unsigned pp_aliases(struct sema_ctx *c, struct pp_state *st,
 				break;
 		}
 		c->alias_depth--;
+		/* -l lists the outermost alias's name, as stap does. */
+		for (k = first; c->alias_depth == 0 && k < c->prog->nprobes; k++)
+			if (!c->prog->probes[k]->family)
+				c->prog->probes[k]->family = pp_text(c, al->name);
 	}
 	return n;
 }
@@ -686,8 +685,8 @@ static int pp_syscall(struct sema_ctx *c, struct pp_state *st, const struct ast_
 	if (n == 0) {
 		if (st->optional)
 			return 1;
-		diag_error(c->diag, p->span, "no system call matches '%s'%s", pp_text(c, p),
-			   *tpf_dir() ? "" : " (tracefs is not mounted or not readable)");
+		diag_error(c->diag, p->span, "no system call matches '%s'%s%s%s", pp_text(c, p),
+			   SEMA_NO_TRACEFS(c));
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -699,7 +698,7 @@ static int pp_syscall(struct sema_ctx *c, struct pp_state *st, const struct ast_
 		/* In a wildcard, a tapset alias this kernel cannot resolve is skipped. */
 		inner.optional = st->optional || wild;
 		if (!pp_aliases(c, &inner, q)) {
-			ev = tpf_load(c->arena, "syscalls", arena_printf(c->arena, "sys_%s_%s",
+			ev = tpf_load(c->arena, c->in->target->tracefs, "syscalls", arena_printf(c->arena, "sys_%s_%s",
 						ret ? "exit" : "enter", names[i]));
 			if (!ev)
 				continue;	/* listed by an alias only */
