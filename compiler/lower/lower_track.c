@@ -62,47 +62,6 @@ static bool lt_needed(const struct ir_prog *ir)
 	return false;
 }
 
-static void lt_write(struct arena *a, struct ir_prog *ir, const char *path,
-		     const char *text)
-{
-	ir->writes = arena_grow(a, ir->writes, ir->nwrites, &ir->wcap, sizeof(*ir->writes));
-	ir->writes[ir->nwrites++] = (struct ir_write){ path, text, false, NULL };
-}
-
-/*
- * The filter clause that leaves out ktap itself ($KTAP, replaced by
- * ktap's pid at run time).  common_pid is the task an event happened in;
- * the scheduler's events also name a second task, and ktap's sleeping in
- * poll() between reads makes the switches into it and its wake-ups.
- */
-static const char *lt_own_pid(const char *system, const char *name)
-{
-	if (strcmp(system, "sched") != 0)
-		return "common_pid != $KTAP";
-	if (!strcmp(name, "sched_switch"))
-		return "common_pid != $KTAP && next_pid != $KTAP";
-	if (!strcmp(name, "sched_wakeup") || !strcmp(name, "sched_waking"))
-		return "common_pid != $KTAP && pid != $KTAP";
-	return "common_pid != $KTAP";
-}
-
-/*
- * The writes that arm one event: its filter, then enable.  Every filter
- * leaves out ktap's own threads (lt_own_pid()): reading the ring buffer
- * takes system calls and context switches, and a script tracing those
- * would otherwise see ktap's reads, which make records, which wake ktap
- * to read them, and so on.
- */
-void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
-			const char *name, const char *filter)
-{
-	const char *own = lt_own_pid(system, name);
-
-	lt_write(a, ir, arena_printf(a, "events/%s/%s/filter", system, name),
-		 filter ? arena_printf(a, "(%s) && %s", filter, own) : own);
-	lt_write(a, ir, arena_printf(a, "events/%s/%s/enable", system, name), "1");
-}
-
 /* Mark event @system:@name as tracked, adding it when the plan lacks it. */
 static void lt_add(struct arena *a, struct ir_prog *ir, const char *system,
 		   const char *name, unsigned track)

@@ -5,6 +5,7 @@
 #define KTAP_SEMA_INT_H
 
 #include "sema.h"
+#include "kplan.h"
 #include "target.h"
 
 struct tpf_event;
@@ -116,6 +117,11 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp);
 /* ---- sema_probe.c, for the dynamic events of sema_syscall.c ---- */
 /* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
 const char *sema_pp_origin(struct sema_ctx *c, const struct ast_ppoint *p);
+
+/* The dynamic event @kind of @ev (group and name are @ev's) on @target,
+   defined for probe point @origin ("FILE:L:C: POINT"). */
+struct kp_dynevent *sema_dynevent(struct sema_ctx *c, const struct tpf_event *ev,
+				  enum kp_probe kind, const char *target, const char *origin);
 /* Whether the kernel's tracefs (or the fixture) has control file @file. */
 /*
  * An optional point ('?', '!') whose dynamic events the target cannot

@@ -313,7 +313,7 @@ void sema_type_sources(FILE *out, const struct sem_prog *p)
 		const struct tpf_event *e = p->probes[i]->event;
 		const struct fetch_site *uf = e ? e->dyn_func : NULL;
 
-		if (!e || !e->dyn_def)
+		if (!e || !e->dyn)
 			continue;
 		fprintf(out, "Pass 2: %s: ", p->probes[i]->pp);
 		if (!uf)

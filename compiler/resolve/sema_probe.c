@@ -276,6 +276,20 @@ static const char *pp_event_name(struct sema_ctx *c, const char *name)
 	return s;
 }
 
+struct kp_dynevent *sema_dynevent(struct sema_ctx *c, const struct tpf_event *ev,
+				  enum kp_probe kind, const char *target, const char *origin)
+{
+	struct kp_dynevent *d = arena_alloc(c->arena, sizeof(*d));
+
+	memset(d, 0, sizeof(*d));
+	d->kind = kind;
+	d->group = ev->system;
+	d->name = ev->name;
+	d->target = target;
+	d->origin = origin;
+	return d;
+}
+
 /*
  * One probe on resolved function @uf: a uprobe (@path set) or a kprobe,
  * on its entry or (@ret) its return.
@@ -285,23 +299,23 @@ static void pp_emit_dyn(struct sema_ctx *c, struct pp_state *st, struct fetch_si
 {
 	struct tpf_event *ev = arena_alloc(c->arena, sizeof(*ev));
 	struct sem_probe *sp;
+	const char *target;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
 	ev->name = pp_event_name(c, uf->name);
-	ev->dyn_file = path ? "uprobe_events" : "kprobe_events";
 	if (path)
-		ev->dyn_target = arena_printf(c->arena, "%s:0x%llx", uf->path,
-					      (unsigned long long)uf->offset);
+		target = arena_printf(c->arena, "%s:0x%llx", uf->path,
+				      (unsigned long long)uf->offset);
 	else if (strcmp(uf->path, "kernel") != 0)	/* a module's: "MOD:FUNC" */
-		ev->dyn_target = arena_printf(c->arena, "%s:%s", uf->path, uf->name);
+		target = arena_printf(c->arena, "%s:%s", uf->path, uf->name);
 	else
-		ev->dyn_target = uf->name;
-	ev->dyn_def = arena_printf(c->arena, "%c:%s/%s %s", ret ? 'r' : 'p', ev->system,
-				   ev->name, ev->dyn_target);
+		target = uf->name;
+	ev->dyn = sema_dynevent(c, ev, path ? (ret ? KP_URETPROBE : KP_UPROBE) :
+				(ret ? KP_KRETPROBE : KP_KPROBE), target,
+				sema_pp_origin(c, st->written));
 	ev->dyn_func = uf;
 	ev->dyn_return = ret;
-	ev->dyn_origin = sema_pp_origin(c, st->written);
 	sp = pp_emit(c, st, SEM_P_TRACE, pp);
 	sp->event = ev;
 }
@@ -309,10 +323,7 @@ static void pp_emit_dyn(struct sema_ctx *c, struct pp_state *st, struct fetch_si
 /* The probe just emitted is a kretprobe with @n instances: "rN:". */
 static void pp_set_maxactive(struct sema_ctx *c, int64_t n)
 {
-	struct tpf_event *ev = c->prog->probes[c->prog->nprobes - 1]->event;
-
-	ev->dyn_def = arena_printf(c->arena, "r%lld:%s/%s %s", (long long)n, ev->system,
-				   ev->name, ev->dyn_target);
+	c->prog->probes[c->prog->nprobes - 1]->event->dyn->maxactive = (unsigned)n;
 }
 
 /*
@@ -352,11 +363,9 @@ static int pp_process_statement(struct sema_ctx *c, struct pp_state *st,
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
 	ev->name = pp_event_name(c, "line");
-	ev->dyn_file = "uprobe_events";
-	ev->dyn_target = arena_printf(c->arena, "%s:0x%llx", uf->path,
-				      (unsigned long long)uf->offset);
-	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, ev->dyn_target);
-	ev->dyn_origin = sema_pp_origin(c, st->written);
+	ev->dyn = sema_dynevent(c, ev, KP_UPROBE, arena_printf(c->arena, "%s:0x%llx", uf->path,
+						(unsigned long long)uf->offset),
+				sema_pp_origin(c, st->written));
 	ev->dyn_func = uf;
 	sp = pp_emit(c, st, SEM_P_TRACE, arena_printf(c->arena,
 				"process(\"%s\").statement(\"%s\")", uf->path, spec));
@@ -391,10 +400,7 @@ static int pp_kernel_statement(struct sema_ctx *c, struct pp_state *st,
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
 	ev->name = pp_event_name(c, arena_strndup(c->arena, spec, strcspn(spec, "+")));
-	ev->dyn_file = "kprobe_events";
-	ev->dyn_target = spec;
-	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, spec);
-	ev->dyn_origin = sema_pp_origin(c, st->written);
+	ev->dyn = sema_dynevent(c, ev, KP_KPROBE, spec, sema_pp_origin(c, st->written));
 	sp = pp_emit(c, st, SEM_P_TRACE, arena_printf(c->arena, "%s.statement(\"%s\")",
 						     p->comps[0].name, spec));
 	sp->event = ev;

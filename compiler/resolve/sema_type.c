@@ -820,7 +820,7 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (ev->dyn_func)
 		return ty_dyn_target(c, e, (struct tpf_event *)ev);
-	if (ev->dyn_def) {
+	if (ev->dyn) {
 		ty_err(c, e->span, "target variable '%s' is not available in a kernel "
 		       "statement probe: registers only hold the parameters at a function's "
 		       "entry (use kernel.function())", e->str);
@@ -943,8 +943,11 @@ static struct tpf_event *ty_entry_event(struct sema_ctx *c, struct tpf_event *ev
 	en->fcap = 0;
 	en->dyn_return = false;
 	en->name = arena_printf(c->arena, "%se", ev->name);
-	en->dyn_def = arena_printf(c->arena, "p:%s/%s %s", en->system, en->name,
-				   en->dyn_target);
+	en->dyn = arena_alloc(c->arena, sizeof(*en->dyn));
+	*en->dyn = *ev->dyn;	/* same target and origin, no maxactive */
+	en->dyn->kind = ev->dyn->kind == KP_URETPROBE ? KP_UPROBE : KP_KPROBE;
+	en->dyn->name = en->name;
+	en->dyn->maxactive = 0;
 	ev->dyn_entry = en;
 	return en;
 }

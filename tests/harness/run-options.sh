@@ -9,7 +9,8 @@
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-plan 13
+# Its runs start pass 5 (begin probes: an instance as root).
+live_lock
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -o "$TMP/file.txt" -e \
 	'probe begin { printf("to the file\n"); exit() }'
@@ -150,3 +151,5 @@ else
 	not_ok "-c no-such-cmd (exit status $rc)"
 	diag_diff "$TMP/want" "$TMP/err"
 fi
+
+done_testing
