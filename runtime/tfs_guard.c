@@ -31,9 +31,16 @@ static void tfs_guard_close_others(int a, int b)
 	close_range((unsigned)b + 1, ~0U, 0);
 }
 
-/* The guardian's own set-up: quiet, alone, immune to group signals. */
-static void tfs_guard_detach(int rd, int lock)
+/* @fd moved to 3 or above (ktap may run with stdin or stdout closed). */
+static int tfs_guard_high(int fd)
 {
+	return fd >= 3 ? fd : fcntl(fd, F_DUPFD, 3);
+}
+
+/* The guardian's own set-up: quiet, alone, immune to group signals. */
+static void tfs_guard_detach(int *rdp, int *lockp)
+{
+	int rd = tfs_guard_high(*rdp), lock = tfs_guard_high(*lockp);
 	static const int group_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGTSTP };
 	int null = open("/dev/null", O_RDWR | O_CLOEXEC);
 	sigset_t none;
@@ -46,10 +53,13 @@ static void tfs_guard_detach(int rd, int lock)
 	if (null >= 0) {
 		dup2(null, 0);
 		dup2(null, 1);
-		close(null);
+		if (null > 1)
+			close(null);
 	}
 	tfs_guard_close_others(rd < lock ? rd : lock, rd < lock ? lock : rd);
 	prctl(PR_SET_NAME, "ktap-guardian");
+	*rdp = rd;
+	*lockp = lock;
 }
 
 /* In the guardian: wait for ktap's end, remove what is left, exit. */
@@ -60,7 +70,7 @@ static void tfs_guard_run(const char *root, const char *name, int rd, int lock)
 	ssize_t n;
 	int i, rc = -1;
 
-	tfs_guard_detach(rd, lock);
+	tfs_guard_detach(&rd, &lock);
 	do
 		n = read(rd, buf, sizeof(buf));
 	while (n > 0 || (n < 0 && errno == EINTR));
