@@ -66,15 +66,6 @@ const char *sema_suggest_field(const struct tpf_event *ev, const char *name);
 /* Whether builtin @id (sema_builtin()) has side effects (BF_SIDE). */
 bool sema_builtin_has_side_effects(int id);
 
-/*
- * Expression walker: @fn sees every expression node, parent first; it
- * returns 0 to go on inside it, 1 to skip its operands, -1 to stop the
- * whole walk (the walk then returns 1).
- */
-typedef int (*sema_walk_fn)(struct ast_expr *e, void *arg);
-int sema_walk_expr(struct ast_expr *e, sema_walk_fn fn, void *arg);
-int sema_walk_stmt(struct ast_stmt *s, sema_walk_fn fn, void *arg);
-
 /* sema_elide.c: mark an alias body's (cloned) statements elidable; drop
    the alias assignments of @sp whose locals nothing reads. */
 void sema_elide_mark(struct ast_stmt *s);

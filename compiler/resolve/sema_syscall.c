@@ -21,6 +21,7 @@
  * naming the variable.
  */
 #include "sema_int.h"
+#include "ast_walk.h"
 #include "arena.h"
 #include "diag.h"
 #include "tpfmt.h"
@@ -434,7 +435,7 @@ static const char *sc_owner_of(struct sc_scan *s, struct ast_stmt *st)
 		struct sc_scan probe = *s;
 
 		probe.nmem = 0;
-		sema_walk_expr(st->e->b, sc_scan_fn, &probe);
+		ast_walk_expr(st->e->b, sc_scan_fn, &probe);
 		if (probe.nmem)
 			return st->e->a->str;
 	}
@@ -461,8 +462,8 @@ static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan 
 	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, uf->name);
 	ev->dyn_func = uf;
 	ev->dyn_origin = sema_pp_origin(c, sp->point);
-	sema_walk_stmt(sp->body, sc_rewrite_fn, s);
-	sema_walk_expr(sp->cond, sc_rewrite_fn, s);
+	ast_walk_stmt(sp->body, sc_rewrite_fn, s);
+	ast_walk_expr(sp->cond, sc_rewrite_fn, s);
 	sp->event = ev;
 	sp->pp = arena_printf(c->arena, "kernel.function(\"%s\").call", uf->name);
 }
@@ -484,8 +485,8 @@ static void sc_count(struct sc_scan *s, struct sem_probe *sp, bool quoted_only)
 	s->nmem = 0;
 	s->first = NULL;
 	s->quoted_only = quoted_only;
-	sema_walk_stmt(sp->body, sc_scan_fn, s);
-	sema_walk_expr(sp->cond, sc_scan_fn, s);
+	ast_walk_stmt(sp->body, sc_scan_fn, s);
+	ast_walk_expr(sp->cond, sc_scan_fn, s);
 }
 
 void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
@@ -518,8 +519,8 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 			     "system-call arguments show as the address (0x...), as stap shows "
 			     "an unreadable one", sc_what(c, &s, sp, name), why);
 	}
-	sema_walk_stmt(sp->body, sc_fallback_fn, &s);
-	sema_walk_expr(sp->cond, sc_fallback_fn, &s);
+	ast_walk_stmt(sp->body, sc_fallback_fn, &s);
+	ast_walk_expr(sp->cond, sc_fallback_fn, &s);
 	sc_count(&s, sp, false);
 	if (!s.nmem)
 		return;

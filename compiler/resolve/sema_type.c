@@ -419,14 +419,18 @@ static struct sem_sym *ty_stat_operand(struct sema_ctx *c, struct ast_expr *x)
 static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct sem_sym *s = ty_stat_operand(c, e->a);
+	bool literal = true;
 	unsigned i;
 
 	for (i = 0; i < e->args.n; i++) {
 		if (e->args.v[i]->kind != AST_NUM &&
-		    !(e->args.v[i]->kind == AST_UNARY && e->args.v[i]->a->kind == AST_NUM))
+		    !(e->args.v[i]->kind == AST_UNARY && e->args.v[i]->a->kind == AST_NUM)) {
 			ty_err(c, e->args.v[i]->span, "@hist_linear takes literal numbers");
+			literal = false;
+		}
 	}
-	if (!s)
+	/* A range that is not literal was reported: nothing to record. */
+	if (!s || !literal)
 		return SEM_STATS;
 	if (e->op == AST_OP_HIST_LOG) {
 		s->hist_log = true;
