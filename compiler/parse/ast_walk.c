@@ -3,7 +3,7 @@
  * rewrites and scans of the later passes, and the nesting bound that
  * keeps every recursive walk of passes 1-3 within the stack.
  *
- * In: a tree from parse_tokens() (or a pass-2 copy of one).  Out: calls
+ * In: a tree of pass 1 (or a pass-2 copy of one).  Out: calls
  * of a visitor (ast_walk_expr/stmt), or a located error when the tree
  * nests deeper than AST_MAX_DEPTH (ast_walk_depth).
  */

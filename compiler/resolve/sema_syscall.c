@@ -407,7 +407,7 @@ static bool sc_wrapper(struct sema_ctx *c, struct sc_scan *s, const char *name,
 	char err[256];
 	unsigned k;
 
-	if (!c->in->up || !sema_kernel_has("kprobe_events"))
+	if (!c->in->up || !sema_point_kernel_has("kprobe_events"))
 		return false;
 	if (up_find_kernel(c->in->up, c->arena, NULL,
 			   arena_printf(c->arena, "__x64_sys_%s", name), uf, err,
@@ -461,7 +461,7 @@ static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan 
 	ev->dyn_target = uf->name;
 	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, uf->name);
 	ev->dyn_func = uf;
-	ev->dyn_origin = sema_pp_origin(c, sp->point);
+	ev->dyn_origin = sema_point_origin(c, sp->point);
 	ast_walk_stmt(sp->body, sc_rewrite_fn, s);
 	ast_walk_expr(sp->cond, sc_rewrite_fn, s);
 	sp->event = ev;
@@ -508,7 +508,7 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 		sc_promote(c, sp, &s, uf);
 		return;
 	}
-	why = c->in->up && sema_kernel_has("kprobe_events") ?
+	why = c->in->up && sema_point_kernel_has("kprobe_events") ?
 		arena_printf(c->arena, "BTF describes no __x64_sys_%s or sys_%s for a kprobe",
 			     name, name) :
 		"this kernel has no kprobes (kprobe_events)";
