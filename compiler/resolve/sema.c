@@ -139,7 +139,8 @@ static void sema_final_checks(struct sema_ctx *c)
 		sema_check_locals(c, p->probes[i]->locals, p->probes[i]->nlocals);
 	for (i = 0; i < p->nfuncs; i++)
 		sema_check_locals(c, p->funcs[i]->locals, p->funcs[i]->nlocals);
-	if (p->nprobes == 0 && c->diag->errors == 0)
+	/* A script of 'never' probes is valid, as in stap: it runs nothing. */
+	if (p->nprobes == 0 && c->diag->errors == 0 && !c->saw_never)
 		diag_error(c->diag, c->in->script->n ?
 			   c->in->script->decls[0]->span : (struct src_span){ 0, 0, 0, 0 },
 			   "no probes: the script has nothing to run");
@@ -174,9 +175,11 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	}
 	if (d->errors)
 		return NULL;
+	sema_check_dropped(&c);
 	sema_types(&c);
 	if (d->errors)
 		return NULL;
+	sema_check(&c);
 	sema_final_checks(&c);
 	return d->errors ? NULL : c.prog;
 }

@@ -38,12 +38,23 @@ struct sema_ctx {
 	bool report;			/* final round: report problems */
 	unsigned alias_depth;
 	bool syscall_warned;		/* user strings shown as addresses */
+	/* Probe-point resolution: a 'never' point was seen (a script may
+	   consist of those); the kernel feature the last optional point
+	   dropped for lack of (for the error when nothing else resolved). */
+	bool saw_never;
+	const char *missing;
+	/* Bodies of the script's probes that resolved to nothing (optional
+	   points, never): globals are typed from them too, as stap does. */
+	const struct ast_stmt **dropped;
+	unsigned ndropped;
+	size_t dcap;
 };
 
 /*
  * Who calls whom (no file calls back into one above it):
  *   sema.c (driver) -> sema_probe.c -> sema_syscall.c -> sema_elide.c
- *   sema.c -> sema_type.c -> sema_spec.c;  all -> sema_sym.c, sema_point.c
+ *   sema.c -> sema_type.c -> sema_spec.c;  sema.c -> sema_check.c
+ *   all of them -> sema_sym.c, sema_point.c (leaves)
  */
 
 /* ---- sema_sym.c: builtins, globals, functions, probes ---- */
@@ -95,6 +106,13 @@ void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe);
 /* ---- sema_type.c: names and types ---- */
 
 void sema_types(struct sema_ctx *c);
+
+/* ---- sema_check.c: stap's checks on the typed program ---- */
+
+void sema_check(struct sema_ctx *c);
+/* Before typing: seed the types of globals that only the dropped
+   probes' bodies (c->dropped) give a type. */
+void sema_check_dropped(struct sema_ctx *c);
 
 /* ---- sema_spec.c: functions reading memory through parameters ---- */
 

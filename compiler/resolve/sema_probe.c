@@ -127,6 +127,8 @@ static int point_simple(struct sema_ctx *c, struct point_state *st,
 		if (simple[i].kind >= 0)
 			point_emit(c, st, (enum sem_probe_kind)simple[i].kind,
 				sema_point_text(c, p))->priority = prio;
+		else
+			c->saw_never = true;
 		return 1;
 	}
 	return 0;
@@ -221,6 +223,11 @@ static int point_timer(struct sema_ctx *c, struct point_state *st,
 	if (p->n == 3 && (!point_is(p, 2, "randomize") || !point_num_arg(p, 2, &r) || r < 0)) {
 		diag_error(c->diag, p->comps[2].span,
 			   "expected .randomize(N) with N >= 0 after a timer");
+		return -1;
+	}
+	if (p->n == 3 && hz) {
+		diag_error(c->diag, p->comps[2].span,
+			   "randomization is not supported for hertz timers (timer.hz(N))");
 		return -1;
 	}
 	sp = point_emit(c, st, SEM_P_TIMER, sema_point_text(c, p));
@@ -508,8 +515,10 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 			   p->comps[0].name);
 		return -1;
 	}
-	if (st->optional && !sema_point_kernel_has("kprobe_events"))
+	if (st->optional && !sema_point_kernel_has("kprobe_events")) {
+		c->missing = "kprobes, which this kernel does not have (no kprobe_events in tracefs)";
 		return 1;
+	}
 	n = c->in->up ? point_functions(c, st, fn, NULL, module, &names) : 0;
 	for (i = 0; i < n; i++) {
 		struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
@@ -696,20 +705,43 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 			   sema_point_text(c, p));
 }
 
+/*
+ * A plain point that resolved to nothing, with no error, because every
+ * point of its aliases was optional and needed what this kernel lacks
+ * (vm.pagefault.return: a kretprobe): an error naming the feature, as
+ * stap's.
+ */
+static void point_check_missing(struct sema_ctx *c, const struct ast_ppoint *p,
+				unsigned before, unsigned errors)
+{
+	if (p->optional || p->sufficient || c->prog->nprobes > before ||
+	    c->diag->errors > errors || !c->missing)
+		return;
+	diag_error(c->diag, p->span, "probe point '%s' matches nothing on this kernel: it needs %s",
+		   sema_point_text(c, p), c->missing);
+}
+
 void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe)
 {
-	unsigned i;
+	unsigned i, start = c->prog->nprobes;
 
 	for (i = 0; i < probe->points.n; i++) {
 		const struct ast_ppoint *p = probe->points.v[i];
 		/* '!' is optional too, as in stap. */
 		struct point_state st = { probe, p, probe->body, p->cond,
 				       p->optional || p->sufficient };
-		unsigned before = c->prog->nprobes;
+		unsigned before = c->prog->nprobes, errors = c->diag->errors;
 
+		c->missing = NULL;
 		point_resolve(c, &st, p);
+		point_check_missing(c, p, before, errors);
 		/* '!': a point that resolved makes the rest unnecessary. */
 		if (p->sufficient && c->prog->nprobes > before)
 			break;
+	}
+	if (c->prog->nprobes == start) {
+		c->dropped = arena_grow(c->arena, c->dropped, c->ndropped, &c->dcap,
+					sizeof(*c->dropped));
+		c->dropped[c->ndropped++] = probe->body;
 	}
 }

@@ -1219,7 +1219,12 @@ static void ty_delete(struct sema_ctx *c, struct ast_expr *e)
 		if (!s)
 			s = ty_scalar(c, e);
 		e->sym = s;
-		s->written = true;
+		/* 'delete g' says nothing of whether g is an array: until
+		   another use says so, it must not make g a written scalar
+		   (the last round reports a g nothing else uses). */
+		if (s->kind != SEM_GLOBAL || s->is_array || s->type != SEM_UNKNOWN ||
+		    s->read || s->written || c->report)
+			s->written = true;
 	} else {
 		ty_err(c, e->span, "delete needs a variable, an array or an array element");
 	}
