@@ -4,7 +4,7 @@
  */
 #include "driver.h"
 #include "arena.h"
-#include "kprobe.h"
+#include "resolve_btf.h"
 #include "lower.h"
 #include "sema.h"
 #include "session.h"
@@ -284,14 +284,14 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 	char *end;
 	long v;
 
-	*out = kp_kretactive(NULL);
+	*out = rbtf_kretactive(NULL);
 	for (i = 0; i < s->opt.ndefines; i++) {
 		if (strcmp(s->opt.defines[i].name, "KRETACTIVE") != 0)
 			continue;
 		v = strtol(s->opt.defines[i].value, &end, 0);
-		if (*end || !*s->opt.defines[i].value || v < 1 || v > KP_MAXACTIVE_MAX) {
+		if (*end || !*s->opt.defines[i].value || v < 1 || v > RBTF_MAXACTIVE_MAX) {
 			fprintf(stderr, "ktap: error: -D KRETACTIVE expects a number from 1 to %d "
-				"(the kernel's limit), got '%s'\n", KP_MAXACTIVE_MAX,
+				"(the kernel's limit), got '%s'\n", RBTF_MAXACTIVE_MAX,
 				s->opt.defines[i].value);
 			return -1;
 		}

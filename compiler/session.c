@@ -39,7 +39,7 @@ void session_init(struct ktap_session *s, FILE *err)
 void session_free(struct ktap_session *s)
 {
 	free(s->kconfig);
-	up_files_free(&s->up);
+	relf_files_free(&s->up);
 	src_release(&s->src);
 	arena_free(s->arena);
 	memset(s, 0, sizeof(*s));

@@ -16,7 +16,7 @@
 #include "diag.h"
 #include "pp.h"
 #include "source.h"
-#include "uprobe.h"
+#include "resolve_elf.h"
 
 struct arena;
 
@@ -65,7 +65,7 @@ struct ktap_session {
 	unsigned nlibrary;
 	unsigned ntapset;		/* .stp files found, when lazy (else 0) */
 	size_t libcap;
-	struct up_files up;		/* ELF/DWARF files pass 2 opened */
+	struct relf_files up;		/* ELF/DWARF files pass 2 opened */
 	struct sem_prog *prog;		/* pass 2 result */
 	struct ir_prog *ir;		/* pass 3 result */
 };

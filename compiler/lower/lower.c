@@ -10,7 +10,7 @@
 #include "diag.h"
 #include "format.h"
 #include "source.h"
-#include "tpfmt.h"
+#include "resolve_tpfmt.h"
 
 #include <string.h>
 

@@ -12,7 +12,7 @@
  */
 #include "lower.h"
 #include "arena.h"
-#include "tpfmt.h"
+#include "resolve_tpfmt.h"
 
 #include <inttypes.h>
 #include <stdio.h>

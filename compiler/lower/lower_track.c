@@ -14,7 +14,7 @@
  */
 #include "lower.h"
 #include "arena.h"
-#include "tpfmt.h"
+#include "resolve_tpfmt.h"
 
 #include <string.h>
 

@@ -24,14 +24,14 @@ struct arena;
 struct diag_sink;
 struct tpf_event;
 
-struct up_files;
+struct relf_files;
 
 struct sema_input {
 	const struct ast_file *script;
 	struct ast_file *const *library;
 	unsigned nlibrary;
 	bool guru;
-	struct up_files *up;	/* ELF/DWARF files opened for process() probes */
+	struct relf_files *up;	/* ELF/DWARF files opened for process() probes */
 };
 
 /*

@@ -6,8 +6,10 @@
  */
 #include "sema.h"
 #include "arena.h"
-#include "tpfmt.h"
-#include "uprobe.h"
+#include "resolve_tpfmt.h"
+#include "resolve_elf.h"
+#include "resolve_list.h"
+#include "resolve_sym.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,10 +38,10 @@ static const char *sl_fields(struct arena *a, const struct tpf_event *e)
 	return s;
 }
 
-static const char *sl_params(struct arena *a, const struct up_func *uf)
+static const char *sl_params(struct arena *a, const struct fetch_site *uf)
 {
 	const char **decls, *s = "";
-	unsigned i, n = up_param_decls(a, uf, &decls);
+	unsigned i, n = rlist_decls(a, uf, &decls);
 
 	for (i = 0; i < n; i++)
 		s = arena_printf(a, "%s %s", s, decls[i]);
@@ -78,7 +80,7 @@ void sema_type_sources(FILE *out, const struct sem_prog *p)
 
 	for (i = 0; i < p->nprobes; i++) {
 		const struct tpf_event *e = p->probes[i]->event;
-		const struct up_func *uf = e ? e->dyn_func : NULL;
+		const struct fetch_site *uf = e ? e->dyn_func : NULL;
 
 		if (!e || !e->dyn_def)
 			continue;
@@ -88,7 +90,7 @@ void sema_type_sources(FILE *out, const struct sem_prog *p)
 		else if (uf->btf)
 			fprintf(out, "types from the kernel's BTF\n");
 		else if (uf->die)
-			fprintf(out, "types from the DWARF of %s\n", up_dwarf_path(uf));
+			fprintf(out, "types from the DWARF of %s\n", relf_dwarf_path(uf));
 		else if (uf->kernel)
 			fprintf(out, "no type information: raw registers ($arg1..., $return)\n");
 		else

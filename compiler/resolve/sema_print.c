@@ -4,7 +4,7 @@
  * resolved probe with its event, its fields and its locals.
  */
 #include "sema.h"
-#include "tpfmt.h"
+#include "resolve_tpfmt.h"
 
 #include <inttypes.h>
 

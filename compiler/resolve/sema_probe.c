@@ -10,8 +10,8 @@
 #include "sema_int.h"
 #include "arena.h"
 #include "diag.h"
-#include "tpfmt.h"
-#include "uprobe.h"
+#include "resolve_tpfmt.h"
+#include "resolve_sym.h"
 
 #include <fnmatch.h>
 #include <limits.h>
@@ -256,7 +256,7 @@ static const char *point_event_name(struct sema_ctx *c, const char *name)
  * One probe on resolved function @uf: a uprobe (@path set) or a kprobe,
  * on its entry or (@ret) its return.
  */
-static void point_emit_dyn(struct sema_ctx *c, struct point_state *st, struct up_func *uf,
+static void point_emit_dyn(struct sema_ctx *c, struct point_state *st, struct fetch_site *uf,
 			const char *path, bool ret, const char *pp)
 {
 	struct tpf_event *ev = arena_alloc(c->arena, sizeof(*ev));
@@ -295,14 +295,14 @@ static void point_set_maxactive(struct sema_ctx *c, int64_t n)
  * process("PATH").statement("FUNC@FILE:LINE"): a uprobe at the first
  * instruction of a source line, from the DWARF line table.  Target
  * variables there are the variables in scope, read through their DWARF
- * locations at that address (uprobe.c).
+ * locations at that address (resolve_dwarf.c).
  */
 static int point_process_statement(struct sema_ctx *c, struct point_state *st,
 				const struct ast_ppoint *p)
 {
 	const struct ast_expr *path = p->comps[0].arg, *arg = p->n > 1 ? p->comps[1].arg : NULL;
 	const char *spec, *at, *colon;
-	struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
+	struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
 	struct tpf_event *ev;
 	struct sem_probe *sp;
 	char err[512];
@@ -317,7 +317,7 @@ static int point_process_statement(struct sema_ctx *c, struct point_state *st,
 			   "expected process(\"PATH\").statement(\"FUNC@FILE:LINE\")");
 		return -1;
 	}
-	if (up_line(c->in->up, c->arena, arena_strndup(c->arena, path->str, path->len),
+	if (rsym_line(c->in->up, c->arena, arena_strndup(c->arena, path->str, path->len),
 		    arena_strndup(c->arena, at + 1, (size_t)(colon - at - 1)), atoi(colon + 1),
 		    uf, err, sizeof(err)) != 0) {
 		if (!st->optional)
@@ -396,15 +396,15 @@ static unsigned point_functions(struct sema_ctx *c, struct point_state *st,
 		(*names)[0] = pattern;
 		return 1;
 	}
-	n = c->in->up ? up_match(c->in->up, c->arena, path, module, pattern, names, err,
+	n = c->in->up ? rsym_match(c->in->up, c->arena, path, module, pattern, names, err,
 				 sizeof(err)) : -1;
 	if (n < 0) {
 		diag_error(c->diag, arg->span, "%s", *err ? err : "cannot list functions here");
 		return 0;
 	}
-	if (n > UP_MAX_MATCHES) {
+	if (n > RSYM_MAX_MATCHES) {
 		diag_error(c->diag, arg->span, "\"%s\" matches %d functions, more than %d: "
-			   "narrow the pattern", pattern, n, UP_MAX_MATCHES);
+			   "narrow the pattern", pattern, n, RSYM_MAX_MATCHES);
 		return 0;
 	}
 	if (n == 0 && !st->optional)
@@ -465,9 +465,9 @@ static int point_process(struct sema_ctx *c, struct point_state *st,
 	file = arena_strndup(c->arena, path->str, path->len);
 	n = point_functions(c, st, fn, file, NULL, &names);
 	for (i = 0; i < n; i++) {
-		struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
+		struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
 
-		if (up_find(c->in->up, c->arena, file, names[i], uf, err, sizeof(err)) != 0) {
+		if (rsym_find(c->in->up, c->arena, file, names[i], uf, err, sizeof(err)) != 0) {
 			if (!st->optional)
 				diag_error(c->diag, p->span, "%s", err);
 			return st->optional ? 1 : -1;
@@ -521,13 +521,13 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 	}
 	n = c->in->up ? point_functions(c, st, fn, NULL, module, &names) : 0;
 	for (i = 0; i < n; i++) {
-		struct up_func *uf = arena_alloc(c->arena, sizeof(*uf));
+		struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
 
 		/* kprobe.function() needs no types: raw registers will do. */
-		if (up_find_kernel(c->in->up, c->arena, module, names[i], uf, err,
+		if (rsym_find_kernel(c->in->up, c->arena, module, names[i], uf, err,
 				   sizeof(err)) != 0 &&
 		    (!point_is(p, 0, "kprobe") ||
-		     up_find_kernel_raw(c->arena, module, names[i], uf, err, sizeof(err)) != 0)) {
+		     rsym_find_kernel_raw(c->arena, module, names[i], uf, err, sizeof(err)) != 0)) {
 			/* Traceable but not described by BTF: skipped in a wildcard. */
 			if (n > 1)
 				continue;

@@ -33,7 +33,7 @@
 #include "sema_int.h"
 #include "arena.h"
 #include "diag.h"
-#include "tpfmt.h"
+#include "resolve_tpfmt.h"
 
 #include <inttypes.h>
 #include <stdio.h>

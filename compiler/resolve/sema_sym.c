@@ -10,7 +10,7 @@
  */
 #include "sema_int.h"
 #include "arena.h"
-#include "tpfmt.h"
+#include "resolve_tpfmt.h"
 
 #include <string.h>
 

@@ -24,8 +24,9 @@
 #include "ast_walk.h"
 #include "arena.h"
 #include "diag.h"
-#include "tpfmt.h"
-#include "uprobe.h"
+#include "resolve_tpfmt.h"
+#include "resolve_dwarf.h"
+#include "resolve_sym.h"
 
 #include <fnmatch.h>
 #include <stdlib.h>
@@ -400,7 +401,7 @@ static int sc_rewrite_fn(struct ast_expr *e, void *arg)
  * arguments from, into @uf; false when there is none.
  */
 static bool sc_wrapper(struct sema_ctx *c, struct sc_scan *s, const char *name,
-		       struct up_func *uf)
+		       struct fetch_site *uf)
 {
 	static const char *const x86[] = { "di", "si", "dx", "r10", "r8", "r9" };
 	const char **params;
@@ -409,15 +410,15 @@ static bool sc_wrapper(struct sema_ctx *c, struct sc_scan *s, const char *name,
 
 	if (!c->in->up || !sema_point_kernel_has("kprobe_events"))
 		return false;
-	if (up_find_kernel(c->in->up, c->arena, NULL,
+	if (rsym_find_kernel(c->in->up, c->arena, NULL,
 			   arena_printf(c->arena, "__x64_sys_%s", name), uf, err,
 			   sizeof(err)) == 0) {
 		for (k = 0; k < 6; k++)
 			s->regs[k] = x86[k];
-		return up_params(c->arena, uf, &params) == 1 && !strcmp(params[0], "regs");
+		return rdwarf_params(c->arena, uf, &params) == 1 && !strcmp(params[0], "regs");
 	}
 	/* Without wrappers, the function has the tracepoint's parameters. */
-	s->direct = up_find_kernel(c->in->up, c->arena, NULL,
+	s->direct = rsym_find_kernel(c->in->up, c->arena, NULL,
 				   arena_printf(c->arena, "sys_%s", name), uf, err,
 				   sizeof(err)) == 0;
 	return s->direct;
@@ -449,7 +450,7 @@ static const char *sc_owner_of(struct sc_scan *s, struct ast_stmt *st)
 
 /* @sp becomes a kprobe on @uf, its $fields the registers. */
 static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan *s,
-		       struct up_func *uf)
+		       struct fetch_site *uf)
 {
 	struct tpf_event *ev = arena_alloc(c->arena, sizeof(*ev));
 
@@ -492,7 +493,7 @@ static void sc_count(struct sc_scan *s, struct sem_probe *sp, bool quoted_only)
 void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 {
 	struct sc_scan s = { c, sp->event, 0, NULL, { 0 }, false, false };
-	struct up_func *uf;
+	struct fetch_site *uf;
 	const char *name, *why;
 
 	if (!sp->syscall || !sp->event || sp->event->dyn_def ||

@@ -11,10 +11,12 @@
 #include "sema_int.h"
 #include "arena.h"
 #include "diag.h"
-#include "tpfmt.h"
-#include "uprobe.h"
+#include "resolve_tpfmt.h"
+#include "resolve_dwarf.h"
+#include "resolve_pretty.h"
+#include "resolve_sym.h"
 
-#include "kprobe.h"
+#include "resolve_btf.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -477,7 +479,7 @@ static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
  * A resolved target (ty_mem_call, ty_addr_of): module holds
  * "NAME=FETCHARG", str the expression's text for -p2.
  */
-static void ty_resolved(struct sema_ctx *c, const struct ast_expr *e, struct up_fetch *f)
+static void ty_resolved(struct sema_ctx *c, const struct ast_expr *e, struct fetch *f)
 {
 	const char *eq = strchr(e->module, '='), *colon = strrchr(e->module, ':');
 
@@ -489,7 +491,7 @@ static void ty_resolved(struct sema_ctx *c, const struct ast_expr *e, struct up_
 static int ty_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct ty_addr *out);
 static int ty_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
-			 struct up_fetch *f);
+			 struct fetch *f);
 static const char *ty_mem_arg(struct sema_ctx *c, const struct ty_addr *ad, enum ast_mem mem,
 			      bool kernel);
 
@@ -528,7 +530,7 @@ static int ty_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	e->module = arena_printf(c->arena, "%s_%s=%s", ad.name,
 				 mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING ? "str" : "mem",
 				 ty_mem_arg(c, &ad, mem,
-					    ((const struct up_func *)ev->dyn_func)->btf != NULL));
+					    ((const struct fetch_site *)ev->dyn_func)->btf != NULL));
 	e->kind = AST_TARGET;
 	e->args.n = 0;
 	memset(&e->chain, 0, sizeof(e->chain));
@@ -588,7 +590,7 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 
 /* $field of a tracepoint, and $$parms / $$vars. */
 /* Field @f of dynamic event @ev: the one with the same fetch, or a new one. */
-static int ty_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct up_fetch *f)
+static int ty_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f)
 {
 	/* The kernel takes argument names of at most 31 characters
 	   (MAX_ARG_NAME_LEN): long member chains are cut, then numbered. */
@@ -638,29 +640,29 @@ static struct ast_expr *ty_call1(struct sema_ctx *c, const char *fn, struct ast_
 }
 
 /* One piece of a pretty-printed string: text, or a value in stap's format. */
-static struct ast_expr *ty_item(struct sema_ctx *c, const struct up_item *it,
+static struct ast_expr *ty_item(struct sema_ctx *c, const struct rpretty_item *it,
 				struct src_span at)
 {
 	static const char *const fmts[] = {
-		[UP_FMT_HEX] = "%#x", [UP_FMT_UINT] = "%u", [UP_FMT_CHAR] = "'%c'",
-		[UP_FMT_PTR] = "%p",
+		[RPRETTY_HEX] = "%#x", [RPRETTY_UINT] = "%u", [RPRETTY_CHAR] = "'%c'",
+		[RPRETTY_PTR] = "%p",
 	};
 	struct ast_expr *t;
 
-	if (it->fmt == UP_FMT_TEXT)
+	if (it->fmt == RPRETTY_TEXT)
 		return ty_lit(c, it->text, at);
 	t = ast_expr_new(c->arena, AST_TARGET, at);
 	t->str = it->var;
 	t->chain = it->chain;
-	if (it->fmt == UP_FMT_STRING)
+	if (it->fmt == RPRETTY_STRING)
 		return ty_cat(c, ty_cat(c, ty_lit(c, "\"", at), t), ty_lit(c, "\"", at));
-	if (it->fmt == UP_FMT_INT)
+	if (it->fmt == RPRETTY_INT)
 		return ty_call1(c, "sprint", NULL, t);
 	return ty_call1(c, "sprintf", ty_lit(c, fmts[it->fmt], at), t);
 }
 
 /* @e becomes the concatenation of @v (@n pieces), then is typed again. */
-static enum sem_type ty_items(struct sema_ctx *c, struct ast_expr *e, const struct up_item *v,
+static enum sem_type ty_items(struct sema_ctx *c, struct ast_expr *e, const struct rpretty_item *v,
 			      unsigned n)
 {
 	struct ast_expr *acc = n ? ty_item(c, &v[0], e->span) : ty_lit(c, "", e->span);
@@ -675,15 +677,15 @@ static enum sem_type ty_items(struct sema_ctx *c, struct ast_expr *e, const stru
 
 /*
  * $var$ and $var$$: "{.a=1, .s="x", .p=0x10, .in={...}}" as stap prints
- * it (uprobe.c decides the pieces), one fetch per value.
+ * it (resolve_pretty.c decides the pieces), one fetch per value.
  */
 static enum sem_type ty_pretty(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev)
 {
-	struct up_item *v;
+	struct rpretty_item *v;
 	unsigned n;
 	char err[512] = "";
 
-	if (up_pretty(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &v, &n,
+	if (rpretty_var(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &v, &n,
 		      err, sizeof(err)) != 0) {
 		ty_err(c, e->span, "%s", err);
 		return SEM_UNKNOWN;
@@ -695,20 +697,20 @@ static enum sem_type ty_pretty(struct sema_ctx *c, struct ast_expr *e, struct tp
 static enum sem_type ty_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 				   struct tpf_event *ev)
 {
-	struct up_fetch f;
+	struct fetch f;
 	char err[512];
 
 	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
 	    !strcmp(e->str, "$$locals") || !strcmp(e->str, "$$return")) {
-		struct up_item *v;
-		unsigned n = up_context(c->arena, ev->dyn_func, e->str, e->chain.pretty,
+		struct rpretty_item *v;
+		unsigned n = rpretty_context(c->arena, ev->dyn_func, e->str, e->chain.pretty,
 					ev->dyn_return, &v);
 
 		return ty_items(c, e, v, n);
 	}
 	if (e->chain.pretty)
 		return ty_pretty(c, e, ev);
-	if (up_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
+	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
 		     err, sizeof(err)) != 0) {
 		ty_err(c, e->span, "%s", err);
 		return SEM_UNKNOWN;
@@ -723,7 +725,7 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 	const struct tpf_field *f;
 
 	if (e->module && ev && ev->dyn_func) {	/* resolved by ty_mem_call/ty_addr_of */
-		struct up_fetch uf;
+		struct fetch uf;
 
 		ty_resolved(c, e, &uf);
 		e->ref = ty_dyn_field(c, (struct tpf_event *)ev, &uf);
@@ -786,19 +788,19 @@ static enum sem_type ty_defined(struct sema_ctx *c, struct ast_expr *e)
 	bool ok = true;
 
 	if (e->a->kind == AST_TARGET && ev && ev->dyn_func && e->a->str[1] != '$') {
-		struct up_fetch f;
+		struct fetch f;
 		struct ast_chain plain = e->a->chain;
 		char err[512];
 
 		plain.pretty = 0;
-		ok = up_fetch(c->arena, ev->dyn_func, e->a->str, &plain, ev->dyn_return, &f, err,
+		ok = rdwarf_fetch(c->arena, ev->dyn_func, e->a->str, &plain, ev->dyn_return, &f, err,
 			      sizeof(err)) == 0;
 	} else if (e->a->kind == AST_TARGET) {
 		ok = ev && e->a->chain.n == 0 &&
 		     (tpf_field(ev, e->a->str + 1) || e->a->str[1] == '$');
 	} else if (e->a->kind == AST_CAST && ev && ev->dyn_func) {
 		/* Resolve a copy quietly: its members may not exist here. */
-		struct up_fetch f;
+		struct fetch f;
 		bool report = c->report;
 
 		c->report = false;
@@ -883,7 +885,7 @@ static enum sem_type ty_entry(struct sema_ctx *c, struct ast_expr *e)
 }
 
 /* @f's fetch argument without its type: the value as an expression. */
-static const char *ty_untyped(struct sema_ctx *c, const struct up_fetch *f)
+static const char *ty_untyped(struct sema_ctx *c, const struct fetch *f)
 {
 	const char *colon = strrchr(f->arg, ':');
 
@@ -895,7 +897,7 @@ static const char *ty_untyped(struct sema_ctx *c, const struct up_fetch *f)
  * (stap's third argument), the kernel's for "kernel" and "kernel<h>",
  * else the probed function's own (which includes the kernel's).
  */
-static const struct btf *ty_cast_btf(struct sema_ctx *c, const struct up_func *uf,
+static const struct btf *ty_cast_btf(struct sema_ctx *c, const struct fetch_site *uf,
 				     const struct ast_expr *e, char *err, size_t errlen)
 {
 	const char *m = e->module;
@@ -903,8 +905,8 @@ static const struct btf *ty_cast_btf(struct sema_ctx *c, const struct up_func *u
 	if (!m || !*m)
 		return uf->btf;
 	if (!strcmp(m, "kernel") || !strncmp(m, "kernel<", 7))
-		return up_kernel_btf(c->in->up, c->arena, NULL, err, errlen);
-	return up_kernel_btf(c->in->up, c->arena, m, err, errlen);
+		return relf_kernel_btf(c->in->up, c->arena, NULL, err, errlen);
+	return relf_kernel_btf(c->in->up, c->arena, m, err, errlen);
 }
 
 /*
@@ -914,9 +916,9 @@ static const struct btf *ty_cast_btf(struct sema_ctx *c, const struct up_func *u
  * or the named module's).  0, or -1 after reporting.
  */
 static int ty_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
-			 struct up_fetch *f)
+			 struct fetch *f)
 {
-	const struct up_func *uf = ev->dyn_func;
+	const struct fetch_site *uf = ev->dyn_func;
 	const struct btf *btf;
 	struct ty_addr base;
 	char err[512] = "";
@@ -925,13 +927,13 @@ static int ty_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		return -1;
 	if (uf->btf) {
 		btf = ty_cast_btf(c, uf, e, err, sizeof(err));
-		if (btf && kp_cast_at(c->arena, btf, base.expr, base.off, base.name, e->str,
+		if (btf && rbtf_cast_at(c->arena, btf, base.expr, base.off, base.name, e->str,
 				      &e->chain, f, err, sizeof(err)) == 0)
 			return 0;
 	} else if (base.off) {
 		snprintf(err, sizeof(err), "@cast() of an address plus a constant needs BTF "
 			 "(a kernel type); in a process() probe, cast the target variable itself");
-	} else if (up_cast(c->arena, uf, base.expr, base.name, e->str, &e->chain, f, err,
+	} else if (rdwarf_cast(c->arena, uf, base.expr, base.name, e->str, &e->chain, f, err,
 			   sizeof(err)) == 0) {
 		return 0;
 	}
@@ -948,12 +950,12 @@ static int ty_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 static int ty_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct ty_addr *out)
 {
-	struct up_fetch f;
+	struct fetch f;
 	char err[512];
 
 	memset(out, 0, sizeof(*out));
 	if (e->kind == AST_UNARY && e->op == AST_OP_ADDR) {
-		struct up_fetch base;
+		struct fetch base;
 
 		if (ty_expr(c, e) == SEM_UNKNOWN)
 			return -1;	/* reported */
@@ -978,7 +980,7 @@ static int ty_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		ty_resolved(c, e, &f);
 	} else if (e->kind == AST_TARGET && ev->dyn_func && !e->chain.pretty &&
 		   strncmp(e->str, "$$", 2) != 0) {
-		if (up_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
+		if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
 			     err, sizeof(err)) != 0) {
 			ty_err(c, e->span, "%s", err);
 			return -1;
@@ -1010,12 +1012,12 @@ static int ty_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 static const char *ty_mem_arg(struct sema_ctx *c, const struct ty_addr *ad, enum ast_mem mem,
 			      bool kernel)
 {
-	struct up_fetch f = { NULL, ad->name, false };
+	struct fetch f = { NULL, ad->name, false };
 	const char *at = ad->off ? arena_printf(c->arena, "%+" PRId64 "(%s)", ad->off, ad->expr) :
 				   arena_printf(c->arena, "+0(%s)", ad->expr);
 
-	/* up_mem_fetch reads at +0(VALUE): give it the address as a value. */
-	up_mem_fetch(c->arena, "", mem, kernel, &f);
+	/* fetch_mem reads at +0(VALUE): give it the address as a value. */
+	fetch_mem(c->arena, "", mem, kernel, &f);
 	return arena_printf(c->arena, "%s%s", at, strchr(f.arg, ':'));
 }
 
@@ -1023,7 +1025,7 @@ static const char *ty_mem_arg(struct sema_ctx *c, const struct ty_addr *ad, enum
 static enum sem_type ty_cast(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct tpf_event *ev = ty_event(c);
-	struct up_fetch f;
+	struct fetch f;
 
 	if (!ev || !ev->dyn_func) {
 		ty_err(c, e->span, "@cast() needs an address the kernel can fetch: a target "
@@ -1046,11 +1048,11 @@ static enum sem_type ty_addr_of(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct tpf_event *ev = ty_event(c);
 	struct ast_expr *x = e->a;
-	struct up_fetch f;
+	struct fetch f;
 	char err[512];
 	int rc;
 
-	if (!ev || !ev->dyn_func || !((const struct up_func *)ev->dyn_func)->btf ||
+	if (!ev || !ev->dyn_func || !((const struct fetch_site *)ev->dyn_func)->btf ||
 	    (x->kind != AST_TARGET && x->kind != AST_CAST) || !x->chain.n) {
 		ty_err(c, e->span, "'&' takes a member of a kernel structure: &$p->member or "
 		       "&@cast(ADDR, \"T\")->member in a kernel.function() probe");
@@ -1058,7 +1060,7 @@ static enum sem_type ty_addr_of(struct sema_ctx *c, struct ast_expr *e)
 	}
 	x->chain.mem = AST_MEM_ADDR;
 	rc = x->kind == AST_CAST ? ty_cast_fetch(c, ev, x, &f) :
-	     up_fetch(c->arena, ev->dyn_func, x->str, &x->chain, ev->dyn_return, &f, err,
+	     rdwarf_fetch(c->arena, ev->dyn_func, x->str, &x->chain, ev->dyn_return, &f, err,
 		      sizeof(err));
 	x->chain.mem = AST_MEM_NONE;
 	if (rc != 0) {
@@ -1066,11 +1068,11 @@ static enum sem_type ty_addr_of(struct sema_ctx *c, struct ast_expr *e)
 			ty_err(c, x->span, "%s", err);
 		return SEM_UNKNOWN;
 	}
-	/* kp_finish gave "EXPR:u64@OFF" for an address. */
+	/* rbtf_finish gave "EXPR:u64@OFF" for an address. */
 	e->num = strtoll(strrchr(f.arg, '@') + 1, NULL, 10);
 	e->module = arena_printf(c->arena, "%s_addr=%.*s", f.name,
 				 (int)(strrchr(f.arg, '@') - f.arg), f.arg);
-	e->ref = ty_dyn_field(c, ev, &(struct up_fetch){ strchr(e->module, '=') + 1,
+	e->ref = ty_dyn_field(c, ev, &(struct fetch){ strchr(e->module, '=') + 1,
 							  arena_printf(c->arena, "%s_addr", f.name),
 							  false });
 	return SEM_LONG;
@@ -1085,7 +1087,7 @@ static enum sem_type ty_atvar(struct sema_ctx *c, struct ast_expr *e)
 {
 	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
 
-	if (!ev || !ev->dyn_func || ((const struct up_func *)ev->dyn_func)->btf) {
+	if (!ev || !ev->dyn_func || ((const struct fetch_site *)ev->dyn_func)->btf) {
 		ty_err(c, e->span, "@var() needs a process() probe on a binary with debug "
 		       "information");
 		return SEM_UNKNOWN;

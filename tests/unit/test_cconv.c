@@ -1,5 +1,5 @@
 /*
- * test_cconv.c - compiler/cconv.c: the calling-convention table per
+ * test_cconv.c - compiler/resolve/resolve_cconv.c: the calling-convention table per
  * machine (argument registers, stack slots past them, the return
  * register, DWARF register numbers as fetch-argument register names).
  */
@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "arena.h"
-#include "cconv.h"
+#include "resolve_cconv.h"
 
 static void test_x86_64(void **state)
 {

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kprobe.h"
+#include "resolve_btf.h"
 #include "lower.h"
 #include "sema.h"
 #include "session.h"
@@ -218,14 +218,14 @@ static void test_errors(void **state)
 static void test_kretactive(void **state)
 {
 	(void)state;
-	assert_int_equal(kp_kretactive("0\n"), 15);
-	assert_int_equal(kp_kretactive("0-1\n"), 15);
-	assert_int_equal(kp_kretactive("0-2\n"), 18);
-	assert_int_equal(kp_kretactive("0-3,8-11\n"), 48);
-	assert_int_equal(kp_kretactive("0,2,4\n"), 18);
-	assert_int_equal(kp_kretactive("0-681\n"), 4092);
-	assert_int_equal(kp_kretactive("0-682\n"), 4096);
-	assert_int_equal(kp_kretactive(""), 15);
+	assert_int_equal(rbtf_kretactive("0\n"), 15);
+	assert_int_equal(rbtf_kretactive("0-1\n"), 15);
+	assert_int_equal(rbtf_kretactive("0-2\n"), 18);
+	assert_int_equal(rbtf_kretactive("0-3,8-11\n"), 48);
+	assert_int_equal(rbtf_kretactive("0,2,4\n"), 18);
+	assert_int_equal(rbtf_kretactive("0-681\n"), 4092);
+	assert_int_equal(rbtf_kretactive("0-682\n"), 4096);
+	assert_int_equal(rbtf_kretactive(""), 15);
 }
 
 int main(void)

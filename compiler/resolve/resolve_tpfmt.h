@@ -1,5 +1,5 @@
 /*
- * tpfmt.h - trace event formats, read from tracefs at compile time.
+ * resolve_tpfmt.h - trace event formats, read from tracefs at compile time.
  *
  * Pass 2 needs each tracepoint's fields (name, C type, size, signedness)
  * to type $field expressions, and the list of available events to expand
@@ -7,8 +7,8 @@
  * tracing directory is $KTAP_TRACEFS when set (tests point it at a copy
  * of format files), else the mounted tracefs.
  */
-#ifndef KTAP_TPFMT_H
-#define KTAP_TPFMT_H
+#ifndef KTAP_RESOLVE_TPFMT_H
+#define KTAP_RESOLVE_TPFMT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,7 +41,7 @@ struct tpf_event {
 	/*
 	 * A dynamic event ktap defines (a uprobe): its definition without
 	 * the fetch arguments ("p:ktap_$PID/NAME PATH:0xOFF"), the file to
-	 * write it to, and the function it probes (struct up_func *).
+	 * write it to, and the function it probes (struct fetch_site *).
 	 * Fields are added as pass 2 meets target variables.
 	 */
 	const char *dyn_def;

@@ -1,5 +1,5 @@
 /*
- * dwloc.h - pass 2: where a DWARF variable is at one address, as the
+ * resolve_dwloc.h - pass 2: where a DWARF variable is at one address, as the
  * start of a probe fetch argument (the lowering perf probe does in
  * convert_variable_location).  One operation is understood:
  *   DW_OP_reg*              the value is in a register:  %reg
@@ -14,8 +14,8 @@
  * Location lists give the expression that covers the address.  Anything
  * else (pieces, entry values, computed values) is refused with a reason.
  */
-#ifndef KTAP_DWLOC_H
-#define KTAP_DWLOC_H
+#ifndef KTAP_RESOLVE_DWLOC_H
+#define KTAP_RESOLVE_DWLOC_H
 
 #include <elfutils/libdw.h>
 #include <gelf.h>

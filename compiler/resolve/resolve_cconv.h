@@ -1,12 +1,12 @@
 /*
- * cconv.h - calling conventions per machine (the table is cconv.def):
+ * resolve_cconv.h - calling conventions per machine (the table is resolve_cconv.def):
  * where a function's arguments and return value are at its entry and
  * return, the stack pointer, and DWARF register numbers as the register
  * names probe fetch arguments use.  Uprobes take the machine of the
  * probed ELF file, kprobes the machine ktap runs on.
  */
-#ifndef KTAP_CCONV_H
-#define KTAP_CCONV_H
+#ifndef KTAP_RESOLVE_CCONV_H
+#define KTAP_RESOLVE_CCONV_H
 
 struct arena;
 
@@ -14,7 +14,7 @@ enum cc_id {
 #define CC_MACHINE(id, em, uname, ret, sp, stack0) CC_##id,
 #define CC_ARG(id, n, reg)
 #define CC_DWREG(id, n, reg)
-#include "cconv.def"
+#include "resolve_cconv.def"
 #undef CC_MACHINE
 #undef CC_ARG
 #undef CC_DWREG

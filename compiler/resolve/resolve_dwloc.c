@@ -1,9 +1,9 @@
 /*
- * dwloc.c - see dwloc.h.
+ * resolve_dwloc.c - see resolve_dwloc.h.
  */
-#include "dwloc.h"
+#include "resolve_dwloc.h"
 #include "arena.h"
-#include "cconv.h"
+#include "resolve_cconv.h"
 
 #include <dwarf.h>
 #include <inttypes.h>

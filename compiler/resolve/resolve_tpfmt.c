@@ -1,11 +1,11 @@
 /*
- * tpfmt.c - reading trace event formats and available_events (see
- * tpfmt.h).  The format grammar is the kernel's:
+ * resolve_tpfmt.c - reading trace event formats and available_events (see
+ * resolve_tpfmt.h).  The format grammar is the kernel's:
  *
  *   field:TYPE NAME[ARRAY];	offset:N;	size:N;	signed:N;
  */
 #define _GNU_SOURCE
-#include "tpfmt.h"
+#include "resolve_tpfmt.h"
 #include "arena.h"
 
 #include <errno.h>

@@ -1,16 +1,16 @@
 /*
- * kprobe.c - pass 2 for kernel.function("NAME") and kprobe.function():
+ * resolve_btf.c - pass 2 for kernel.function("NAME") and kprobe.function():
  * the function's parameters and the layout of what they point to, from
  * the kernel's BTF (/sys/kernel/btf/vmlinux, through libbpf), turned into
- * kprobe fetch arguments.  Same model as uprobe.c: arguments are read at
+ * kprobe fetch arguments.  Same model as resolve_dwarf.c: arguments are read at
  * the function's entry from the calling convention's registers; members,
  * indexes and bitfields are offsets from BTF; char * and char[] are
  * strings (in kernel memory); $return is $retval.
  */
 #define _GNU_SOURCE
-#include "kprobe.h"
+#include "resolve_btf.h"
 #include "arena.h"
-#include "cconv.h"
+#include "resolve_cconv.h"
 
 #include <bpf/btf.h>
 #include <errno.h>
@@ -21,8 +21,8 @@
 #include <string.h>
 
 
-/* Where the value being built is (see uprobe.c's struct up_loc). */
-struct kp_loc {
+/* Where the value being built is (see resolve_dwarf.h's struct rdwarf_loc). */
+struct rbtf_loc {
 	const char *expr;
 	bool mem;
 	uint64_t off;
@@ -32,7 +32,7 @@ struct kp_loc {
 };
 
 /* Skip typedefs and qualifiers. */
-static uint32_t kp_peel(const struct btf *btf, uint32_t id)
+static uint32_t rbtf_peel(const struct btf *btf, uint32_t id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 
@@ -43,7 +43,7 @@ static uint32_t kp_peel(const struct btf *btf, uint32_t id)
 	return id;
 }
 
-struct btf *kp_load(const char *path, char *err, size_t errlen)
+struct btf *rbtf_load(const char *path, char *err, size_t errlen)
 {
 	struct btf *btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
 
@@ -55,7 +55,7 @@ struct btf *kp_load(const char *path, char *err, size_t errlen)
 	return btf;
 }
 
-struct btf *kp_load_module(const char *name, struct btf *base, char *err, size_t errlen)
+struct btf *rbtf_load_module(const char *name, struct btf *base, char *err, size_t errlen)
 {
 	char path[256];
 	struct btf *btf;
@@ -68,12 +68,12 @@ struct btf *kp_load_module(const char *name, struct btf *base, char *err, size_t
 	return btf;
 }
 
-void kp_free(struct btf *btf)
+void rbtf_free(struct btf *btf)
 {
 	btf__free(btf);
 }
 
-int kp_find(struct btf *btf, const char *name, int32_t *proto, char *err, size_t errlen)
+int rbtf_find(struct btf *btf, const char *name, int32_t *proto, char *err, size_t errlen)
 {
 	int32_t id = btf ? btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) : -1;
 	const struct btf_type *t;
@@ -87,20 +87,20 @@ int kp_find(struct btf *btf, const char *name, int32_t *proto, char *err, size_t
 	return 0;
 }
 
-static bool kp_is_char(const struct btf *btf, uint32_t id)
+static bool rbtf_is_char(const struct btf *btf, uint32_t id)
 {
-	const struct btf_type *t = btf__type_by_id(btf, kp_peel(btf, id));
+	const struct btf_type *t = btf__type_by_id(btf, rbtf_peel(btf, id));
 
 	return t && btf_is_int(t) && t->size == 1;
 }
 
-static const char *kp_value(struct arena *a, const struct kp_loc *l)
+static const char *rbtf_value(struct arena *a, const struct rbtf_loc *l)
 {
 	return l->mem ? arena_printf(a, "%+" PRId64 "(%s)", (int64_t)l->off, l->expr) : l->expr;
 }
 
 /* Member @name of struct/union @id (anonymous members searched too). */
-static bool kp_member(const struct btf *btf, uint32_t id, const char *name,
+static bool rbtf_member(const struct btf *btf, uint32_t id, const char *name,
 		      uint32_t *mtype, uint64_t *bitoff, int *bits)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
@@ -109,7 +109,7 @@ static bool kp_member(const struct btf *btf, uint32_t id, const char *name,
 
 	for (i = 0; i < n; i++, m++) {
 		const char *mn = btf__name_by_offset(btf, m->name_off);
-		uint32_t sub = kp_peel(btf, m->type);
+		uint32_t sub = rbtf_peel(btf, m->type);
 		const struct btf_type *st = btf__type_by_id(btf, sub);
 
 		if (mn && *mn && !strcmp(mn, name)) {
@@ -119,7 +119,7 @@ static bool kp_member(const struct btf *btf, uint32_t id, const char *name,
 			return true;
 		}
 		if ((!mn || !*mn) && st && (btf_is_struct(st) || btf_is_union(st)) &&
-		    kp_member(btf, sub, name, mtype, bitoff, bits)) {
+		    rbtf_member(btf, sub, name, mtype, bitoff, bits)) {
 			*bitoff += btf_member_bit_offset(t, i);
 			return true;
 		}
@@ -127,7 +127,7 @@ static bool kp_member(const struct btf *btf, uint32_t id, const char *name,
 	return false;
 }
 
-static int kp_step_member(struct arena *a, const struct btf *btf, struct kp_loc *l,
+static int rbtf_step_member(struct arena *a, const struct btf *btf, struct rbtf_loc *l,
 			  const struct ast_comp *c, char *err, size_t errlen)
 {
 	const struct btf_type *t = btf__type_by_id(btf, l->type);
@@ -136,29 +136,20 @@ static int kp_step_member(struct arena *a, const struct btf *btf, struct kp_loc 
 	int bits;
 
 	if (t && btf_is_ptr(t)) {
-		l->expr = kp_value(a, l);
+		l->expr = rbtf_value(a, l);
 		l->mem = true;
 		l->off = 0;
-		l->type = kp_peel(btf, t->type);
+		l->type = rbtf_peel(btf, t->type);
 		t = btf__type_by_id(btf, l->type);
 	}
-	if (!t || !(btf_is_struct(t) || btf_is_union(t))) {
-		snprintf(err, errlen, "'->%s' on something that is not a struct or union "
-			 "(or a pointer to one)", c->name);
+	if (fetch_check_member(c->name, t && (btf_is_struct(t) || btf_is_union(t)), l->mem,
+			       err, errlen) != 0)
+		return -1;
+	if (!rbtf_member(btf, l->type, c->name, &mtype, &bitoff, &bits)) {
+		fetch_no_member(btf__name_by_offset(btf, t->name_off), c->name, err, errlen);
 		return -1;
 	}
-	if (!l->mem) {
-		snprintf(err, errlen, "'->%s': the struct is passed by value", c->name);
-		return -1;
-	}
-	if (!kp_member(btf, l->type, c->name, &mtype, &bitoff, &bits)) {
-		const char *sn = btf__name_by_offset(btf, t->name_off);
-
-		snprintf(err, errlen, "struct %s has no member '%s'", sn && *sn ? sn :
-			 "(anonymous)", c->name);
-		return -1;
-	}
-	l->type = kp_peel(btf, mtype);
+	l->type = rbtf_peel(btf, mtype);
 	l->name = arena_printf(a, "%s_%s", l->name, c->name);
 	l->bits = bits;
 	if (bits) {
@@ -173,7 +164,7 @@ static int kp_step_member(struct arena *a, const struct btf *btf, struct kp_loc 
 	return 0;
 }
 
-static int kp_step_index(struct arena *a, const struct btf *btf, struct kp_loc *l,
+static int rbtf_step_index(struct arena *a, const struct btf *btf, struct rbtf_loc *l,
 			 const struct ast_comp *c, char *err, size_t errlen)
 {
 	const struct btf_type *t = btf__type_by_id(btf, l->type);
@@ -186,8 +177,7 @@ static int kp_step_index(struct arena *a, const struct btf *btf, struct kp_loc *
 		return -1;
 	}
 	if (!t || !(btf_is_ptr(t) || btf_is_array(t))) {
-		snprintf(err, errlen, "'[%" PRId64 "]' on something that is not an array "
-			 "or a pointer", c->index->num);
+		fetch_not_indexable(c->index->num, err, errlen);
 		return -1;
 	}
 	elem = btf_is_ptr(t) ? t->type : btf_array(t)->type;
@@ -197,18 +187,18 @@ static int kp_step_index(struct arena *a, const struct btf *btf, struct kp_loc *
 		return -1;
 	}
 	if (btf_is_ptr(t)) {
-		l->expr = kp_value(a, l);
+		l->expr = rbtf_value(a, l);
 		l->mem = true;
 		l->off = 0;
 	}
 	l->off += (uint64_t)c->index->num * (uint64_t)size;
-	l->type = kp_peel(btf, elem);
+	l->type = rbtf_peel(btf, elem);
 	l->name = arena_printf(a, "%s_%" PRId64, l->name, c->index->num);
 	return 0;
 }
 
-static int kp_finish(struct arena *a, const struct btf *btf, struct kp_loc *l,
-		     const struct ast_chain *chain, struct up_fetch *out, char *err,
+static int rbtf_finish(struct arena *a, const struct btf *btf, struct rbtf_loc *l,
+		     const struct ast_chain *chain, struct fetch *out, char *err,
 		     size_t errlen)
 {
 	const struct btf_type *t = btf__type_by_id(btf, l->type);
@@ -230,7 +220,7 @@ static int kp_finish(struct arena *a, const struct btf *btf, struct kp_loc *l,
 			snprintf(err, errlen, "'%s' is not an address", l->name);
 			return -1;
 		}
-		up_mem_fetch(a, kp_value(a, l), mem, true, out);
+		fetch_mem(a, rbtf_value(a, l), mem, true, out);
 		return 0;
 	}
 	if (l->bits) {
@@ -238,25 +228,25 @@ static int kp_finish(struct arena *a, const struct btf *btf, struct kp_loc *l,
 					l->bits, l->bitoff, l->csize * 8);
 		return 0;
 	}
-	if (t && btf_is_array(t) && l->mem && kp_is_char(btf, btf_array(t)->type)) {
+	if (t && btf_is_array(t) && l->mem && rbtf_is_char(btf, btf_array(t)->type)) {
 		out->arg = arena_printf(a, "+%" PRIu64 "(%s):string", l->off, l->expr);
 		out->is_string = true;
 		return 0;
 	}
-	if (t && btf_is_ptr(t) && !chain->raw && kp_is_char(btf, t->type)) {
-		out->arg = arena_printf(a, "+0(%s):string", kp_value(a, l));
+	if (t && btf_is_ptr(t) && !chain->raw && rbtf_is_char(btf, t->type)) {
+		out->arg = arena_printf(a, "+0(%s):string", rbtf_value(a, l));
 		out->is_string = true;
 		return 0;
 	}
 	if (t && btf_is_ptr(t)) {
-		out->arg = arena_printf(a, "%s:u64", kp_value(a, l));
+		out->arg = arena_printf(a, "%s:u64", rbtf_value(a, l));
 		return 0;
 	}
 	if (t && (btf_is_int(t) || btf_is_enum(t)) &&
 	    (t->size == 1 || t->size == 2 || t->size == 4 || t->size == 8)) {
 		bool sign = btf_is_enum(t) || (btf_int_encoding(t) & BTF_INT_SIGNED);
 
-		out->arg = arena_printf(a, "%s:%c%u", kp_value(a, l), sign ? 's' : 'u',
+		out->arg = arena_printf(a, "%s:%c%u", rbtf_value(a, l), sign ? 's' : 'u',
 					t->size * 8);
 		return 0;
 	}
@@ -267,7 +257,7 @@ static int kp_finish(struct arena *a, const struct btf *btf, struct kp_loc *l,
 }
 
 /* Parameter @name of prototype @proto: position and type. */
-static int kp_param(const struct btf *btf, int32_t proto, const char *name,
+static int rbtf_param(const struct btf *btf, int32_t proto, const char *name,
 		    unsigned *pos, uint32_t *type)
 {
 	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)proto);
@@ -279,7 +269,7 @@ static int kp_param(const struct btf *btf, int32_t proto, const char *name,
 
 		if (pn && !strcmp(pn, name)) {
 			*pos = i;
-			*type = kp_peel(btf, p->type);
+			*type = rbtf_peel(btf, p->type);
 			return 0;
 		}
 	}
@@ -287,8 +277,8 @@ static int kp_param(const struct btf *btf, int32_t proto, const char *name,
 }
 
 /* Follow @chain from @l, then make the fetch. */
-static int kp_walk(struct arena *a, const struct btf *btf, struct kp_loc *l,
-		   const struct ast_chain *chain, struct up_fetch *out, char *err,
+static int rbtf_walk(struct arena *a, const struct btf *btf, struct rbtf_loc *l,
+		   const struct ast_chain *chain, struct fetch *out, char *err,
 		   size_t errlen)
 {
 	unsigned i;
@@ -296,19 +286,19 @@ static int kp_walk(struct arena *a, const struct btf *btf, struct kp_loc *l,
 	for (i = 0; i < chain->n; i++) {
 		const struct ast_comp *c = &chain->v[i];
 
-		if ((c->is_index ? kp_step_index(a, btf, l, c, err, errlen) :
-				   kp_step_member(a, btf, l, c, err, errlen)) != 0)
+		if ((c->is_index ? rbtf_step_index(a, btf, l, c, err, errlen) :
+				   rbtf_step_member(a, btf, l, c, err, errlen)) != 0)
 			return -1;
 	}
-	return kp_finish(a, btf, l, chain, out, err, errlen);
+	return rbtf_finish(a, btf, l, chain, out, err, errlen);
 }
 
-int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
+int rbtf_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
 	     const char *var, const struct ast_chain *chain, bool ret,
-	     struct up_fetch *out, char *err, size_t errlen)
+	     struct fetch *out, char *err, size_t errlen)
 {
 	const struct cc_machine *cc = cc_host();
-	struct kp_loc l;
+	struct rbtf_loc l;
 	unsigned pos;
 	char *end;
 	long n;
@@ -337,7 +327,7 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 		}
 		l.expr = "$retval";
 		l.name = "ret";
-		l.type = kp_peel(btf, t->type);
+		l.type = rbtf_peel(btf, t->type);
 	} else if (!strncmp(var, "$arg", 4) && (n = strtol(var + 4, &end, 10)) > 0 && !*end &&
 		   (unsigned)n <= cc_nregs(cc)) {
 		if (chain->n) {
@@ -348,11 +338,11 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 		out->name = l.name;
 		out->is_string = false;
 		if (chain->mem)
-			up_mem_fetch(a, cc_arg(a, cc, (unsigned)n - 1), chain->mem, true, out);
+			fetch_mem(a, cc_arg(a, cc, (unsigned)n - 1), chain->mem, true, out);
 		else
 			out->arg = arena_printf(a, "%s:s64", cc_arg(a, cc, (unsigned)n - 1));
 		return 0;
-	} else if (kp_param(btf, proto, var + 1, &pos, &l.type) == 0) {
+	} else if (rbtf_param(btf, proto, var + 1, &pos, &l.type) == 0) {
 		if (ret) {
 			snprintf(err, errlen, "parameter %s is not available in a return probe "
 				 "(its register is reused): use @entry(%s)", var, var);
@@ -368,11 +358,11 @@ int kp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *
 		snprintf(err, errlen, "function %s has no parameter '%s'", fname, var + 1);
 		return -1;
 	}
-	return kp_walk(a, btf, &l, chain, out, err, errlen);
+	return rbtf_walk(a, btf, &l, chain, out, err, errlen);
 }
 
 /* A struct, union or typedef named @type ("struct x", "x"), peeled; -1 when none. */
-static int32_t kp_named_type(const struct btf *btf, const char *type)
+static int32_t rbtf_named_type(const struct btf *btf, const char *type)
 {
 	bool is_union = !strncmp(type, "union ", 6);
 	const char *n = !strncmp(type, "struct ", 7) || is_union ? strchr(type, ' ') + 1 : type;
@@ -389,19 +379,19 @@ static int32_t kp_named_type(const struct btf *btf, const char *type)
 	return id;
 }
 
-int kp_cast(struct arena *a, const struct btf *btf, const char *value, const char *name,
-	    const char *type, const struct ast_chain *chain, struct up_fetch *out,
+int rbtf_cast(struct arena *a, const struct btf *btf, const char *value, const char *name,
+	    const char *type, const struct ast_chain *chain, struct fetch *out,
 	    char *err, size_t errlen)
 {
-	return kp_cast_at(a, btf, value, 0, name, type, chain, out, err, errlen);
+	return rbtf_cast_at(a, btf, value, 0, name, type, chain, out, err, errlen);
 }
 
-int kp_cast_at(struct arena *a, const struct btf *btf, const char *value, int64_t off,
+int rbtf_cast_at(struct arena *a, const struct btf *btf, const char *value, int64_t off,
 	       const char *name, const char *type, const struct ast_chain *chain,
-	       struct up_fetch *out, char *err, size_t errlen)
+	       struct fetch *out, char *err, size_t errlen)
 {
-	int32_t id = kp_named_type(btf, type);
-	struct kp_loc l;
+	int32_t id = rbtf_named_type(btf, type);
+	struct rbtf_loc l;
 
 	if (id < 0) {
 		snprintf(err, errlen, "no type \"%s\" in the kernel's BTF", type);
@@ -411,12 +401,12 @@ int kp_cast_at(struct arena *a, const struct btf *btf, const char *value, int64_
 	l.expr = value;
 	l.mem = true;
 	l.off = (uint64_t)off;
-	l.type = kp_peel(btf, (uint32_t)id);
+	l.type = rbtf_peel(btf, (uint32_t)id);
 	l.name = arena_printf(a, "%s_cast", name);
-	return kp_walk(a, btf, &l, chain, out, err, errlen);
+	return rbtf_walk(a, btf, &l, chain, out, err, errlen);
 }
 
-unsigned kp_params(struct arena *a, const struct btf *btf, int32_t proto,
+unsigned rbtf_params(struct arena *a, const struct btf *btf, int32_t proto,
 		   const char ***names)
 {
 	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)proto);
@@ -433,12 +423,12 @@ unsigned kp_params(struct arena *a, const struct btf *btf, int32_t proto,
 	return k;
 }
 
-static int kp_cmp(const void *x, const void *y)
+static int rbtf_cmp(const void *x, const void *y)
 {
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-int kp_match(struct arena *a, const struct btf *btf, const char *pattern,
+int rbtf_match(struct arena *a, const struct btf *btf, const char *pattern,
 	     const char ***names)
 {
 	uint32_t i, n = btf__type_cnt(btf);
@@ -458,11 +448,11 @@ int kp_match(struct arena *a, const struct btf *btf, const char *pattern,
 		(*names)[k++] = fn;
 	}
 	if (k)
-		qsort(*names, k, sizeof(**names), kp_cmp);
+		qsort(*names, k, sizeof(**names), rbtf_cmp);
 	return (int)k;
 }
 
-const char *kp_type_name(struct arena *a, const struct btf *btf, uint32_t id)
+const char *rbtf_type_name(struct arena *a, const struct btf *btf, uint32_t id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const char *n;
@@ -472,11 +462,11 @@ const char *kp_type_name(struct arena *a, const struct btf *btf, uint32_t id)
 	n = btf__name_by_offset(btf, t->name_off);
 	switch (btf_kind(t)) {
 	case BTF_KIND_PTR:
-		return arena_printf(a, "%s *", kp_type_name(a, btf, t->type));
+		return arena_printf(a, "%s *", rbtf_type_name(a, btf, t->type));
 	case BTF_KIND_CONST:
-		return arena_printf(a, "const %s", kp_type_name(a, btf, t->type));
+		return arena_printf(a, "const %s", rbtf_type_name(a, btf, t->type));
 	case BTF_KIND_VOLATILE:
-		return arena_printf(a, "volatile %s", kp_type_name(a, btf, t->type));
+		return arena_printf(a, "volatile %s", rbtf_type_name(a, btf, t->type));
 	case BTF_KIND_STRUCT:
 		return arena_printf(a, "struct %s", n && *n ? n : "(anonymous)");
 	case BTF_KIND_UNION:
@@ -484,16 +474,16 @@ const char *kp_type_name(struct arena *a, const struct btf *btf, uint32_t id)
 	case BTF_KIND_ENUM:
 		return arena_printf(a, "enum %s", n && *n ? n : "(anonymous)");
 	case BTF_KIND_ARRAY:
-		return arena_printf(a, "%s[%u]", kp_type_name(a, btf, btf_array(t)->type),
+		return arena_printf(a, "%s[%u]", rbtf_type_name(a, btf, btf_array(t)->type),
 				    btf_array(t)->nelems);
 	case BTF_KIND_TYPEDEF: case BTF_KIND_INT:
 		return n && *n ? n : "?";
 	default:
-		return kp_type_name(a, btf, t->type);
+		return rbtf_type_name(a, btf, t->type);
 	}
 }
 
-unsigned kp_param_decls(struct arena *a, const struct btf *btf, int32_t proto,
+unsigned rbtf_param_decls(struct arena *a, const struct btf *btf, int32_t proto,
 			const char ***decls)
 {
 	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)proto);
@@ -505,17 +495,17 @@ unsigned kp_param_decls(struct arena *a, const struct btf *btf, int32_t proto,
 		const char *pn = btf__name_by_offset(btf, p->name_off);
 
 		if (pn && *pn)
-			(*decls)[k++] = arena_printf(a, "$%s:%s", pn, kp_type_name(a, btf, p->type));
+			(*decls)[k++] = arena_printf(a, "$%s:%s", pn, rbtf_type_name(a, btf, p->type));
 	}
 	return k;
 }
 
-int kp_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
+int rbtf_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
 		  const char *var, const struct ast_chain *chain, bool ret, uint32_t *type,
 		  char *err, size_t errlen)
 {
 	struct ast_chain plain = *chain;
-	struct up_fetch out;
+	struct fetch out;
 	const struct btf_type *t;
 	uint32_t id;
 	unsigned i, pos;
@@ -529,9 +519,9 @@ int kp_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const c
 			snprintf(err, errlen, "$return is only available in .return probes");
 			return -1;
 		}
-		id = kp_peel(btf, btf__type_by_id(btf, (uint32_t)proto)->type);
-	} else if (kp_param(btf, proto, var + 1, &pos, &id) != 0) {
-		(void)kp_fetch(a, btf, proto, fname, var, &plain, ret, &out, err, errlen);
+		id = rbtf_peel(btf, btf__type_by_id(btf, (uint32_t)proto)->type);
+	} else if (rbtf_param(btf, proto, var + 1, &pos, &id) != 0) {
+		(void)rbtf_fetch(a, btf, proto, fname, var, &plain, ret, &out, err, errlen);
 		return -1;
 	}
 	for (i = 0; i < chain->n; i++) {
@@ -541,21 +531,21 @@ int kp_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const c
 
 		t = btf__type_by_id(btf, id);
 		if (t && (btf_is_ptr(t) || btf_is_array(t)))
-			id = kp_peel(btf, btf_is_ptr(t) ? t->type : btf_array(t)->type);
+			id = rbtf_peel(btf, btf_is_ptr(t) ? t->type : btf_array(t)->type);
 		if (c->is_index)
 			continue;
-		if (!kp_member(btf, id, c->name, &id, &bitoff, &bits)) {
+		if (!rbtf_member(btf, id, c->name, &id, &bitoff, &bits)) {
 			snprintf(err, errlen, "no member '%s'", c->name);
 			return -1;
 		}
-		id = kp_peel(btf, id);
+		id = rbtf_peel(btf, id);
 	}
 	*type = id;
 	return 0;
 }
 
 /* The number of CPUs in a cpulist ("0-3,8"): what num_possible_cpus() is. */
-static unsigned kp_cpulist_count(const char *s)
+static unsigned rbtf_cpulist_count(const char *s)
 {
 	unsigned n = 0;
 	char *end;
@@ -575,7 +565,7 @@ static unsigned kp_cpulist_count(const char *s)
 	return n;
 }
 
-unsigned kp_kretactive(const char *possible)
+unsigned rbtf_kretactive(const char *possible)
 {
 	char buf[4096] = "";
 	unsigned ncpus, n;
@@ -590,10 +580,10 @@ unsigned kp_kretactive(const char *possible)
 		}
 		possible = buf;
 	}
-	ncpus = kp_cpulist_count(possible);
+	ncpus = rbtf_cpulist_count(possible);
 	if (!ncpus)
 		ncpus = 1;
 	/* stap's KRETACTIVE (runtime/linux/kprobes.c): a few per CPU, at least 15 */
-	n = ncpus > KP_MAXACTIVE_MAX / 6 ? KP_MAXACTIVE_MAX : 6 * ncpus;
+	n = ncpus > RBTF_MAXACTIVE_MAX / 6 ? RBTF_MAXACTIVE_MAX : 6 * ncpus;
 	return n < 15 ? 15 : n;
 }

@@ -1,8 +1,8 @@
 /*
- * kdebug.c - see kdebug.h.
+ * resolve_kdebug.c - see resolve_kdebug.h.
  */
 #define _GNU_SOURCE
-#include "kdebug.h"
+#include "resolve_kdebug.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,15 +1,15 @@
 /*
- * kdebug.h - pass 2: where the kernel's and its modules' DWARF is.
+ * resolve_kdebug.h - pass 2: where the kernel's and its modules' DWARF is.
  *
  * Most kernels ship BTF, which is all kernel.function() needs for
- * parameters and the structures they point to (kprobe.c).  DWARF is
+ * parameters and the structures they point to (resolve_btf.c).  DWARF is
  * needed for what BTF does not describe: "NAME@FILE" filters, modules
  * built without BTF (out-of-tree ones), and source-level views.  This
  * module only finds the files, in the places distributions and `make
- * modules_install` put them; uprobe.c reads them.
+ * modules_install` put them; resolve_elf.c reads them.
  */
-#ifndef KTAP_KDEBUG_H
-#define KTAP_KDEBUG_H
+#ifndef KTAP_RESOLVE_KDEBUG_H
+#define KTAP_RESOLVE_KDEBUG_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,9 +1,9 @@
 /*
- * cconv.c - see cconv.h.  The rows of cconv.def become three flat
+ * resolve_cconv.c - see resolve_cconv.h.  The rows of resolve_cconv.def become three flat
  * tables, searched linearly (they are short and read a few times per
  * probe).
  */
-#include "cconv.h"
+#include "resolve_cconv.h"
 #include "arena.h"
 
 #include <elf.h>
@@ -20,7 +20,7 @@ static const struct cc_machine cc_machines[] = {
 #define CC_MACHINE(id, em, uname, ret, sp, stack0) { CC_##id, em, uname, ret, sp, stack0 },
 #define CC_ARG(id, n, reg)
 #define CC_DWREG(id, n, reg)
-#include "cconv.def"
+#include "resolve_cconv.def"
 #undef CC_MACHINE
 #undef CC_ARG
 #undef CC_DWREG
@@ -30,7 +30,7 @@ static const struct cc_reg cc_args[] = {
 #define CC_MACHINE(id, em, uname, ret, sp, stack0)
 #define CC_ARG(id, n, reg) { CC_##id, n, reg },
 #define CC_DWREG(id, n, reg)
-#include "cconv.def"
+#include "resolve_cconv.def"
 #undef CC_MACHINE
 #undef CC_ARG
 #undef CC_DWREG
@@ -40,7 +40,7 @@ static const struct cc_reg cc_dwregs[] = {
 #define CC_MACHINE(id, em, uname, ret, sp, stack0)
 #define CC_ARG(id, n, reg)
 #define CC_DWREG(id, n, reg) { CC_##id, n, reg },
-#include "cconv.def"
+#include "resolve_cconv.def"
 #undef CC_MACHINE
 #undef CC_ARG
 #undef CC_DWREG

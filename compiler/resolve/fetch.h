@@ -1,0 +1,67 @@
+/*
+ * fetch.h - pass 2: the vocabulary the target-variable back ends share.
+ * A probe site (struct fetch_site: the function or statement a kprobe or
+ * uprobe is placed at, found by resolve_sym.c) goes in; a fetch argument
+ * (struct fetch: "+8(%di):s32" and its field name) comes out, built from
+ * DWARF (resolve_dwarf.c) or BTF (resolve_btf.c).  The chain-step checks
+ * both walkers make ('->' on a non-struct, an index into a non-array) are
+ * here so that both say the same thing in the same words.
+ */
+#ifndef KTAP_FETCH_H
+#define KTAP_FETCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+
+struct arena;
+struct btf;
+struct relf_file;
+
+/* One resolved function, or a statement inside one. */
+struct fetch_site {
+	const char *path;		/* absolute path of the ELF file */
+	const char *name;
+	uint64_t offset;		/* file offset of its first instruction */
+	struct relf_file *file;
+	void *die;			/* its DWARF subprogram (Dwarf_Die *), or NULL */
+	uint64_t addr;			/* link-time address of the probe */
+	/* A statement probe inside the function: target variables are read
+	   through their DWARF locations at @addr, not the entry registers. */
+	bool stmt;
+	/* A kernel function (kprobe): its BTF prototype, or NULL and @die. */
+	const struct btf *btf;
+	int32_t proto;
+	bool kernel;			/* a kernel function, whatever the type source */
+};
+
+/* A target variable as a fetch argument, and what it yields. */
+struct fetch {
+	const char *arg;		/* "+8(%di):s32", "%ax:u64", "+0(%si):string" */
+	const char *name;		/* a field name for it: "p_len" */
+	bool is_string;
+};
+
+/*
+ * A fetch of memory at @value (an address) for @chain->mem: "+0(V):string"
+ * and the like; @kernel: a kprobe (user strings are "ustring" there).
+ */
+void fetch_mem(struct arena *a, const char *value, enum ast_mem mem, bool kernel,
+	       struct fetch *out);
+
+/*
+ * '->@member' on a value that is (@is_struct) a struct or union, in
+ * memory (@in_mem) or passed by value: 0, or -1 with the reason in @err.
+ */
+int fetch_check_member(const char *member, bool is_struct, bool in_mem, char *err,
+		       size_t errlen);
+
+/* "struct @sname has no member '@member'" (@sname NULL or "": anonymous). */
+void fetch_no_member(const char *sname, const char *member, char *err, size_t errlen);
+
+/* '[@index]' on something that is neither an array nor a pointer. */
+void fetch_not_indexable(int64_t index, char *err, size_t errlen);
+
+#endif

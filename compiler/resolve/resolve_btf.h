@@ -1,0 +1,72 @@
+/*
+ * resolve_btf.h - kernel functions and their parameters from the kernel's BTF
+ * (resolve_btf.c), as kprobe fetch arguments.
+ */
+#ifndef KTAP_RESOLVE_BTF_H
+#define KTAP_RESOLVE_BTF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+#include "fetch.h"
+
+struct arena;
+struct btf;
+
+/* The BTF at @path, or the running kernel's (@path NULL); NULL + @err. */
+struct btf *rbtf_load(const char *path, char *err, size_t errlen);
+void rbtf_free(struct btf *btf);
+/* Module @name's BTF (/sys/kernel/btf/NAME), split over @base. */
+struct btf *rbtf_load_module(const char *name, struct btf *base, char *err, size_t errlen);
+
+/* The prototype (BTF type id) of kernel function @name; 0 or -1 + @err. */
+int rbtf_find(struct btf *btf, const char *name, int32_t *proto, char *err, size_t errlen);
+
+/* Like rdwarf_fetch(), for function @fname with prototype @proto. */
+int rbtf_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
+	     const char *var, const struct ast_chain *chain, bool ret,
+	     struct fetch *out, char *err, size_t errlen);
+
+/* @cast(VALUE, "struct T")->chain on BTF (see rdwarf_cast). */
+int rbtf_cast(struct arena *a, const struct btf *btf, const char *value, const char *name,
+	    const char *type, const struct ast_chain *chain, struct fetch *out,
+	    char *err, size_t errlen);
+
+/* rbtf_cast() of the struct at @value + @off (stap's "kernel<...>" or a module's BTF). */
+int rbtf_cast_at(struct arena *a, const struct btf *btf, const char *value, int64_t off,
+	       const char *name, const char *type, const struct ast_chain *chain,
+	       struct fetch *out, char *err, size_t errlen);
+
+
+/* The type id (peeled) @var->@chain ends at (not followed if a pointer), or -1 + @err. */
+int rbtf_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
+		  const char *var, const struct ast_chain *chain, bool ret, uint32_t *type,
+		  char *err, size_t errlen);
+
+/* Every BTF function whose name matches @pattern, sorted (see rsym_match). */
+int rbtf_match(struct arena *a, const struct btf *btf, const char *pattern,
+	     const char ***names);
+
+/* The C spelling of type @id ("struct file *", "size_t"). */
+/*
+ * Default kretprobe instances (maxactive) for a return probe without
+ * .maxactive(N), as stap sizes them: max(15, 6 * possible CPUs), within
+ * the kernel's 1..4096.  @possible: the text of
+ * /sys/devices/system/cpu/possible ("0-3,8"), NULL to read it.
+ */
+unsigned rbtf_kretactive(const char *possible);
+#define RBTF_MAXACTIVE_MAX 4096	/* KRETPROBE_MAXACTIVE_MAX, trace_kprobe.c */
+
+const char *rbtf_type_name(struct arena *a, const struct btf *btf, uint32_t id);
+
+/* "$name:type" of each parameter (for -L). */
+unsigned rbtf_param_decls(struct arena *a, const struct btf *btf, int32_t proto,
+			const char ***decls);
+
+/* The names of the parameters that can be fetched (for $$parms). */
+unsigned rbtf_params(struct arena *a, const struct btf *btf, int32_t proto,
+		   const char ***names);
+
+#endif

@@ -1,0 +1,657 @@
+/*
+ * resolve_dwarf.c - target variables as fetch arguments from DWARF (see
+ * resolve_dwarf.h).
+ */
+#define _GNU_SOURCE
+#include "resolve_dwarf.h"
+#include "arena.h"
+#include "resolve_btf.h"
+#include "resolve_cconv.h"
+#include "resolve_dwloc.h"
+#include "resolve_elf.h"
+
+#include <dwarf.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- types ---- */
+
+bool rdwarf_type_of(Dwarf_Die *die, Dwarf_Die *type)
+{
+	Dwarf_Attribute at;
+
+	if (!dwarf_attr_integrate(die, DW_AT_type, &at) || !dwarf_formref_die(&at, type))
+		return false;
+	return dwarf_peel_type(type, type) == 0;
+}
+
+static int rdwarf_tag(Dwarf_Die *t)
+{
+	return dwarf_tag(t);
+}
+
+/* char, signed char, unsigned char */
+bool rdwarf_is_char(Dwarf_Die *t)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word enc = 0;
+
+	if (rdwarf_tag(t) != DW_TAG_base_type || dwarf_bytesize(t) != 1)
+		return false;
+	if (dwarf_attr(t, DW_AT_encoding, &at))
+		dwarf_formudata(&at, &enc);
+	return enc == DW_ATE_signed_char || enc == DW_ATE_unsigned_char;
+}
+
+/* The fetch type ("s32", "u64") of scalar type @t, or NULL. */
+static const char *rdwarf_scalar(struct arena *a, Dwarf_Die *t)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word enc = 0;
+	int size, tag = rdwarf_tag(t);
+	bool sign = false;
+
+	if (tag == DW_TAG_pointer_type)
+		return "u64";
+	if (tag != DW_TAG_base_type && tag != DW_TAG_enumeration_type)
+		return NULL;
+	size = dwarf_bytesize(t);
+	if (size != 1 && size != 2 && size != 4 && size != 8)
+		return NULL;
+	if (dwarf_attr(t, DW_AT_encoding, &at))
+		dwarf_formudata(&at, &enc);
+	if (enc == DW_ATE_float)
+		return NULL;
+	sign = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+	if (tag == DW_TAG_enumeration_type)
+		sign = true;
+	return arena_printf(a, "%c%d", sign ? 's' : 'u', size * 8);
+}
+
+/* Member @name of struct/union @t (anonymous members searched too). */
+static bool rdwarf_member(Dwarf_Die *t, const char *name, Dwarf_Die *m, Dwarf_Word *off)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die child, sub;
+	Dwarf_Word o;
+
+	if (dwarf_child(t, &child) != 0)
+		return false;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&child) != DW_TAG_member)
+			continue;
+		o = 0;
+		if (dwarf_attr(&child, DW_AT_data_member_location, &at))
+			dwarf_formudata(&at, &o);
+		n = dwarf_diename(&child);
+		if (n && !strcmp(n, name)) {
+			*m = child;
+			*off = o;
+			return true;
+		}
+		if (!n && rdwarf_type_of(&child, &sub) && rdwarf_member(&sub, name, m, off)) {
+			*off += o;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* ---- fetch arguments ---- */
+
+/* The memory @l is in, as a fetch: "+8(%di)", "-20(%bp)", "@+16400". */
+static const char *rdwarf_memref(struct arena *a, const struct rdwarf_loc *l)
+{
+	if (l->fileoff)
+		return arena_printf(a, "@+%" PRId64, (int64_t)l->off);
+	return arena_printf(a, "%+" PRId64 "(%s)", (int64_t)l->off, l->expr);
+}
+
+/* The value of @l as an expression (loading it when it is in memory). */
+static const char *rdwarf_value(struct arena *a, const struct rdwarf_loc *l)
+{
+	return l->mem ? rdwarf_memref(a, l) : l->expr;
+}
+
+/* Follow the pointer @l holds: @l becomes the memory it points to. */
+static void rdwarf_deref(struct arena *a, struct rdwarf_loc *l)
+{
+	l->expr = rdwarf_value(a, l);
+	l->mem = true;
+	l->fileoff = false;
+	l->off = 0;
+}
+
+/*
+ * A bitfield member: the container is the member's type (DW_AT_byte_size
+ * of it), DW_AT_data_bit_offset counts from the start of the struct, and
+ * the kernel wants the bit offset from the container's least significant
+ * bit (x86_64 and arm64 are little-endian, where these agree).
+ */
+static void rdwarf_bitfield(Dwarf_Die *m, Dwarf_Die *type, struct rdwarf_loc *l, Dwarf_Word base)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word dbo = 0, bits = 0;
+	int csize = dwarf_bytesize(type);
+
+	l->bits = 0;
+	if (!dwarf_attr(m, DW_AT_bit_size, &at) || dwarf_formudata(&at, &bits) != 0 ||
+	    csize <= 0)
+		return;
+	if (dwarf_attr(m, DW_AT_data_bit_offset, &at))
+		dwarf_formudata(&at, &dbo);
+	else
+		dbo = (l->off - base) * 8;
+	l->off = base + (dbo / ((Dwarf_Word)csize * 8)) * (Dwarf_Word)csize;
+	l->bits = (int)bits;
+	l->bitoff = (int)(dbo % ((Dwarf_Word)csize * 8));
+	l->bits |= csize << 16;		/* container size, in bytes */
+}
+
+int rdwarf_step_member(struct arena *a, struct rdwarf_loc *l, const struct ast_comp *c,
+			  char *err, size_t errlen)
+{
+	Dwarf_Die m, s = l->type;
+	Dwarf_Word off, base;
+	int tag = rdwarf_tag(&s);
+
+	if (tag == DW_TAG_pointer_type) {
+		if (!rdwarf_type_of(&s, &s)) {
+			snprintf(err, errlen, "'->%s' through a void pointer", c->name);
+			return -1;
+		}
+		rdwarf_deref(a, l);
+		tag = rdwarf_tag(&s);
+	}
+	if (fetch_check_member(c->name, tag == DW_TAG_structure_type ||
+			       tag == DW_TAG_union_type, l->mem, err, errlen) != 0)
+		return -1;
+	if (!rdwarf_member(&s, c->name, &m, &off)) {
+		fetch_no_member(dwarf_diename(&s), c->name, err, errlen);
+		return -1;
+	}
+	base = l->off;
+	l->off += off;
+	if (!rdwarf_type_of(&m, &l->type)) {
+		snprintf(err, errlen, "member '%s' has no type", c->name);
+		return -1;
+	}
+	rdwarf_bitfield(&m, &l->type, l, base);
+	l->name = arena_printf(a, "%s_%s", l->name, c->name);
+	return 0;
+}
+
+int rdwarf_step_index(struct arena *a, struct rdwarf_loc *l, const struct ast_comp *c,
+			 char *err, size_t errlen)
+{
+	Dwarf_Die e, t = l->type;
+	Dwarf_Word size = 0;
+	int tag = rdwarf_tag(&t);
+
+	if (!c->index || c->index->kind != AST_NUM) {
+		snprintf(err, errlen, "an index into target memory must be a constant "
+			 "(the kernel fetches it before the handler runs)");
+		return -1;
+	}
+	if ((tag != DW_TAG_pointer_type && tag != DW_TAG_array_type) ||
+	    !rdwarf_type_of(&t, &e) || dwarf_aggregate_size(&e, &size) != 0) {
+		fetch_not_indexable(c->index->num, err, errlen);
+		return -1;
+	}
+	if (tag == DW_TAG_pointer_type)
+		rdwarf_deref(a, l);
+	else if (!l->mem) {
+		snprintf(err, errlen, "'[%" PRId64 "]': the array is not in memory", c->index->num);
+		return -1;
+	}
+	l->off += (Dwarf_Word)c->index->num * size;
+	l->type = e;
+	l->name = arena_printf(a, "%s_%" PRId64, l->name, c->index->num);
+	return 0;
+}
+
+/* The longest fetch argument body the kernel takes (MAX_ARGSTR_LEN). */
+#define RDWARF_ARG_MAX 63
+
+static int rdwarf_finish_fetch(struct arena *a, struct rdwarf_loc *l, const struct ast_chain *chain,
+			   struct fetch *out, char *err, size_t errlen);
+
+/* The final fetch for @l, checked against the kernel's length limit. */
+static int rdwarf_finish(struct arena *a, struct rdwarf_loc *l, const struct ast_chain *chain,
+		     struct fetch *out, char *err, size_t errlen)
+{
+	if (rdwarf_finish_fetch(a, l, chain, out, err, errlen) != 0)
+		return -1;
+	if (strlen(out->arg) > RDWARF_ARG_MAX) {
+		snprintf(err, errlen, "reading '%s' takes a fetch argument of %zu characters "
+			 "(\"%s\"); the kernel's limit is %d", l->name, strlen(out->arg),
+			 out->arg, RDWARF_ARG_MAX);
+		return -1;
+	}
+	return 0;
+}
+
+/* The final fetch for @l: a scalar, or a string for char * and char[]. */
+static int rdwarf_finish_fetch(struct arena *a, struct rdwarf_loc *l, const struct ast_chain *chain,
+			   struct fetch *out, char *err, size_t errlen)
+{
+	Dwarf_Die t = l->type, e;
+	int tag = rdwarf_tag(&t);
+	enum ast_mem mem = chain->mem;
+	const char *ty;
+
+	out->name = l->name;
+	if (mem) {
+		if (tag != DW_TAG_pointer_type && !rdwarf_scalar(a, &t)) {
+			snprintf(err, errlen, "'%s' is not an address", l->name);
+			return -1;
+		}
+		fetch_mem(a, rdwarf_value(a, l), mem, l->kernel, out);
+		return 0;
+	}
+	if (tag == DW_TAG_array_type && l->mem && rdwarf_type_of(&t, &e) && rdwarf_is_char(&e)) {
+		out->arg = arena_printf(a, "%s:string", rdwarf_memref(a, l));
+		out->is_string = true;
+		return 0;
+	}
+	if (tag == DW_TAG_pointer_type && !chain->raw && rdwarf_type_of(&t, &e) && rdwarf_is_char(&e)) {
+		out->arg = arena_printf(a, "+0(%s):string", rdwarf_value(a, l));
+		out->is_string = true;
+		return 0;
+	}
+	if (l->bits) {
+		out->arg = arena_printf(a, "%s:b%d@%d/%d", rdwarf_memref(a, l),
+					l->bits & 0xffff, l->bitoff, (l->bits >> 16) * 8);
+		out->is_string = false;
+		return 0;
+	}
+	ty = rdwarf_scalar(a, &t);
+	if (!ty) {
+		snprintf(err, errlen, "'%s' is a %s: read one of its members or elements",
+			 l->name, tag == DW_TAG_structure_type ? "struct" :
+			 tag == DW_TAG_union_type ? "union" : tag == DW_TAG_array_type ?
+			 "array" : "value ktap cannot fetch (float?)");
+		return -1;
+	}
+	out->arg = arena_printf(a, "%s:%s", rdwarf_value(a, l), ty);
+	out->is_string = false;
+	return 0;
+}
+
+/* Parameter @name of @fn: its position and type. */
+static int rdwarf_param(Dwarf_Die *fn, const char *name, unsigned *pos, Dwarf_Die *type)
+{
+	Dwarf_Die child;
+	unsigned i = 0;
+
+	if (dwarf_child(fn, &child) != 0)
+		return -1;
+	do {
+		const char *n;
+
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		n = dwarf_diename(&child);
+		if (n && !strcmp(n, name)) {
+			*pos = i;
+			return rdwarf_type_of(&child, type) ? 0 : -1;
+		}
+		i++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return -1;
+}
+
+/* The calling convention of @fn's file (or kernel), or NULL + @err. */
+static const struct cc_machine *rdwarf_cc(const struct fetch_site *fn, char *err, size_t errlen)
+{
+	if (fn->file && fn->file->cc)
+		return fn->file->cc;
+	/* A kernel function without a file (no types at all): the running kernel's. */
+	if (!fn->file && fn->kernel && cc_host())
+		return cc_host();
+	snprintf(err, errlen, "%s is for ELF machine %u, whose calling convention ktap "
+		 "does not know (it knows x86_64 and aarch64)", fn->path,
+		 fn->file ? fn->file->e_machine : 0);
+	return NULL;
+}
+
+/* The scopes holding @fn->addr, innermost first (free() them); how many. */
+int rdwarf_scopes(const struct fetch_site *fn, Dwarf_Die **scopes)
+{
+	Dwarf_Die cu;
+	int n;
+
+	*scopes = NULL;
+	if (!fn->file || !fn->file->dw || !dwarf_addrdie(fn->file->dw, fn->addr, &cu))
+		return 0;
+	n = dwarf_getscopes(&cu, fn->addr, scopes);
+	return n > 0 ? n : 0;
+}
+
+/* A variable or parameter (a definition, not an extern declaration). */
+static bool rdwarf_is_var(Dwarf_Die *d)
+{
+	int tag = dwarf_tag(d);
+
+	return (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
+	       dwarf_diename(d) && !dwarf_hasattr(d, DW_AT_declaration);
+}
+
+/* The frame @fn->addr is in: the innermost subprogram of @scopes. */
+Dwarf_Die *rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
+			return &scopes[i];
+	return fn->die;
+}
+
+/*
+ * Variable @name visible at @fn->addr: the innermost scope's first,
+ * then the enclosing blocks, the function, and the file's globals and
+ * statics (the compile unit) last, as C's scoping and stap's lookup.
+ */
+static bool rdwarf_lookup(const struct fetch_site *fn, const char *name, Dwarf_Die *var,
+		      Dwarf_Die *frame)
+{
+	Dwarf_Die *scopes, child;
+	int i, n = rdwarf_scopes(fn, &scopes);
+	bool found = false;
+
+	for (i = 0; i < n && !found; i++) {
+		if (dwarf_child(&scopes[i], &child) != 0)
+			continue;
+		do {
+			if (rdwarf_is_var(&child) && !strcmp(dwarf_diename(&child), name)) {
+				*var = child;
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (found && rdwarf_frame(fn, scopes, n))
+		*frame = *rdwarf_frame(fn, scopes, n);
+	free(scopes);
+	return found;
+}
+
+/*
+ * Variable @var (its DIE, @frame its function's) read through its DWARF
+ * location at @fn->addr; @shown names it in messages.
+ */
+int rdwarf_var_loc(struct arena *a, const struct fetch_site *fn, Dwarf_Die *var,
+		      Dwarf_Die *frame, const char *shown, struct rdwarf_loc *l, char *err,
+		      size_t errlen)
+{
+	struct dwloc_at at = { fn->file->elf, fn->file->dw, frame, fn->addr, fn->file->cc };
+	struct dwloc loc;
+	char why[256];
+
+	if (!rdwarf_type_of(var, &l->type)) {
+		snprintf(err, errlen, "'%s' has no type in the debug information", shown);
+		return -1;
+	}
+	if (dwloc_var(a, &at, var, &loc, why, sizeof(why)) != DWLOC_OK) {
+		snprintf(err, errlen, "target variable '%s' is not available at this address "
+			 "(pc: 0x%" PRIx64 " in %s): %s", shown, fn->addr, fn->name, why);
+		return -1;
+	}
+	l->expr = loc.expr;
+	l->off = (Dwarf_Word)loc.off;
+	l->mem = loc.kind == DWLOC_MEM || loc.kind == DWLOC_FILE;
+	l->fileoff = loc.kind == DWLOC_FILE;
+	return 0;
+}
+
+/* $return: the return register, typed by the function's DWARF. */
+static int rdwarf_return(const struct fetch_site *fn, bool ret, struct rdwarf_loc *l, char *err,
+		     size_t errlen)
+{
+	const struct cc_machine *cc;
+
+	l->name = "ret";
+	if (!ret) {
+		snprintf(err, errlen, "$return is only available in .return probes");
+		return -1;
+	}
+	if (!(cc = rdwarf_cc(fn, err, errlen)))
+		return -1;
+	l->expr = cc->ret;
+	if (!fn->die)
+		return 1;
+	if (!rdwarf_type_of(fn->die, &l->type)) {
+		snprintf(err, errlen, "function %s returns nothing", fn->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* $var that is not a parameter at a function's entry: by scope and location. */
+static int rdwarf_scoped(struct arena *a, const struct fetch_site *fn, const char *var, bool ret,
+		     struct rdwarf_loc *l, char *err, size_t errlen)
+{
+	Dwarf_Die vd, frame;
+	unsigned pos;
+
+	if (ret) {
+		Dwarf_Die t;
+
+		if (rdwarf_param(fn->die, var + 1, &pos, &t) == 0)
+			snprintf(err, errlen, "parameter %s is not available in a return probe "
+				 "(its register is reused): use @entry(%s)", var, var);
+		else
+			snprintf(err, errlen, "function %s has no parameter '%s'", fn->name,
+				 var + 1);
+		return -1;
+	}
+	if (!rdwarf_lookup(fn, var + 1, &vd, &frame)) {
+		if (fn->stmt)
+			snprintf(err, errlen, "no variable '%s' in scope at this address "
+				 "(pc: 0x%" PRIx64 " in %s)", var + 1, fn->addr, fn->name);
+		else
+			snprintf(err, errlen, "function %s has no parameter '%s'", fn->name,
+				 var + 1);
+		return -1;
+	}
+	return rdwarf_var_loc(a, fn, &vd, &frame, var, l, err, errlen);
+}
+
+/*
+ * The starting point of $var: $return, $argN, or a variable.  At a
+ * function's entry a parameter is in its calling-convention register
+ * (exact there at any optimisation level); anything else, and every
+ * variable at a statement probe, is read through its DWARF location.
+ * 0, 1 (raw: no type), or -1 + @err.
+ */
+int rdwarf_base(struct arena *a, const struct fetch_site *fn, const char *var, bool ret,
+		   struct rdwarf_loc *l, char *err, size_t errlen)
+{
+	const struct cc_machine *cc;
+	unsigned pos;
+	char *end;
+	long n;
+
+	memset(l, 0, sizeof(*l));
+	l->kernel = fn->kernel;
+	l->name = arena_strdup(a, var + 1);
+	if (!strcmp(var, "$return"))
+		return rdwarf_return(fn, ret, l, err, errlen);
+	if (!strncmp(var, "$arg", 4) && (n = strtol(var + 4, &end, 10)) > 0 && !*end) {
+		if (fn->stmt) {
+			snprintf(err, errlen, "%s is only available at a function's entry: "
+				 "name the variable instead", var);
+			return -1;
+		}
+		if (!(cc = rdwarf_cc(fn, err, errlen)))
+			return -1;
+		l->expr = cc_arg(a, cc, (unsigned)n - 1);
+		return 1;	/* raw: no type */
+	}
+	if (!fn->die && fn->kernel) {
+		snprintf(err, errlen, "no type information for %s (no BTF or DWARF describes "
+			 "it): use $arg1, $arg2 ... (raw registers)", fn->name);
+		return -1;
+	}
+	if (!fn->die) {
+		snprintf(err, errlen, "%s has no debug information for %s: use $arg1, $arg2 ... "
+			 "(raw registers), or build it with -g", fn->path, var);
+		return -1;
+	}
+	if (fn->stmt || ret || rdwarf_param(fn->die, var + 1, &pos, &l->type) != 0)
+		return rdwarf_scoped(a, fn, var, ret, l, err, errlen);
+	if (!(cc = rdwarf_cc(fn, err, errlen)))
+		return -1;
+	l->expr = cc_arg(a, cc, pos);
+	return 0;
+}
+
+/* Follow @chain from @l, then make the fetch. */
+static int rdwarf_walk(struct arena *a, struct rdwarf_loc *l, const struct ast_chain *chain,
+		   struct fetch *out, char *err, size_t errlen)
+{
+	unsigned i;
+
+	for (i = 0; i < chain->n; i++) {
+		const struct ast_comp *c = &chain->v[i];
+
+		if ((c->is_index ? rdwarf_step_index(a, l, c, err, errlen) :
+				   rdwarf_step_member(a, l, c, err, errlen)) != 0)
+			return -1;
+	}
+	return rdwarf_finish(a, l, chain, out, err, errlen);
+}
+
+int rdwarf_fetch(struct arena *a, const struct fetch_site *fn, const char *var,
+	     const struct ast_chain *chain, bool ret, struct fetch *out,
+	     char *err, size_t errlen)
+{
+	struct rdwarf_loc l;
+	int r;
+
+	if (fn->btf)
+		return rbtf_fetch(a, fn->btf, fn->proto, fn->name, var, chain, ret, out, err,
+				errlen);
+	r = rdwarf_base(a, fn, var, ret, &l, err, errlen);
+	if (r < 0)
+		return -1;
+	if (chain->pretty) {
+		snprintf(err, errlen, "pretty printing ('%s$') is not available here", var);
+		return -1;
+	}
+	if (r == 1) {	/* untyped: a raw 64-bit register */
+		if (chain->n) {
+			snprintf(err, errlen, "%s has no type: '->' and '[]' need debug "
+				 "information (or @cast)", var);
+			return -1;
+		}
+		out->name = l.name;
+		if (chain->mem) {
+			fetch_mem(a, l.expr, chain->mem, fn->kernel, out);
+			return 0;
+		}
+		out->arg = arena_printf(a, "%s:s64", l.expr);
+		out->is_string = false;
+		return 0;
+	}
+	return rdwarf_walk(a, &l, chain, out, err, errlen);
+}
+
+/* A struct, union or typedef named @name anywhere in @dw ("struct x"). */
+static bool rdwarf_named_type(Dwarf *dw, const char *name, Dwarf_Die *out)
+{
+	int want = !strncmp(name, "struct ", 7) ? DW_TAG_structure_type :
+		   !strncmp(name, "union ", 6) ? DW_TAG_union_type : DW_TAG_typedef;
+	const char *n = want == DW_TAG_typedef ? name : strchr(name, ' ') + 1;
+	Dwarf_Off off = 0, next;
+	Dwarf_Die cu, child;
+	size_t hsize;
+
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+			do {
+				const char *cn = dwarf_diename(&child);
+
+				if (dwarf_tag(&child) == want && cn && !strcmp(cn, n) &&
+				    !dwarf_hasattr(&child, DW_AT_declaration)) {
+					*out = child;
+					return want != DW_TAG_typedef ||
+					       dwarf_peel_type(out, out) == 0;
+				}
+			} while (dwarf_siblingof(&child, &child) == 0);
+		}
+		off = next;
+	}
+	return false;
+}
+
+int rdwarf_cast(struct arena *a, const struct fetch_site *fn, const char *value,
+	    const char *name, const char *type, const struct ast_chain *chain,
+	    struct fetch *out, char *err, size_t errlen)
+{
+	struct rdwarf_loc l;
+
+	if (fn->btf)
+		return rbtf_cast(a, fn->btf, value, name, type, chain, out, err, errlen);
+	memset(&l, 0, sizeof(l));
+	l.kernel = fn->kernel;
+	if (!fn->file || !fn->file->dw || !rdwarf_named_type(fn->file->dw, type, &l.type)) {
+		snprintf(err, errlen, "no type \"%s\" in the debug information of %s", type,
+			 fn->path);
+		return -1;
+	}
+	l.expr = value;
+	l.mem = true;
+	l.name = arena_printf(a, "%s_cast", name);
+	return rdwarf_walk(a, &l, chain, out, err, errlen);
+}
+
+unsigned rdwarf_params(struct arena *a, const struct fetch_site *fn, const char ***names)
+{
+	Dwarf_Die child;
+	unsigned n = 0;
+	size_t cap = 0;
+
+	*names = NULL;
+	if (fn->btf)
+		return rbtf_params(a, fn->btf, fn->proto, names);
+	if (!fn->die || dwarf_child(fn->die, &child) != 0)
+		return 0;
+	do {
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter || !dwarf_diename(&child))
+			continue;
+		*names = arena_grow(a, *names, n, &cap, sizeof(**names));
+		(*names)[n++] = arena_strdup(a, dwarf_diename(&child));
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+/*
+ * Calls @fn(@d, @arg) for each variable and parameter in scope at
+ * @f->addr, innermost scope first, not the file's globals (stap's order
+ * for $$vars and -L).
+ */
+void rdwarf_each_var(const struct fetch_site *f, void (*fn)(Dwarf_Die *d, Dwarf_Die *frame,
+							   void *arg), void *arg)
+{
+	Dwarf_Die *scopes, child, frame;
+	int i, n = rdwarf_scopes(f, &scopes);
+
+	memset(&frame, 0, sizeof(frame));
+	if (rdwarf_frame(f, scopes, n))
+		frame = *rdwarf_frame(f, scopes, n);
+	for (i = 0; i < n && dwarf_tag(&scopes[i]) != DW_TAG_compile_unit; i++) {
+		if (dwarf_child(&scopes[i], &child) != 0)
+			continue;
+		do {
+			if (rdwarf_is_var(&child))
+				fn(&child, &frame, arg);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	free(scopes);
+}
