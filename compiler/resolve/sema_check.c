@@ -142,10 +142,12 @@ static void chk_scan_functions(struct chk_ctx *k)
 		chk_fn_deletes(k, p->funcs[i]->ast->body);
 	}
 	/* Impurity spreads to callers (stap's foreach rule, below, looks
-	   only at the called function's own writes). */
+	   only at the called function's own writes).  Callees are numbered
+	   after their first caller, so walking backwards settles a call
+	   chain in one pass. */
 	while (changed) {
 		changed = false;
-		for (i = 0; i < p->nfuncs; i++) {
+		for (i = p->nfuncs; i-- > 0; ) {
 			struct chk_calls s = { k->fn, false };
 
 			if (k->fn[i].impure)
