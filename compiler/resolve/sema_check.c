@@ -59,6 +59,12 @@ static const struct sem_sym *chk_base(const struct ast_expr *e)
 
 /* ---- what each used function does ---- */
 
+/* Whether @e calls a function of the script or the tapset (typed: ref). */
+static bool chk_user_call(const struct chk_ctx *k, const struct ast_expr *e)
+{
+	return e->kind == AST_CALL && e->ref >= 0 && (unsigned)e->ref < k->c->prog->nfuncs;
+}
+
 static void chk_add_write(struct chk_ctx *k, unsigned f, const struct sem_sym *s)
 {
 	struct chk_fn *fn = &k->fn[f];
@@ -114,7 +120,7 @@ static void chk_fn_deletes(struct chk_ctx *k, const struct ast_stmt *s)
 }
 
 struct chk_calls {
-	const struct chk_fn *fn;
+	const struct chk_ctx *k;
 	bool impure;
 };
 
@@ -122,7 +128,7 @@ static int chk_calls_impure_fn(struct ast_expr *e, void *arg)
 {
 	struct chk_calls *s = arg;
 
-	if (e->kind == AST_CALL && e->ref >= 0 && s->fn[e->ref].impure) {
+	if (chk_user_call(s->k, e) && s->k->fn[e->ref].impure) {
 		s->impure = true;
 		return -1;
 	}
@@ -148,7 +154,7 @@ static void chk_scan_functions(struct chk_ctx *k)
 	while (changed) {
 		changed = false;
 		for (i = p->nfuncs; i-- > 0; ) {
-			struct chk_calls s = { k->fn, false };
+			struct chk_calls s = { k, false };
 
 			if (k->fn[i].impure)
 				continue;
@@ -242,7 +248,7 @@ static int chk_expr_fn(struct ast_expr *e, void *arg)
 
 	if (e->kind == AST_ASSIGN || e->kind == AST_INCDEC)
 		chk_modified(k, e->a);
-	else if (e->kind == AST_CALL && e->ref >= 0) {
+	else if (chk_user_call(k, e)) {
 		chk_call_modifies(k, e);
 		chk_call_args(k, e);
 	} else if (e->kind == AST_BINARY && (e->op == AST_OP_MATCH || e->op == AST_OP_NOMATCH))
@@ -304,7 +310,7 @@ static int chk_cond_fn(struct ast_expr *e, void *arg)
 	struct chk_ctx *k = arg;
 
 	if (e->kind == AST_ASSIGN || e->kind == AST_INCDEC ||
-	    (e->kind == AST_CALL && e->ref >= 0 && k->fn[e->ref].impure)) {
+	    (chk_user_call(k, e) && k->fn[e->ref].impure)) {
 		diag_error(k->c->diag, e->span, "probe condition must not modify any variables");
 		return -1;
 	}
