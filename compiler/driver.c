@@ -17,34 +17,77 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#define DRV_USAGE \
-	"Usage: ktap [options] SCRIPT [ARGUMENTS]\n" \
-	"       ktap [options] -e 'SCRIPT' [ARGUMENTS]\n" \
-	"\n" \
-	"Runs a SystemTap-language script on the live kernel through tracefs.\n" \
-	"\n" \
-	"Options:\n" \
-	"  -e SCRIPT      run SCRIPT given on the command line\n" \
-	"  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 lower, 5 run\n" \
-	"  -l PATTERN     list the probe points PATTERN matches\n" \
-	"  -L PATTERN     ... with their target variables and types\n" \
-	"  -g             guru mode: accept embedded C in the parser (never run)\n" \
-	"  -I DIR         look for tapset files in DIR too\n" \
-	"  -D NAME=VALUE  set a runtime limit (MAXMAPENTRIES, MAXACTION, ...)\n" \
-	"  -o FILE        write the script's output to FILE\n" \
-	"  -s MB          per-CPU trace buffer size\n" \
-	"  -T SECONDS     stop after SECONDS\n" \
-	"  -c CMD         run CMD and stop when it exits; target() is its pid\n" \
-	"  -x PID         set target() to PID\n" \
-	"  -r RELEASE     kernel release for %%( kernel_v ... %%) conditions\n" \
-	"  -a ARCH        architecture for %%( arch ... %%) conditions\n" \
-	"  -v             more verbose (per-pass timing); repeat for more\n" \
-	"  -w             suppress warnings\n" \
-	"  --dump-functions      list the tapset's functions and the builtins\n" \
-	"                        with their parameter types, and exit\n" \
-	"  --dump-probe-aliases  list the tapset's probe aliases and exit\n" \
-	"  -h, --help     show this help\n" \
-	"  -V, --version  show the version\n"
+/*
+ * The --help text.  doc/ktap.1 is generated from it (make man, with
+ * scripts/help2man.sh) and tests/harness/cli.sh checks they agree:
+ * sections are "Word:" lines; an option is "  -X ARG  text" with its
+ * continuation lines indented further.
+ */
+static const char drv_help[] =
+	"Usage: ktap [options] SCRIPT [ARGUMENTS]\n"
+	"       ktap [options] -e 'SCRIPT' [ARGUMENTS]\n"
+	"\n"
+	"Runs a SystemTap-language script on the live kernel through tracefs.\n"
+	"\n"
+	"Options:\n"
+	"  -e SCRIPT      run SCRIPT given on the command line\n"
+	"  -p NUM         stop after pass NUM: 1 parse, 2 elaborate, 3 lower, 5 run\n"
+	"  -l PATTERN     list the probe points PATTERN matches\n"
+	"  -L PATTERN     ... with their target variables and types\n"
+	"  -g             guru mode: accept embedded C in the parser (never run)\n"
+	"  -u             unoptimized: do not elide unused code\n"
+	"  -I DIR         look for tapset files in DIR too\n"
+	"  -D NAME=VALUE  set a runtime limit (MAXMAPENTRIES, MAXACTION, ...)\n"
+	"  -o FILE        write the script's output to FILE\n"
+	"  -s MB          per-CPU trace buffer size\n"
+	"  -T SECONDS     stop after SECONDS\n"
+	"  -c CMD         run CMD and stop when it exits; target() is its pid\n"
+	"  -x PID         set target() to PID\n"
+	"  -r RELEASE     kernel release for %( kernel_v ... %) conditions\n"
+	"                 (and /boot/config-RELEASE for %( CONFIG_X ... %))\n"
+	"  -a ARCH        architecture for %( arch ... %) conditions\n"
+	"  -v             more verbose (per-pass timing); repeat for more\n"
+	"  -w             suppress warnings\n"
+	"  -W             treat warnings as errors\n"
+	"  --target DIR   compile for the machine saved in DIR (-p1 to -p3,\n"
+	"                 no root needed): its kernel release, architecture,\n"
+	"                 tracefs features, event formats, BTF and config\n"
+	"  --save-target DIR\n"
+	"                 save this machine's description to DIR for --target\n"
+	"                 (needs read access to tracefs: root)\n"
+	"  --dump-functions\n"
+	"                 list the tapset's functions and the builtins\n"
+	"                 with their parameter types, and exit\n"
+	"  --dump-probe-aliases\n"
+	"                 list the tapset's probe aliases and exit\n"
+	"  -h, --help     show this help\n"
+	"  -V, --version  show the version and the SystemTap language level\n"
+	"\n"
+	"Environment:\n"
+	"  KTAP_TAPSET    the tapset directory (default: beside an uninstalled\n"
+	"                 ktap's source, else PREFIX/share/ktap/tapset)\n"
+	"  KTAP_TRACEFS   read event formats and available_events from this\n"
+	"                 directory instead of the mounted tracefs\n"
+	"  KTAP_BTF       the kernel's BTF file (default /sys/kernel/btf/vmlinux)\n"
+	"  KTAP_DEBUGINFO_PATH\n"
+	"                 ':'-separated directories searched for kernel and\n"
+	"                 module debuginfo (vmlinux, NAME.ko with DWARF)\n"
+	"  KTAP_KCONFIG   the kernel configuration for %( CONFIG_X ... %)\n"
+	"                 (default /proc/config.gz, /boot/config-RELEASE)\n"
+	"  KTAP_TAPSET_EAGER\n"
+	"                 1: parse the whole tapset, not only what is used\n"
+	"  PATH           where process(\"NAME\") finds the program NAME\n"
+	"\n"
+	"Privileges:\n"
+	"  Running a script (-p5) needs root, or CAP_SYS_ADMIN/CAP_PERFMON and\n"
+	"  write access to tracefs.  -p1 and -p2 of scripts without kernel\n"
+	"  probes need nothing; -p2/-p3 of scripts with kernel probes read\n"
+	"  tracefs (root), or a --target directory saved by root.\n"
+	"\n"
+	"Exit status: 0 success, 1 an error.\n";
+
+/* Long options without a short one (beyond any char). */
+enum { DRV_OPT_TARGET = 0x100, DRV_OPT_SAVE_TARGET };
 
 struct drv_timer {
 	struct timespec real;
@@ -149,6 +192,13 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		o->last_pass = 2;
 		return 0;
 	case 'g': o->guru = true; return 0;
+	case 'u': o->unoptimized = true; return 0;
+	case 'W': o->warnings_fatal = true; return 0;
+	case DRV_OPT_TARGET: o->target_dir = arg; return 0;
+	case DRV_OPT_SAVE_TARGET:
+		o->save_target = arg;
+		o->script_text = "probe never {}";
+		return 0;
 	case 'v': o->verbose++; return 0;
 	case 'w': o->no_warnings = true; return 0;
 	case 'I': drv_add_include(s, arg); return 0;
@@ -172,8 +222,12 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 			return drv_usage_error("-x expects a process id, got '%s'", arg);
 		o->target_pid = (int)v;
 		return 0;
-	case 'h': fputs(DRV_USAGE, stdout); return -1;
-	case 'V': printf("ktap %s\n", PACKAGE_VERSION); return -1;
+	case 'h': fputs(drv_help, stdout); return -1;
+	case 'V':
+		printf("ktap %s, a compiler and runtime of the SystemTap %s script\n"
+		       "language for tracefs (no kernel module)\n", PACKAGE_VERSION,
+		       KTAP_SYSTEMTAP_V);
+		return -1;
 	case 'F': case 'A':
 		/* stap: the library's functions or aliases; no script. */
 		o->dump = c == 'F' ? 1 : 2;
@@ -181,9 +235,9 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		o->last_pass = 1;
 		return 0;
 	case 'R':
-		/* The recording's formats stand in for tracefs in pass 2 too. */
+		/* The recording's formats stand in for tracefs in pass 2 too
+		   (session_target). */
 		o->replay_dir = arg;
-		setenv("KTAP_TRACEFS", arg, 1);
 		return 0;
 	default: return drv_usage_error("%s", "unknown option");
 	}
@@ -199,18 +253,26 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "replay", required_argument, NULL, 'R' },
 		{ "dump-functions", no_argument, NULL, 'F' },
 		{ "dump-probe-aliases", no_argument, NULL, 'A' },
+		{ "target", required_argument, NULL, DRV_OPT_TARGET },
+		{ "save-target", required_argument, NULL, DRV_OPT_SAVE_TARGET },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, r;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:e:l:L:gvwI:D:o:c:r:a:s:T:x:hV",
+	while ((c = getopt_long(argc, argv, "p:e:l:L:guvwWI:D:o:c:r:a:s:T:x:hV",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			if (optopt && strchr("pelLIDocrasTx", optopt))
 				return drv_usage_error("option -%c needs a value",
 						       (char)optopt);
+			if (optopt == DRV_OPT_TARGET || optopt == DRV_OPT_SAVE_TARGET)
+				return drv_usage_error("option %s needs a directory",
+						       argv[optind - 1]);
+			/* in "-up1", argv[optind - 1] is the whole group */
+			if (optopt)
+				return drv_usage_error("unknown option '-%c'", (char)optopt);
 			return drv_usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 		if ((r = drv_option(s, c, optarg)) != 0)
@@ -224,6 +286,20 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 	s->opt.args = argv + optind;
 	s->opt.nargs = argc - optind;
 	return 0;
+}
+
+/*
+ * -W: the warnings of pass @pass end the run as errors would (after
+ * they are printed, as stap does).
+ */
+static bool drv_warnings_fatal(struct ktap_session *s, int pass)
+{
+	if (!s->opt.warnings_fatal || !s->diag.warnings)
+		return false;
+	fprintf(stderr, "ktap: error: pass %d: %u warning%s treated as error%s (-W)\n",
+		pass, s->diag.warnings, s->diag.warnings == 1 ? "" : "s",
+		s->diag.warnings == 1 ? "" : "s");
+	return true;
 }
 
 static int drv_pass1(struct ktap_session *s)
@@ -243,6 +319,8 @@ static int drv_pass1(struct ktap_session *s)
 	}
 	for (i = 0; s->opt.verbose > 1 && i < s->nlibrary; i++)
 		fprintf(stderr, "Pass 1: library script %s\n", s->library[i]->name);
+	if (r == 0 && drv_warnings_fatal(s, 1))
+		return -1;
 	if (r == 0 && s->opt.dump)
 		return drv_dump(s, stdout);
 	if (r == 0 && s->opt.last_pass == 1)
@@ -252,7 +330,8 @@ static int drv_pass1(struct ktap_session *s)
 
 static int drv_pass2(struct ktap_session *s)
 {
-	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up };
+	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
+				 s->opt.list == 2, &s->target, s->opt.unoptimized };
 	struct drv_timer t;
 
 	drv_timer_start(&t);
@@ -265,7 +344,7 @@ static int drv_pass2(struct ktap_session *s)
 		if (s->prog)
 			sema_type_sources(stderr, s->prog);
 	}
-	if (!s->prog)
+	if (!s->prog || drv_warnings_fatal(s, 2))
 		return -1;
 	if (s->opt.list)
 		sema_list(stdout, s->arena, s->prog, s->opt.list == 2);
@@ -284,7 +363,7 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 	char *end;
 	long v;
 
-	*out = rbtf_kretactive(NULL);
+	*out = rbtf_kretactive(s->target.cpus);
 	for (i = 0; i < s->opt.ndefines; i++) {
 		if (strcmp(s->opt.defines[i].name, "KRETACTIVE") != 0)
 			continue;
@@ -302,7 +381,7 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 
 static int drv_pass3(struct ktap_session *s)
 {
-	struct lower_options lo = { s->opt.buffer_mb * 1024, 0 };
+	struct lower_options lo = { s->opt.buffer_mb * 1024, 0, s->target.tracefs };
 	struct drv_timer t;
 
 	if (drv_kretactive(s, &lo.kretactive) != 0)
@@ -314,11 +393,30 @@ static int drv_pass3(struct ktap_session *s)
 			s->ir ? s->ir->nevents : 0, s->ir ? s->ir->nwrites : 0);
 		drv_timer_print(&t, stderr);
 	}
-	if (!s->ir)
+	if (!s->ir || drv_warnings_fatal(s, 3))
 		return -1;
 	if (s->opt.last_pass == 3)
 		ir_dump(stdout, s->ir);
 	return 0;
+}
+
+/*
+ * A plan that writes to tracefs cannot run without it: say what is
+ * missing before the runtime fails at its first mkdir.
+ */
+static int drv_can_run(const struct ktap_session *s)
+{
+	if (!s->ir->nwrites || *s->target.tracefs)
+		return 0;
+	if (s->target.tracefs_denied)
+		fprintf(stderr, "ktap: error: ktap needs root (or CAP_SYS_ADMIN/CAP_PERFMON "
+			"and read access to tracefs) to run this script: it creates tracefs "
+			"events, and tracefs (/sys/kernel/tracing) is not readable by this "
+			"user (-p3 shows the plan without running it)\n");
+	else
+		fprintf(stderr, "ktap: error: cannot run this script: %s\n",
+			s->target.tracefs_problem);
+	return 1;
 }
 
 /* Pass 5, with stap's -v lines around it. */
@@ -326,6 +424,9 @@ static int drv_run(struct ktap_session *s)
 {
 	struct drv_timer t;
 	int r;
+
+	if (drv_can_run(s) != 0)
+		return 1;
 
 	fflush(stdout);
 	if (s->opt.verbose)
@@ -339,6 +440,29 @@ static int drv_run(struct ktap_session *s)
 	return r;
 }
 
+/*
+ * A script that failed without a tapset most likely failed for it
+ * ("unknown function 'ctime'"): say once where ktap looked.
+ */
+static void drv_no_tapset(const struct ktap_session *s)
+{
+	if (!s->tapset_dir && s->tapset_tried)
+		fprintf(stderr, "ktap: note: no tapset found (looked in %s): its functions "
+			"and probe aliases are unknown; set KTAP_TAPSET to the tapset "
+			"directory\n", s->tapset_tried);
+}
+
+/* --target describes another machine: nothing can run there from here. */
+static int drv_check_target(const struct ktap_session *s)
+{
+	if (s->opt.target_dir && s->opt.save_target)
+		return drv_usage_error("%s", "--target and --save-target do not go together");
+	if (s->opt.target_dir && s->opt.last_pass > 3)
+		return drv_usage_error("--target %s compiles for another machine: "
+				       "use -p1, -p2 or -p3", s->opt.target_dir);
+	return 0;
+}
+
 int drv_main(int argc, char **argv)
 {
 	struct ktap_session s;
@@ -349,19 +473,22 @@ int drv_main(int argc, char **argv)
 	if (r != 0)
 		goto out;
 	s.diag.warnings_off = s.opt.no_warnings;
+	r = 1;
+	if (drv_check_target(&s) != 0 || session_target(&s) != 0)
+		goto out;
+	if (s.opt.save_target) {
+		r = target_save(&s.target, s.opt.save_target, stderr) != 0;
+		goto out;
+	}
 	session_facts(&s);
-	if (drv_pass1(&s) != 0) {
-		r = 1;
+	if (drv_pass1(&s) != 0 ||
+	    (s.opt.last_pass > 1 && drv_pass2(&s) != 0)) {
+		drv_no_tapset(&s);
 		goto out;
 	}
-	if (s.opt.last_pass > 1 && drv_pass2(&s) != 0) {
-		r = 1;
+	if (s.opt.last_pass > 2 && drv_pass3(&s) != 0)
 		goto out;
-	}
-	if (s.opt.last_pass > 2 && drv_pass3(&s) != 0) {
-		r = 1;
-		goto out;
-	}
+	r = 0;
 	/* -p4 (stap: build the module) has nothing to do in ktap. */
 	if (s.opt.last_pass > 4)
 		r = drv_run(&s);
@@ -376,9 +503,10 @@ out:
 /* Passes 2 and 3 of a parsed script, their listings to @out. */
 static void drv_fuzz_passes(struct ktap_session *s, FILE *out)
 {
-	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up };
+	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
+				 false, &s->target, false };
 	/* A fixed maxactive: no CPU count read per input. */
-	struct lower_options lo = { s->opt.buffer_mb * 1024, 1 };
+	struct lower_options lo = { s->opt.buffer_mb * 1024, 1, s->target.tracefs };
 
 	s->prog = sema_run(s->arena, &s->diag, &in);
 	if (!s->prog)
@@ -406,10 +534,13 @@ int drv_fuzz_one(const uint8_t *data, size_t size)
 		s.opt.script_text = text;
 		/* As -p3: the tapset loads lazily (-p1 parses all of it). */
 		s.opt.last_pass = 3;
-		session_facts(&s);
-		if (session_parse(&s) == 0 && null) {
-			ast_print_file(null, s.script);
-			drv_fuzz_passes(&s, null);
+		/* The target: the fixture tracefs (fuzz_frontend.c sets it). */
+		if (session_target(&s) == 0) {
+			session_facts(&s);
+			if (session_parse(&s) == 0 && null) {
+				ast_print_file(null, s.script);
+				drv_fuzz_passes(&s, null);
+			}
 		}
 		session_free(&s);
 		free(text);

@@ -1,6 +1,8 @@
 /*
  * session.c - session set-up, target facts, and pass 1 over the tapset
- * library and the script (see session.h).
+ * library and the script (see session.h).  The environment is read here
+ * and nowhere else (session_target); the target's description comes
+ * from target.c.
  */
 #include "session.h"
 #include "arena.h"
@@ -23,8 +25,6 @@
 #define KTAP_TAPSET_DIR "/usr/local/share/ktap/tapset"
 #endif
 
-/* The language version ktap implements, for %( systemtap_v >= ... %). */
-#define KTAP_SYSTEMTAP_V "5.0"
 
 void session_init(struct ktap_session *s, FILE *err)
 {
@@ -45,30 +45,19 @@ void session_free(struct ktap_session *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Load the kernel's .config once: $KTAP_KCONFIG, /boot, or the build tree. */
+/* Load the target's kernel configuration once (target.h). */
 static void session_load_kconfig(struct ktap_session *s)
 {
-	const char *env = getenv("KTAP_KCONFIG");
-	char path[PATH_MAX];
-	uint32_t id = 0;
-
 	s->kconfig_loaded = true;
-	if (env) {
-		id = src_load(&s->src, env);
-	} else {
-		snprintf(path, sizeof(path), "/boot/config-%s", s->facts.kernel_vr);
-		id = src_load(&s->src, path);
-		if (!id) {
-			snprintf(path, sizeof(path), "/lib/modules/%s/build/.config",
-				 s->facts.kernel_vr);
-			id = src_load(&s->src, path);
-		}
-	}
-	if (id)
-		s->kconfig = xstrdup(src_file(&s->src, id)->text);
+	s->kconfig = target_read_config(&s->target);
 }
 
-/* Value of CONFIG_ option @name, "" when unset (pp_facts.config). */
+/*
+ * Value of CONFIG_ option @name (pp_facts.config): "y", "m", a string
+ * or number as the .config writes it (quotes kept, as stap keeps
+ * them), and "" when the option is unset
+ * ("# CONFIG_X is not set", or absent), which is what stap compares.
+ */
 static const char *session_config(void *ctx, const char *name)
 {
 	struct ktap_session *s = ctx;
@@ -81,27 +70,65 @@ static const char *session_config(void *ctx, const char *name)
 		if (strncmp(p, name, n) == 0 && p[n] == '=') {
 			const char *v = p + n + 1, *e = strchr(v, '\n');
 
+			/* raw, quotes and all, as stap keeps it */
 			return arena_strndup(s->arena, v, e ? (size_t)(e - v) : strlen(v));
 		}
 	}
 	return "";
 }
 
+/* An environment variable, NULL when unset or empty. */
+static const char *session_getenv(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : NULL;
+}
+
+int session_target(struct ktap_session *s)
+{
+	char err[PATH_MAX + 256];
+	const char *eager = session_getenv("KTAP_TAPSET_EAGER");
+
+	/* Every environment variable ktap reads is read here (--help). */
+	s->env.tracefs = session_getenv("KTAP_TRACEFS");
+	s->env.btf = session_getenv("KTAP_BTF");
+	s->env.debuginfo_path = session_getenv("KTAP_DEBUGINFO_PATH");
+	s->env.kconfig = session_getenv("KTAP_KCONFIG");
+	s->env.exec_path = session_getenv("PATH");
+	if (s->opt.replay_dir)		/* --replay: the recording is the tracefs */
+		s->env.tracefs = s->opt.replay_dir;
+	s->tapset_eager = eager && *eager != '0';
+	s->up.target = &s->target;
+	if (!s->opt.target_dir) {
+		target_live(&s->target, s->arena, &s->env, s->opt.release, s->opt.arch);
+		return 0;
+	}
+	if (target_load(&s->target, s->arena, &s->env, s->opt.target_dir, err,
+			sizeof(err)) != 0) {
+		diag_plain(&s->diag, DIAG_ERROR, "%s", err);
+		return -1;
+	}
+	if (s->opt.release)
+		s->target.release = s->opt.release;
+	if (s->opt.arch)
+		s->target.arch = s->opt.arch;
+	return 0;
+}
+
 void session_facts(struct ktap_session *s)
 {
-	struct utsname u;
 	const char *release, *dash;
 
-	if (uname(&u) != 0)
-		memset(&u, 0, sizeof(u));
-	release = s->opt.release ? s->opt.release : u.release;
+	if (!s->target.release)
+		session_target(s);
+	release = s->target.release;
 	dash = strchr(release, '-');
 	s->facts.kernel_vr = arena_strdup(s->arena, release);
 	s->facts.kernel_v = dash ? arena_strndup(s->arena, release,
 						 (size_t)(dash - release)) :
 				   s->facts.kernel_vr;
-	s->facts.arch = arena_strdup(s->arena, s->opt.arch ? s->opt.arch :
-					       u.machine);
+	s->facts.arch = arena_strdup(s->arena, s->target.arch);
 	s->facts.runtime = "kernel";
 	s->facts.systemtap_v = KTAP_SYSTEMTAP_V;
 	s->facts.privilege = "stapdev";
@@ -119,34 +146,49 @@ static bool session_is_dir(const char *path)
 	return path && stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/*
- * An uninstalled ktap runs from its build tree (which holds
- * config.status): it then uses the tapset of its source tree.
- */
-const char *session_tapset_dir(void)
+/* The directory of the running program (arena), or NULL. */
+static const char *session_exe_dir(struct ktap_session *s)
 {
-	static char exe[PATH_MAX];
-	ssize_t n;
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
 
-	if (getenv("KTAP_TAPSET"))
-		return getenv("KTAP_TAPSET");
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	return slash ? arena_strndup(s->arena, exe, (size_t)(slash - exe)) : NULL;
+}
+
+/*
+ * An uninstalled ktap runs from its build tree (which holds
+ * config.status): it then uses the tapset of its source tree.  An
+ * installed one looks beside itself first (a moved or DESTDIR install),
+ * then where configure's --prefix put the tapset.
+ */
+const char *session_tapset_dir(struct ktap_session *s, const char **tried)
+{
+	const char *env = session_getenv("KTAP_TAPSET");
+	const char *exe = session_exe_dir(s), *places[4];
+	unsigned n = 0, i;
+
+	if (env)
+		places[n++] = env;
 #ifdef KTAP_SRCDIR_TAPSET
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 32);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			strcpy(slash, "/config.status");
-			if (access(exe, F_OK) == 0 &&
-			    session_is_dir(KTAP_SRCDIR_TAPSET))
-				return KTAP_SRCDIR_TAPSET;
-		}
-	}
-#else
-	(void)n; (void)slash; (void)exe;
+	if (!env && exe && access(arena_printf(s->arena, "%s/config.status", exe), F_OK) == 0)
+		places[n++] = KTAP_SRCDIR_TAPSET;
 #endif
-	return KTAP_TAPSET_DIR;
+	if (!env && exe)
+		places[n++] = arena_printf(s->arena, "%s/../share/ktap/tapset", exe);
+	if (!env)
+		places[n++] = KTAP_TAPSET_DIR;
+	*tried = "";
+	for (i = 0; i < n; i++) {
+		if (session_is_dir(places[i]))
+			return places[i];
+		*tried = arena_printf(s->arena, "%s%s%s", *tried, i ? ", " : "", places[i]);
+	}
+	return NULL;
 }
 
 static void session_add_library(struct ktap_session *s, struct ast_file *f)
@@ -372,9 +414,7 @@ static void session_pull(struct ktap_session *s, const struct tok_vec *script)
  */
 static bool session_lazy(const struct ktap_session *s)
 {
-	const char *eager = getenv("KTAP_TAPSET_EAGER");
-
-	return !s->opt.dump && s->opt.last_pass > 1 && !(eager && *eager && *eager != '0');
+	return !s->opt.dump && s->opt.last_pass > 1 && !s->tapset_eager;
 }
 
 int session_parse(struct ktap_session *s)
@@ -382,9 +422,8 @@ int session_parse(struct ktap_session *s)
 	struct tok_vec toks = { 0 };
 	uint32_t id;
 
-	s->tapset_dir = session_tapset_dir();
-	if (!session_is_dir(s->tapset_dir))
-		s->tapset_dir = NULL;
+	/* None found: the driver says so when the script fails for it. */
+	s->tapset_dir = session_tapset_dir(s, &s->tapset_tried);
 	session_parse_library(s, true);		/* macros first: scripts use them */
 	if (s->opt.script_text)
 		id = src_add(&s->src, "<input>", s->opt.script_text,

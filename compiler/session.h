@@ -17,8 +17,12 @@
 #include "pp.h"
 #include "source.h"
 #include "resolve_elf.h"
+#include "target.h"
 
 struct arena;
+
+/* The language version ktap implements, for %( systemtap_v >= ... %). */
+#define KTAP_SYSTEMTAP_V "5.0"
 
 struct ktap_define {
 	const char *name;
@@ -46,6 +50,10 @@ struct ktap_options {
 	const char *release;		/* -r RELEASE */
 	const char *arch;		/* -a ARCH */
 	const char *replay_dir;		/* --replay DIR (tests) */
+	const char *target_dir;		/* --target DIR: compile for that machine */
+	const char *save_target;	/* --save-target DIR */
+	bool unoptimized;		/* -u: no elision of unused code */
+	bool warnings_fatal;		/* -W: warnings are errors */
 	int list;			/* -l 1, -L 2: list probe points */
 	int dump;			/* --dump-functions 1, --dump-probe-aliases 2 */
 };
@@ -57,7 +65,11 @@ struct ktap_session {
 	struct diag_sink diag;
 	struct pp_facts facts;
 	struct pp_macros macros;
+	struct tgt_env env;		/* the environment variables ktap reads */
+	struct ktap_target target;	/* what ktap compiles for */
 	const char *tapset_dir;		/* the library in use, or NULL */
+	const char *tapset_tried;	/* the places looked for it */
+	bool tapset_eager;		/* KTAP_TAPSET_EAGER */
 	char *kconfig;			/* kernel .config text, loaded lazily */
 	bool kconfig_loaded;
 	struct ast_file *script;	/* pass 1 result: the user's script */
@@ -76,7 +88,14 @@ void session_init(struct ktap_session *s, FILE *err);
 /* Release everything @s owns (not @s itself). */
 void session_free(struct ktap_session *s);
 
-/* Fill s->facts from uname(2), -r/-a and the script arguments. */
+/*
+ * Read the environment (the only place ktap does) and describe the
+ * target: --target's directory, or this machine with -r/-a.  Returns 0,
+ * or -1 when --target is not a target directory (reported).
+ */
+int session_target(struct ktap_session *s);
+
+/* Fill s->facts from the target, -r/-a and the script arguments. */
 void session_facts(struct ktap_session *s);
 
 /*
@@ -86,7 +105,11 @@ void session_facts(struct ktap_session *s);
  */
 int session_parse(struct ktap_session *s);
 
-/* Where the tapset is: $KTAP_TAPSET, next to the build tree, or installed. */
-const char *session_tapset_dir(void);
+/*
+ * Where the tapset is: $KTAP_TAPSET, the source tree of an uninstalled
+ * ktap, ../share/ktap/tapset beside the program, or the configured
+ * place; NULL when none is a directory (*@tried lists them, arena).
+ */
+const char *session_tapset_dir(struct ktap_session *s, const char **tried);
 
 #endif

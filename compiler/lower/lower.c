@@ -1192,7 +1192,7 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 	for (i = 0; i < p->nfuncs; i++)
 		lw_func(&c, i);
 	if (!d->errors)
-		lower_track(a, c.ir);
+		lower_track(a, c.ir, opt->tracefs);
 	return d->errors ? NULL : c.ir;
 }
 

@@ -20,6 +20,7 @@ struct src_map;
 struct lower_options {
 	unsigned buffer_kb;	/* -s, 0 for the kernel's default */
 	unsigned kretactive;	/* maxactive of kretprobes without .maxactive(N); 0: kernel's */
+	const char *tracefs;	/* the target's event formats (target.h) */
 };
 
 /* Lower @p.  Returns NULL after reporting errors. */
@@ -32,7 +33,7 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
  * exactly, when an event handler uses execname(), pid() and the like
  * (lower_track.c).  Called by lower_run().
  */
-void lower_track(struct arena *a, struct ir_prog *ir);
+void lower_track(struct arena *a, struct ir_prog *ir, const char *tracefs);
 
 /*
  * Append the writes that arm event @system:@name with kernel filter

@@ -106,7 +106,7 @@ static void lt_add(struct arena *a, struct ir_prog *ir, const char *system,
 	lower_event_writes(a, ir, system, name, NULL);
 }
 
-void lower_track(struct arena *a, struct ir_prog *ir)
+void lower_track(struct arena *a, struct ir_prog *ir, const char *tracefs)
 {
 	unsigned i;
 
@@ -114,7 +114,7 @@ void lower_track(struct arena *a, struct ir_prog *ir)
 		return;
 	for (i = 0; i < sizeof(lt_events) / sizeof(lt_events[0]); i++) {
 		/* A kernel without the tracepoint: /proc lookups only. */
-		if (tpf_load(a, lt_events[i].system, lt_events[i].name))
+		if (tpf_load(a, tracefs, lt_events[i].system, lt_events[i].name))
 			lt_add(a, ir, lt_events[i].system, lt_events[i].name,
 			       lt_events[i].track);
 	}

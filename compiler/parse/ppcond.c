@@ -119,6 +119,9 @@ static int pp_config(struct pp_ctx *pp, const struct token *l,
 		return pp_equality(pp, op,
 				   fnmatch(r->text, lv, FNM_NOESCAPE) == 0);
 	if (r->kind == TOK_NUMBER) {
+		/* stap: strtoll of the value, so an unset option is 0 */
+		if (!*lv)
+			lv = "0";
 		if (!pp_parse_long(lv, &a))
 			return pp_fail(pp, l, "this kernel config option's value is not a number");
 		return pp_compare(pp, op, pp_cmp_ll(a, r->num));

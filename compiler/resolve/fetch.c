@@ -11,6 +11,12 @@
 void fetch_mem(struct arena *a, const char *value, enum ast_mem mem, bool kernel,
 	       struct fetch *out)
 {
+	fetch_mem_at(a, arena_printf(a, "+0(%s)", value), mem, kernel, out);
+}
+
+void fetch_mem_at(struct arena *a, const char *at, enum ast_mem mem, bool kernel,
+		  struct fetch *out)
+{
 	static const char *const types[] = {
 		[AST_MEM_S64] = "s64", [AST_MEM_S32] = "s32", [AST_MEM_S16] = "s16",
 		[AST_MEM_S8] = "s8", [AST_MEM_U64] = "u64", [AST_MEM_U32] = "u32",
@@ -23,7 +29,7 @@ void fetch_mem(struct arena *a, const char *value, enum ast_mem mem, bool kernel
 		ty = mem == AST_MEM_USTRING && kernel ? "ustring" : "string";
 	else
 		ty = types[mem];
-	out->arg = arena_printf(a, "+0(%s):%s", value, ty);
+	out->arg = arena_printf(a, "%s:%s", at, ty);
 	out->name = arena_printf(a, "%s_%s", out->name, out->is_string ? "str" : "mem");
 }
 

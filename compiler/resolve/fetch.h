@@ -52,6 +52,14 @@ void fetch_mem(struct arena *a, const char *value, enum ast_mem mem, bool kernel
 	       struct fetch *out);
 
 /*
+ * The same for memory at @at, a memory reference ("+1752(%di)"): an
+ * array's own address, which stap passes for an array-typed target
+ * variable ($p->comm in kernel_string($p->comm)).
+ */
+void fetch_mem_at(struct arena *a, const char *at, enum ast_mem mem, bool kernel,
+		  struct fetch *out);
+
+/*
  * '->@member' on a value that is (@is_struct) a struct or union, in
  * memory (@in_mem) or passed by value: 0, or -1 with the reason in @err.
  */

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ struct rbtf_loc {
 	uint64_t off;
 	uint32_t type;		/* BTF type id, peeled */
 	const char *name;
+	const char *shown;	/* the expression as written so far, for messages */
 	int bits, bitoff, csize;
 };
 
@@ -45,22 +47,28 @@ static uint32_t rbtf_peel(const struct btf *btf, uint32_t id)
 
 struct btf *rbtf_load(const char *path, char *err, size_t errlen)
 {
-	struct btf *btf = path ? btf__parse(path, NULL) : btf__load_vmlinux_btf();
+	struct btf *btf;
 
+	if (!path) {
+		snprintf(err, errlen, "the target has no BTF for the kernel");
+		return NULL;
+	}
+	btf = btf__parse(path, NULL);
 	if (!btf) {	/* libbpf 1.x: NULL with errno set */
 		snprintf(err, errlen, "cannot read the kernel's BTF (%s): %s",
-			 path ? path : "/sys/kernel/btf/vmlinux", strerror(errno));
+			 path, strerror(errno));
 		return NULL;
 	}
 	return btf;
 }
 
-struct btf *rbtf_load_module(const char *name, struct btf *base, char *err, size_t errlen)
+struct btf *rbtf_load_module(const char *dir, const char *name, struct btf *base,
+			     char *err, size_t errlen)
 {
-	char path[256];
+	char path[PATH_MAX];
 	struct btf *btf;
 
-	snprintf(path, sizeof(path), "/sys/kernel/btf/%s", name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	btf = base ? btf__parse_split(path, base) : NULL;
 	if (!btf)
 		snprintf(err, errlen, "no BTF for module \"%s\" (%s: %s): is it loaded?", name,
@@ -92,6 +100,15 @@ static bool rbtf_is_char(const struct btf *btf, uint32_t id)
 	const struct btf_type *t = btf__type_by_id(btf, rbtf_peel(btf, id));
 
 	return t && btf_is_int(t) && t->size == 1;
+}
+
+/* A char * is a string; an unsigned char * (bytes) is an address. */
+static bool rbtf_is_text(const struct btf *btf, uint32_t id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, rbtf_peel(btf, id));
+	const char *n = t ? btf__name_by_offset(btf, t->name_off) : NULL;
+
+	return rbtf_is_char(btf, id) && !(n && !strcmp(n, "unsigned char"));
 }
 
 static const char *rbtf_value(struct arena *a, const struct rbtf_loc *l)
@@ -151,6 +168,7 @@ static int rbtf_step_member(struct arena *a, const struct btf *btf, struct rbtf_
 	}
 	l->type = rbtf_peel(btf, mtype);
 	l->name = arena_printf(a, "%s_%s", l->name, c->name);
+	l->shown = arena_printf(a, "%s->%s", l->shown, c->name);
 	l->bits = bits;
 	if (bits) {
 		const struct btf_type *mt = btf__type_by_id(btf, l->type);
@@ -194,6 +212,7 @@ static int rbtf_step_index(struct arena *a, const struct btf *btf, struct rbtf_l
 	l->off += (uint64_t)c->index->num * (uint64_t)size;
 	l->type = rbtf_peel(btf, elem);
 	l->name = arena_printf(a, "%s_%" PRId64, l->name, c->index->num);
+	l->shown = arena_printf(a, "%s[%" PRId64 "]", l->shown, c->index->num);
 	return 0;
 }
 
@@ -208,16 +227,21 @@ static int rbtf_finish(struct arena *a, const struct btf *btf, struct rbtf_loc *
 	out->is_string = false;
 	if (mem == AST_MEM_ADDR) {	/* "VALUE:u64@OFF": the address is VALUE + OFF */
 		if (!l->mem || l->bits) {
-			snprintf(err, errlen, "'%s' has no address (%s)", l->name,
+			snprintf(err, errlen, "'%s' has no address (%s)", l->shown,
 				 l->bits ? "a bitfield" : "it is in a register");
 			return -1;
 		}
 		out->arg = arena_printf(a, "%s:u64@%" PRIu64, l->expr, l->off);
 		return 0;
 	}
+	if (mem && t && btf_is_array(t) && l->mem) {	/* the array is its address */
+		fetch_mem_at(a, arena_printf(a, "+%" PRIu64 "(%s)", l->off, l->expr), mem, true,
+			     out);
+		return 0;
+	}
 	if (mem) {
 		if (!t || !(btf_is_ptr(t) || btf_is_int(t) || btf_is_enum(t))) {
-			snprintf(err, errlen, "'%s' is not an address", l->name);
+			snprintf(err, errlen, "'%s' is not an address", l->shown);
 			return -1;
 		}
 		fetch_mem(a, rbtf_value(a, l), mem, true, out);
@@ -233,7 +257,7 @@ static int rbtf_finish(struct arena *a, const struct btf *btf, struct rbtf_loc *
 		out->is_string = true;
 		return 0;
 	}
-	if (t && btf_is_ptr(t) && !chain->raw && rbtf_is_char(btf, t->type)) {
+	if (t && btf_is_ptr(t) && !chain->raw && rbtf_is_text(btf, t->type)) {
 		out->arg = arena_printf(a, "+0(%s):string", rbtf_value(a, l));
 		out->is_string = true;
 		return 0;
@@ -250,7 +274,7 @@ static int rbtf_finish(struct arena *a, const struct btf *btf, struct rbtf_loc *
 					t->size * 8);
 		return 0;
 	}
-	snprintf(err, errlen, "'%s' is a %s: read one of its members or elements", l->name,
+	snprintf(err, errlen, "'%s' is a %s: read one of its members or elements", l->shown,
 		 t && btf_is_struct(t) ? "struct" : t && btf_is_union(t) ? "union" :
 		 t && btf_is_array(t) ? "array" : "value ktap cannot fetch");
 	return -1;
@@ -305,6 +329,7 @@ int rbtf_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char
 
 	memset(&l, 0, sizeof(l));
 	l.name = arena_strdup(a, var + 1);
+	l.shown = var;
 	if (!cc) {
 		snprintf(err, errlen, "ktap does not know the calling convention of this "
 			 "machine (it knows x86_64 and aarch64)");
@@ -403,6 +428,7 @@ int rbtf_cast_at(struct arena *a, const struct btf *btf, const char *value, int6
 	l.off = (uint64_t)off;
 	l.type = rbtf_peel(btf, (uint32_t)id);
 	l.name = arena_printf(a, "%s_cast", name);
+	l.shown = arena_printf(a, "@cast(..., \"%s\")", type);
 	return rbtf_walk(a, btf, &l, chain, out, err, errlen);
 }
 

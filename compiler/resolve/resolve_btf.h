@@ -19,7 +19,8 @@ struct btf;
 struct btf *rbtf_load(const char *path, char *err, size_t errlen);
 void rbtf_free(struct btf *btf);
 /* Module @name's BTF (/sys/kernel/btf/NAME), split over @base. */
-struct btf *rbtf_load_module(const char *name, struct btf *base, char *err, size_t errlen);
+struct btf *rbtf_load_module(const char *dir, const char *name, struct btf *base,
+			     char *err, size_t errlen);
 
 /* The prototype (BTF type id) of kernel function @name; 0 or -1 + @err. */
 int rbtf_find(struct btf *btf, const char *name, int32_t *proto, char *err, size_t errlen);

@@ -182,6 +182,7 @@ int rdwarf_step_member(struct arena *a, struct rdwarf_loc *l, const struct ast_c
 	}
 	rdwarf_bitfield(&m, &l->type, l, base);
 	l->name = arena_printf(a, "%s_%s", l->name, c->name);
+	l->shown = arena_printf(a, "%s->%s", l->shown, c->name);
 	return 0;
 }
 
@@ -211,6 +212,7 @@ int rdwarf_step_index(struct arena *a, struct rdwarf_loc *l, const struct ast_co
 	l->off += (Dwarf_Word)c->index->num * size;
 	l->type = e;
 	l->name = arena_printf(a, "%s_%" PRId64, l->name, c->index->num);
+	l->shown = arena_printf(a, "%s[%" PRId64 "]", l->shown, c->index->num);
 	return 0;
 }
 
@@ -228,10 +230,35 @@ static int rdwarf_finish(struct arena *a, struct rdwarf_loc *l, const struct ast
 		return -1;
 	if (strlen(out->arg) > RDWARF_ARG_MAX) {
 		snprintf(err, errlen, "reading '%s' takes a fetch argument of %zu characters "
-			 "(\"%s\"); the kernel's limit is %d", l->name, strlen(out->arg),
+			 "(\"%s\"); the kernel's limit is %d", l->shown, strlen(out->arg),
 			 out->arg, RDWARF_ARG_MAX);
 		return -1;
 	}
+	return 0;
+}
+
+bool rdwarf_is_text(Dwarf_Die *t)
+{
+	const char *n = dwarf_diename(t);
+
+	return rdwarf_is_char(t) && !(n && !strcmp(n, "unsigned char"));
+}
+
+/*
+ * &x: "VALUE:u64@OFF", the address being VALUE + OFF (the bytecode adds
+ * OFF), as resolve_btf.c gives it.
+ */
+static int rdwarf_addr(struct arena *a, const struct rdwarf_loc *l, struct fetch *out,
+		       char *err, size_t errlen)
+{
+	out->is_string = false;
+	if (!l->mem || l->bits || l->fileoff) {
+		snprintf(err, errlen, "'%s' has no address (%s)", l->shown, l->bits ?
+			 "a bitfield" : l->fileoff ? "a global: ktap cannot take its address" :
+			 "it is in a register");
+		return -1;
+	}
+	out->arg = arena_printf(a, "%s:u64@%" PRId64, l->expr, (int64_t)l->off);
 	return 0;
 }
 
@@ -245,9 +272,15 @@ static int rdwarf_finish_fetch(struct arena *a, struct rdwarf_loc *l, const stru
 	const char *ty;
 
 	out->name = l->name;
+	if (mem == AST_MEM_ADDR)
+		return rdwarf_addr(a, l, out, err, errlen);
+	if (mem && tag == DW_TAG_array_type && l->mem) {	/* the array is its address */
+		fetch_mem_at(a, rdwarf_memref(a, l), mem, l->kernel, out);
+		return 0;
+	}
 	if (mem) {
 		if (tag != DW_TAG_pointer_type && !rdwarf_scalar(a, &t)) {
-			snprintf(err, errlen, "'%s' is not an address", l->name);
+			snprintf(err, errlen, "'%s' is not an address", l->shown);
 			return -1;
 		}
 		fetch_mem(a, rdwarf_value(a, l), mem, l->kernel, out);
@@ -258,7 +291,8 @@ static int rdwarf_finish_fetch(struct arena *a, struct rdwarf_loc *l, const stru
 		out->is_string = true;
 		return 0;
 	}
-	if (tag == DW_TAG_pointer_type && !chain->raw && rdwarf_type_of(&t, &e) && rdwarf_is_char(&e)) {
+	if (tag == DW_TAG_pointer_type && !chain->raw && rdwarf_type_of(&t, &e) &&
+	    rdwarf_is_text(&e)) {
 		out->arg = arena_printf(a, "+0(%s):string", rdwarf_value(a, l));
 		out->is_string = true;
 		return 0;
@@ -272,7 +306,7 @@ static int rdwarf_finish_fetch(struct arena *a, struct rdwarf_loc *l, const stru
 	ty = rdwarf_scalar(a, &t);
 	if (!ty) {
 		snprintf(err, errlen, "'%s' is a %s: read one of its members or elements",
-			 l->name, tag == DW_TAG_structure_type ? "struct" :
+			 l->shown, tag == DW_TAG_structure_type ? "struct" :
 			 tag == DW_TAG_union_type ? "union" : tag == DW_TAG_array_type ?
 			 "array" : "value ktap cannot fetch (float?)");
 		return -1;
@@ -480,6 +514,7 @@ int rdwarf_base(struct arena *a, const struct fetch_site *fn, const char *var, b
 	memset(l, 0, sizeof(*l));
 	l->kernel = fn->kernel;
 	l->name = arena_strdup(a, var + 1);
+	l->shown = var;
 	if (!strcmp(var, "$return"))
 		return rdwarf_return(fn, ret, l, err, errlen);
 	if (!strncmp(var, "$arg", 4) && (n = strtol(var + 4, &end, 10)) > 0 && !*end) {
@@ -608,6 +643,7 @@ int rdwarf_cast(struct arena *a, const struct fetch_site *fn, const char *value,
 	l.expr = value;
 	l.mem = true;
 	l.name = arena_printf(a, "%s_cast", name);
+	l.shown = arena_printf(a, "@cast(..., \"%s\")", type);
 	return rdwarf_walk(a, &l, chain, out, err, errlen);
 }
 

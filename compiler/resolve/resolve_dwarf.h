@@ -61,6 +61,7 @@ struct rdwarf_loc {
 	bool fileoff;		/* memory at file offset @off ("@+off"), no @expr */
 	Dwarf_Die type;
 	const char *name;	/* field name so far */
+	const char *shown;	/* the expression as written so far, for messages */
 	int bits, bitoff;	/* a bitfield: its width and LSB in the container */
 	bool kernel;		/* a kprobe's: user memory is read with "ustring" */
 };
@@ -70,6 +71,12 @@ bool rdwarf_type_of(Dwarf_Die *die, Dwarf_Die *type);
 
 /* char, signed char, unsigned char */
 bool rdwarf_is_char(Dwarf_Die *t);
+
+/*
+ * char or signed char: what a pointer to is a string.  A pointer to
+ * unsigned char (bytes) is an address.
+ */
+bool rdwarf_is_text(Dwarf_Die *t);
 
 /*
  * Where @var is at @fn: 0 with a typed @l, 1 untyped (a raw register:

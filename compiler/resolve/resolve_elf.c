@@ -10,6 +10,7 @@
 #include "resolve_cconv.h"
 #include "resolve_dwloc.h"
 #include "resolve_kdebug.h"
+#include "target.h"
 
 #include <dwarf.h>
 #include <elfutils/libdwelf.h>
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void relf_files_free(struct relf_files *f)
@@ -69,7 +71,7 @@ static struct btf *relf_module_btf(struct relf_files *f, const char *name, char 
 	for (i = 0; i < f->nmods; i++)
 		if (!strcmp(f->mod_names[i], name))
 			return f->mods[i];
-	b = rbtf_load_module(name, f->btf, err, errlen);
+	b = rbtf_load_module(f->target->btf_dir, name, f->btf, err, errlen);
 	v = b ? realloc(f->mods, (f->nmods + 1) * sizeof(*v)) : NULL;
 	nv = v ? realloc(f->mod_names, (f->nmods + 1) * sizeof(*nv)) : NULL;
 	if (v)
@@ -84,18 +86,19 @@ static struct btf *relf_module_btf(struct relf_files *f, const char *name, char 
 	return b;
 }
 
-/* @cmd as an absolute path: itself if it has a '/', else from $PATH. */
-static char *relf_locate(const char *cmd)
+/* @cmd as an absolute path: itself if it has a '/', else from @path. */
+static char *relf_locate(const char *path, const char *cmd)
 {
-	const char *path = getenv("PATH"), *p, *e;
+	const char *p, *e;
 	char buf[PATH_MAX];
+	struct stat st;
 
 	if (strchr(cmd, '/'))
 		return realpath(cmd, NULL);
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+	for (p = path; *p; p = *e ? e + 1 : e) {
 		e = strchrnul(p, ':');
 		snprintf(buf, sizeof(buf), "%.*s/%s", (int)(e - p), p, cmd);
-		if (access(buf, X_OK) == 0)
+		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
 			return realpath(buf, NULL);
 	}
 	errno = ENOENT;
@@ -200,7 +203,7 @@ static Dwarf *relf_rel_dwarf(struct relf_file *u)
 struct relf_file *relf_open(struct relf_files *f, const char *path, char *err,
 			       size_t errlen)
 {
-	char *abs = relf_locate(path);
+	char *abs = relf_locate(f->target->exec_path, path);
 	struct relf_file *u, **v;
 	unsigned i;
 
@@ -297,7 +300,7 @@ bool relf_offset(Elf *elf, GElf_Addr addr, uint64_t *off)
 struct relf_file *relf_open_kdwarf(struct relf_files *f, const char *module, char *err,
 				      size_t errlen)
 {
-	char where[1024], *path = kd_find(module, where, sizeof(where));
+	char where[1024], *path = kd_find(f->target, module, where, sizeof(where));
 	struct relf_file *u;
 
 	if (!path) {
@@ -315,7 +318,7 @@ struct btf *relf_kernel_btf(struct relf_files *f, struct arena *a, const char *m
 {
 	if (!f->btf_tried) {
 		f->btf_tried = true;
-		f->btf = rbtf_load(getenv("KTAP_BTF"), err, errlen);
+		f->btf = rbtf_load(f->target->btf, err, errlen);
 	}
 	if (!f->btf) {
 		if (!*err)

@@ -41,6 +41,8 @@ struct relf_file {
 };
 
 /* Files opened while elaborating, closed by relf_files_free(). */
+struct ktap_target;
+
 struct relf_files {
 	struct relf_file **v;
 	unsigned n;
@@ -49,11 +51,14 @@ struct relf_files {
 	struct btf **mods;	/* modules' BTF (split over btf), as loaded */
 	const char **mod_names;
 	unsigned nmods;
+	/* Where the kernel's BTF, DWARF and function list are, and the
+	   search path for programs (target.h); set by the session. */
+	const struct ktap_target *target;
 };
 
 void relf_files_free(struct relf_files *f);
 
-/* @path (or a command in $PATH), opened once per session; NULL + @err. */
+/* @path (or a command in the target's PATH), opened once per session; NULL + @err. */
 struct relf_file *relf_open(struct relf_files *f, const char *path, char *err,
 			    size_t errlen);
 

@@ -3,6 +3,7 @@
  */
 #define _GNU_SOURCE
 #include "resolve_kdebug.h"
+#include "target.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -93,7 +94,8 @@ static char *kd_walk(const char *dir, const struct kd_want *w, int depth)
 /* @path itself if it is a file with DWARF. */
 static char *kd_file(const char *path)
 {
-	return access(path, R_OK) == 0 && kd_has_dwarf(path) ? strdup(path) : NULL;
+	/* kd_has_dwarf() opens it: an unreadable file has none */
+	return kd_has_dwarf(path) ? strdup(path) : NULL;
 }
 
 /* Append "@what" to the list of places looked at. */
@@ -108,10 +110,9 @@ static void kd_note(char *where, size_t len, const char *what)
 		snprintf(where + used, len - used, "%s%s", used ? ", " : "", what);
 }
 
-/* The places KTAP_DEBUGINFO_PATH names. */
-static char *kd_env(const struct kd_want *w, char *where, size_t wherelen)
+/* The places the target's debuginfo path (KTAP_DEBUGINFO_PATH) names. */
+static char *kd_env(const char *env, const struct kd_want *w, char *where, size_t wherelen)
 {
-	const char *env = getenv("KTAP_DEBUGINFO_PATH");
 	char *copy, *dir, *save = NULL, *found = NULL;
 
 	if (!env || !*env || !(copy = strdup(env)))
@@ -166,20 +167,18 @@ static char *kd_module(const char *r, const struct kd_want *w, char *where,
 	return found;
 }
 
-char *kd_find(const char *module, char *where, size_t wherelen)
+char *kd_find(const struct ktap_target *t, const char *module, char *where,
+	      size_t wherelen)
 {
 	struct kd_want w = { { NULL }, 0 };
 	char names[4][NAME_MAX + 16], *found;
-	struct utsname u;
 	unsigned i;
 
 	if (where && wherelen)
 		*where = '\0';
-	if (uname(&u) != 0)
-		return NULL;
 	if (!module) {
 		snprintf(names[0], sizeof(names[0]), "vmlinux");
-		snprintf(names[1], sizeof(names[1]), "vmlinux-%.200s", u.release);
+		snprintf(names[1], sizeof(names[1]), "vmlinux-%.200s", t->release);
 		w.n = 2;
 	} else {
 		/* "nf_conntrack" is nf_conntrack.ko; "9pnet-virtio" may be either. */
@@ -196,9 +195,9 @@ char *kd_find(const char *module, char *where, size_t wherelen)
 	}
 	for (i = 0; i < w.n; i++)
 		w.names[i] = names[i];
-	found = kd_env(&w, where, wherelen);
+	found = kd_env(t->debuginfo_path, &w, where, wherelen);
 	if (!found)
-		found = module ? kd_module(u.release, &w, where, wherelen) :
-				 kd_vmlinux(u.release, where, wherelen);
+		found = module ? kd_module(t->release, &w, where, wherelen) :
+				 kd_vmlinux(t->release, where, wherelen);
 	return found;
 }

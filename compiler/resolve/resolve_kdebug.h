@@ -17,8 +17,8 @@
 /*
  * The path of an ELF file with DWARF for the kernel (@module NULL) or for
  * module @module ("ext4"; '-' and '_' are the same), searched in this
- * order (R is the running kernel's release):
- *   each directory of $KTAP_DEBUGINFO_PATH (':'-separated), recursively;
+ * order (R is the target's kernel release, @t):
+ *   each directory of @t's debuginfo path (KTAP_DEBUGINFO_PATH), recursively;
  *   kernel: /usr/lib/debug/boot/vmlinux-R, /usr/lib/debug/lib/modules/R/vmlinux,
  *           /boot/vmlinux-R, /lib/modules/R/vmlinux, /lib/modules/R/build/vmlinux;
  *   module: /usr/lib/debug/lib/modules/R/ and /lib/modules/R/, recursively,
@@ -27,6 +27,8 @@
  * malloc'ed path (the caller frees it), or NULL; then @where (if not NULL)
  * says where it looked, for the error message.
  */
-char *kd_find(const char *module, char *where, size_t wherelen);
+struct ktap_target;
+char *kd_find(const struct ktap_target *t, const char *module, char *where,
+	      size_t wherelen);
 
 #endif

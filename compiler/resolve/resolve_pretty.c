@@ -179,7 +179,7 @@ static void rpretty_pointer(struct rpretty_buf *p, Dwarf_Die *t, const struct as
 		rpretty_val(p, RPRETTY_PTR, c);
 		return;
 	}
-	if (rdwarf_is_char(&e)) {
+	if (rdwarf_is_text(&e)) {
 		rpretty_val(p, RPRETTY_STRING, c);
 		return;
 	}
@@ -332,7 +332,8 @@ static void rpretty_btf_pointer(struct rpretty_buf *p, const struct btf *btf, co
 
 	if (!e) {
 		rpretty_val(p, RPRETTY_PTR, c);
-	} else if (rpretty_btf_is_char(btf, eid)) {
+	} else if (rpretty_btf_is_char(btf, eid) &&
+		   strcmp(btf__name_by_offset(btf, e->name_off), "unsigned char") != 0) {
 		rpretty_val(p, RPRETTY_STRING, c);
 	} else if (!top) {
 		rpretty_val(p, RPRETTY_PTR, c);

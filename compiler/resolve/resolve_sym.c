@@ -9,6 +9,7 @@
 #include "resolve_btf.h"
 #include "resolve_dwarf.h"
 #include "resolve_tpfmt.h"
+#include "target.h"
 
 #include <dwarf.h>
 #include <fnmatch.h>
@@ -262,14 +263,15 @@ static size_t rsym_sort_unique(const char **v, size_t n)
 	return k + 1;
 }
 
-/* Kernel functions kprobes can attach to: available_filter_functions. */
-static int rsym_match_ftrace(struct arena *a, const char *pattern, const char ***names)
+/*
+ * Kernel functions kprobes can attach to: the target's
+ * available_filter_functions (@list; NULL when it has none).
+ */
+static int rsym_match_ftrace(struct arena *a, const char *list, const char *pattern,
+			     const char ***names)
 {
 	char line[512];
-	FILE *fp;
-
-	snprintf(line, sizeof(line), "%s/available_filter_functions", tpf_dir());
-	fp = fopen(line, "r");
+	FILE *fp = list ? fopen(list, "r") : NULL;
 	size_t k = 0, cap = 0;
 
 	if (!fp)
@@ -311,8 +313,8 @@ static int rsym_match_dwarf(struct arena *a, struct relf_file *u, const char *pa
 	return (int)n;
 }
 
-int rsym_find_kernel_raw(struct arena *a, const char *module, const char *name,
-		       struct fetch_site *out, char *err, size_t errlen)
+int rsym_find_kernel_raw(const struct relf_files *f, struct arena *a, const char *module,
+			 const char *name, struct fetch_site *out, char *err, size_t errlen)
 {
 	const char **names;
 
@@ -322,7 +324,7 @@ int rsym_find_kernel_raw(struct arena *a, const char *module, const char *name,
 		return -1;
 	}
 	/* Unreadable list (not root): the kernel will say at run time. */
-	if (rsym_match_ftrace(a, name, &names) == 0) {
+	if (rsym_match_ftrace(a, f->target->filter_functions, name, &names) == 0) {
 		snprintf(err, errlen, "no kernel function \"%s\" that kprobes can trace "
 			 "(it is not in available_filter_functions)", name);
 		return -1;
@@ -348,7 +350,7 @@ int rsym_match(struct relf_files *f, struct arena *a, const char *path, const ch
 		u = relf_open(f, path, err, errlen);
 		return u ? (int)rsym_sort_unique(*names, relf_match(a, u->elf, pattern, names)) : -1;
 	}
-	n = rsym_match_ftrace(a, pattern, names);
+	n = rsym_match_ftrace(a, f->target->filter_functions, pattern, names);
 	if (n >= 0)
 		return n;
 	/* No tracefs list (not root?): every function the BTF describes. */

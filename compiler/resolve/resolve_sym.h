@@ -44,8 +44,8 @@ int rsym_find_kernel(struct relf_files *f, struct arena *a, const char *module,
  * can be read); its target variables are the raw $arg1...$argN and
  * $return.  0, or -1 with a message in @err.
  */
-int rsym_find_kernel_raw(struct arena *a, const char *module, const char *name,
-			 struct fetch_site *out, char *err, size_t errlen);
+int rsym_find_kernel_raw(const struct relf_files *f, struct arena *a, const char *module,
+			 const char *name, struct fetch_site *out, char *err, size_t errlen);
 
 /*
  * The first statement of FILE:LINE in @path, from the DWARF line table

@@ -15,27 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char *tpf_dir(void)
-{
-	static const char *const dirs[] = {
-		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
-	};
-	struct stat st;
-	unsigned i;
-	const char *env = getenv("KTAP_TRACEFS");
-
-	if (env)
-		return env;
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		char path[256];
-
-		snprintf(path, sizeof(path), "%s/events", dirs[i]);
-		if (stat(path, &st) == 0)
-			return dirs[i];
-	}
-	return "";
-}
-
 /* The whole of @path as an arena string, or NULL. */
 static char *tpf_read(struct arena *a, const char *path)
 {
@@ -144,7 +123,7 @@ struct tpf_event *tpf_parse(struct arena *a, const char *system,
 	return e->name ? e : NULL;
 }
 
-struct tpf_event *tpf_load(struct arena *a, const char *system,
+struct tpf_event *tpf_load(struct arena *a, const char *dir, const char *system,
 			   const char *name)
 {
 	char path[1024];
@@ -154,8 +133,7 @@ struct tpf_event *tpf_load(struct arena *a, const char *system,
 		errno = ENOENT;
 		return NULL;
 	}
-	snprintf(path, sizeof(path), "%s/events/%s/%s/format", tpf_dir(),
-		 system, name);
+	snprintf(path, sizeof(path), "%s/events/%s/%s/format", dir, system, name);
 	text = tpf_read(a, path);
 	return text ? tpf_parse(a, system, text) : NULL;
 }
@@ -165,14 +143,14 @@ static int tpf_cmp(const void *x, const void *y)
 	return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-unsigned tpf_match(struct arena *a, const char *system, const char *event,
-		   char ***out)
+unsigned tpf_match(struct arena *a, const char *dir, const char *system,
+		   const char *event, char ***out)
 {
 	char path[1024], *text, *p;
 	char **v = NULL;
 	size_t n = 0, cap = 0;
 
-	snprintf(path, sizeof(path), "%s/available_events", tpf_dir());
+	snprintf(path, sizeof(path), "%s/available_events", dir);
 	text = tpf_read(a, path);
 	for (p = text; p && *p; ) {
 		char *nl = strchr(p, '\n'), *colon;

@@ -3,9 +3,9 @@
  *
  * Pass 2 needs each tracepoint's fields (name, C type, size, signedness)
  * to type $field expressions, and the list of available events to expand
- * wildcards.  Only the formats of events a script names are read.  The
- * tracing directory is $KTAP_TRACEFS when set (tests point it at a copy
- * of format files), else the mounted tracefs.
+ * wildcards.  Only the formats of events a script names are read, from
+ * the tracing directory @dir the target names (target.h: the mounted
+ * tracefs, a --target directory, or $KTAP_TRACEFS).
  */
 #ifndef KTAP_RESOLVE_TPFMT_H
 #define KTAP_RESOLVE_TPFMT_H
@@ -54,14 +54,11 @@ struct tpf_event {
 	size_t fcap;
 };
 
-/* The tracing directory in use ("" when none is found). */
-const char *tpf_dir(void);
-
 /*
- * Read events/@system/@name/format.  Returns NULL (errno set) when the
+ * Read @dir/events/@system/@name/format.  Returns NULL (errno set) when the
  * event does not exist or cannot be read.  Allocated in @a.
  */
-struct tpf_event *tpf_load(struct arena *a, const char *system,
+struct tpf_event *tpf_load(struct arena *a, const char *dir, const char *system,
 			   const char *name);
 
 /* Parse the text of a format file (exposed for tests). */
@@ -69,12 +66,12 @@ struct tpf_event *tpf_parse(struct arena *a, const char *system,
 			    const char *text);
 
 /*
- * Every "system:event" of available_events matching the glob patterns
+ * Every "system:event" of @dir/available_events matching the glob patterns
  * (@system may be NULL for any).  Returns the count; *out is an
  * arena-allocated array of "system:event" strings, sorted.
  */
-unsigned tpf_match(struct arena *a, const char *system, const char *event,
-		   char ***out);
+unsigned tpf_match(struct arena *a, const char *dir, const char *system,
+		   const char *event, char ***out);
 
 const struct tpf_field *tpf_field(const struct tpf_event *e, const char *name);
 

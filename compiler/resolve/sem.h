@@ -73,7 +73,10 @@ struct sem_probe {
 	/* Resolved through syscall.NAME: a tracepoint whose user-memory
 	   arguments are fetched by a kprobe when the body reads them. */
 	bool syscall;
-	const char *family;		/* "syscall.NAME[.return]", for -l */
+	/* The alias the user's point expanded through, for -l/-L:
+	   "syscall.NAME[.return]", "scheduler.ctxswitch". */
+	const char *family;
+	const char *alias_vars;		/* -L: " name:type ..." its body sets */
 };
 
 struct sem_func {

@@ -170,7 +170,10 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	/* Before typing: unused alias locals go (with what they would have
 	   needed), then syscall probes that still read user memory get it. */
 	for (j = 0; j < c.prog->nprobes; j++) {
-		sema_elide(&c, c.prog->probes[j]);
+		if (in->list_vars)
+			sema_list_vars(&c, c.prog->probes[j]);
+		if (!in->unoptimized)
+			sema_elide(&c, c.prog->probes[j]);
 		sema_syscall_fetch(&c, c.prog->probes[j]);
 	}
 	if (d->errors)

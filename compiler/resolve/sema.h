@@ -23,6 +23,7 @@
 struct arena;
 struct diag_sink;
 struct tpf_event;
+struct ktap_target;
 
 struct relf_files;
 
@@ -32,6 +33,9 @@ struct sema_input {
 	unsigned nlibrary;
 	bool guru;
 	struct relf_files *up;	/* ELF/DWARF files opened for process() probes */
+	bool list_vars;		/* -L: keep what alias bodies set (sema_list_vars) */
+	const struct ktap_target *target;	/* what ktap compiles for */
+	bool unoptimized;	/* -u: keep unused alias locals */
 };
 
 /*

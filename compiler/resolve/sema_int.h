@@ -6,6 +6,7 @@
 #define KTAP_SEMA_INT_H
 
 #include "sema.h"
+#include "target.h"
 
 struct tpf_event;
 struct diag_sink;
@@ -96,8 +97,19 @@ struct sem_probe *sema_new_probe(struct sema_ctx *c);
 const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p);
 /* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
 const char *sema_point_origin(struct sema_ctx *c, const struct ast_ppoint *p);
-/* Whether the kernel's tracefs (or the fixture) has control file @file. */
-bool sema_point_kernel_has(const char *file);
+/*
+ * An optional point ('?', '!') whose dynamic events the target cannot
+ * create (target_has(), target.h) does not resolve, so a tapset alias
+ * can fall back to a tracepoint; a plain point still resolves (its -p3
+ * plan prints anywhere) and the kernel's refusal is reported at run time.
+ *
+ * SEMA_NO_TRACEFS(c): three "%s" arguments, " (why there is no tracefs
+ * to read)" when the target has none, else "".
+ */
+#define SEMA_NO_TRACEFS(c) \
+	*(c)->in->target->tracefs ? "" : " (", \
+	*(c)->in->target->tracefs ? "" : (c)->in->target->tracefs_problem, \
+	*(c)->in->target->tracefs ? "" : ")"
 
 /* ---- sema_probe.c: probe points to probes ---- */
 
@@ -133,6 +145,9 @@ const char *sema_spec_text(struct arena *a, const struct ast_expr *e);
    assignments of @sp whose locals nothing reads. */
 void sema_elide_mark(struct ast_stmt *s);
 void sema_elide(struct sema_ctx *c, struct sem_probe *sp);
+
+/* sema_list.c: for -L, what @sp's alias body sets, before elision. */
+void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp);
 
 /* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
 /* The system calls matching glob @pattern: syscall tracepoints and tapset

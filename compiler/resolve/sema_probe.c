@@ -154,12 +154,13 @@ static int point_trace(struct sema_ctx *c, struct point_state *st,
 	colon = strchr(spec, ':');
 	if (colon)
 		*colon = '\0';
-	n = tpf_match(c->arena, colon ? spec : NULL, colon ? colon + 1 : spec,
-		      &names);
-	if (n == 0 && !st->optional) {
+	n = tpf_match(c->arena, c->in->target->tracefs, colon ? spec : NULL,
+		      colon ? colon + 1 : spec, &names);
+	/* No tracefs to look in: not even an optional point can be decided. */
+	if (n == 0 && (!st->optional || !*c->in->target->tracefs)) {
 		diag_error(c->diag, arg->span,
-			   "no tracepoint matches \"%.*s\"%s", (int)arg->len, arg->str,
-			   *tpf_dir() ? "" : " (tracefs is not mounted or not readable)");
+			   "no tracepoint matches \"%.*s\"%s%s%s", (int)arg->len, arg->str,
+			   SEMA_NO_TRACEFS(c));
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -168,7 +169,7 @@ static int point_trace(struct sema_ctx *c, struct point_state *st,
 		struct sem_probe *sp;
 
 		*ev++ = '\0';
-		e = tpf_load(c->arena, names[i], ev);
+		e = tpf_load(c->arena, c->in->target->tracefs, names[i], ev);
 		if (!e) {
 			diag_error(c->diag, arg->span, "cannot read the format of %s:%s",
 				   names[i], ev);
@@ -515,7 +516,7 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 			   p->comps[0].name);
 		return -1;
 	}
-	if (st->optional && !sema_point_kernel_has("kprobe_events")) {
+	if (st->optional && !target_has(c->in->target, TGT_KPROBES)) {
 		c->missing = "kprobes, which this kernel does not have (no kprobe_events in tracefs)";
 		return 1;
 	}
@@ -527,7 +528,8 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 		if (rsym_find_kernel(c->in->up, c->arena, module, names[i], uf, err,
 				   sizeof(err)) != 0 &&
 		    (!point_is(p, 0, "kprobe") ||
-		     rsym_find_kernel_raw(c->arena, module, names[i], uf, err, sizeof(err)) != 0)) {
+		     rsym_find_kernel_raw(c->in->up, c->arena, module, names[i], uf, err,
+					  sizeof(err)) != 0)) {
 			/* Traceable but not described by BTF: skipped in a wildcard. */
 			if (n > 1)
 				continue;
@@ -579,6 +581,7 @@ static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 		const struct sema_alias *al = &c->aliases[i];
 		struct point_state inner = *st;
 		struct ast_stmt *alias_body;
+		unsigned first = c->prog->nprobes, k;
 
 		if (!point_alias_matches(al->name, p))
 			continue;
@@ -606,6 +609,10 @@ static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 				break;
 		}
 		c->alias_depth--;
+		/* -l lists the outermost alias's name, as stap does. */
+		for (k = first; c->alias_depth == 0 && k < c->prog->nprobes; k++)
+			if (!c->prog->probes[k]->family)
+				c->prog->probes[k]->family = sema_point_text(c, al->name);
 	}
 	return n;
 }
@@ -652,8 +659,8 @@ static int point_syscall(struct sema_ctx *c, struct point_state *st, const struc
 	if (n == 0) {
 		if (st->optional)
 			return 1;
-		diag_error(c->diag, p->span, "no system call matches '%s'%s", sema_point_text(c, p),
-			   *tpf_dir() ? "" : " (tracefs is not mounted or not readable)");
+		diag_error(c->diag, p->span, "no system call matches '%s'%s%s%s",
+			   sema_point_text(c, p), SEMA_NO_TRACEFS(c));
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -665,8 +672,9 @@ static int point_syscall(struct sema_ctx *c, struct point_state *st, const struc
 		/* In a wildcard, a tapset alias this kernel cannot resolve is skipped. */
 		inner.optional = st->optional || wild;
 		if (!point_aliases(c, &inner, q)) {
-			ev = tpf_load(c->arena, "syscalls", arena_printf(c->arena, "sys_%s_%s",
-						ret ? "exit" : "enter", names[i]));
+			ev = tpf_load(c->arena, c->in->target->tracefs, "syscalls",
+				      arena_printf(c->arena, "sys_%s_%s",
+						   ret ? "exit" : "enter", names[i]));
 			if (!ev)
 				continue;	/* listed by an alias only */
 			inner.body = point_seq(c, sema_syscall_prologue(c, ev, names[i], ret, p->span),

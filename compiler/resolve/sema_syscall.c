@@ -88,8 +88,8 @@ unsigned sema_syscall_names(struct sema_ctx *c, const char *pattern, bool ret,
 	const char **v;
 	unsigned ntp, n = 0, i, out = 0;
 
-	ntp = tpf_match(c->arena, "syscalls", arena_printf(c->arena, "%s%s", prefix,
-							      pattern), &tps);
+	ntp = tpf_match(c->arena, c->in->target->tracefs, "syscalls",
+			arena_printf(c->arena, "%s%s", prefix, pattern), &tps);
 	v = arena_alloc(c->arena, (ntp + c->naliases + 1) * sizeof(*v));
 	for (i = 0; i < ntp; i++) {
 		v[n] = strchr(tps[i], ':') + 1 + strlen(prefix);
@@ -408,7 +408,7 @@ static bool sc_wrapper(struct sema_ctx *c, struct sc_scan *s, const char *name,
 	char err[256];
 	unsigned k;
 
-	if (!c->in->up || !sema_point_kernel_has("kprobe_events"))
+	if (!c->in->up || !target_has(c->in->target, TGT_KPROBES))
 		return false;
 	if (rsym_find_kernel(c->in->up, c->arena, NULL,
 			   arena_printf(c->arena, "__x64_sys_%s", name), uf, err,
@@ -509,7 +509,7 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 		sc_promote(c, sp, &s, uf);
 		return;
 	}
-	why = c->in->up && sema_point_kernel_has("kprobe_events") ?
+	why = c->in->up && target_has(c->in->target, TGT_KPROBES) ?
 		arena_printf(c->arena, "BTF describes no __x64_sys_%s or sys_%s for a kprobe",
 			     name, name) :
 		"this kernel has no kprobes (kprobe_events)";

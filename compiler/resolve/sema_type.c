@@ -70,10 +70,16 @@ static void ty_unify(struct sema_ctx *c, enum sem_type *slot, enum sem_type t,
 }
 
 /* Require @e to have type @want (unknown is fine until the last round). */
+static void ty_as_number(struct sema_ctx *c, struct ast_expr *e);
+
 static void ty_want(struct sema_ctx *c, struct ast_expr *e, enum sem_type want,
 		    const char *what)
 {
-	enum sem_type t = ty_expr(c, e);
+	enum sem_type t;
+
+	if (want == SEM_LONG)
+		ty_as_number(c, e);
+	t = ty_expr(c, e);
 
 	if (t == SEM_UNKNOWN || t == want)
 		return;
@@ -331,6 +337,10 @@ static enum sem_type ty_binary(struct sema_ctx *c, struct ast_expr *e)
 		return SEM_LONG;
 	case AST_OP_LT: case AST_OP_GT: case AST_OP_LE: case AST_OP_GE:
 	case AST_OP_EQ: case AST_OP_NE:
+		if (e->b->kind == AST_NUM)	/* $p->comm == 0: an address */
+			ty_as_number(c, e->a);
+		if (e->a->kind == AST_NUM)
+			ty_as_number(c, e->b);
 		l = ty_expr(c, e->a);
 		r = ty_expr(c, e->b);
 		if (l != SEM_UNKNOWN && r != SEM_UNKNOWN && l != r)
@@ -537,6 +547,27 @@ static int ty_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	return (int)ty_expr(c, e);
 }
 
+/*
+ * probefunc() in a kernel.function(), kprobe.function() or
+ * process().function()/.statement() probe: the probed function's name
+ * (stap's symname(addr())), known now, so a constant.  Elsewhere it stays
+ * a call (the empty string at run time).  True when @e was replaced.
+ */
+static bool ty_probefunc(struct sema_ctx *c, struct ast_expr *e)
+{
+	const struct tpf_event *ev = ty_event(c);
+	const struct fetch_site *fn = ev ? ev->dyn_func : NULL;
+
+	if (strcmp(e->str, "probefunc") != 0 || e->args.n || !fn || !fn->name ||
+	    !strcmp(fn->name, "?"))
+		return false;
+	e->kind = AST_STR;
+	e->str = fn->name;
+	e->len = strlen(fn->name);
+	c->changed = true;
+	return true;
+}
+
 static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct sem_func *f;
@@ -556,6 +587,8 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 		f = sema_func_use(c, e->str);
 	if (!f) {
 		id = sema_builtin(e->str);
+		if (id >= 0 && ty_probefunc(c, e))
+			return SEM_STRING;
 		if (id >= 0)
 			return ty_builtin(c, e, id);
 		for (i = 0; i < e->args.n; i++)
@@ -779,6 +812,44 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 	}
 	e->ref = (int)(f - ev->fields);
 	return f->kind == TPF_INT && !e->chain.pretty ? SEM_LONG : SEM_STRING;
+}
+
+/*
+ * stap's value of a target variable ktap reads as a string, where a
+ * number is wanted (arithmetic, a condition, a comparison with a
+ * number): a char * is the pointer ($msg == 0), a char array its own
+ * address ($r->tag + 1 is &$r->tag + 1).  Decided before @e is typed, so
+ * the event only gets the fetch that is used.
+ */
+static void ty_as_number(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct tpf_event *ev = ty_event(c);
+	struct ast_chain raw;
+	struct ast_expr *x;
+	struct fetch f;
+	char err[512];
+
+	if (e->kind != AST_TARGET || e->module || !ev || !ev->dyn_func || e->chain.pretty ||
+	    e->chain.mem || e->chain.raw || !strncmp(e->str, "$$", 2) ||
+	    rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f, err,
+			 sizeof(err)) != 0 || !f.is_string)
+		return;		/* not a string; or an error, which typing reports */
+	raw = e->chain;
+	raw.raw = true;
+	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &raw, ev->dyn_return, &f, err,
+			 sizeof(err)) == 0 && !f.is_string) {
+		e->chain.raw = true;	/* a char *: the pointer */
+		return;
+	}
+	x = arena_alloc(c->arena, sizeof(*x));	/* an array: its address */
+	*x = *e;
+	memset(e, 0, sizeof(*e));
+	e->kind = AST_UNARY;
+	e->op = AST_OP_ADDR;
+	e->span = x->span;
+	e->op_span = x->span;
+	e->a = x;
+	c->changed = true;
 }
 
 /* @defined(x) is decided now: 1 when x resolves. */
@@ -1052,10 +1123,10 @@ static enum sem_type ty_addr_of(struct sema_ctx *c, struct ast_expr *e)
 	char err[512];
 	int rc;
 
-	if (!ev || !ev->dyn_func || !((const struct fetch_site *)ev->dyn_func)->btf ||
-	    (x->kind != AST_TARGET && x->kind != AST_CAST) || !x->chain.n) {
-		ty_err(c, e->span, "'&' takes a member of a kernel structure: &$p->member or "
-		       "&@cast(ADDR, \"T\")->member in a kernel.function() probe");
+	if (!ev || !ev->dyn_func || (x->kind != AST_TARGET && x->kind != AST_CAST) ||
+	    (!x->chain.n && x->kind == AST_CAST)) {
+		ty_err(c, e->span, "'&' takes a target variable in memory: &$p->member or "
+		       "&@cast(ADDR, \"T\")->member in a kernel.function() or process() probe");
 		return SEM_UNKNOWN;
 	}
 	x->chain.mem = AST_MEM_ADDR;

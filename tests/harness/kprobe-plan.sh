@@ -35,7 +35,7 @@ member_off() {
 # when it sits in anonymous structs and unions (as sock_common's do).
 member_deep() { btf_member_off "$TMP/btf" "$@"; }
 
-plan 17
+plan 18
 
 count=$(param_reg vfs_read count)
 file=$(param_reg vfs_read file)
@@ -284,6 +284,31 @@ if [ "$got" = "buf_str=+0($buf):ustring pos_mem=+0($pos):s64" ]; then
 else
 	not_ok "user_string/kernel_long fetches: $got"
 	diag_file "$TMP/err"
+fi
+
+# Array-typed target variables are addresses, as in stap: kernel_string(),
+# '&', arithmetic and comparison with 0 take them (a char array alone
+# still prints as a string); an unsigned char * is a number.  Errors name
+# the expression as written.
+p=$(param_reg wake_up_new_task p)
+comm=$(member_deep task_struct comm)
+skb=$(param_reg consume_skb skb)
+data=$(member_deep sk_buff data)
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	'probe kernel.function("wake_up_new_task") { printf("%s %s %d %d %d\n", $p->comm, kernel_string($p->comm), &$p->comm, $p->comm + 1, $p->comm != 0) }
+	probe kernel.function("consume_skb") { printf("%d\n", $skb->data) }'
+got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/[a-z_]*_[0-9] [a-z_]* \(.*\)'\$|\1|p" "$TMP/out" | tr '\n' ' ')
+run_ktap "$TMP" "$TMP/out2" "$TMP/err2" -p3 -e \
+	'probe kernel.function("wake_up_new_task") { println(kernel_long($p->se)) }'
+if [ "$got" = "p_comm=+$comm($p):string p_comm_addr=$p:u64 skb_data=+$data($skb):u64 " ] &&
+	[ "$(grep -c "pushi    $comm\$" "$TMP/out")" -eq 3 ] && [ "$rc" -eq 1 ] &&
+	grep -q "error: '\$p->se' is not an address\$" "$TMP/err2"; then
+	ok "arrays are addresses: kernel_string(\$p->comm), &, +, != 0; unsigned char * is a number"
+else
+	not_ok "array target variables (exit status $rc): $got"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+	diag_file "$TMP/err2"
 fi
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -L 'kernel.function("vfs_read")'

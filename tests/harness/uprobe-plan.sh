@@ -167,7 +167,7 @@ fi
 # so (inside a pretty-printed string the value would print '?').
 n14='->next->next->next->next->next->next->next->next->next->next->next->next->next->next'
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe process("'"$X86"'").function("walk") { print($ring'"$n14"'->v) }'
-if [ "$rc" -eq 1 ] && grep -q "error: reading 'ring_next_.*_v' takes a fetch argument of 67 characters (\"+8(+0(.*:s32\"); the kernel's limit is 63\$" "$TMP/err"; then
+if [ "$rc" -eq 1 ] && grep -q "error: reading '\$ring->next.*->next->v' takes a fetch argument of 67 characters (\"+8(+0(.*:s32\"); the kernel's limit is 63\$" "$TMP/err"; then
 	ok "a fetch argument over 63 characters: a located error"
 else
 	not_ok "a fetch argument over 63 characters (exit status $rc)"

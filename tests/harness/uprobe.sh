@@ -21,7 +21,7 @@ TR=/sys/kernel/tracing
 [ -x "$T" ] && [ -x "$O" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 32
+plan 34
 "$SNAP" >"$TMP/before"
 
 # check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
@@ -61,6 +61,23 @@ run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("handle") { printf("%s %d %d\n", user_string($msg), user_int($r), user_char($r->name)) }' -c "$T"
 printf '%s\n' "hello 42 97" "hello 42 97" "hello 42 97" >"$TMP/want"
 check "user_string(), user_int(), user_char() become fetches of user memory"
+
+# An array-typed target variable is its address, as in stap: user_string()
+# of it and of it plus 1, '&', arithmetic, comparison with 0; alone it
+# still prints as a string.  An unsigned char * is a number.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle") {
+		printf("%s|%s|%s|%d|%d|%d|%d|%d|%d\n", $r->tag, user_string($r->tag),
+		       user_string($r->tag + 1), &$r->tag - $r, $r->tag - $r, $r->tag == 0,
+		       $r->tag != 0, $r->bytes - $r, $msg != 0); exit() }' -c "$T"
+printf '%s\n' "tagged|tagged|agged|40|40|0|1|40|1" >"$TMP/want"
+check "arrays are addresses: user_string(\$r->tag + 1), &, -, == 0; unsigned char * is a number"
+
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle"), process("'"$T"'").function("walk").return {
+		println(probefunc()) }' -c "$T"
+printf '%s\n' handle handle handle walk >"$TMP/want"
+check "probefunc(): the probed function, at entry and return"
 
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("handle") {
@@ -256,7 +273,7 @@ fi
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("handle") { printf("%s\n", $r$); exit() }' -c "$T"
 # stap's $var$ shows nested structs as {...} and arrays (char arrays too) as [...].
-if [ "$rc" -eq 0 ] && grep -qx '{.id=42, .name="alpha", .in={...}, .ip=0x[0-9a-f]*, .tag=\[...\], .flags=5, .mode=17}' "$TMP/out"; then
+if [ "$rc" -eq 0 ] && grep -qx '{.id=42, .name="alpha", .in={...}, .ip=0x[0-9a-f]*, .tag=\[...\], .flags=5, .mode=17, .bytes=0x[0-9a-f]*}' "$TMP/out"; then
 	ok '$r$ prints the struct as stap does: members, strings quoted, pointers in hex'
 else
 	not_ok '$r$ pretty printing'

@@ -5,7 +5,7 @@
  *
  * Calls handle() three times (k = 0, 1, 2) with a struct holding an int,
  * a string pointer, an embedded struct, a pointer to a struct, a char
- * array and two bitfields, then walk() once (a loop with locals in a
+ * array, two bitfields and an unsigned char pointer, then walk() once (a loop with locals in a
  * lexical block, for statement probes, and a global counter), then
  * malloc(12345) and srandom(12345) once each through libc (srandom
  * because sanitizers replace malloc).  Then, for @entry: fact(4)
@@ -37,6 +37,7 @@ struct req {
 	char tag[8];
 	unsigned flags : 3;
 	unsigned mode : 5;
+	unsigned char *bytes;	/* bytes, not text: an address (here, &tag) */
 };
 
 struct point {
@@ -104,13 +105,14 @@ int nap(int ms)
 int main(void)
 {
 	struct inner i2 = { 7, 70 };
-	struct req r = { 42, "alpha", { 5, 50 }, &i2, "tagged", 5, 17 };
+	struct req r = { 42, "alpha", { 5, 50 }, &i2, "tagged", 5, 17, NULL };
 	long s = 0;
 	void *p;
 	int k;
 
 	struct shape sh = { "square", { 1, 2 }, NULL, { 4, 5, 6 }, { 65 } };
 
+	r.bytes = (unsigned char *)r.tag;
 	for (k = 0; k < 3; k++)
 		s += handle(&r, k, "hello");
 	s += walk(&sh, 3);

@@ -40,8 +40,9 @@ static struct compiled *compile(const char *script)
 	session_facts(&c->s);
 	if (session_parse(&c->s) == 0) {
 		in = (struct sema_input){ c->s.script, c->s.library, c->s.nlibrary, false,
-					  &c->s.up };
+					  &c->s.up, .target = &c->s.target };
 		c->s.prog = sema_run(c->s.arena, &c->s.diag, &in);
+		lo.tracefs = c->s.target.tracefs;
 		if (c->s.prog)
 			c->s.ir = lower_run(c->s.arena, &c->s.diag, &c->s.src, c->s.prog, &lo);
 	}

@@ -1,0 +1,400 @@
+/*
+ * target.c - the description of the machine ktap compiles for (see
+ * target.h): filled from the live machine or from a target directory,
+ * and written to one by --save-target.
+ */
+#define _GNU_SOURCE
+#include "target.h"
+#include "arena.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* Where a kernel's tracefs is mounted, in the order ktap looks. */
+static const char *const tgt_tracefs_dirs[] = {
+	"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+};
+
+/* How the tracefs README shows each feature. */
+static const struct {
+	unsigned bit;
+	const char *name;		/* for -v and --save-target */
+	const char *readme;		/* text only that feature's README has */
+	const char *file;		/* or a control file that exists */
+} tgt_features[] = {
+	{ TGT_KPROBES, "kprobes", "kprobe_events", "kprobe_events" },
+	{ TGT_UPROBES, "uprobes", "uprobe_events", "uprobe_events" },
+	{ TGT_DYNAMIC_EVENTS, "dynamic_events", "dynamic_events", "dynamic_events" },
+	{ TGT_HIST, "hist", "hist:keys", NULL },
+	{ TGT_SYNTH, "synthetic_events", "synthetic_events", "synthetic_events" },
+	{ TGT_EPROBES, "eprobes", "e[:[<group>/]", NULL },
+	{ TGT_STACKTRACE, "stacktrace", "stacktrace", NULL },
+	{ TGT_SNAPSHOT, "snapshot", "snapshot", NULL },
+};
+#define TGT_NFEATURES (sizeof(tgt_features) / sizeof(tgt_features[0]))
+
+static bool tgt_exists(const char *dir, const char *name)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return stat(path, &st) == 0;
+}
+
+/* The whole of file @path, NUL-terminated (malloc'd), or NULL. */
+static char *tgt_slurp(const char *path, size_t *lenp)
+{
+	gzFile f = gzopen(path, "rb");	/* also reads plain files */
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - len < 8192) {
+			cap = cap ? cap * 2 : 65536;
+			buf = xrealloc(buf, cap + 1);
+		}
+		n = gzread(f, buf + len, (unsigned)(cap - len));
+		len += n > 0 ? (size_t)n : 0;
+	} while (n > 0);
+	gzclose(f);
+	if (n < 0) {
+		free(buf);
+		errno = EIO;
+		return NULL;
+	}
+	if (!buf)
+		buf = xmalloc(1);
+	buf[len] = '\0';
+	if (lenp)
+		*lenp = len;
+	return buf;
+}
+
+/* Features from @dir's README (or its control files, for old copies). */
+static unsigned tgt_features_of(const char *dir)
+{
+	char path[PATH_MAX];
+	char *readme;
+	unsigned i, f = 0;
+
+	if (!*dir)
+		return 0;
+	snprintf(path, sizeof(path), "%s/README", dir);
+	readme = tgt_slurp(path, NULL);
+	for (i = 0; i < TGT_NFEATURES; i++)
+		if ((readme && strstr(readme, tgt_features[i].readme) &&
+		     /* a copy's own README is no tracefs README */
+		     strstr(readme, "tracing mini-HOWTO")) ||
+		    (tgt_features[i].file && tgt_exists(dir, tgt_features[i].file)))
+			f |= tgt_features[i].bit;
+	free(readme);
+	return f;
+}
+
+const char *target_feature_names(unsigned features, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned i;
+
+	buf[0] = '\0';
+	for (i = 0; i < TGT_NFEATURES; i++)
+		if ((features & tgt_features[i].bit) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? " " : "", tgt_features[i].name);
+	return buf;
+}
+
+/*
+ * The mounted tracefs, or "" with *@problem saying why.  Root mounts
+ * it where it is missing, so that every probe kind finds it the same.
+ */
+static const char *tgt_find_tracefs(const char **problem, bool *denied_out)
+{
+	unsigned i;
+	bool denied = false;
+
+	for (i = 0; i < sizeof(tgt_tracefs_dirs) / sizeof(tgt_tracefs_dirs[0]); i++) {
+		if (tgt_exists(tgt_tracefs_dirs[i], "events"))
+			return tgt_tracefs_dirs[i];
+		/* only tracefs's own place: debugfs is 0700 everywhere */
+		denied |= i == 0 && errno == EACCES;
+	}
+	if (!denied && geteuid() == 0 &&
+	    mount("nodev", tgt_tracefs_dirs[0], "tracefs", 0, NULL) == 0 &&
+	    tgt_exists(tgt_tracefs_dirs[0], "events"))
+		return tgt_tracefs_dirs[0];
+	*denied_out = denied;
+	*problem = denied ?
+		"tracefs (/sys/kernel/tracing) is not readable by this user: ktap "
+		"needs root (or CAP_SYS_ADMIN/CAP_PERFMON and read access to tracefs) "
+		"to read event formats; or use --target DIR, a copy made with "
+		"'ktap --save-target DIR' as root" :
+		"tracefs is not mounted (as root: mount -t tracefs nodev "
+		"/sys/kernel/tracing)";
+	return "";
+}
+
+/* The kernel configuration of @release on this machine, or NULL. */
+static const char *tgt_live_config(struct arena *a, const char *release, bool own)
+{
+	const char *places[3];
+	unsigned i, n = 0;
+
+	if (own)
+		places[n++] = "/proc/config.gz";
+	places[n++] = arena_printf(a, "/boot/config-%s", release);
+	places[n++] = arena_printf(a, "/lib/modules/%s/build/.config", release);
+	for (i = 0; i < n; i++)
+		if (access(places[i], R_OK) == 0)
+			return places[i];
+	return NULL;
+}
+
+/* Overrides from the environment, after the target's own values. */
+static void tgt_apply_env(struct ktap_target *t, const struct tgt_env *env)
+{
+	if (env->tracefs) {
+		t->tracefs = env->tracefs;
+		t->tracefs_problem = NULL;
+		t->tracefs_denied = false;
+		t->features = tgt_features_of(t->tracefs);
+		t->filter_functions = NULL;
+	}
+	if (env->btf)
+		t->btf = env->btf;
+	if (env->kconfig)
+		t->kconfig_path = env->kconfig;
+	t->debuginfo_path = env->debuginfo_path;
+	t->exec_path = env->exec_path ? env->exec_path : "/usr/bin:/bin";
+}
+
+/* The first line of file @path (arena), "0" when unreadable. */
+static const char *tgt_first_line(struct arena *a, const char *path)
+{
+	char *text = tgt_slurp(path, NULL);
+	const char *line = arena_strndup(a, text ? text : "0",
+					 text ? strcspn(text, "\n") : 1);
+
+	free(text);
+	return line;
+}
+
+void target_live(struct ktap_target *t, struct arena *a, const struct tgt_env *env,
+		 const char *release, const char *arch)
+{
+	struct utsname u;
+
+	memset(t, 0, sizeof(*t));
+	if (uname(&u) != 0)
+		memset(&u, 0, sizeof(u));
+	t->release = arena_strdup(a, release ? release : u.release);
+	t->arch = arena_strdup(a, arch ? arch : u.machine);
+	t->root = geteuid() == 0;
+	t->cpus = tgt_first_line(a, "/sys/devices/system/cpu/possible");
+	t->tracefs = env->tracefs ? "" : tgt_find_tracefs(&t->tracefs_problem,
+							      &t->tracefs_denied);
+	t->features = tgt_features_of(t->tracefs);
+	t->kconfig_path = tgt_live_config(a, t->release, !release || !strcmp(release, u.release));
+	t->btf = "/sys/kernel/btf/vmlinux";
+	t->btf_dir = "/sys/kernel/btf";
+	tgt_apply_env(t, env);
+	if (*t->tracefs && tgt_exists(t->tracefs, "available_filter_functions"))
+		t->filter_functions = arena_printf(a, "%s/available_filter_functions",
+						   t->tracefs);
+}
+
+/* "KEY=VALUE" of @text, or NULL. */
+static const char *tgt_key(struct arena *a, const char *text, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p;
+
+	for (p = text; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : p)
+		if (strncmp(p, key, n) == 0 && p[n] == '=')
+			return arena_strndup(a, p + n + 1, strcspn(p + n + 1, "\n"));
+	return NULL;
+}
+
+int target_load(struct ktap_target *t, struct arena *a, const struct tgt_env *env,
+		const char *dir, char *err, size_t errlen)
+{
+	char *desc;
+	const char *path;
+
+	memset(t, 0, sizeof(*t));
+	if (!tgt_exists(dir, "events") || !tgt_exists(dir, "available_events")) {
+		snprintf(err, errlen, "--target %s: not a target directory (no events/ "
+			 "or available_events; 'ktap --save-target DIR' writes one)", dir);
+		return -1;
+	}
+	t->dir = dir;
+	t->tracefs = dir;
+	desc = tgt_slurp(arena_printf(a, "%s/ktap-target", dir), NULL);
+	t->release = tgt_key(a, desc, "release");
+	t->arch = tgt_key(a, desc, "arch");
+	t->cpus = tgt_key(a, desc, "cpus");
+	free(desc);
+	if (!t->cpus)
+		t->cpus = "0";
+	if (!t->release || !t->arch) {
+		snprintf(err, errlen, "--target %s: %s/ktap-target does not give the "
+			 "kernel's release= and arch=", dir, dir);
+		return -1;
+	}
+	t->features = tgt_features_of(dir);
+	path = arena_printf(a, "%s/config", dir);
+	t->kconfig_path = access(path, R_OK) == 0 ? path : NULL;
+	path = arena_printf(a, "%s/btf/vmlinux", dir);
+	t->btf = access(path, R_OK) == 0 ? path : NULL;
+	t->btf_dir = arena_printf(a, "%s/btf", dir);
+	t->root = geteuid() == 0;
+	tgt_apply_env(t, env);
+	if (tgt_exists(t->tracefs, "available_filter_functions"))
+		t->filter_functions = arena_printf(a, "%s/available_filter_functions",
+						   t->tracefs);
+	return 0;
+}
+
+/* ---- --save-target ---- */
+
+static int tgt_write(const char *path, const char *data, size_t len, FILE *err)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+		fprintf(err, "ktap: error: writing %s: %s\n", path, strerror(errno));
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	return 0;
+}
+
+/* Copy @from (gunzipped when gzipped) to @to; a missing @from is fine
+   when @optional. */
+static int tgt_copy(const char *from, const char *to, bool optional, FILE *err)
+{
+	size_t len;
+	char *data = tgt_slurp(from, &len);
+	int r;
+
+	if (!data) {
+		if (optional)
+			return 0;
+		fprintf(err, "ktap: error: reading %s: %s\n", from, strerror(errno));
+		return -1;
+	}
+	r = tgt_write(to, data, len, err);
+	free(data);
+	return r;
+}
+
+static int tgt_mkdir(const char *path, FILE *err)
+{
+	if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+		fprintf(err, "ktap: error: mkdir %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* events/SYS/EVENT/format for every event of @src. */
+static int tgt_save_formats(const char *src, const char *dir, FILE *err)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	struct dirent *s, *e;
+	DIR *sd, *ed;
+	int r = 0;
+
+	snprintf(from, sizeof(from), "%s/events", src);
+	if (!(sd = opendir(from))) {
+		fprintf(err, "ktap: error: reading %s: %s\n", from, strerror(errno));
+		return -1;
+	}
+	while (r == 0 && (s = readdir(sd)) != NULL) {
+		if (s->d_name[0] == '.')
+			continue;
+		snprintf(from, sizeof(from), "%s/events/%s", src, s->d_name);
+		if (!(ed = opendir(from)))
+			continue;	/* a file: enable, header_page, ... */
+		snprintf(to, sizeof(to), "%s/events/%s", dir, s->d_name);
+		r = tgt_mkdir(to, err);
+		while (r == 0 && (e = readdir(ed)) != NULL) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(from, sizeof(from), "%s/events/%s/%s/format", src,
+				 s->d_name, e->d_name);
+			if (access(from, R_OK) != 0)
+				continue;
+			snprintf(to, sizeof(to), "%s/events/%s/%s", dir, s->d_name, e->d_name);
+			r = tgt_mkdir(to, err);
+			strncat(to, "/format", sizeof(to) - strlen(to) - 1);
+			if (r == 0)
+				r = tgt_copy(from, to, false, err);
+		}
+		closedir(ed);
+	}
+	closedir(sd);
+	return r;
+}
+
+int target_save(const struct ktap_target *t, const char *dir, FILE *err)
+{
+	char to[PATH_MAX], from[PATH_MAX], feat[256];
+	char *desc;
+	int r;
+
+	if (!*t->tracefs) {
+		fprintf(err, "ktap: error: --save-target: %s\n", t->tracefs_problem);
+		return -1;
+	}
+	if (tgt_mkdir(dir, err) != 0)
+		return -1;
+	snprintf(to, sizeof(to), "%s/events", dir);
+	if (tgt_mkdir(to, err) != 0)
+		return -1;
+	if (asprintf(&desc, "release=%s\narch=%s\ncpus=%s\nfeatures=%s\n", t->release,
+		     t->arch, t->cpus,
+		     target_feature_names(t->features, feat, sizeof(feat))) < 0)
+		return -1;
+	snprintf(to, sizeof(to), "%s/ktap-target", dir);
+	r = tgt_write(to, desc, strlen(desc), err);
+	free(desc);
+	snprintf(from, sizeof(from), "%s/README", t->tracefs);
+	snprintf(to, sizeof(to), "%s/README", dir);
+	if (r == 0)
+		r = tgt_copy(from, to, false, err);
+	snprintf(from, sizeof(from), "%s/available_events", t->tracefs);
+	snprintf(to, sizeof(to), "%s/available_events", dir);
+	if (r == 0)
+		r = tgt_copy(from, to, false, err);
+	if (r == 0)
+		r = tgt_save_formats(t->tracefs, dir, err);
+	snprintf(to, sizeof(to), "%s/config", dir);
+	if (r == 0 && t->kconfig_path)
+		r = tgt_copy(t->kconfig_path, to, true, err);
+	snprintf(to, sizeof(to), "%s/btf", dir);
+	if (r == 0 && t->btf && access(t->btf, R_OK) == 0 && (r = tgt_mkdir(to, err)) == 0) {
+		snprintf(to, sizeof(to), "%s/btf/vmlinux", dir);
+		r = tgt_copy(t->btf, to, true, err);
+	}
+	return r;
+}
+
+char *target_read_config(const struct ktap_target *t)
+{
+	return t->kconfig_path ? tgt_slurp(t->kconfig_path, NULL) : NULL;
+}

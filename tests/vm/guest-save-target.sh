@@ -1,0 +1,14 @@
+#!/bin/sh
+# guest-save-target.sh - the guest half of tests/vm/save-target.sh: saves
+# the VM kernel's description (ktap --save-target) and copies it to the
+# shared directory (/mnt/host) as target.tar.
+# shellcheck disable=SC2034  # read by vm-selftest.sh
+guest_plan=1
+
+if ktap --save-target /tmp/target 2>/tmp/err &&
+	(cd /tmp/target && tar cf /mnt/host/target.tar .) 2>>/tmp/err; then
+	echo "ok - ktap --save-target in the guest ($(cat /tmp/target/ktap-target | tr '\n' ' '))"
+else
+	echo "not ok - ktap --save-target in the guest"
+	sed 's/^/# /' /tmp/err
+fi
