@@ -49,6 +49,7 @@ static const char drv_help[] =
 	"  -v             more verbose (per-pass timing); repeat for more\n"
 	"  -w             suppress warnings\n"
 	"  -W             treat warnings as errors\n"
+	"  -t             report each probe's hits and handler time at the end\n"
 	"  --target DIR   compile for the machine saved in DIR (-p1 to -p3,\n"
 	"                 no root needed): its kernel release, architecture,\n"
 	"                 tracefs features, event formats, BTF and config\n"
@@ -79,10 +80,11 @@ static const char drv_help[] =
 	"  PATH           where process(\"NAME\") finds the program NAME\n"
 	"\n"
 	"Privileges:\n"
-	"  Running a script (-p5) needs root, or CAP_SYS_ADMIN/CAP_PERFMON and\n"
-	"  write access to tracefs.  -p1 and -p2 of scripts without kernel\n"
-	"  probes need nothing; -p2/-p3 of scripts with kernel probes read\n"
-	"  tracefs (root), or a --target directory saved by root.\n"
+	"  Running a script with kernel probes (tracepoints, kprobes, uprobes)\n"
+	"  needs root, or CAP_SYS_ADMIN/CAP_PERFMON and write access to tracefs;\n"
+	"  begin, end and timer probes run as any user.  -p2/-p3 of scripts\n"
+	"  with kernel probes read event formats from tracefs (root), or from a\n"
+	"  --target directory saved by root.\n"
 	"\n"
 	"Exit status: 0 success, 1 an error.\n";
 
@@ -201,6 +203,7 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		return 0;
 	case 'v': o->verbose++; return 0;
 	case 'w': o->no_warnings = true; return 0;
+	case 't': return drv_add_define(s, "STP_TIMING");
 	case 'I': drv_add_include(s, arg); return 0;
 	case 'D': return drv_add_define(s, arg);
 	case 'o': o->output = arg; return 0;
@@ -261,7 +264,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:e:l:L:guvwWI:D:o:c:r:a:s:T:x:hV",
+	while ((c = getopt_long(argc, argv, "p:e:l:L:guvwWtI:D:o:c:r:a:s:T:x:hV",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
 			if (optopt && strchr("pelLIDocrasTx", optopt))
@@ -302,12 +305,25 @@ static bool drv_warnings_fatal(struct ktap_session *s, int pass)
 	return true;
 }
 
+/* -vv: what ktap compiles for (target.h), as the session found it. */
+static void drv_print_target(const struct ktap_target *t, FILE *out)
+{
+	char feat[256];
+
+	fprintf(out, "Target: kernel %s %s, tracefs %s (%s), config %s, BTF %s\n",
+		t->release, t->arch, *t->tracefs ? t->tracefs : "none",
+		target_feature_names(t->features, feat, sizeof(feat)),
+		t->kconfig_path ? t->kconfig_path : "none", t->btf ? t->btf : "none");
+}
+
 static int drv_pass1(struct ktap_session *s)
 {
 	struct drv_timer t;
 	unsigned i;
 	int r;
 
+	if (s->opt.verbose > 1)
+		drv_print_target(&s->target, stderr);
 	drv_timer_start(&t);
 	r = session_parse(s);
 	if (s->opt.verbose) {
@@ -331,7 +347,8 @@ static int drv_pass1(struct ktap_session *s)
 static int drv_pass2(struct ktap_session *s)
 {
 	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
-				 s->opt.list == 2, &s->target, s->opt.unoptimized };
+				 s->opt.list == 2, .target = &s->target,
+				 .unoptimized = s->opt.unoptimized };
 	struct drv_timer t;
 
 	drv_timer_start(&t);
@@ -390,7 +407,7 @@ static int drv_pass3(struct ktap_session *s)
 	s->ir = lower_run(s->arena, &s->diag, &s->src, s->prog, &lo);
 	if (s->opt.verbose) {
 		fprintf(stderr, "Pass 3: lowered to %u events and %u tracefs writes ",
-			s->ir ? s->ir->nevents : 0, s->ir ? s->ir->nwrites : 0);
+			s->ir ? s->ir->nevents : 0, s->ir ? s->ir->kplan.n : 0);
 		drv_timer_print(&t, stderr);
 	}
 	if (!s->ir || drv_warnings_fatal(s, 3))
@@ -406,7 +423,7 @@ static int drv_pass3(struct ktap_session *s)
  */
 static int drv_can_run(const struct ktap_session *s)
 {
-	if (!s->ir->nwrites || *s->target.tracefs)
+	if (!s->ir->kplan.n || *s->target.tracefs)
 		return 0;
 	if (s->target.tracefs_denied)
 		fprintf(stderr, "ktap: error: ktap needs root (or CAP_SYS_ADMIN/CAP_PERFMON "

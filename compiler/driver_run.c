@@ -22,9 +22,12 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 	static const struct { const char *name; size_t off; } names[] = {
 		{ "MAXMAPENTRIES", offsetof(struct rt_limits, maxmapentries) },
 		{ "MAXACTION", offsetof(struct rt_limits, maxaction) },
+		{ "MAXACTION_INTERRUPTIBLE",
+		  offsetof(struct rt_limits, maxaction_interruptible) },
 		{ "MAXERRORS", offsetof(struct rt_limits, maxerrors) },
 		{ "MAXNESTING", offsetof(struct rt_limits, maxnesting) },
 		{ "MAXSTRINGLEN", offsetof(struct rt_limits, maxstringlen) },
+		{ "STP_MAX_BUCKETS", offsetof(struct rt_limits, max_buckets) },
 	};
 	char *end;
 	unsigned long v;
@@ -47,8 +50,13 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 	}
 	if (!strcmp(d->name, "KRETACTIVE"))	/* pass 3's (drv_kretactive) */
 		return 0;
+	if (!strcmp(d->name, "STP_TIMING")) {	/* -t is stap's -DSTP_TIMING */
+		lim->timing = true;
+		return 0;
+	}
 	fprintf(stderr, "WARNING: -D %s has no effect in ktap (known: MAXMAPENTRIES, "
-		"MAXACTION, MAXERRORS, MAXNESTING, MAXSTRINGLEN, KRETACTIVE)\n", d->name);
+		"MAXACTION, MAXACTION_INTERRUPTIBLE, MAXERRORS, MAXNESTING, MAXSTRINGLEN, "
+		"STP_MAX_BUCKETS, KRETACTIVE, STP_TIMING)\n", d->name);
 	return 0;
 }
 
@@ -60,8 +68,6 @@ static int drv_limits(const struct ktap_session *s, struct rt_limits *lim)
 	for (i = 0; i < s->opt.ndefines; i++)
 		if (drv_limit(lim, &s->opt.defines[i]) != 0)
 			return -1;
-	if (lim->maxstringlen > RT_MAXSTRINGLEN)
-		lim->maxstringlen = RT_MAXSTRINGLEN;
 	return 0;
 }
 

@@ -3,11 +3,14 @@
  */
 #include "source.h"
 #include "arena.h"
+#include "../runtime/fileio.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 void src_init(struct src_map *m)
 {
@@ -70,34 +73,14 @@ uint32_t src_add(struct src_map *m, const char *name, const char *text,
 
 uint32_t src_load(struct src_map *m, const char *path)
 {
-	FILE *fp = strcmp(path, "-") ? fopen(path, "r") : stdin;
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
+	bool in = strcmp(path, "-") == 0;
+	size_t len = 0;
+	char *buf = in ? fio_read_fd(STDIN_FILENO, &len) : fio_read(path, &len);
 	uint32_t id;
 
-	if (!fp)
+	if (!buf)
 		return 0;
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			buf = xrealloc(buf, cap);
-		}
-		got = fread(buf + len, 1, cap - len, fp);
-		len += got;
-	} while (got > 0);
-	if (ferror(fp)) {
-		int e = errno ? errno : EIO;
-
-		if (fp != stdin)
-			fclose(fp);
-		free(buf);
-		errno = e;
-		return 0;
-	}
-	if (fp != stdin)
-		fclose(fp);
-	id = src_add(m, strcmp(path, "-") ? path : "<stdin>", buf ? buf : "",
-		     len);
+	id = src_add(m, in ? "<stdin>" : path, buf, len);
 	free(buf);
 	return id;
 }

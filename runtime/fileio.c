@@ -8,16 +8,13 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-char *fio_read(const char *path, size_t *lenp)
+char *fio_read_fd(int fd, size_t *lenp)
 {
 	size_t cap = 4096, len = 0;
 	char *buf = NULL, *nb;
 	ssize_t n;
-	int fd, e;
+	int e;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
 	for (;;) {
 		if (!buf || cap - len < 2048) {
 			cap = buf ? cap * 2 : cap;
@@ -34,7 +31,6 @@ char *fio_read(const char *path, size_t *lenp)
 			break;
 		len += (size_t)n;
 	}
-	close(fd);
 	buf[len] = '\0';
 	if (lenp)
 		*lenp = len;
@@ -42,7 +38,20 @@ char *fio_read(const char *path, size_t *lenp)
 fail:
 	e = errno;
 	free(buf);
-	close(fd);
 	errno = e;
 	return NULL;
+}
+
+char *fio_read(const char *path, size_t *lenp)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	buf = fio_read_fd(fd, lenp);
+	e = errno;
+	close(fd);
+	errno = e;
+	return buf;
 }

@@ -7,14 +7,24 @@
  * RT_ERROR until one with an active try/catch takes it, or the handler
  * ends and the error is reported as stap does:
  *   ERROR: division by 0 near operator '/' at f.stp:3:9
+ *
+ * MAXSTRINGLEN: every string a handler computes (literals, fields,
+ * builtins' and sprintf's results, values read from globals) reaches the
+ * program through the value stack, so vm_push() is where strings are cut
+ * to c->strmax bytes, once for all of them.  Only the writes that skip
+ * the stack cut for themselves: concatenation (in place, and into
+ * compound assignments) and a catch's message.  Printing a histogram is
+ * not a string value in stap and is never cut.
  */
 #include "interp.h"
+#include "rt_builtins.h"
 #include "store.h"
 
+#include <inttypes.h>
 #include <regex.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define RT_STACK 4096
 #define RT_LOCALS 8192
@@ -39,38 +49,6 @@ struct vm_frame {
 static enum rt_status vm_exec(struct rt_ctx *c, const struct ir_code *code,
 			      struct rt_value *args, unsigned nargs,
 			      struct rt_value *ret);
-
-struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len)
-{
-	char *p;
-
-	if (len > c->lim.maxstringlen)
-		len = c->lim.maxstringlen;
-	p = rt_scratch_alloc(&c->scratch, len + 1);
-	memcpy(p, s, len);
-	p[len] = '\0';
-	return rt_str(p, (uint32_t)len);
-}
-
-void rt_flush(struct rt_ctx *c)
-{
-	if (c->out.len) {
-		fwrite(c->out.p, 1, c->out.len, c->outf);
-		buf_reset(&c->out);
-	}
-	fflush(c->outf);
-}
-
-enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(c->errmsg, sizeof(c->errmsg), fmt, ap);
-	va_end(ap);
-	c->errloc = loc;
-	return RT_ERROR;
-}
 
 /* Report an error nobody caught, as stap does, and count it. */
 static void vm_report(struct rt_ctx *c)
@@ -99,7 +77,7 @@ static inline struct rt_value *vm_top(struct rt_ctx *c)
 
 static inline void vm_push(struct rt_ctx *c, struct rt_value v)
 {
-	c->stack[c->sp++] = v;
+	c->stack[c->sp++] = rt_clip(v, c->strmax);
 }
 
 static inline struct rt_value vm_pop(struct rt_ctx *c)
@@ -161,8 +139,8 @@ static struct rt_value vm_concat(struct rt_ctx *c, struct rt_value a,
 	size_t len = (size_t)a.len + b.len;
 	char *p;
 
-	if (len > c->lim.maxstringlen)
-		len = c->lim.maxstringlen;
+	if (len > c->strmax)
+		len = c->strmax;
 	p = rt_scratch_alloc(&c->scratch, len + 1);
 	memcpy(p, a.s, a.len < len ? a.len : len);
 	if (a.len < len)
@@ -357,14 +335,8 @@ static enum rt_status vm_stats(struct rt_ctx *c, const struct ir_insn *in,
 		}
 		st_hist_text(s, in->a, in->n ? &c->stack[c->sp] : NULL,
 			     (enum ir_hist)in->b, &b);
-		vm_push(c, rt_scratch_str(c, b.p ? b.p : "", b.len));
-		/* Histograms may exceed MAXSTRINGLEN: keep all of it. */
-		if (b.len > c->lim.maxstringlen) {
-			char *p = rt_scratch_alloc(&c->scratch, b.len + 1);
-
-			memcpy(p, b.p, b.len);
-			*vm_top(c) = rt_str(p, (uint32_t)b.len);
-		}
+		/* Not through vm_push: a histogram is never cut. */
+		c->stack[c->sp++] = rt_scratch_str(c, b.p ? b.p : "", b.len);
 		buf_free(&b);
 		return RT_OK;
 	case IR_HBUCKET:
@@ -441,9 +413,6 @@ static enum rt_status vm_global_op(struct rt_ctx *c, const struct ir_insn *in,
 	return st;
 }
 
-enum rt_status rt_format(struct rt_ctx *c, int fmt, struct rt_value *args,
-			 unsigned n, struct rt_buf *out, uint32_t loc);
-
 static enum rt_status vm_call(struct rt_ctx *c, const struct ir_insn *in,
 			      uint32_t loc)
 {
@@ -504,7 +473,8 @@ static bool vm_catch(struct rt_ctx *c, struct vm_frame *f)
 		return false;
 	t = &f->tries[--f->ntries];
 	c->sp = t->sp;
-	f->locals[t->msg_slot] = rt_scratch_str(c, c->errmsg, strlen(c->errmsg));
+	f->locals[t->msg_slot] = rt_clip(rt_scratch_str(c, c->errmsg, strlen(c->errmsg)),
+					 c->strmax);
 	f->pc = t->catch_pc;
 	return true;
 }
@@ -563,7 +533,7 @@ static enum rt_status vm_step(struct rt_ctx *c, struct vm_frame *f,
 	case IR_TRYEND: f->ntries--; return RT_OK;
 	case IR_NEXT: return RT_NEXT;
 	case IR_TICK:
-		if (++c->actions > c->lim.maxaction)
+		if (++c->actions > c->action_limit)
 			return rt_error(c, loc, "MAXACTION exceeded");
 		return RT_OK;
 	case IR_AGET: case IR_ASET: case IR_AOP: case IR_AIN: case IR_ADEL:
@@ -627,9 +597,33 @@ static enum rt_status vm_exec(struct rt_ctx *c, const struct ir_code *code,
 	return st;
 }
 
+/*
+ * The statement budget of probe @p: stap gives handlers that run with
+ * interrupts enabled (begin, end, error) MAXACTION_INTERRUPTIBLE; ktap's
+ * timers run in ktap's process like those, so they get it too.  Event
+ * handlers stand for stap's kernel probes and get MAXACTION.
+ */
+static uint64_t rt_action_limit(const struct rt_ctx *c, const struct ir_probe *p)
+{
+	if (p->kind == IR_P_EVENT)
+		return c->lim.maxaction;
+	if (c->lim.maxaction_interruptible)
+		return c->lim.maxaction_interruptible;
+	return (uint64_t)c->lim.maxaction * 10;
+}
+
+static uint64_t rt_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
 unsigned rt_run_probe(struct rt_ctx *c, unsigned idx, const struct rt_event *ev)
 {
 	const struct ir_probe *p = &c->prog->probes[idx];
+	uint64_t start = c->timing ? rt_now_ns() : 0;
 	struct rt_value ret;
 	enum rt_status st;
 
@@ -639,10 +633,13 @@ unsigned rt_run_probe(struct rt_ctx *c, unsigned idx, const struct rt_event *ev)
 	c->lp = 0;
 	c->depth = 0;
 	c->actions = 0;
+	c->action_limit = rt_action_limit(c, p);
 	c->errloc = 0;
 	st = vm_exec(c, &p->code, NULL, 0, &ret);
 	if (st == RT_ERROR)
 		vm_report(c);
+	if (c->timing)
+		st_stat_push(c->timing[idx], (int64_t)(rt_now_ns() - start));
 	rt_scratch_reset(&c->scratch);
 	if (c->out.len >= 65536)
 		rt_flush(c);
@@ -677,15 +674,55 @@ static int rt_compile_regexes(struct rt_ctx *c)
 	return 0;
 }
 
+static int rt_timing_init(struct rt_ctx *c)
+{
+	unsigned i;
+
+	c->timing = calloc(c->prog->nprobes + 1, sizeof(*c->timing));
+	if (!c->timing)
+		return -1;
+	for (i = 0; i < c->prog->nprobes; i++)
+		c->timing[i] = st_stat_new();
+	return 0;
+}
+
+/*
+ * stap checks @hist_linear's bucket count when its module starts
+ * (_stp_stat_calc_buckets), against STP_MAX_BUCKETS, which -D can
+ * raise; pass 2 checked the rest of the range.
+ */
+static int rt_check_buckets(const struct rt_ctx *c)
+{
+	unsigned max = c->lim.max_buckets ? c->lim.max_buckets : 128, i;
+	const struct ir_global *g;
+
+	for (i = 0; i < c->prog->nglobals; i++) {
+		g = &c->prog->globals[i];
+		if (!g->hist_linear || g->lin_step == 0 ||
+		    (g->lin_stop - g->lin_start) / g->lin_step + 3 <= (int64_t)max)
+			continue;
+		fprintf(stderr, "ERROR: @hist_linear of '%s' has %" PRId64 " buckets, (stop - start)"
+			" / interval + 3 with under- and overflow: more than STP_MAX_BUCKETS, %u"
+			" (-D STP_MAX_BUCKETS=N raises it)\n", g->name,
+			(g->lin_stop - g->lin_start) / g->lin_step + 3, max);
+		return -1;
+	}
+	return 0;
+}
+
 int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
 	    const struct rt_limits *lim)
 {
 	memset(c, 0, sizeof(*c));
 	c->prog = prog;
 	c->outf = outf;
-	c->lim = (struct rt_limits){ 2048, 1000, 0, 10, RT_MAXSTRINGLEN };
+	c->lim = (struct rt_limits){ .maxmapentries = 2048, .maxaction = 1000,
+				  .maxnesting = 10, .maxstringlen = RT_MAXSTRINGLEN };
 	if (lim)
 		c->lim = *lim;
+	c->strmax = rt_strmax(c->lim.maxstringlen);
+	if (rt_check_buckets(c) != 0)
+		return -1;
 	c->target_pid = 0;
 	c->stack_size = RT_STACK;
 	c->locals_size = RT_LOCALS;
@@ -693,8 +730,10 @@ int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
 	c->locals = calloc(RT_LOCALS, sizeof(*c->locals));
 	c->iterv = calloc(RT_LOCALS, sizeof(*c->iterv));
 	c->fev = calloc(RT_LOCALS, sizeof(*c->fev));
-	c->store = st_new(prog, c->lim.maxmapentries, c->lim.maxstringlen);
+	c->store = st_new(prog, c->lim.maxmapentries, c->strmax);
 	if (!c->stack || !c->locals || !c->store || !c->iterv || !c->fev)
+		return -1;
+	if (c->lim.timing && rt_timing_init(c) != 0)
 		return -1;
 	return rt_compile_regexes(c);
 }
@@ -708,6 +747,9 @@ void rt_fini(struct rt_ctx *c)
 			regfree(&((regex_t *)c->regexes)[i]);
 		free(c->regexes);
 	}
+	for (i = 0; c->timing && i < c->prog->nprobes; i++)
+		st_stat_free(c->timing[i]);
+	free(c->timing);
 	st_free(c->store);
 	free(c->stack);
 	free(c->locals);
@@ -723,4 +765,40 @@ void rt_fini(struct rt_ctx *c)
 void rt_autoprint(struct rt_ctx *c)
 {
 	st_autoprint(c->store, &c->out);
+}
+
+/*
+ * stap's report (translate.cxx, STP_TIMING), per probe that ran:
+ *   PP, (FILE:L:C), hits: N, nsecs: MINmin/AVGavg/MAXmax, variance: V, from: POINT, index: I
+ * stap's user-space runtime says "nsecs" as ktap does; its kernel one
+ * counts "cycles".  The entry halves of .return probes that read @entry
+ * are ktap's own and not listed.  Then stap's "----- refresh report:"
+ * header, with nothing under it.
+ */
+void rt_timing_report(struct rt_ctx *c)
+{
+	const struct ir_prog *p = c->prog;
+	unsigned i;
+
+	if (!c->timing)
+		return;
+	buf_adds(&c->out, "----- probe hit report: \n");
+	for (i = 0; i < p->nprobes; i++) {
+		const struct ir_probe *pr = &p->probes[i];
+		const struct st_stat *t = c->timing[i];
+		const struct ir_loc *l = pr->loc < p->nlocs ? &p->locs[pr->loc] : NULL;
+
+		if (pr->entry_of || st_stat_result(t, IR_STAT_COUNT) == 0)
+			continue;
+		buf_printf(&c->out, "%s, (%s:%u:%u), hits: %" PRId64 ", nsecs: %" PRId64 "min/%"
+			   PRId64 "avg/%" PRId64 "max, variance: %" PRId64 ", from: %s, index: %u\n",
+			   pr->pp, l ? l->file : "?", l ? l->line : 0, l ? l->col : 0,
+			   st_stat_result(t, IR_STAT_COUNT), st_stat_result(t, IR_STAT_MIN),
+			   st_stat_result(t, IR_STAT_AVG), st_stat_result(t, IR_STAT_MAX),
+			   st_stat_result(t, IR_STAT_VARIANCE),
+			   pr->written ? pr->written : pr->pp, i);
+	}
+	/* stap 4.x's next section: its module-refresh timer's hits and the
+	   globals' lock contention, neither of which ktap has. */
+	buf_adds(&c->out, "----- refresh report:\n");
 }

@@ -1,104 +1,15 @@
 /*
  * interp.h - pass 5: the bytecode interpreter.
  *
- * The runner (run.c) owns the session: it sets up a struct rt_ctx, feeds
- * it events and timer ticks, and calls rt_run_probe() for each handler
- * to run.  The interpreter knows nothing of tracefs: it reads event
- * fields through the field() callback the runner installs.
+ * The runner (run.c) owns the session: it sets up a struct rt_ctx
+ * (rt_ctx.h), feeds it events and timer ticks, and calls rt_run_probe()
+ * for each handler to run.  The interpreter knows nothing of tracefs: it
+ * reads event fields through the field() callback the runner installs.
  */
 #ifndef KTAP_RT_INTERP_H
 #define KTAP_RT_INTERP_H
 
-#include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-
-#include "buf.h"
-#include "ir.h"
-#include "scratch.h"
-#include "value.h"
-
-struct rt_store;
-
-/* The record a probe handler runs for (NULL fields for begin/end/timers). */
-struct rt_event {
-	uint64_t ts;		/* ns, trace clock */
-	int cpu;
-	int tid;		/* common_pid */
-	const void *data;	/* the raw record */
-	int size;
-	void *tep_event;	/* struct tep_event *, for the runner's callbacks */
-};
-
-/* What the context builtins know of a thread (its process, its ids). */
-struct rt_proc {
-	int tid, tgid, ppid;
-	int uid, euid, gid, egid;
-	char comm[16];
-};
-
-/* Runtime limits, stap's -D names. */
-struct rt_limits {
-	unsigned maxmapentries;	/* MAXMAPENTRIES, 2048 */
-	unsigned maxaction;	/* MAXACTION, statements per handler, 1000 */
-	unsigned maxerrors;	/* MAXERRORS, 0 */
-	unsigned maxnesting;	/* MAXNESTING, function call depth, 10 */
-	unsigned maxstringlen;	/* MAXSTRINGLEN, 512 */
-};
-
-enum rt_status {
-	RT_OK,
-	RT_NEXT,		/* the handler ended ('next' or its end) */
-	RT_ERROR,		/* a runtime error: message in ctx->errmsg */
-	RT_RETURN,
-};
-
-struct rt_ctx {
-	const struct ir_prog *prog;
-	struct rt_store *store;
-	struct rt_limits lim;
-	FILE *outf;		/* where the script's output goes */
-	struct rt_buf out;	/* output not yet written */
-	struct rt_scratch scratch;
-	/* The handler running now. */
-	const struct ir_probe *probe;
-	const struct rt_event *ev;
-	/* Runner callbacks. */
-	struct rt_value (*field)(struct rt_ctx *c, unsigned idx);
-	/* @entry: value @idx kept by the entry of the call this return ends. */
-	struct rt_value (*entry_get)(struct rt_ctx *c, unsigned idx);
-	/* @entry: keep @n values (the entry probe's) for this thread's return. */
-	void (*entry_push)(struct rt_ctx *c, const struct rt_value *v, unsigned n);
-	struct rt_value (*parms)(struct rt_ctx *c);
-	/* Thread @tid's process information (never NULL). */
-	const struct rt_proc *(*proc)(struct rt_ctx *c, int tid);
-	void *runner;
-	/* Session state the script can see or change. */
-	int target_pid;
-	bool exiting;		/* exit() was called */
-	bool aborting;		/* abort(): no end probes either */
-	bool failed;		/* too many errors */
-	unsigned errors;
-	/* Per handler run. */
-	uint64_t actions;
-	unsigned depth;
-	char errmsg[512];
-	uint32_t errloc;
-	struct rt_value *stack;	/* value stack */
-	unsigned sp, stack_size;
-	struct rt_value *locals;	/* frames' locals, stacked */
-	unsigned lp, locals_size;
-	void **iterv;		/* foreach iterators, parallel to locals */
-	const void **fev;	/* and their descriptors */
-	/* tokenize() and =~ state */
-	char *tok_str;
-	size_t tok_pos;
-	char *match_str;
-	int match_off[20];
-	unsigned match_n;
-	void *regexes;		/* compiled regexes, by index */
-	int64_t boot_offset_ns;	/* CLOCK_REALTIME - trace clock */
-};
+#include "rt_ctx.h"
 
 /* Set up @c for @prog (limits default to stap's). 0 or -1 with a message. */
 int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
@@ -111,21 +22,15 @@ void rt_fini(struct rt_ctx *c);
  */
 unsigned rt_run_probe(struct rt_ctx *c, unsigned idx, const struct rt_event *ev);
 
-/* Write buffered output to outf. */
-void rt_flush(struct rt_ctx *c);
-
 /* Print the globals that were written but never read (stap does, at exit). */
 void rt_autoprint(struct rt_ctx *c);
 
-/* A runtime error at instruction location @loc ("near ... at F:L:C"). */
-enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/*
+ * -t: append stap's "----- probe hit report:" to the output, one line per
+ * probe that ran: hits and min/avg/max/variance of its handler's time in
+ * ns.  Nothing without lim.timing.
+ */
+void rt_timing_report(struct rt_ctx *c);
 
-/* Copy @len bytes into scratch memory as a NUL-terminated string value. */
-struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len);
-
-/* Builtins (rt_builtins.c): run builtin @id on @args into *ret. */
-enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
-			  unsigned n, struct rt_value *ret);
 
 #endif

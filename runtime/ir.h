@@ -1,9 +1,9 @@
 /*
  * ir.h - what the compiler hands to the runtime: the plan of one run.
  *
- * The kernel side is a list of tracefs writes (enable, filter, trigger
- * files in ktap's own instance) and the events whose records the runtime
- * handles.  The user side is bytecode for a small stack machine: one code
+ * The kernel side is a list of typed tracefs objects (kplan.h: dynamic
+ * events, enable, filter, trigger in ktap's own instance) and the events
+ * whose records the runtime handles.  The user side is bytecode for a small stack machine: one code
  * block per probe and per function, over globals, locals and the fields
  * of the current event.  The runtime never includes compiler headers;
  * this file is the whole contract.
@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "kplan.h"
 #include "value.h"
 
 enum ir_op {
@@ -119,6 +120,10 @@ struct ir_probe {
 	enum rt_type *entry_types;	/* the return probe's values, for zeros */
 	unsigned nentry;
 	struct ir_code code;
+	/* -t's report: where the script names the point (ir_prog.locs) and
+	   how it writes it (stap's "from:"). */
+	uint32_t loc;
+	const char *written;
 };
 
 struct ir_func {
@@ -152,15 +157,6 @@ struct ir_event {
 	size_t pcap;
 };
 
-/* One tracefs write, relative to ktap's instance ("events/...") or to
-   the tracing directory when @global. */
-struct ir_write {
-	const char *path;
-	const char *text;
-	bool global;
-	const char *origin;	/* the probe it is for ("FILE:L:C: POINT"), or NULL */
-};
-
 struct fmt_spec;
 
 struct ir_prog {
@@ -188,9 +184,7 @@ struct ir_prog {
 	struct ir_loc *locs;
 	unsigned nlocs;
 	size_t lcap;
-	struct ir_write *writes;
-	unsigned nwrites;
-	size_t wcap;
+	struct kp_plan kplan;	/* the kernel objects, in the order applied */
 	bool uses_target;	/* filters mention $TARGET */
 };
 

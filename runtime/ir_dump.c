@@ -1,8 +1,8 @@
 /*
- * ir_dump.c - -p3: the plan as text.  First the literal tracefs writes
- * (paths relative to the tracing directory; ktap_$PID is the instance of
- * the running ktap, $TARGET the pid of -x/-c), then every probe's and
- * function's code.
+ * ir_dump.c - -p3: the plan as text.  First the kernel objects as the
+ * tracefs writes that create them (kp_render(); paths relative to the
+ * tracing directory; ktap_$PID is the instance of the running ktap,
+ * $TARGET the pid of -x/-c), then every probe's and function's code.
  */
 #include "ir.h"
 
@@ -96,15 +96,23 @@ static void ir_dump_code(FILE *out, const struct ir_prog *p,
 		ir_dump_insn(out, p, &c->insns[i], i);
 }
 
+/* Each kernel object as the write that creates it (kp_render()). */
 static void ir_dump_writes(FILE *out, const struct ir_prog *p)
 {
+	struct kp_text t;
 	unsigned i;
 
 	fputs("# kernel: tracefs writes, in order\n", out);
 	fputs("mkdir instances/ktap_$PID\n", out);
-	for (i = 0; i < p->nwrites; i++)
-		fprintf(out, "write %s%s '%s'\n", p->writes[i].global ? "" :
-			"instances/ktap_$PID/", p->writes[i].path, p->writes[i].text);
+	for (i = 0; i < p->kplan.n; i++) {
+		if (kp_render(&p->kplan.objs[i], &t) != 0) {
+			fprintf(out, "# object %u: cannot be written\n", i);
+			continue;
+		}
+		fprintf(out, "write %s%s '%s'\n", t.global ? "" : "instances/ktap_$PID/",
+			t.path, t.line);
+		kp_text_free(&t);
+	}
 }
 
 static const char *const ir_kind_names[] = {

@@ -2,14 +2,16 @@
  * live.c - the live and replay record sources of pass 5 (see live.h).
  *
  * Live: remove what dead ktap processes left behind, create the private
- * instance ktap_<pid>, perform the plan's writes in order (with $TARGET
- * replaced by target()), then open the reader on the instance.  Any
+ * instance ktap_<pid>, apply the plan's kernel objects in order (with
+ * $TARGET replaced by target(); kplan_apply.c), then open the reader on
+ * the instance.  Closing undoes each object, then removes the instance.  Any
  * failure undoes everything before returning, so the kernel is left as
  * it was found on every path.
  */
 #define _GNU_SOURCE
 #include "live.h"
 #include "fileio.h"
+#include "kplan.h"
 #include "reader.h"
 #include "tfs.h"
 
@@ -31,7 +33,7 @@ static char **names_new(const struct ir_prog *p)
 	for (i = 0; names && i < p->nevents; i++) {
 		names[i] = NULL;
 		if (asprintf(&raw, "%s/%s", p->events[i].system, p->events[i].name) >= 0) {
-			names[i] = live_expand(raw, 0);
+			names[i] = kp_expand(raw, 0);
 			free(raw);
 		}
 	}
@@ -51,6 +53,9 @@ struct live {
 	struct live_options opt;
 	struct tfs *tfs;
 	struct rdr *rdr;
+	const struct kp_plan *plan;	/* what live_arm() applied: */
+	unsigned applied;		/* its first objects, undone at close */
+	int target;
 };
 
 struct live *live_new(const struct live_options *opt)
@@ -67,65 +72,11 @@ void live_free(struct live *l)
 	free(l);
 }
 
-/*
- * @text with the plan's placeholders replaced: $TARGET by target(),
- * $KTAP and $PID by ktap's own pid (its instance and dynamic-event group
- * are ktap_<pid>).  Returns a malloc'd string (NULL: out of memory).
- */
-char *live_expand(const char *text, int target)
-{
-	size_t len = strlen(text) + 1, n = 0;
-	char *out = malloc(len + 64), *grown;
-	int pid, k;
-
-	while (out && *text) {
-		if (n + 24 > len + 64) {
-			len *= 2;
-			grown = realloc(out, len + 64);
-			if (!grown) {
-				free(out);
-				return NULL;
-			}
-			out = grown;
-		}
-		k = !strncmp(text, "$TARGET", 7) ? 7 : !strncmp(text, "$KTAP", 5) ? 5 :
-		    !strncmp(text, "$PID", 4) ? 4 : 0;
-		if (!k) {
-			out[n++] = *text++;
-			continue;
-		}
-		pid = k == 7 ? target : (int)getpid();
-		n += (size_t)sprintf(out + n, "%d", pid);
-		text += k;
-	}
-	if (out)
-		out[n] = '\0';
-	return out;
-}
-
-/*
- * The kernel refused write @w: say which probe it was for and, when the
- * kernel lacks the feature altogether, which one.
- */
-static void live_refused(struct live *l, const struct ir_write *w)
-{
-	const char *why = "";
-
-	if (w->global && errno == ENOENT && !strcmp(w->path, "kprobe_events"))
-		why = " (this kernel has no kprobe events: CONFIG_KPROBE_EVENTS)";
-	else if (w->global && errno == ENOENT && !strcmp(w->path, "uprobe_events"))
-		why = " (this kernel has no uprobe events: CONFIG_UPROBE_EVENTS)";
-	if (w->origin)
-		fprintf(stderr, "ERROR: %s: the kernel refused the probe%s\n", w->origin, why);
-	fprintf(stderr, "ERROR: %s\n", tfs_error(l->tfs));
-}
-
 static int live_arm(struct live *l, const struct ir_prog *p, int target)
 {
 	char err[TFS_ERRLEN], name[64];
 	struct tfs_options to = { .root = l->opt.root };
 	struct tfs_stale stale;
-	unsigned i;
 
 	if (tfs_cleanup_stale(l->opt.root, &stale, err, sizeof(err)) != 0)
 		fprintf(stderr, "WARNING: %s\n", err);
@@ -138,19 +89,10 @@ static int live_arm(struct live *l, const struct ir_prog *p, int target)
 		fprintf(stderr, "ERROR: %s\n", err);
 		return -1;
 	}
-	for (i = 0; i < p->nwrites; i++) {
-		const struct ir_write *w = &p->writes[i];
-		char *path = live_expand(w->path, target), *text = live_expand(w->text, target);
-		int rc = path && text ? tfs_write(l->tfs, path, text, w->global) : -1;
-
-		free(path);
-		free(text);
-		if (rc != 0) {
-			live_refused(l, w);
-			return -1;
-		}
-	}
-	return 0;
+	l->plan = &p->kplan;
+	l->target = target;
+	l->applied = kplan_apply(&p->kplan, l->tfs, target);
+	return l->applied == p->kplan.n ? 0 : -1;
 }
 
 static struct rdr *live_open(void *ctx, const struct ir_prog *p, int target)
@@ -183,6 +125,10 @@ static void live_close(void *ctx)
 
 	rdr_close(l->rdr);
 	l->rdr = NULL;
+	if (l->tfs && l->plan &&
+	    kplan_undo(l->plan, l->applied, l->tfs, l->target, err, sizeof(err)) != 0)
+		fprintf(stderr, "WARNING: %s\n", err);
+	l->plan = NULL;
 	if (l->tfs && tfs_destroy(l->tfs, err, sizeof(err)) != 0)
 		fprintf(stderr, "WARNING: %s\n", err);
 	l->tfs = NULL;
@@ -223,7 +169,7 @@ static void live_missed(void *ctx, const struct ir_prog *p, int64_t *missed)
 	profile = fio_read(path, NULL);
 	free(path);
 	for (i = 0; profile && i < p->nevents; i++) {
-		if (!p->events[i].kprobe_pp || !(name = live_expand(p->events[i].name, 0)))
+		if (!p->events[i].kprobe_pp || !(name = kp_expand(p->events[i].name, 0)))
 			continue;
 		missed[i] = live_profile_missed(profile, name);
 		free(name);

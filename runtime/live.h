@@ -23,9 +23,6 @@ struct live *live_new(const struct live_options *opt);
 void live_source(struct live *l, struct run_source *src);
 void live_free(struct live *l);
 
-/* @text with $TARGET, $KTAP and $PID replaced (malloc'd, NULL: ENOMEM). */
-char *live_expand(const char *text, int target);
-
 /* Replay a recorded directory (tests/tools/ktap-record). */
 struct replay;
 struct replay *replay_new(const char *dir);

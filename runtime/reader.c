@@ -21,13 +21,15 @@
  * itself with O_NONBLOCK: libtracefs 1.6.4 has no call that returns the
  * fd of a tracefs_cpu_open() descriptor (needed for poll), and its
  * tracefs_cpu_alloc_fd(fd, size, true) does not make the fd non-blocking.
+ *
+ * Opening (live or replayed) and closing are reader_open.c's; the
+ * reader's representation is reader_int.h.
  */
 #define _GNU_SOURCE
 #include "reader.h"
+#include "reader_int.h"
 #include "fileio.h"
 
-#include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -41,71 +43,9 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
-#define RDR_ERRLEN 1024
-#define RDR_MAX_CPUS 4096
-
-struct rdr_field {
-	struct rdr_field *next;		/* the reader's list, for rdr_close() */
-	unsigned offset, size;		/* in the record */
-	unsigned elem;			/* element size of arrays, else size */
-	enum rdr_ftype type;
-	bool is_signed;
-	bool dynamic;			/* __data_loc: a u32 (len << 16 | offset) */
-	bool relative;			/* __rel_loc: offset from the field's end */
-	bool swap;			/* record byte order differs from ours */
-};
-
-struct rdr_cpu {
-	int cpu;
-	int fd;				/* trace_pipe_raw or cpuN.raw; -1 if none */
-	struct tracefs_cpu *tcpu;	/* live only */
-	struct kbuffer *kbuf;
-	void *page;			/* one sub-buffer */
-	bool loaded;			/* kbuf points into page */
-	bool has_head, done, due;
-	void *head;			/* the head record's data */
-	uint64_t head_ts;
-	uint64_t empty_at;		/* idle: time before the empty read */
-	uint64_t missed;		/* from sub-buffer headers */
-};
-
-/* Event id -> index, sorted by id. */
-struct rdr_evmap {
-	int id;
-	unsigned index;
-};
-
-struct rdr {
-	struct tep_handle *tep;
-	bool live, draining;
-	clockid_t clock;
-	uint64_t holdback;		/* W */
-	uint64_t drain_at;		/* rdr_drain() time */
-	uint64_t wake_at;		/* after RDR_NONE: when a re-read helps; 0 none */
-	uint64_t last_ts;		/* of the last delivered record */
-	char *dir;			/* instance or recorded directory */
-	int subbuf_size;
-	bool swap;			/* record byte order differs from ours */
-	struct rdr_cpu *cpus;
-	int ncpus;
-	struct pollfd *pfds;		/* rdr_poll_idle()'s, one per CPU */
-	int *pwho;			/* the CPU index of each pfds entry */
-	struct tep_event **events;	/* by index */
-	unsigned nevents;
-	struct rdr_evmap *map;		/* by id */
-	unsigned last_map;		/* lookup cache */
-	unsigned type_off, type_size, pid_off, pid_size;
-	struct rdr_field *fields;
-	struct rdr_stats st;
-	char err[RDR_ERRLEN];
-};
-
 /* ---- small helpers ---- */
 
-static void rdr_fail(struct rdr *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void rdr_fail(struct rdr *r, const char *fmt, ...)
+void rdr_fail(struct rdr *r, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -123,7 +63,7 @@ static uint64_t rdr_clock_ns(clockid_t clock)
 }
 
 /* Whole file at @dir/@rel (tracefs files have st_size 0), or NULL/errno. */
-static char *rdr_slurp(const char *dir, const char *rel, size_t *lenp)
+char *rdr_slurp(const char *dir, const char *rel, size_t *lenp)
 {
 	char *path, *buf;
 	int e;
@@ -175,8 +115,7 @@ static int64_t rdr_sext(uint64_t v, unsigned size)
 /* ---- formats ---- */
 
 /* Parse header_page (@path in @dir): the sub-buffer layout. */
-static int rdr_load_header(struct rdr *r, const char *dir, const char *rel,
-			   int long_size)
+int rdr_load_header(struct rdr *r, const char *dir, const char *rel, int long_size)
 {
 	size_t len;
 	char *buf = rdr_slurp(dir, rel, &len);
@@ -273,8 +212,8 @@ static int rdr_common_layout(struct rdr *r)
 }
 
 /* Load the formats of @names (under @dir/@evroot) and build the id map. */
-static int rdr_load_events(struct rdr *r, const char *dir, const char *evroot,
-			   const char *const *names, unsigned n)
+int rdr_load_events(struct rdr *r, const char *dir, const char *evroot,
+		    const char *const *names, unsigned n)
 {
 	unsigned i, j;
 
@@ -908,351 +847,6 @@ unsigned rdr_field_count(const struct rdr_field *f, const struct rdr_record *rec
 	return len / f->elem;
 }
 
-/* ---- opening and closing ---- */
-
-static bool rdr_host_big(void)
-{
-	return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
-}
-
-/* A reader with its tep handle; formats and CPUs come later. */
-static struct rdr *rdr_alloc(const char *dir, bool live, bool big_endian,
-			     const struct rdr_options *opt)
-{
-	struct rdr *r = calloc(1, sizeof(*r));
-
-	if (!r)
-		return NULL;
-	r->live = live;
-	r->clock = CLOCK_MONOTONIC;
-	r->holdback = opt && opt->holdback_ns ? opt->holdback_ns : RDR_HOLDBACK_NS;
-	r->dir = strdup(dir);
-	r->tep = tep_alloc();
-	if (!r->dir || !r->tep) {
-		rdr_close(r);
-		return NULL;
-	}
-	tep_set_file_bigendian(r->tep, big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(r->tep, rdr_host_big() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
-	tep_set_page_size(r->tep, getpagesize());
-	r->swap = big_endian != rdr_host_big();
-	return r;
-}
-
-/* The kernel's long is the sub-buffer header's commit field. */
-static void rdr_set_long_size(struct rdr *r, int fallback)
-{
-	int size = tep_get_header_page_size(r->tep);
-
-	tep_set_long_size(r->tep, size == 4 || size == 8 ? size : fallback);
-}
-
-/* Allocate @n CPUs (no files open yet). */
-static int rdr_alloc_cpus(struct rdr *r, int n)
-{
-	int i;
-
-	if (n <= 0 || n > RDR_MAX_CPUS) {
-		rdr_fail(r, "no CPUs to read (%d)", n);
-		return -1;
-	}
-	r->cpus = calloc((size_t)n, sizeof(*r->cpus));
-	r->pfds = calloc((size_t)n, sizeof(*r->pfds));
-	r->pwho = calloc((size_t)n, sizeof(*r->pwho));
-	if (!r->cpus || !r->pfds || !r->pwho) {
-		rdr_fail(r, "out of memory");
-		return -1;
-	}
-	r->ncpus = n;
-	for (i = 0; i < n; i++) {
-		r->cpus[i].cpu = i;
-		r->cpus[i].fd = -1;
-		r->cpus[i].done = true;	/* until a file is open */
-	}
-	return 0;
-}
-
-/* Buffers of CPU @c, whose fd is open. */
-static int rdr_cpu_buffers(struct rdr *r, struct rdr_cpu *c)
-{
-	c->kbuf = tep_kbuffer(r->tep);
-	c->page = malloc((size_t)r->subbuf_size);
-	if (!c->kbuf || !c->page) {
-		rdr_fail(r, "out of memory");
-		return -1;
-	}
-	c->done = false;
-	c->due = true;
-	return 0;
-}
-
-/* Finish an open: on failure copy the message out and free @r. */
-static struct rdr *rdr_opened(struct rdr *r, int rc, char *err, size_t errlen)
-{
-	if (rc == 0)
-		return r;
-	if (err && errlen)
-		snprintf(err, errlen, "%s", r->err);
-	rdr_close(r);
-	return NULL;
-}
-
-/* ---- live ---- */
-
-/* The instance's trace_clock must be one clock_gettime() can read. */
-static int rdr_live_clock(struct rdr *r)
-{
-	static const struct { const char *name; clockid_t id; } clocks[] = {
-		{ "mono", CLOCK_MONOTONIC }, { "mono_raw", CLOCK_MONOTONIC_RAW },
-		{ "boot", CLOCK_BOOTTIME }, { "tai", CLOCK_TAI },
-	};
-	char *text = rdr_slurp(r->dir, "trace_clock", NULL), *open, *close;
-	size_t i;
-
-	if (!text) {
-		rdr_fail(r, "trace_clock: %s", strerror(errno));
-		return -1;
-	}
-	open = strchr(text, '[');
-	close = open ? strchr(open, ']') : NULL;
-	if (close)
-		*close = '\0';
-	for (i = 0; open && i < sizeof(clocks) / sizeof(clocks[0]); i++)
-		if (!strcmp(open + 1, clocks[i].name)) {
-			r->clock = clocks[i].id;
-			free(text);
-			return 0;
-		}
-	rdr_fail(r, "trace_clock: '%s' cannot be merged across CPUs with a "
-		 "time window; set mono (tfs_create() does)", open ? open + 1 : text);
-	free(text);
-	return -1;
-}
-
-/* The largest N of per_cpu/cpuN, plus one. */
-static int rdr_live_ncpus(struct rdr *r)
-{
-	char *path = NULL;
-	struct dirent *d;
-	int n = 0, cpu;
-	DIR *dp;
-
-	if (asprintf(&path, "%s/per_cpu", r->dir) < 0)
-		return -1;
-	dp = opendir(path);
-	free(path);
-	if (!dp) {
-		rdr_fail(r, "per_cpu: %s", strerror(errno));
-		return -1;
-	}
-	while ((d = readdir(dp)) != NULL)
-		if (sscanf(d->d_name, "cpu%d", &cpu) == 1 && cpu >= 0 && cpu < RDR_MAX_CPUS &&
-		    cpu + 1 > n)
-			n = cpu + 1;
-	closedir(dp);
-	return n;
-}
-
-/* A sub-buffer may be larger than a page (buffer_subbuf_size_kb, 6.8+). */
-static void rdr_live_subbuf(struct rdr *r)
-{
-	char *text = rdr_slurp(r->dir, "buffer_subbuf_size_kb", NULL);
-	long kb = text ? strtol(text, NULL, 10) : 0;
-
-	free(text);
-	if (kb > 0 && kb * 1024 > r->subbuf_size && kb <= 1024)
-		r->subbuf_size = (int)(kb * 1024);
-}
-
-/* Open CPU @c's trace_pipe_raw, non-blocking. */
-static int rdr_live_cpu(struct rdr *r, struct rdr_cpu *c)
-{
-	char rel[64], *path = NULL;
-
-	snprintf(rel, sizeof(rel), "per_cpu/cpu%d/trace_pipe_raw", c->cpu);
-	if (asprintf(&path, "%s/%s", r->dir, rel) < 0)
-		return -1;
-	c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	free(path);
-	if (c->fd < 0) {
-		if (errno == ENOENT)
-			return 0;	/* CPU not present */
-		rdr_fail(r, "%s: %s", rel, strerror(errno));
-		return -1;
-	}
-	c->tcpu = tracefs_cpu_alloc_fd(c->fd, r->subbuf_size, true);
-	if (!c->tcpu) {
-		rdr_fail(r, "%s: tracefs_cpu_alloc_fd: %s", rel, strerror(errno));
-		return -1;
-	}
-	return rdr_cpu_buffers(r, c);
-}
-
-static int rdr_live_setup(struct rdr *r, const char *const *events, unsigned n)
-{
-	int ncpus, i;
-
-	if (rdr_live_clock(r) || rdr_load_header(r, r->dir, "events/header_page",
-						 (int)sizeof(long)))
-		return -1;
-	rdr_set_long_size(r, (int)sizeof(long));
-	rdr_live_subbuf(r);
-	if (rdr_load_events(r, r->dir, "events", events, n))
-		return -1;
-	ncpus = rdr_live_ncpus(r);
-	if (ncpus < 0 || rdr_alloc_cpus(r, ncpus))
-		return -1;
-	for (i = 0; i < ncpus; i++)
-		if (rdr_live_cpu(r, &r->cpus[i]))
-			return -1;
-	return 0;
-}
-
-struct rdr *rdr_open_live(const char *instance_dir, const char *const *events,
-			  unsigned nevents, const struct rdr_options *opt,
-			  char *err, size_t errlen)
-{
-	struct rdr *r = rdr_alloc(instance_dir, true, rdr_host_big(), opt);
-
-	if (!r) {
-		if (err && errlen)
-			snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	return rdr_opened(r, rdr_live_setup(r, events, nevents), err, errlen);
-}
-
-/* ---- replay ---- */
-
-/* A recorded directory's "info" file. */
-struct rdr_info {
-	char *text;		/* owns the strings below */
-	const char **events;
-	unsigned nevents;
-	int cpus, long_size, subbuf_size;
-	bool big_endian;
-};
-
-static void rdr_info_free(struct rdr_info *in)
-{
-	free(in->text);
-	free(in->events);
-}
-
-/* One "key value" line of info. */
-static void rdr_info_line(struct rdr_info *in, char *key, char *val)
-{
-	if (!strcmp(key, "event"))
-		in->events[in->nevents++] = val;
-	else if (!strcmp(key, "cpus"))
-		in->cpus = atoi(val);
-	else if (!strcmp(key, "long_size"))
-		in->long_size = atoi(val);
-	else if (!strcmp(key, "subbuf_size"))
-		in->subbuf_size = atoi(val);
-	else if (!strcmp(key, "endian"))
-		in->big_endian = !strcmp(val, "big");
-}
-
-static int rdr_info_read(struct rdr *r, struct rdr_info *in)
-{
-	char *p, *line, *val;
-	size_t lines = 1;
-
-	memset(in, 0, sizeof(*in));
-	in->long_size = 8;
-	in->text = rdr_slurp(r->dir, "info", NULL);
-	if (!in->text) {
-		rdr_fail(r, "%s/info: %s", r->dir, strerror(errno));
-		return -1;
-	}
-	for (p = in->text; *p; p++)
-		lines += *p == '\n';
-	in->events = calloc(lines, sizeof(*in->events));
-	if (!in->events) {
-		rdr_fail(r, "out of memory");
-		return -1;
-	}
-	for (p = in->text; (line = strsep(&p, "\n")) != NULL; ) {
-		val = strchr(line, ' ');
-		if (val && *line != '#') {
-			*val++ = '\0';
-			rdr_info_line(in, line, val);
-		}
-	}
-	return 0;
-}
-
-/* Open cpuN.raw for every recorded CPU. */
-static int rdr_replay_cpus(struct rdr *r, int ncpus)
-{
-	char rel[64], *path = NULL;
-	int i;
-
-	if (rdr_alloc_cpus(r, ncpus))
-		return -1;
-	for (i = 0; i < ncpus; i++) {
-		struct rdr_cpu *c = &r->cpus[i];
-
-		snprintf(rel, sizeof(rel), "cpu%d.raw", i);
-		if (asprintf(&path, "%s/%s", r->dir, rel) < 0)
-			return -1;
-		c->fd = open(path, O_RDONLY | O_CLOEXEC);
-		free(path);
-		if (c->fd < 0 && errno == ENOENT)
-			continue;	/* nothing recorded on that CPU */
-		if (c->fd < 0) {
-			rdr_fail(r, "%s/%s: %s", r->dir, rel, strerror(errno));
-			return -1;
-		}
-		if (rdr_cpu_buffers(r, c))
-			return -1;
-	}
-	return 0;
-}
-
-static int rdr_replay_setup(struct rdr *r, const struct rdr_info *in,
-			    const char *const *events, unsigned n)
-{
-	if (!events) {
-		events = in->events;
-		n = in->nevents;
-	}
-	if (rdr_load_header(r, r->dir, "header_page", in->long_size))
-		return -1;
-	tep_set_long_size(r->tep, in->long_size);
-	if (in->subbuf_size > 0 && in->subbuf_size <= (1 << 20))
-		r->subbuf_size = in->subbuf_size;
-	if (rdr_load_events(r, r->dir, "events", events, n))
-		return -1;
-	return rdr_replay_cpus(r, in->cpus);
-}
-
-struct rdr *rdr_open_replay(const char *dir, const char *const *events,
-			    unsigned nevents, const struct rdr_options *opt,
-			    char *err, size_t errlen)
-{
-	struct rdr_info in;
-	struct rdr *r;
-	int rc;
-
-	r = rdr_alloc(dir, false, false, opt);
-	if (!r) {
-		if (err && errlen)
-			snprintf(err, errlen, "out of memory");
-		return NULL;
-	}
-	rc = rdr_info_read(r, &in);
-	if (rc == 0 && in.big_endian) {
-		tep_set_file_bigendian(r->tep, TEP_BIG_ENDIAN);
-		r->swap = !rdr_host_big();
-	}
-	if (rc == 0)
-		rc = rdr_replay_setup(r, &in, events, nevents);
-	rdr_info_free(&in);
-	return rdr_opened(r, rc, err, errlen);
-}
-
 /* ---- the rest of the API ---- */
 
 const char *rdr_error(const struct rdr *r)
@@ -1273,43 +867,4 @@ struct tep_event *rdr_event(struct rdr *r, unsigned index)
 struct tep_handle *rdr_tep(struct rdr *r)
 {
 	return r->tep;
-}
-
-/*
- * libtracefs 1.6.4's tracefs_cpu_free_fd() leaves the fd open (its
- * manual says otherwise); close it only if it still is.
- */
-static void rdr_cpu_close(struct rdr_cpu *c)
-{
-	if (c->tcpu)
-		tracefs_cpu_free_fd(c->tcpu);
-	if (c->fd >= 0 && fcntl(c->fd, F_GETFD) >= 0)
-		close(c->fd);
-	if (c->kbuf)
-		kbuffer_free(c->kbuf);
-	free(c->page);
-}
-
-void rdr_close(struct rdr *r)
-{
-	struct rdr_field *f, *next;
-	int i;
-
-	if (!r)
-		return;
-	for (i = 0; i < r->ncpus; i++)
-		rdr_cpu_close(&r->cpus[i]);
-	free(r->cpus);
-	free(r->pfds);
-	free(r->pwho);
-	for (f = r->fields; f; f = next) {
-		next = f->next;
-		free(f);
-	}
-	free(r->events);
-	free(r->map);
-	if (r->tep)
-		tep_free(r->tep);
-	free(r->dir);
-	free(r);
 }

@@ -6,7 +6,7 @@
  * arguments give empty results rather than errors where stap does so.
  */
 #define _GNU_SOURCE
-#include "interp.h"
+#include "rt_builtins.h"
 #include "format.h"
 
 #include <ctype.h>
@@ -454,15 +454,7 @@ enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
 	return rt_error(c, 0, "internal error: builtin %u has no implementation", id);
 }
 
-/*
- * printf/sprintf (interp.c's vm_print): render compiled format @fmt of
- * the program with its @n arguments onto @out.  The compiler checked
- * the argument count and types; a mismatch here is an internal error.
- * (Declared here as in interp.c until interp.h carries the prototype.)
- */
-enum rt_status rt_format(struct rt_ctx *c, int fmt, struct rt_value *args,
-			 unsigned n, struct rt_buf *out, uint32_t loc);
-
+/* printf/sprintf (interp.c's vm_print): see rt_builtins.h. */
 enum rt_status rt_format(struct rt_ctx *c, int fmt, struct rt_value *args,
 			 unsigned n, struct rt_buf *out, uint32_t loc)
 {

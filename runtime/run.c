@@ -890,6 +890,7 @@ static void run_finish(struct run *r)
 		if (!r->ctx.failed)
 			rt_autoprint(&r->ctx);
 	}
+	rt_timing_report(&r->ctx);
 	rt_flush(&r->ctx);
 	if (r->rdr)
 		skipped = run_missed(r);

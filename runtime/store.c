@@ -20,70 +20,19 @@
  * copies; entries deleted while an iterator holds them are unlinked at
  * once but freed when the array's last iterator is freed, so the keys
  * an iterator handed out stay readable until the element is deleted.
- * Running out of memory aborts, as buf.c does.
+ * Running out of memory aborts, as buf.c does.  The text stap prints for
+ * histograms and for globals at exit is store_print.c's.
  */
 #include "store.h"
+#include "store_int.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define ST_HIST_WIDTH 50	/* stap's HIST_WIDTH: bar columns */
-#define ST_HIST_ELISION 2	/* stap's HIST_ELISION: zero rows kept */
-#define ST_LOG_BUCKETS 128	/* HIST_LOG_BUCKETS */
-#define ST_LOG_BUCKET0 64	/* HIST_LOG_BUCKET0: the bucket of 0 */
 #define ST_SORTN_MAX 30		/* limits above this sort everything */
 #define ST_MIN_INDEX 16		/* first size of a hash index */
-
-/* A stored value: a long, or a string in an owned buffer. */
-struct st_slot {
-	struct rt_value v;
-	char *buf;		/* NUL-terminated copy, or NULL for "" */
-	uint32_t cap;
-};
-
-/* One statistic, as stap's struct stat_data for one CPU (shift 0). */
-struct st_stat {
-	int64_t count, sum, min, max;
-	int64_t avg_s, m2, variance_s;	/* Welford, in stap's integers */
-	int64_t *hist;			/* nbuckets counters, or NULL */
-};
-
-struct st_ent {
-	struct st_ent *hnext;		/* hash chain; graveyard link */
-	struct st_ent *prev, *next;	/* map order */
-	uint64_t hash;
-	bool dead;			/* deleted while iterated */
-	struct st_slot val;		/* long and string arrays */
-	struct st_stat *stat;		/* statistics arrays: in this block */
-	struct rt_value keys[];		/* then the stat, then key bytes */
-};
-
-struct st_array {
-	struct st_ent **index;		/* chains; nindex is a power of 2 */
-	size_t nindex, n;		/* n: live entries */
-	struct st_ent *first, *last;
-	struct st_ent *cache;		/* last entry found: a[k]++ looks twice */
-	struct st_ent *graveyard;	/* dead, freed with the last iterator */
-	unsigned iters;			/* open iterators */
-};
-
-struct st_global {
-	const struct ir_global *g;
-	struct st_slot val;		/* long and string scalars */
-	struct st_stat stat;		/* scalar statistics */
-	struct st_array a;
-	size_t maxent;			/* MAXMAPENTRIES or the declared size */
-	unsigned nbuckets;		/* histogram counters, 0: none */
-	bool stats;			/* statistics (scalar or array) */
-};
-
-struct rt_store {
-	const struct ir_prog *prog;
-	struct st_global *gl;
-	unsigned maxstringlen;
-};
 
 /* How foreach orders entries: stap's _stp_cmp() inputs. */
 struct st_order {
@@ -258,21 +207,6 @@ static const struct rt_value *st_clip(const struct rt_value *keys, unsigned n,
 
 /* ---- statistics ---- */
 
-/* Wrapping int64 arithmetic, as the kernel's (-fno-strict-overflow). */
-static int64_t st_wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
-static int64_t st_wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
-static int64_t st_wmul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
-
-/* stap's _stp_div64(): x / 0 is 0, x / -1 is -x. */
-static int64_t st_div(int64_t x, int64_t y)
-{
-	if (y == 0)
-		return 0;
-	if (y == -1)
-		return st_wsub(0, x);
-	return x / y;
-}
-
 /* stap's "int delta": the low 32 bits, sign-extended. */
 static int64_t st_int32(int64_t v)
 {
@@ -294,14 +228,16 @@ static unsigned st_log_bucket(int64_t v)
 	return v < 0 ? ST_LOG_BUCKET0 - bits : ST_LOG_BUCKET0 + bits;
 }
 
-/* The label of log bucket @b (_stp_bucket_to_val): 0, +-2^k. */
-static int64_t st_log_value(unsigned b)
+/*
+ * What stap's runtime divides by: do_div() takes a 32-bit divisor, so a
+ * negative interval (stap accepts one when stop < start) divides by its
+ * 32-bit two's complement.  Intervals beyond 32 bits divide as they are.
+ */
+static uint64_t st_lin_divisor(int64_t step)
 {
-	if (b == ST_LOG_BUCKET0)
-		return 0;
-	if (b < ST_LOG_BUCKET0)
-		return (int64_t)(UINT64_MAX << (63 - b));
-	return (int64_t)1 << (b - ST_LOG_BUCKET0 - 1);
+	if (step < 0 && step >= INT32_MIN)
+		return (uint32_t)step;
+	return (uint64_t)step;
 }
 
 /* Bucket of @v in a linear histogram: 0 underflow, nb-1 overflow. */
@@ -312,7 +248,7 @@ static unsigned st_lin_bucket(const struct st_global *sg, int64_t v)
 
 	if (d < 0)
 		return 0;
-	b = (uint64_t)d / (uint64_t)sg->g->lin_step + 1;
+	b = (uint64_t)d / st_lin_divisor(sg->g->lin_step) + 1;
 	return b >= sg->nbuckets - 1 ? sg->nbuckets - 1 : (unsigned)b;
 }
 
@@ -387,6 +323,31 @@ static enum st_err st_stat_value(const struct st_stat *st, bool element,
 	return ST_OK;
 }
 
+/* ---- free-standing statistics (-t's per-probe timing) ---- */
+
+struct st_stat *st_stat_new(void)
+{
+	return st_alloc(sizeof(struct st_stat));
+}
+
+void st_stat_free(struct st_stat *st)
+{
+	free(st);
+}
+
+void st_stat_push(struct st_stat *st, int64_t v)
+{
+	st_stat_update(NULL, st, v);	/* no histogram: sg is not read */
+}
+
+int64_t st_stat_result(const struct st_stat *st, enum ir_stat op)
+{
+	int64_t v;
+
+	st_stat_value(st, false, op, &v);
+	return v;
+}
+
 static void st_stat_clear(struct st_stat *st, unsigned nbuckets)
 {
 	int64_t *h = st->hist;
@@ -412,7 +373,7 @@ static size_t st_ent_stat_off(unsigned nkeys)
 static struct st_ent *st_ent_new(const struct rt_store *s, const struct st_global *sg,
 				 const struct rt_value *keys, uint64_t h)
 {
-	unsigned k, nk = sg->g->nkeys, max = s->maxstringlen;
+	unsigned k, nk = sg->g->nkeys, max = s->strmax;
 	size_t off = st_ent_stat_off(nk), size = off;
 	struct st_ent *e;
 	char *p;
@@ -604,7 +565,7 @@ static enum st_err st_lookup(struct rt_store *s, unsigned g, const struct rt_val
 	struct rt_value tmp[9];
 	uint64_t h;
 
-	keys = st_clip(keys, nk, s->maxstringlen, tmp);
+	keys = st_clip(keys, nk, s->strmax, tmp);
 	*out = sg->a.cache;
 	if (*out && st_keys_match((*out)->keys, keys, nk, 0))
 		return ST_OK;
@@ -620,17 +581,18 @@ static enum st_err st_lookup(struct rt_store *s, unsigned g, const struct rt_val
 /* ---- the store ---- */
 
 /* Histogram counters of @g: 128 for @hist_log, (stop-start)/step + 3
-   for @hist_linear (underflow, regular buckets, overflow). */
+   for @hist_linear (underflow, regular buckets, overflow); pass 2
+   checked the range as stap does. */
 static unsigned st_nbuckets(const struct ir_global *g)
 {
 	int64_t n;
 
 	if (g->hist_log)
 		return ST_LOG_BUCKETS;
-	if (!g->hist_linear || g->lin_step <= 0 || g->lin_stop < g->lin_start)
+	if (!g->hist_linear || g->lin_step == 0)
 		return 0;
-	n = (g->lin_stop - g->lin_start) / g->lin_step + 3;
-	return n > 0 && n < (1 << 24) ? (unsigned)n : 0;
+	n = st_wsub(g->lin_stop, g->lin_start) / g->lin_step + 3;
+	return n >= 3 && n < (1 << 24) ? (unsigned)n : 0;
 }
 
 static void st_global_init(struct rt_store *s, unsigned i, unsigned maxmapentries)
@@ -648,17 +610,17 @@ static void st_global_init(struct rt_store *s, unsigned i, unsigned maxmapentrie
 		sg->stat.hist = st_alloc(sg->nbuckets * sizeof(int64_t));
 	sg->val.v = st_zero(g->type);
 	if (g->init.type == RT_LONG || g->init.type == RT_STRING)
-		st_slot_set(&sg->val, g->init, s->maxstringlen);
+		st_slot_set(&sg->val, g->init, s->strmax);
 }
 
 struct rt_store *st_new(const struct ir_prog *p, unsigned maxmapentries,
-			unsigned maxstringlen)
+			unsigned strmax)
 {
 	struct rt_store *s = st_alloc(sizeof(*s));
 	unsigned i;
 
 	s->prog = p;
-	s->maxstringlen = maxstringlen;
+	s->strmax = strmax;
 	s->gl = st_alloc((p->nglobals + 1) * sizeof(*s->gl));
 	for (i = 0; i < p->nglobals; i++)
 		st_global_init(s, i, maxmapentries);
@@ -687,7 +649,7 @@ struct rt_value st_get(struct rt_store *s, unsigned g)
 
 void st_set(struct rt_store *s, unsigned g, struct rt_value v)
 {
-	st_slot_set(&s->gl[g].val, v, s->maxstringlen);
+	st_slot_set(&s->gl[g].val, v, s->strmax);
 }
 
 /* delete of a global: arrays empty, statistics forget everything,
@@ -721,7 +683,7 @@ enum st_err st_aset(struct rt_store *s, unsigned g, const struct rt_value *keys,
 	enum st_err r = st_lookup(s, g, keys, true, &e);
 
 	if (r == ST_OK)
-		st_slot_set(&e->val, v, s->maxstringlen);
+		st_slot_set(&e->val, v, s->strmax);
 	return r;
 }
 
@@ -746,7 +708,7 @@ bool st_ain(struct rt_store *s, unsigned g, const struct rt_value *keys,
 		st_lookup(s, g, keys, false, &e);
 		return e != NULL;
 	}
-	keys = st_clip(keys, sg->g->nkeys, s->maxstringlen, tmp);
+	keys = st_clip(keys, sg->g->nkeys, s->strmax, tmp);
 	for (e = sg->a.first; e; e = e->next)
 		if (st_keys_match(e->keys, keys, sg->g->nkeys, star_mask))
 			return true;
@@ -766,7 +728,7 @@ enum st_err st_adel(struct rt_store *s, unsigned g, const struct rt_value *keys,
 			st_unlink(&sg->a, e);
 		return ST_OK;
 	}
-	keys = st_clip(keys, sg->g->nkeys, s->maxstringlen, tmp);
+	keys = st_clip(keys, sg->g->nkeys, s->strmax, tmp);
 	for (e = sg->a.first; e; e = next) {
 		next = e->next;
 		if (st_keys_match(e->keys, keys, sg->g->nkeys, star_mask))
@@ -785,8 +747,8 @@ enum st_err st_aclear(struct rt_store *s, unsigned g)
 
 /* The statistic of global @g, or of its element @keys; NULL when the
    element does not exist (and @create is false). */
-static enum st_err st_stat_of(struct rt_store *s, unsigned g, const struct rt_value *keys,
-			      bool create, struct st_stat **out)
+enum st_err st_stat_of(struct rt_store *s, unsigned g, const struct rt_value *keys,
+		       bool create, struct st_stat **out)
 {
 	struct st_ent *e;
 	enum st_err r;
@@ -818,186 +780,6 @@ enum st_err st_stat_get(struct rt_store *s, unsigned g, const struct rt_value *k
 
 	st_stat_of(s, g, keys, false, &st);
 	return st_stat_value(st, s->gl[g].g->is_array, op, out);
-}
-
-/* ---- histogram text (_stp_stat_print_histogram_buf) ---- */
-
-struct st_hist {
-	const struct st_global *sg;
-	const int64_t *h;
-	unsigned n;			/* buckets */
-	unsigned lo, hi;		/* rows printed */
-	bool under, over;		/* linear: the end rows are printed */
-	int64_t valmax, scale;
-	int vspace, cspace;		/* value and count column widths */
-};
-
-/* stap's needed_space(): characters of @v in decimal. */
-static int st_space(int64_t v)
-{
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	int n = v < 0 ? 1 : 0;
-
-	if (v == 0)
-		return 1;
-	for (; u; u /= 10)
-		n++;
-	return n;
-}
-
-static void st_pad(struct rt_buf *out, int64_t n, char c)
-{
-	for (; n > 0; n--)
-		buf_addc(out, c);
-}
-
-/*
- * The rows: the data's range, widened by up to two buckets on each side
- * (a log histogram does not widen below 0 unless it has negative data),
- * without empty under/overflow rows.  False for an empty histogram.
- */
-static bool st_hist_rows(struct st_hist *t)
-{
-	bool lin = !t->sg->g->hist_log, any = false;
-	unsigned i;
-
-	for (i = 0; i < t->n; i++) {
-		if (t->h[i] > 0) {
-			t->lo = any ? t->lo : i;
-			t->hi = i;
-			any = true;
-		}
-		if (t->h[i] > t->valmax)
-			t->valmax = t->h[i];
-	}
-	for (i = 0; any && i < 2; i++) {
-		if (t->lo > 0 && (lin || t->lo != ST_LOG_BUCKET0))
-			t->lo--;
-		if (t->hi < t->n - 1)
-			t->hi++;
-	}
-	if (lin && t->lo == 0 && t->h[0] == 0)
-		t->lo++;
-	if (lin && t->hi == t->n - 1 && t->h[t->hi] == 0)
-		t->hi--;
-	t->under = lin && t->lo == 0;
-	t->over = lin && t->hi == t->n - 1;
-	return any;
-}
-
-/*
- * Column widths.  The value column of a linear histogram is sized for
- * start + step * hi, one step more than the last label (as stap does),
- * and never narrower than "value".
- */
-static void st_hist_widths(struct st_hist *t)
-{
-	const struct ir_global *g = t->sg->g;
-	int a, b;
-
-	t->scale = t->valmax <= ST_HIST_WIDTH ? 1 :
-		(t->valmax + ST_HIST_WIDTH - 1) / ST_HIST_WIDTH;
-	t->cspace = st_space(t->valmax);
-	if (g->hist_log) {
-		a = st_space(st_log_value(t->hi));
-		b = st_space(st_log_value(t->lo));
-	} else {
-		a = st_space(g->lin_start) + t->under;
-		b = st_space(st_wadd(g->lin_start, st_wmul(g->lin_step, t->hi))) + t->over;
-	}
-	t->vspace = a > b ? a : b;
-	if (t->vspace < 5)
-		t->vspace = 5;
-}
-
-/* Row @i is left out when it and its neighbours within two rows (inside
-   the printed range) are all zero. */
-static bool st_hist_elided(const struct st_hist *t, unsigned i)
-{
-	unsigned a = i > t->lo + ST_HIST_ELISION ? i - ST_HIST_ELISION : t->lo;
-	unsigned b = i + ST_HIST_ELISION < t->hi ? i + ST_HIST_ELISION : t->hi;
-
-	for (; a <= b; a++)
-		if (t->h[a] != 0)
-			return false;
-	return true;
-}
-
-/* Row @i's label: its value, and "<" or ">" for the linear end rows. */
-static int64_t st_hist_label(const struct st_hist *t, unsigned i, const char **prefix)
-{
-	const struct ir_global *g = t->sg->g;
-
-	*prefix = "";
-	if (g->hist_log)
-		return st_log_value(i);
-	if (i == 0) {
-		*prefix = "<";
-		return g->lin_start;
-	}
-	if (i == t->n - 1) {
-		*prefix = ">";
-		i--;
-	}
-	return st_wadd(g->lin_start, st_wmul((int64_t)i - 1, g->lin_step));
-}
-
-/* "  value |@@@@     count": the prefix right-aligned in what the
-   number leaves of the value column, a bar, the count after it. */
-static void st_hist_row(const struct st_hist *t, unsigned i, struct rt_buf *out)
-{
-	const char *prefix;
-	int64_t val = st_hist_label(t, i, &prefix), bar = t->h[i] / t->scale;
-
-	st_pad(out, t->vspace - st_space(val) - (int)strlen(prefix), ' ');
-	buf_printf(out, "%s%" PRId64 " |", prefix, val);
-	st_pad(out, bar, '@');
-	st_pad(out, ST_HIST_WIDTH - bar + 1 + t->cspace - st_space(t->h[i]), ' ');
-	buf_printf(out, "%" PRId64 "\n", t->h[i]);
-}
-
-static void st_hist_render(const struct st_global *sg, const int64_t *h, struct rt_buf *out)
-{
-	struct st_hist t = { .sg = sg, .h = h, .n = sg->nbuckets };
-	bool eliding = false;
-	unsigned i;
-
-	if (!t.n || !st_hist_rows(&t))
-		return;
-	st_hist_widths(&t);
-	st_pad(out, t.vspace - 5, ' ');
-	buf_adds(out, "value |");
-	st_pad(out, ST_HIST_WIDTH, '-');
-	buf_adds(out, " count\n");
-	for (i = t.lo; i <= t.hi; i++) {
-		if (st_hist_elided(&t, i)) {
-			eliding = true;
-			continue;
-		}
-		if (eliding) {
-			st_pad(out, t.vspace, ' ');
-			buf_adds(out, " ~\n");
-			eliding = false;
-		}
-		st_hist_row(&t, i, out);
-	}
-	buf_addc(out, '\n');
-}
-
-/*
- * An empty statistic (or a missing element) prints nothing here: stap
- * raises "empty aggregate" instead of printing, which the caller can
- * tell from st_stat_get(..., IR_STAT_COUNT) being 0.
- */
-void st_hist_text(struct rt_store *s, unsigned g, const struct rt_value *keys,
-		  enum ir_hist kind, struct rt_buf *out)
-{
-	struct st_stat *st;
-
-	(void)kind;	/* a global has one histogram kind; sema checks it */
-	st_stat_of(s, g, keys, false, &st);
-	if (st && st->count && st->hist)
-		st_hist_render(&s->gl[g], st->hist, out);
 }
 
 /*
@@ -1114,8 +896,8 @@ static void st_sortn(struct st_ent **v, struct st_ent **tmp, size_t n, int64_t l
 
 /* The array's entries in map order, sorted as @fe asks.  A plain array
    keeps the new order (stap sorts the map itself). */
-static struct st_ent **st_snapshot(struct st_global *sg, const struct ir_foreach *fe,
-				   int64_t limit, bool limited)
+struct st_ent **st_snapshot(struct st_global *sg, const struct ir_foreach *fe,
+			    int64_t limit, bool limited)
 {
 	struct st_order o = { fe->sort_key, fe->sort_dir < 0, fe->sort_stat };
 	struct st_ent **v = st_alloc((sg->a.n + 1) * sizeof(*v)), **tmp, *e;
@@ -1194,7 +976,7 @@ struct st_iter *st_iter_new(struct rt_store *s, const struct ir_foreach *fe,
 
 	if (fe->hist)
 		return st_iter_hist(s, fe, hist_keys, limit, limited);
-	slice = st_clip(slice, s->gl[fe->global].g->nkeys, s->maxstringlen, tmp);
+	slice = st_clip(slice, s->gl[fe->global].g->nkeys, s->strmax, tmp);
 	it = st_alloc(sizeof(*it));
 	it->sg = &s->gl[fe->global];
 	it->op = fe->sort_stat;
@@ -1248,88 +1030,4 @@ void st_iter_free(struct st_iter *it)
 	free(it->v);
 	free(it->hist);
 	free(it);
-}
-
-/* ---- printing globals at exit (elaborate.cxx add_global_var_display) ---- */
-
-static void st_print_value(struct rt_buf *out, struct rt_value v)
-{
-	if (v.type == RT_STRING)
-		buf_printf(out, "\"%.*s\"", (int)v.len, v.s);
-	else
-		buf_printf(out, "%" PRId64, v.l);
-}
-
-static void st_print_stat(struct rt_buf *out, const struct st_stat *st)
-{
-	buf_printf(out, " @count=%" PRId64 " @min=%" PRId64 " @max=%" PRId64
-		   " @sum=%" PRId64 " @avg=%" PRId64 "\n", st->count, st->min, st->max,
-		   st->sum, st_div(st->sum, st->count));
-}
-
-/* name[k1,"k2"]=value, or name[k1,"k2"] @count=... for statistics. */
-static void st_print_entry(struct rt_buf *out, const struct st_global *sg,
-			   const struct st_ent *e)
-{
-	unsigned k;
-
-	buf_printf(out, "%s[", sg->g->name);
-	for (k = 0; k < sg->g->nkeys; k++) {
-		if (k)
-			buf_addc(out, ',');
-		st_print_value(out, e->keys[k]);
-	}
-	buf_addc(out, ']');
-	if (e->stat) {
-		st_print_stat(out, e->stat);
-		return;
-	}
-	buf_addc(out, '=');
-	st_print_value(out, e->val.v);
-	buf_addc(out, '\n');
-}
-
-/* Every element, by value (statistics: @count), largest first, as
-   stap's synthetic "foreach (v = [k...] in name-)". */
-static void st_print_array(struct st_global *sg, unsigned g, struct rt_buf *out)
-{
-	struct ir_foreach fe = { .global = g, .sort_key = -1, .sort_dir = -1,
-				 .sort_stat = IR_STAT_COUNT };
-	struct st_ent **v = st_snapshot(sg, &fe, -1, false);
-	size_t i;
-
-	for (i = 0; i < sg->a.n; i++)
-		st_print_entry(out, sg, v[i]);
-	free(v);
-}
-
-/*
- * Each global written but never read, in declaration order: a scalar as
- * name=value (strings quoted, bytes as they are), an array one line per
- * element, a statistic as its @count/@min/@max/@sum/@avg line (just
- * "@count=0x0" when empty: stap prints that literal).  Histograms are not
- * drawn.
- */
-void st_autoprint(struct rt_store *s, struct rt_buf *out)
-{
-	struct st_global *sg;
-	unsigned i;
-
-	for (i = 0; i < s->prog->nglobals; i++) {
-		sg = &s->gl[i];
-		if (!sg->g->autoprint)
-			continue;
-		if (sg->g->is_array) {
-			st_print_array(sg, i, out);
-		} else if (sg->stats && sg->stat.count == 0) {
-			buf_printf(out, "%s @count=0x0\n", sg->g->name);
-		} else if (sg->stats) {
-			buf_adds(out, sg->g->name);
-			st_print_stat(out, &sg->stat);
-		} else {
-			buf_printf(out, "%s=", sg->g->name);
-			st_print_value(out, sg->val.v);
-			buf_addc(out, '\n');
-		}
-	}
 }

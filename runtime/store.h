@@ -26,8 +26,9 @@ enum st_err {
 	ST_BUSY,		/* the array is being iterated */
 };
 
+/* Strings stored are cut to @strmax bytes (rt_strmax(MAXSTRINGLEN)). */
 struct rt_store *st_new(const struct ir_prog *p, unsigned maxmapentries,
-			unsigned maxstringlen);
+			unsigned strmax);
 void st_free(struct rt_store *s);
 
 /* Scalars. */
@@ -53,6 +54,18 @@ enum st_err st_stat_add(struct rt_store *s, unsigned g, const struct rt_value *k
 			int64_t v);
 enum st_err st_stat_get(struct rt_store *s, unsigned g, const struct rt_value *keys,
 			enum ir_stat op, int64_t *out);
+/*
+ * A statistic of its own, outside any global (stap's Stat, as -t's
+ * per-probe timing uses one): st_stat_result() gives @op of what was
+ * pushed as a scalar statistic's @count ... @variance would (0 when
+ * empty).  Zeroed by st_stat_new(), aborts on OOM.
+ */
+struct st_stat;
+struct st_stat *st_stat_new(void);
+void st_stat_free(struct st_stat *st);
+void st_stat_push(struct st_stat *st, int64_t v);
+int64_t st_stat_result(const struct st_stat *st, enum ir_stat op);
+
 /* Append the histogram's text, as stap prints it, to @out. */
 void st_hist_text(struct rt_store *s, unsigned g, const struct rt_value *keys,
 		  enum ir_hist kind, struct rt_buf *out);

@@ -18,7 +18,11 @@
 #include <stdint.h>
 #include <string.h>
 
-/* stap's MAXSTRINGLEN default: longer strings are truncated. */
+/*
+ * stap's MAXSTRINGLEN default.  stap keeps strings in char[MAXSTRINGLEN]
+ * buffers with their NUL, so a string value holds at most MAXSTRINGLEN-1
+ * bytes; longer ones are cut (rt_clip).
+ */
 #define RT_MAXSTRINGLEN 512
 
 enum rt_type {
@@ -53,6 +57,20 @@ static inline struct rt_value rt_str(const char *s, uint32_t len)
 static inline struct rt_value rt_cstr(const char *s)
 {
 	return rt_str(s, (uint32_t)strlen(s));
+}
+
+/* @v cut to at most @max bytes if it is a string (a view: no copy). */
+static inline struct rt_value rt_clip(struct rt_value v, uint32_t max)
+{
+	if (v.type == RT_STRING && v.len > max)
+		v.len = max;
+	return v;
+}
+
+/* The longest string value under MAXSTRINGLEN @maxstringlen. */
+static inline uint32_t rt_strmax(unsigned maxstringlen)
+{
+	return maxstringlen ? maxstringlen - 1 : 0;
 }
 
 #endif

@@ -36,11 +36,21 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 void lower_track(struct arena *a, struct ir_prog *ir, const char *tracefs);
 
 /*
- * Append the writes that arm event @system:@name with kernel filter
- * @filter (NULL: none); ktap's own threads are always filtered out.
+ * Append the kernel objects that arm event @system:@name (its filter,
+ * then enable) with kernel filter @filter (NULL: none); ktap's own
+ * threads are always filtered out (lower_plan.c).
  */
 void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
 			const char *name, const char *filter);
+
+/* Append kernel object @o (copied) to @ir's plan. */
+void lower_kplan_add(struct arena *a, struct ir_prog *ir, const struct kp_obj *o);
+
+/*
+ * A fetch argument from pass 2's "FETCH:TYPE" text (the DWARF and BTF
+ * back ends produce it as text): @name=FETCH, typed.
+ */
+struct kp_arg lower_fetch_arg(struct arena *a, const char *name, const char *fetch);
 
 /*
  * The kernel filter for one guard expression, or NULL when the kernel

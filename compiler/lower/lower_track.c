@@ -62,29 +62,6 @@ static bool lt_needed(const struct ir_prog *ir)
 	return false;
 }
 
-static void lt_write(struct arena *a, struct ir_prog *ir, const char *path,
-		     const char *text)
-{
-	ir->writes = arena_grow(a, ir->writes, ir->nwrites, &ir->wcap, sizeof(*ir->writes));
-	ir->writes[ir->nwrites++] = (struct ir_write){ path, text, false, NULL };
-}
-
-/*
- * The writes that arm one event: its filter, then enable.  Every filter
- * leaves out ktap's own threads ($KTAP, replaced by ktap's pid at run
- * time): reading the ring buffer takes system calls and context
- * switches, and a script tracing those would otherwise see ktap's reads,
- * which make records, which wake ktap to read them, and so on.
- */
-void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
-			const char *name, const char *filter)
-{
-	lt_write(a, ir, arena_printf(a, "events/%s/%s/filter", system, name),
-		 filter ? arena_printf(a, "(%s) && common_pid != $KTAP", filter) :
-			  "common_pid != $KTAP");
-	lt_write(a, ir, arena_printf(a, "events/%s/%s/enable", system, name), "1");
-}
-
 /* Mark event @system:@name as tracked, adding it when the plan lacks it. */
 static void lt_add(struct arena *a, struct ir_prog *ir, const char *system,
 		   const char *name, unsigned track)

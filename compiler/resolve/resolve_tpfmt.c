@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "resolve_tpfmt.h"
 #include "arena.h"
+#include "../runtime/fileio.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -18,22 +19,12 @@
 /* The whole of @path as an arena string, or NULL. */
 static char *tpf_read(struct arena *a, const char *path)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL, *out;
-	size_t len = 0, cap = 0, n;
+	size_t len = 0;
+	char *buf = fio_read(path, &len), *out;
 
-	if (!f)
+	if (!buf)
 		return NULL;
-	do {
-		if (cap - len < 4096) {
-			cap = cap ? cap * 2 : 8192;
-			buf = xrealloc(buf, cap);
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n > 0);
-	fclose(f);
-	out = arena_strndup(a, buf ? buf : "", len);
+	out = arena_strndup(a, buf, len);
 	free(buf);
 	return out;
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 struct arena;
+struct kp_dynevent;
 
 enum tpf_kind {
 	TPF_INT,		/* integer or pointer: a long in the script */
@@ -39,17 +40,14 @@ struct tpf_event {
 	struct tpf_field *fields;
 	unsigned nfields;
 	/*
-	 * A dynamic event ktap defines (a uprobe): its definition without
-	 * the fetch arguments ("p:ktap_$PID/NAME PATH:0xOFF"), the file to
-	 * write it to, and the function it probes (struct fetch_site *).
-	 * Fields are added as pass 2 meets target variables.
+	 * A dynamic event ktap defines (kprobe or uprobe): the kernel object
+	 * (runtime/kplan.h; its fetch arguments are this event's fields,
+	 * added as pass 2 meets target variables, copied in by pass 3), and
+	 * the function it probes (struct fetch_site *).
 	 */
-	const char *dyn_def;
-	const char *dyn_file;
-	const char *dyn_origin;	/* "FILE:L:C: POINT", for the kernel's refusals */
+	struct kp_dynevent *dyn;
 	const void *dyn_func;
 	bool dyn_return;
-	const char *dyn_target;	/* "PATH:0xOFF" or "NAME": what the probe is on */
 	struct tpf_event *dyn_entry;	/* .return with @entry: its entry probe */
 	size_t fcap;
 };

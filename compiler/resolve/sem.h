@@ -70,6 +70,7 @@ struct sem_probe {
 	size_t ecap;
 	unsigned index;			/* in declaration order */
 	struct src_span span;
+	struct src_span decl;		/* the user's whole probe ('probe' on), for -t */
 	/* Resolved through syscall.NAME: a tracepoint whose user-memory
 	   arguments are fetched by a kprobe when the body reads them. */
 	bool syscall;

@@ -6,6 +6,7 @@
 #define KTAP_SEMA_INT_H
 
 #include "sema.h"
+#include "kplan.h"
 #include "target.h"
 
 struct tpf_event;
@@ -39,6 +40,7 @@ struct sema_ctx {
 	bool report;			/* final round: report problems */
 	unsigned alias_depth;
 	bool syscall_warned;		/* user strings shown as addresses */
+	bool tracefs_said;		/* "no tracefs to read" reported */
 	/* Probe-point resolution: a 'never' point was seen (a script may
 	   consist of those); the kernel feature the last optional point
 	   dropped for lack of (for the error when nothing else resolved). */
@@ -50,6 +52,20 @@ struct sema_ctx {
 	unsigned ndropped;
 	size_t dcap;
 };
+
+/*
+ * With no tracefs to read, whether that was reported already: it is
+ * reported once per run, not once per probe point (syscall.*).
+ */
+static inline bool sema_tracefs_said(struct sema_ctx *c)
+{
+	bool said = c->tracefs_said;
+
+	if (*c->in->target->tracefs)
+		return false;
+	c->tracefs_said = true;
+	return said;
+}
 
 /*
  * Who calls whom (no file calls back into one above it):
@@ -97,6 +113,11 @@ struct sem_probe *sema_new_probe(struct sema_ctx *c);
 const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p);
 /* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
 const char *sema_point_origin(struct sema_ctx *c, const struct ast_ppoint *p);
+/* The dynamic event @kind of @ev (group and name are @ev's) on @target,
+   defined for probe point @origin ("FILE:L:C: POINT"). */
+struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_event *ev,
+					enum kp_probe kind, const char *target,
+					const char *origin);
 /*
  * An optional point ('?', '!') whose dynamic events the target cannot
  * create (target_has(), target.h) does not resolve, so a tapset alias

@@ -72,11 +72,33 @@ static const char *sl_line(struct arena *a, const struct sem_probe *p, bool vars
 
 /* ---- the variables an alias's body sets, for -L ---- */
 
-static const char sl_bi_ret[] = {
-#define BI(id, name, ret, args, flags) ret,
+/* The builtins' return types, from the list the passes share. */
+static const struct { const char *name; char ret; } sl_builtins[] = {
+#define BI(id, name, ret, args, flags) { name, ret },
 #include "../runtime/builtins.def"
 #undef BI
 };
+
+static char sl_builtin_ret(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sl_builtins) / sizeof(sl_builtins[0]); i++)
+		if (!strcmp(sl_builtins[i].name, name))
+			return sl_builtins[i].ret == 'v' ? 0 : sl_builtins[i].ret;
+	return 0;
+}
+
+/* Is @name a global of the program (not an alias's own variable)? */
+static bool sl_is_global(const struct sem_prog *p, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nglobals; i++)
+		if (!strcmp(p->globals[i]->name, name))
+			return true;
+	return false;
+}
 
 struct sl_vars {
 	struct sema_ctx *c;
@@ -93,7 +115,6 @@ static char sl_type(struct sl_vars *v, const struct ast_expr *e, unsigned depth)
 static char sl_func_type(struct sl_vars *v, const char *name, unsigned depth)
 {
 	const struct ast_func *f = sema_func_decl(v->c, name);
-	int id = sema_builtin(name);
 	enum ast_mem mem = sema_mem_fn(name);
 
 	if (mem != AST_MEM_NONE)
@@ -112,9 +133,7 @@ static char sl_func_type(struct sl_vars *v, const char *name, unsigned depth)
 		if (s->kind == AST_S_RETURN && s->e)
 			return sl_type(v, s->e, depth + 1);
 	}
-	if (!f && id >= 0 && sl_bi_ret[id] != 'v')
-		return sl_bi_ret[id];
-	return 0;
+	return f ? 0 : sl_builtin_ret(name);
 }
 
 static char sl_target_type(struct sl_vars *v, const struct ast_expr *e)
@@ -173,7 +192,7 @@ static int sl_assign_fn(struct ast_expr *e, void *arg)
 	if (e->kind != AST_ASSIGN || e->a->kind != AST_VAR || e->op == AST_OP_STAT_ADD)
 		return 0;
 	name = e->a->str;
-	if (!strncmp(name, "__", 2) || sema_global(v->c, name))
+	if (!strncmp(name, "__", 2) || sl_is_global(v->c->prog, name))
 		return 0;	/* internal, or not the alias's own */
 	t = sl_type(v, e, 0);
 	for (i = 0; i < v->n; i++)
@@ -295,7 +314,7 @@ void sema_type_sources(FILE *out, const struct sem_prog *p)
 		const struct tpf_event *e = p->probes[i]->event;
 		const struct fetch_site *uf = e ? e->dyn_func : NULL;
 
-		if (!e || !e->dyn_def)
+		if (!e || !e->dyn)
 			continue;
 		fprintf(out, "Pass 2: %s: ", p->probes[i]->pp);
 		if (!uf)

@@ -86,6 +86,7 @@ static struct sem_probe *point_emit(struct sema_ctx *c, struct point_state *st,
 	sp->body = ast_clone_stmt(c->arena, st->body);
 	sp->cond = ast_clone_expr(c->arena, st->cond);
 	sp->span = st->written->span;
+	sp->decl = st->user->span;
 	return sp;
 }
 
@@ -158,6 +159,8 @@ static int point_trace(struct sema_ctx *c, struct point_state *st,
 		      colon ? colon + 1 : spec, &names);
 	/* No tracefs to look in: not even an optional point can be decided. */
 	if (n == 0 && (!st->optional || !*c->in->target->tracefs)) {
+		if (sema_tracefs_said(c))
+			return -1;
 		diag_error(c->diag, arg->span,
 			   "no tracepoint matches \"%.*s\"%s%s%s", (int)arg->len, arg->str,
 			   SEMA_NO_TRACEFS(c));
@@ -262,23 +265,23 @@ static void point_emit_dyn(struct sema_ctx *c, struct point_state *st, struct fe
 {
 	struct tpf_event *ev = arena_alloc(c->arena, sizeof(*ev));
 	struct sem_probe *sp;
+	const char *target;
 
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
 	ev->name = point_event_name(c, uf->name);
-	ev->dyn_file = path ? "uprobe_events" : "kprobe_events";
 	if (path)
-		ev->dyn_target = arena_printf(c->arena, "%s:0x%llx", uf->path,
-					      (unsigned long long)uf->offset);
+		target = arena_printf(c->arena, "%s:0x%llx", uf->path,
+				      (unsigned long long)uf->offset);
 	else if (strcmp(uf->path, "kernel") != 0)	/* a module's: "MOD:FUNC" */
-		ev->dyn_target = arena_printf(c->arena, "%s:%s", uf->path, uf->name);
+		target = arena_printf(c->arena, "%s:%s", uf->path, uf->name);
 	else
-		ev->dyn_target = uf->name;
-	ev->dyn_def = arena_printf(c->arena, "%c:%s/%s %s", ret ? 'r' : 'p', ev->system,
-				   ev->name, ev->dyn_target);
+		target = uf->name;
+	ev->dyn = sema_point_dynevent(c, ev, path ? (ret ? KP_URETPROBE : KP_UPROBE) :
+				      (ret ? KP_KRETPROBE : KP_KPROBE), target,
+				      sema_point_origin(c, st->written));
 	ev->dyn_func = uf;
 	ev->dyn_return = ret;
-	ev->dyn_origin = sema_point_origin(c, st->written);
 	sp = point_emit(c, st, SEM_P_TRACE, pp);
 	sp->event = ev;
 }
@@ -286,10 +289,7 @@ static void point_emit_dyn(struct sema_ctx *c, struct point_state *st, struct fe
 /* The probe just emitted is a kretprobe with @n instances: "rN:". */
 static void point_set_maxactive(struct sema_ctx *c, int64_t n)
 {
-	struct tpf_event *ev = c->prog->probes[c->prog->nprobes - 1]->event;
-
-	ev->dyn_def = arena_printf(c->arena, "r%lld:%s/%s %s", (long long)n, ev->system,
-				   ev->name, ev->dyn_target);
+	c->prog->probes[c->prog->nprobes - 1]->event->dyn->maxactive = (unsigned)n;
 }
 
 /*
@@ -329,11 +329,10 @@ static int point_process_statement(struct sema_ctx *c, struct point_state *st,
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
 	ev->name = point_event_name(c, "line");
-	ev->dyn_file = "uprobe_events";
-	ev->dyn_target = arena_printf(c->arena, "%s:0x%llx", uf->path,
-				      (unsigned long long)uf->offset);
-	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, ev->dyn_target);
-	ev->dyn_origin = sema_point_origin(c, st->written);
+	ev->dyn = sema_point_dynevent(c, ev, KP_UPROBE,
+				      arena_printf(c->arena, "%s:0x%llx", uf->path,
+						   (unsigned long long)uf->offset),
+				      sema_point_origin(c, st->written));
 	ev->dyn_func = uf;
 	sp = point_emit(c, st, SEM_P_TRACE, arena_printf(c->arena,
 				"process(\"%s\").statement(\"%s\")", uf->path, spec));
@@ -368,10 +367,7 @@ static int point_kernel_statement(struct sema_ctx *c, struct point_state *st,
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
 	ev->name = point_event_name(c, arena_strndup(c->arena, spec, strcspn(spec, "+")));
-	ev->dyn_file = "kprobe_events";
-	ev->dyn_target = spec;
-	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, spec);
-	ev->dyn_origin = sema_point_origin(c, st->written);
+	ev->dyn = sema_point_dynevent(c, ev, KP_KPROBE, spec, sema_point_origin(c, st->written));
 	sp = point_emit(c, st, SEM_P_TRACE, arena_printf(c->arena, "%s.statement(\"%s\")",
 						     p->comps[0].name, spec));
 	sp->event = ev;
@@ -517,8 +513,17 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 		return -1;
 	}
 	if (st->optional && !target_has(c->in->target, TGT_KPROBES)) {
-		c->missing = "kprobes, which this kernel does not have (no kprobe_events in tracefs)";
-		return 1;
+		/* unknown without tracefs: not a kernel without kprobes */
+		if (*c->in->target->tracefs) {
+			c->missing = "kprobes, which this kernel does not have "
+				     "(no kprobe_events in tracefs)";
+			return 1;
+		}
+		if (sema_tracefs_said(c))
+			return -1;
+		diag_error(c->diag, p->span, "cannot tell whether this kernel has kprobes%s%s%s",
+			   SEMA_NO_TRACEFS(c));
+		return -1;
 	}
 	n = c->in->up ? point_functions(c, st, fn, NULL, module, &names) : 0;
 	for (i = 0; i < n; i++) {

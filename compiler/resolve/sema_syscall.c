@@ -458,11 +458,8 @@ static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan 
 	ev->system = "ktap_$PID";
 	/* named after the probe's index, as kernel.function() probes are */
 	ev->name = arena_printf(c->arena, "%.40s_%u", uf->name, sp->index);
-	ev->dyn_file = "kprobe_events";
-	ev->dyn_target = uf->name;
-	ev->dyn_def = arena_printf(c->arena, "p:%s/%s %s", ev->system, ev->name, uf->name);
+	ev->dyn = sema_point_dynevent(c, ev, KP_KPROBE, uf->name, sema_point_origin(c, sp->point));
 	ev->dyn_func = uf;
-	ev->dyn_origin = sema_point_origin(c, sp->point);
 	ast_walk_stmt(sp->body, sc_rewrite_fn, s);
 	ast_walk_expr(sp->cond, sc_rewrite_fn, s);
 	sp->event = ev;
@@ -496,7 +493,7 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 	struct fetch_site *uf;
 	const char *name, *why;
 
-	if (!sp->syscall || !sp->event || sp->event->dyn_def ||
+	if (!sp->syscall || !sp->event || sp->event->dyn ||
 	    strcmp(sp->event->system, "syscalls") ||
 	    strncmp(sp->event->name, "sys_enter_", 10))
 		return;

@@ -406,6 +406,30 @@ static struct sem_sym *ty_stat_operand(struct sema_ctx *c, struct ast_expr *x)
 	return s;
 }
 
+/*
+ * stap's rule (_stp_stat_calc_buckets at module start): any interval but
+ * 0, and (stop - start) / interval + 3 buckets (under- and overflow
+ * included) between 3 and STP_MAX_BUCKETS.  So start == stop and a
+ * negative interval with stop < start are ranges too.  The upper bound
+ * depends on -D STP_MAX_BUCKETS: the runtime checks it (rt_init).
+ */
+static void ty_hist_range(struct sema_ctx *c, const struct ast_expr *e, const int64_t *v)
+{
+	int64_t n;
+
+	if (v[2] == 0) {
+		ty_err(c, e->span, "@hist_linear: interval cannot be zero");
+		return;
+	}
+	if ((v[1] < 0 && v[0] > INT64_MAX + v[1]) || (v[1] >= 0 && v[0] < v[1] - INT64_MAX))
+		n = -1;		/* stop - start overflows: no sane range */
+	else
+		n = v[2] == -1 ? -(v[1] - v[0]) : (v[1] - v[0]) / v[2];
+	if (n < 0)
+		ty_err(c, e->span, "@hist_linear: the number of buckets, (stop - start) / interval, "
+		       "must not be negative");
+}
+
 static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct sem_sym *s = ty_stat_operand(c, e->a);
@@ -419,8 +443,7 @@ static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 			literal = false;
 		}
 	}
-	/* A range that is not literal was reported: nothing to record. */
-	if (!s || !literal)
+	if (!s || !literal)	/* no range to read from what is not a number */
 		return SEM_STATS;
 	if (e->op == AST_OP_HIST_LOG) {
 		s->hist_log = true;
@@ -430,8 +453,7 @@ static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 		for (i = 0; i < 3; i++)
 			v[i] = e->args.v[i]->kind == AST_NUM ? e->args.v[i]->num :
 			       -e->args.v[i]->a->num;
-		if (v[2] <= 0 || v[1] <= v[0])
-			ty_err(c, e->span, "@hist_linear needs start < stop and a positive interval");
+		ty_hist_range(c, e, v);
 		if (s->hist_linear && (s->lin_start != v[0] || s->lin_stop != v[1] ||
 				       s->lin_step != v[2]))
 			ty_err(c, e->span, "'%s' is used with two different @hist_linear ranges",
@@ -776,7 +798,7 @@ static enum sem_type ty_target(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (ev->dyn_func)
 		return ty_dyn_target(c, e, (struct tpf_event *)ev);
-	if (ev->dyn_def) {
+	if (ev->dyn) {
 		ty_err(c, e->span, "target variable '%s' is not available in a kernel "
 		       "statement probe: registers only hold the parameters at a function's "
 		       "entry (use kernel.function())", e->str);
@@ -899,8 +921,11 @@ static struct tpf_event *ty_entry_event(struct sema_ctx *c, struct tpf_event *ev
 	en->fcap = 0;
 	en->dyn_return = false;
 	en->name = arena_printf(c->arena, "%se", ev->name);
-	en->dyn_def = arena_printf(c->arena, "p:%s/%s %s", en->system, en->name,
-				   en->dyn_target);
+	en->dyn = arena_alloc(c->arena, sizeof(*en->dyn));
+	*en->dyn = *ev->dyn;	/* same target and origin, no maxactive */
+	en->dyn->kind = ev->dyn->kind == KP_URETPROBE ? KP_UPROBE : KP_KPROBE;
+	en->dyn->name = en->name;
+	en->dyn->maxactive = 0;
 	ev->dyn_entry = en;
 	return en;
 }

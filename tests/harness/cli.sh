@@ -12,7 +12,7 @@ unset KTAP_TAPSET KTAP_KCONFIG KTAP_BTF KTAP_TAPSET_EAGER
 KTAP_TRACEFS=$F/tracefs
 export KTAP_TRACEFS
 
-plan 20
+plan 24
 
 # check DESC CONDITION...: ok when the command succeeds, else the stderr.
 check() {
@@ -105,8 +105,8 @@ if make -C "$KTAP_BUILDDIR" install DESTDIR="$TMP/d" >"$TMP/install.log" 2>&1; t
 		>"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	check "an installed ktap finds its tapset from any directory" test "$rc" -eq 0
-	n=$(ls "$prefix"/share/doc/ktap/examples/*.stp 2>/dev/null | wc -l)
-	want=$(ls "$KTAP_SRCDIR"/examples/*.stp | wc -l)
+	n=$(find "$prefix/share/doc/ktap/examples" -name '*.stp' 2>/dev/null | wc -l)
+	want=$(find "$KTAP_SRCDIR/examples" -maxdepth 1 -name '*.stp' | wc -l)
 	check "make install: man page, docs and all $want examples" \
 		sh -c "[ -f '$prefix/share/man/man1/ktap.1' ] && [ -f '$prefix/share/doc/ktap/README.md' ] && [ -f '$prefix/share/doc/ktap/tapset.md' ] && [ $n -eq $want ]"
 else
@@ -115,19 +115,45 @@ else
 	not_ok "make install: man page, docs and examples"
 fi
 
+# -- issue 10 item 15: README's quick start, exactly two commands that
+# work with sudo and, as root, without it ----------------------------------
+awk '/^## Quick start/ { q = 1 } q && /^```sh/ { on = 1; next } on && /^```/ { exit } on' \
+	"$KTAP_SRCDIR/README.md" >"$TMP/quick"
+check "README's quick start is two commands, none a bare sudo" \
+	sh -c "[ \$(wc -l <'$TMP/quick') -eq 2 ] && ! grep -q '^sudo ' '$TMP/quick' && grep -q '^\\\$(command -v sudo) scripts/bootstrap.sh && ' '$TMP/quick'"
+if [ "$(id -u)" -eq 0 ] && [ -r /sys/kernel/tracing/events ]; then
+	# its ktap half, as -p3, where there is no sudo (PATH without it)
+	cmd=$(head -n 1 "$TMP/quick" | sed -e 's/^.* && //' -e "s|\./ktap -T 2|'$KTAP' -p3|")
+	mkdir "$TMP/nosudo"
+	(cd "$TMP" && timeout 20 env -u KTAP_TRACEFS PATH="$TMP/nosudo" /bin/sh -c "$cmd") >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	check "README's first command as root without sudo" \
+		sh -c "[ $rc -eq 0 ] && grep -q 'raw_syscalls/sys_enter/enable' '$TMP/out'"
+else
+	skip "README's first command as root without sudo" "not root, or tracefs unreadable"
+fi
+
 # -- issue 10 item 16: what non-root users are told ----------------------
 unset KTAP_TRACEFS
 nobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
 if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
-	for d in "-p3 of a tracepoint as nobody" "a uprobe run as nobody" \
+	for d in "-p3 of a tracepoint as nobody" "syscall.* as nobody" \
+		"an optional kprobe as nobody" "a uprobe run as nobody" \
 		"tracefs not mounted, as nobody" "tracefs not mounted, as root"; do
 		skip "$d" "needs root and setpriv"
 	done
 else
+	# shellcheck disable=SC2086  # $nobody is a command and its options
 	as_nobody() { (cd "$TMP" && exec timeout 20 $nobody "$KTAP" "$@") >"$TMP/out" 2>"$TMP/err"; rc=$?; }
 	need='ktap needs root (or CAP_SYS_ADMIN/CAP_PERFMON and read access to tracefs)'
 	as_nobody -p3 -e 'global cnt; probe kernel.trace("sched:*") ? { cnt++ } probe end { println(cnt) }'
 	check "-p3 of a tracepoint as nobody: what ktap needs, not 'unresolved type'" \
+		sh -c "[ $rc -eq 1 ] && grep -qF '$need' '$TMP/err' && ! grep -q unresolved '$TMP/err'"
+	as_nobody -p2 -e 'global cnt; probe syscall.* ? { cnt++ } probe end { println(cnt) }'
+	check "syscall.* as nobody: the reason once, not once per system call" \
+		sh -c "[ $rc -eq 1 ] && [ \$(grep -c 'error:' '$TMP/err') -eq 1 ] && grep -qF '$need' '$TMP/err'"
+	as_nobody -p2 -e 'global cnt; probe kernel.function("vfs_read") ? { cnt++ } probe end { println(cnt) }'
+	check "an optional kprobe as nobody: what ktap needs, not 'unresolved type'" \
 		sh -c "[ $rc -eq 1 ] && grep -qF '$need' '$TMP/err' && ! grep -q unresolved '$TMP/err'"
 	as_nobody -T 1 -e "probe process(\"$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target\").function(\"main\") { }"
 	check "a uprobe run as nobody: what ktap needs, not 'mkdir: Permission denied'" \

@@ -37,7 +37,7 @@ fi
 scripts=$(list_stp "$G")
 nroot=0
 [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && nroot=1
-plan $(($(echo "$scripts" | wc -l) * 2 + nroot * 2 + 4))
+plan $(($(echo "$scripts" | wc -l) * 2 + nroot * 2 + 6))
 
 # norm FILE: paths that are this checkout's, not the target's.
 norm() {
@@ -123,6 +123,20 @@ if [ "$nroot" -eq 1 ]; then
 		diag_diff "$G/tracepoint.6.18.p3" "$TMP/got"
 	fi
 fi
+
+# The features parsed from each target's tracefs README (-vv).
+for r in "6.18:uprobes dynamic_events eprobes stacktrace" \
+	"6.1:kprobes uprobes dynamic_events hist synthetic_events eprobes stacktrace snapshot"; do
+	run_ktap "$G" "$TMP/out" "$TMP/err" -vv -p1 --target "$F/target-${r%%:*}" -e 'probe begin { }'
+	got=$(sed -n 's/^Target: .*, tracefs [^ ]* (\(.*\)), config .*/\1/p' "$TMP/err")
+	if [ "$got" = "${r#*:}" ]; then
+		ok "target-${r%%:*}: features from its tracefs README"
+	else
+		not_ok "target-${r%%:*}: features from its tracefs README"
+		echo "# want: ${r#*:}"
+		echo "# got:  $got"
+	fi
+done
 
 # --target with -p5 is refused; a directory that is no target is named.
 run_ktap "$G" "$TMP/out" "$TMP/err" --target "$F/target-6.18" -e 'probe begin { exit() }'

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "resolve_btf.h"
 #include "lower.h"
 #include "sema.h"
@@ -58,15 +59,21 @@ static void release(struct compiled *c)
 	free(c);
 }
 
-/* The text written to @path by the plan, or NULL. */
+/* The text the plan writes to @path (kept in the session's arena), or NULL. */
 static const char *written(const struct compiled *c, const char *path)
 {
+	const char *line = NULL;
+	struct kp_text t;
 	unsigned i;
 
-	for (i = 0; c->s.ir && i < c->s.ir->nwrites; i++)
-		if (strcmp(c->s.ir->writes[i].path, path) == 0)
-			return c->s.ir->writes[i].text;
-	return NULL;
+	for (i = 0; !line && c->s.ir && i < c->s.ir->kplan.n; i++) {
+		if (kp_render(&c->s.ir->kplan.objs[i], &t) != 0)
+			continue;
+		if (strcmp(t.path, path) == 0)
+			line = arena_strdup(c->s.arena, t.line);
+		kp_text_free(&t);
+	}
+	return line;
 }
 
 static const struct sem_sym *global(const struct compiled *c, const char *name)

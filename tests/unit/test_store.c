@@ -419,6 +419,30 @@ static void test_scalars(void **state)
 
 /* ---- statistics ---- */
 
+/* A statistic outside any global (-t's timing) computes as a scalar
+   statistic global does. */
+static void test_stat_free_standing(void **state)
+{
+	struct one *o = one_new(scalar("st", RT_STATS));
+	struct st_stat *t = st_stat_new();
+	static const int64_t vals[] = { 4, -2, 7, 1000003, 17, 17, -900 };
+	static const enum ir_stat ops[] = { IR_STAT_COUNT, IR_STAT_SUM, IR_STAT_MIN,
+					    IR_STAT_MAX, IR_STAT_AVG, IR_STAT_VARIANCE };
+	unsigned i, k;
+
+	(void)state;
+	assert_int_equal(st_stat_result(t, IR_STAT_COUNT), 0);
+	assert_int_equal(st_stat_result(t, IR_STAT_MAX), 0);
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		add_n(o->s, vals[i], 1);
+		st_stat_push(t, vals[i]);
+		for (k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
+			assert_int_equal(st_stat_result(t, ops[k]), stat_of(o->s, NULL, ops[k]));
+	}
+	st_stat_free(t);
+	one_free(o);
+}
+
 static void test_stat_ops(void **state)
 {
 	struct one *o = one_new(scalar("st", RT_STATS));
@@ -1235,6 +1259,7 @@ int main(void)
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_strings_truncated),
 		cmocka_unit_test(test_scalars),
+		cmocka_unit_test(test_stat_free_standing),
 		cmocka_unit_test(test_stat_ops),
 		cmocka_unit_test(test_variance_exact),
 		cmocka_unit_test(test_stat_array),

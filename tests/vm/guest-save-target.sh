@@ -7,7 +7,7 @@ guest_plan=1
 
 if ktap --save-target /tmp/target 2>/tmp/err &&
 	(cd /tmp/target && tar cf /mnt/host/target.tar .) 2>>/tmp/err; then
-	echo "ok - ktap --save-target in the guest ($(cat /tmp/target/ktap-target | tr '\n' ' '))"
+	echo "ok - ktap --save-target in the guest ($(tr '\n' ' ' </tmp/target/ktap-target))"
 else
 	echo "not ok - ktap --save-target in the guest"
 	sed 's/^/# /' /tmp/err

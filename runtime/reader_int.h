@@ -1,0 +1,94 @@
+/*
+ * reader_int.h - the reader's own representation, shared by reader.c
+ * (formats, reading, merging, fields) and reader_open.c (opening a live
+ * instance or a recording, closing).  Nothing else includes it.
+ */
+#ifndef KTAP_RT_READER_INT_H
+#define KTAP_RT_READER_INT_H
+
+#include <poll.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "reader.h"
+
+struct tep_handle;
+struct tep_event;
+struct tracefs_cpu;
+struct kbuffer;
+
+#define RDR_ERRLEN 1024
+#define RDR_MAX_CPUS 4096
+
+struct rdr_field {
+	struct rdr_field *next;		/* the reader's list, for rdr_close() */
+	unsigned offset, size;		/* in the record */
+	unsigned elem;			/* element size of arrays, else size */
+	enum rdr_ftype type;
+	bool is_signed;
+	bool dynamic;			/* __data_loc: a u32 (len << 16 | offset) */
+	bool relative;			/* __rel_loc: offset from the field's end */
+	bool swap;			/* record byte order differs from ours */
+};
+
+struct rdr_cpu {
+	int cpu;
+	int fd;				/* trace_pipe_raw or cpuN.raw; -1 if none */
+	struct tracefs_cpu *tcpu;	/* live only */
+	struct kbuffer *kbuf;
+	void *page;			/* one sub-buffer */
+	bool loaded;			/* kbuf points into page */
+	bool has_head, done, due;
+	void *head;			/* the head record's data */
+	uint64_t head_ts;
+	uint64_t empty_at;		/* idle: time before the empty read */
+	uint64_t missed;		/* from sub-buffer headers */
+};
+
+/* Event id -> index, sorted by id. */
+struct rdr_evmap {
+	int id;
+	unsigned index;
+};
+
+struct rdr {
+	struct tep_handle *tep;
+	bool live, draining;
+	clockid_t clock;
+	uint64_t holdback;		/* W */
+	uint64_t drain_at;		/* rdr_drain() time */
+	uint64_t wake_at;		/* after RDR_NONE: when a re-read helps; 0 none */
+	uint64_t last_ts;		/* of the last delivered record */
+	char *dir;			/* instance or recorded directory */
+	int subbuf_size;
+	bool swap;			/* record byte order differs from ours */
+	struct rdr_cpu *cpus;
+	int ncpus;
+	struct pollfd *pfds;		/* rdr_poll_idle()'s, one per CPU */
+	int *pwho;			/* the CPU index of each pfds entry */
+	struct tep_event **events;	/* by index */
+	unsigned nevents;
+	struct rdr_evmap *map;		/* by id */
+	unsigned last_map;		/* lookup cache */
+	unsigned type_off, type_size, pid_off, pid_size;
+	struct rdr_field *fields;
+	struct rdr_stats st;
+	char err[RDR_ERRLEN];
+};
+
+/* Set r->err (what rdr_error() returns). */
+void rdr_fail(struct rdr *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Whole file at @dir/@rel (tracefs files have st_size 0), or NULL/errno. */
+char *rdr_slurp(const char *dir, const char *rel, size_t *lenp);
+
+/* Parse header_page (@rel in @dir): the sub-buffer layout. 0 or -1. */
+int rdr_load_header(struct rdr *r, const char *dir, const char *rel, int long_size);
+
+/* Load the formats of @names (under @dir/@evroot) and build the id map. */
+int rdr_load_events(struct rdr *r, const char *dir, const char *evroot,
+		    const char *const *names, unsigned n);
+
+#endif

@@ -1,0 +1,37 @@
+/*
+ * rt_ctx.c - pass 5: the services the interpreter and the builtins share
+ * (see rt_ctx.h): runtime errors, strings in scratch memory, output.
+ */
+#include "rt_ctx.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len)
+{
+	char *p = rt_scratch_alloc(&c->scratch, len + 1);
+
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return rt_str(p, (uint32_t)len);
+}
+
+void rt_flush(struct rt_ctx *c)
+{
+	if (c->out.len) {
+		fwrite(c->out.p, 1, c->out.len, c->outf);
+		buf_reset(&c->out);
+	}
+	fflush(c->outf);
+}
+
+enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(c->errmsg, sizeof(c->errmsg), fmt, ap);
+	va_end(ap);
+	c->errloc = loc;
+	return RT_ERROR;
+}

@@ -1,0 +1,101 @@
+/*
+ * store_int.h - the store's own representation, shared by store.c (the
+ * globals and their operations) and store_print.c (the text stap prints
+ * for histograms and at exit).  Nothing outside those two includes it.
+ */
+#ifndef KTAP_RT_STORE_INT_H
+#define KTAP_RT_STORE_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store.h"
+
+#define ST_LOG_BUCKETS 128	/* HIST_LOG_BUCKETS */
+#define ST_LOG_BUCKET0 64	/* HIST_LOG_BUCKET0: the bucket of 0 */
+
+/* A stored value: a long, or a string in an owned buffer. */
+struct st_slot {
+	struct rt_value v;
+	char *buf;		/* NUL-terminated copy, or NULL for "" */
+	uint32_t cap;
+};
+
+/* One statistic, as stap's struct stat_data for one CPU (shift 0). */
+struct st_stat {
+	int64_t count, sum, min, max;
+	int64_t avg_s, m2, variance_s;	/* Welford, in stap's integers */
+	int64_t *hist;			/* nbuckets counters, or NULL */
+};
+
+struct st_ent {
+	struct st_ent *hnext;		/* hash chain; graveyard link */
+	struct st_ent *prev, *next;	/* map order */
+	uint64_t hash;
+	bool dead;			/* deleted while iterated */
+	struct st_slot val;		/* long and string arrays */
+	struct st_stat *stat;		/* statistics arrays: in this block */
+	struct rt_value keys[];		/* then the stat, then key bytes */
+};
+
+struct st_array {
+	struct st_ent **index;		/* chains; nindex is a power of 2 */
+	size_t nindex, n;		/* n: live entries */
+	struct st_ent *first, *last;
+	struct st_ent *cache;		/* last entry found: a[k]++ looks twice */
+	struct st_ent *graveyard;	/* dead, freed with the last iterator */
+	unsigned iters;			/* open iterators */
+};
+
+struct st_global {
+	const struct ir_global *g;
+	struct st_slot val;		/* long and string scalars */
+	struct st_stat stat;		/* scalar statistics */
+	struct st_array a;
+	size_t maxent;			/* MAXMAPENTRIES or the declared size */
+	unsigned nbuckets;		/* histogram counters, 0: none */
+	bool stats;			/* statistics (scalar or array) */
+};
+
+struct rt_store {
+	const struct ir_prog *prog;
+	struct st_global *gl;
+	unsigned strmax;			/* longest string kept */
+};
+
+/* Wrapping int64 arithmetic, as the kernel's (-fno-strict-overflow). */
+static inline int64_t st_wadd(int64_t a, int64_t b) { return (int64_t)((uint64_t)a + (uint64_t)b); }
+static inline int64_t st_wsub(int64_t a, int64_t b) { return (int64_t)((uint64_t)a - (uint64_t)b); }
+static inline int64_t st_wmul(int64_t a, int64_t b) { return (int64_t)((uint64_t)a * (uint64_t)b); }
+
+/* stap's _stp_div64(): x / 0 is 0, x / -1 is -x. */
+static inline int64_t st_div(int64_t x, int64_t y)
+{
+	if (y == 0)
+		return 0;
+	if (y == -1)
+		return st_wsub(0, x);
+	return x / y;
+}
+
+/* The label of log bucket @b (_stp_bucket_to_val): 0, +-2^k. */
+static inline int64_t st_log_value(unsigned b)
+{
+	if (b == ST_LOG_BUCKET0)
+		return 0;
+	if (b < ST_LOG_BUCKET0)
+		return (int64_t)(UINT64_MAX << (63 - b));
+	return (int64_t)1 << (b - ST_LOG_BUCKET0 - 1);
+}
+
+/* The statistic of global @g, or of its element @keys; NULL when the
+   element does not exist (and @create is false). */
+enum st_err st_stat_of(struct rt_store *s, unsigned g, const struct rt_value *keys,
+		       bool create, struct st_stat **out);
+
+/* The array's entries in map order, sorted as @fe asks (a plain array
+   keeps the new order); @limit applies when @limited.  Free with free(). */
+struct st_ent **st_snapshot(struct st_global *sg, const struct ir_foreach *fe,
+			    int64_t limit, bool limited);
+
+#endif
