@@ -6,7 +6,7 @@
  *
  * In: the sema_ctx the driver (sema.c) filled with declarations.  Out:
  * symbols and sem_func/sem_probe entries of c->prog.  A leaf of pass 2:
- * it calls no other sema_*.c file except the declaration lookup below.
+ * it calls no other sema_*.c file.
  */
 #include "sema_int.h"
 #include "arena.h"
