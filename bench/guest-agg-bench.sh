@@ -202,6 +202,10 @@ cell() {
 	read -r s_e s_o s_r s_d s_ut s_st <"$d/stats"
 	bt=0
 	case $d in *.bt) bt=1 ;; esac
+	# No sample of the instance at all: say so rather than print 0s.
+	if [ $bt = 0 ] && [ $((s_e + s_o + s_r + s_d)) = 0 ]; then
+		case $row in written | dropped | pct | read) echo '?'; return ;; esac
+	fi
 	# count printed
 	if [ $bt = 1 ]; then
 		if [ "$kind" = count ]; then

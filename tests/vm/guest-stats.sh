@@ -10,8 +10,9 @@
 # so entries + overrun + read events (+ dropped events) is what the
 # probes wrote into the buffer, and "read events" what reached ktap.
 #
-# Usage (the instance is instances/ktap_<ktap's pid> while ktap runs and
-# is removed when it exits, so sample it while it runs):
+# Usage (the instance is instances/ktap_<ktap's pid>_<8 hex digits>, or
+# ktap_<pid> for an older ktap, while ktap runs and is removed when it
+# exits, so sample it while it runs):
 #
 #   . /tests/guest-stats.sh
 #   ktap -e '...' -c 'ktap-getppid 200000' >out 2>err &
@@ -29,14 +30,14 @@
 # gs_e gs_o gs_r gs_d instead of printing.  Only shell builtins read the
 # files, so polling forks for nothing but sleep.
 #
-# gs_poll PID FILE [INTERVAL] samples instances/ktap_PID every INTERVAL
-# seconds (default 0.05) while process PID runs (a zombie counts as
-# ended, so PID may be a child not yet waited for) and keeps in FILE the
-# last complete sample with the largest total (a buffer cleared at
-# tear-down reads all zero), also "ENTRIES OVERRUN READ DROPPED", plus, from
-# /proc/PID/stat, the process's own CPU time as a fifth and sixth field
-# (utime and stime in clock ticks, USER_HZ: 100 a second).  The first
-# four fields are 0 when the instance was never seen.
+# gs_poll PID FILE [INTERVAL] samples instances/ktap_PID_* (or ktap_PID)
+# every INTERVAL seconds (default 0.05) while process PID runs (a zombie
+# counts as ended, so PID may be a child not yet waited for) and keeps in
+# FILE the complete sample with the largest total (a buffer cleared at
+# tear-down reads all zero), also "ENTRIES OVERRUN READ DROPPED", plus,
+# from /proc/PID/stat, the process's own CPU time as a fifth and sixth
+# field (utime and stime in clock ticks, USER_HZ: 100 a second).  The
+# first four fields are 0 when the instance was never seen.
 # The instance is torn down after ktap has drained its buffers, so the
 # last sample is taken after the last records were read, give or take
 # one INTERVAL.
@@ -92,11 +93,14 @@ gs_poll() {
 		gs_last_c="$gs_ut $gs_st"
 		# The totals only grow while the events run; tear-down may clear
 		# the buffers (all zero) before the instance goes: keep the peak.
-		if gs_read "$GS_TRACEFS/instances/ktap_$gs_pid" &&
-			[ $((gs_e + gs_o + gs_r + gs_d)) -ge "$gs_max" ]; then
-			gs_max=$((gs_e + gs_o + gs_r + gs_d))
-			gs_last_s="$gs_e $gs_o $gs_r $gs_d"
-		fi
+		for gs_i in "$GS_TRACEFS/instances/ktap_${gs_pid}_"* \
+			"$GS_TRACEFS/instances/ktap_$gs_pid"; do
+			if gs_read "$gs_i" &&
+				[ $((gs_e + gs_o + gs_r + gs_d)) -ge "$gs_max" ]; then
+				gs_max=$((gs_e + gs_o + gs_r + gs_d))
+				gs_last_s="$gs_e $gs_o $gs_r $gs_d"
+			fi
+		done
 		sleep "$gs_iv"
 	done
 	echo "$gs_last_s $gs_last_c" >"$gs_out"
