@@ -10,7 +10,7 @@
 # bench/guest-agg-bench.sh, which runs, for each variant:
 #   count  c[execname()]++ on syscalls:sys_enter_getppid while N getppid
 #          calls are made by 1 process, then by 2 in parallel;
-#   lat    t[tid()] = gettimeofday_ns() at __x64_sys_getppid's entry and
+#   lat    t[tid()] = gettimeofday_ns() at __do_sys_getppid's entry and
 #          h <<< gettimeofday_ns() - t[tid()] at its return (kprobe and
 #          kretprobe), printing @count(h) and @hist_log(h);
 # and prints one table per script: the count printed against the exact
@@ -33,7 +33,7 @@
 #   KTAP_BENCH_POLL seconds between stats samples (default 0.05)
 #   KTAP_BENCH_BPFTRACE   0: leave bpftrace out (default 1 when the host
 #                   has /usr/bin/bpftrace: its libraries, LLVM and clang
-#                   included, make the initramfs ~60 MB and need 2G of
+#                   included, make the initramfs ~71 MB and need 2G of
 #                   guest memory)
 #   KTAP_BENCH_OUT  also write the guest's report to this file
 #   KTAP_BUILDDIR, KTAP_VM_CACHE, KTAP_VM_TIMEOUT (default 1200),

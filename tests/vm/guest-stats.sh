@@ -33,8 +33,8 @@
 # gs_poll PID FILE [INTERVAL] samples instances/ktap_PID_* (or ktap_PID)
 # every INTERVAL seconds (default 0.05) while process PID runs (a zombie
 # counts as ended, so PID may be a child not yet waited for) and keeps in
-# FILE the complete sample with the largest total (a buffer cleared at
-# tear-down reads all zero), also "ENTRIES OVERRUN READ DROPPED", plus,
+# FILE the last complete sample that is not all zero (as tear-down may
+# read), also "ENTRIES OVERRUN READ DROPPED", plus,
 # from /proc/PID/stat, the process's own CPU time as a fifth and sixth
 # field (utime and stime in clock ticks, USER_HZ: 100 a second).  The
 # first four fields are 0 when the instance was never seen.
@@ -87,17 +87,16 @@ gs_proc() {
 # gs_poll PID FILE [INTERVAL]
 gs_poll() {
 	gs_pid=$1 gs_out=$2 gs_iv=${3:-0.05}
-	gs_last_s="0 0 0 0" gs_last_c="0 0" gs_max=0
+	gs_last_s="0 0 0 0" gs_last_c="0 0"
 	# A child that exited stays a zombie (state Z) until it is waited for.
 	while gs_proc "$gs_pid" && [ "$gs_state" != Z ]; do
 		gs_last_c="$gs_ut $gs_st"
-		# The totals only grow while the events run; tear-down may clear
-		# the buffers (all zero) before the instance goes: keep the peak.
+		# Tear-down may read all zero before the instance goes: keep the
+		# last sample that is not.  (Not the largest: a sample taken
+		# while the counters move can overshoot by a few per cent.)
 		for gs_i in "$GS_TRACEFS/instances/ktap_${gs_pid}_"* \
 			"$GS_TRACEFS/instances/ktap_$gs_pid"; do
-			if gs_read "$gs_i" &&
-				[ $((gs_e + gs_o + gs_r + gs_d)) -ge "$gs_max" ]; then
-				gs_max=$((gs_e + gs_o + gs_r + gs_d))
+			if gs_read "$gs_i" && [ $((gs_e + gs_o + gs_r + gs_d)) -gt 0 ]; then
 				gs_last_s="$gs_e $gs_o $gs_r $gs_d"
 			fi
 		done
