@@ -398,7 +398,8 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 
 static int drv_pass3(struct ktap_session *s)
 {
-	struct lower_options lo = { s->opt.buffer_mb * 1024, 0, s->target.tracefs };
+	struct lower_options lo = { s->opt.buffer_mb * 1024, 0, s->target.tracefs,
+				    s->opt.verbose ? stderr : NULL };
 	struct drv_timer t;
 
 	if (drv_kretactive(s, &lo.kretactive) != 0)
