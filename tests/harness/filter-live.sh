@@ -1,0 +1,121 @@
+#!/bin/sh
+# filter-live.sh - kernel filters and the traceoff trigger on this
+# machine's kernel (TAP).  Root and tracefs only; otherwise skipped.
+# Run it alone (flock /tmp/ktap-live.lock): it counts every record.
+#
+# While a noise process makes getppid(2) calls without end, the
+# workload (tests/tools/ktap-getppid, run by -c) makes exactly 1000.
+# Each script counts the workload's calls by a condition the kernel
+# filter takes (tid() == target() as a single "if" and as "if (C)
+# next", execname() ==, execname() =~ a glob, cpu() == N with both
+# pinned by taskset): the count is 1000 and, from the instance's per-CPU
+# stats (-v), exactly 1000 records were written to the ring buffer: the
+# kernel dropped the noise.  The same count through pid() == target()
+# (user space) is 1000 with the noise written too.  A probe that only
+# calls exit() gets a traceoff trigger: 2 records written instead of
+# the rest of the run, no loss, end probe output intact, and the
+# top-level tracing_on untouched.  tracefs is as it was afterwards.
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+: "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
+GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
+SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
+T=/sys/kernel/tracing
+
+[ "$(id -u)" -eq 0 ] || skip_all "live tests need root (run make check as root)"
+[ -d $T/events/syscalls/sys_enter_getppid ] ||
+	skip_all "no tracefs with syscall events at $T"
+[ -x "$GP" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
+command -v taskset >/dev/null 2>&1 || skip_all "no taskset"
+
+plan 9
+
+"$SNAP" >"$TMP/tfs.before"
+top_on=$(cat $T/tracing_on)
+
+# The noise: the same program under another name, pinned to the last CPU.
+ncpu=$(getconf _NPROCESSORS_ONLN)
+last=$((ncpu - 1))
+mkdir "$TMP/noise"
+cp "$GP" "$TMP/noise/noise-getppid"
+cp "$GP" "$TMP/noise/ktap-getppid"
+taskset -c "$last" "$TMP/noise/noise-getppid" 2000000000 &
+noise=$!
+trap 'kill $noise 2>/dev/null' EXIT
+
+COUNT='probe end { printf("%d\n", n) }'
+
+# counted DESC WRITTEN COND [WORKLOAD]: the workload's 1000 getppid
+# calls counted by "if (COND) n++": 1000, and WRITTEN ("1000" or "more")
+# records written to the ring buffer.
+counted() {
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -v -c "${4:-$GP 1000}" -e \
+		"global n; probe kernel.trace(\"syscalls:sys_enter_getppid\") { $3 } $COUNT"
+	w=$(sed -n 's/^Pass 5: handled .* \([0-9]*\) written to the ring buffer$/\1/p' "$TMP/err")
+	if [ "$2" = more ] && [ -n "$w" ] && [ "$w" -gt 1000 ]; then
+		w=more
+	fi
+	if [ "$rc" -eq 0 ] && [ -z "$why" ] && [ "$(cat "$TMP/out")" = 1000 ] &&
+		[ "$w" = "$2" ] && ! grep -q "^WARNING" "$TMP/err"; then
+		ok "$1: 1000 counted, $2 written"
+	else
+		not_ok "$1: 1000 counted, $2 written (got $(cat "$TMP/out"), $w written, exit status $rc)"
+		diag_file "$TMP/err"
+	fi
+}
+
+counted "tid() == target() in the kernel (single if)" 1000 'if (tid() == target()) n++'
+counted "tid() == target() in the kernel (if next)" 1000 'if (tid() != target()) next; n++'
+counted "pid() == target() in user space" more 'if (pid() == target()) n++'
+counted "execname() == in the kernel" 1000 'if (execname() == "ktap-getppid") n++'
+counted "execname() =~ as a glob in the kernel" 1000 'if (execname() =~ "^ktap-getp") n++'
+if [ "$ncpu" -ge 2 ]; then
+	# The noise under the workload's name too, on the other CPU.
+	taskset -c "$last" "$TMP/noise/ktap-getppid" 2000000000 &
+	noise2=$!
+	trap 'kill $noise $noise2 2>/dev/null' EXIT
+	counted "cpu() == 0 in the kernel" 1000 \
+		'if (cpu() == 0 && execname() == "ktap-getppid") n++' "taskset -c 0 $GP 1000"
+	kill $noise2
+	wait $noise2 2>/dev/null
+else
+	skip "cpu() == 0 in the kernel" "one CPU"
+fi
+
+# exit() after a kernel filter: traceoff stops the instance's buffer.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -v -p3 -c "$GP 100000" -e '
+global n
+probe kernel.trace("syscalls:sys_enter_getppid") { if (tid() == target()) n++ }
+probe kernel.trace("syscalls:sys_exit_getppid") if (tid() == target()) { exit() }
+probe end { printf("%d\n", n) }'
+if grep -qx "write instances/ktap_\$PID/events/syscalls/sys_exit_getppid/trigger 'traceoff if (common_pid == \$TARGET) && common_pid != \$KTAP'" "$TMP/out"; then
+	ok "exit() after a kernel filter: a traceoff trigger in the plan"
+else
+	not_ok "exit() after a kernel filter: a traceoff trigger in the plan"
+	diag_file "$TMP/out"
+fi
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -v -c "$GP 100000" -e '
+global n
+probe kernel.trace("syscalls:sys_enter_getppid") { if (tid() == target()) n++ }
+probe kernel.trace("syscalls:sys_exit_getppid") if (tid() == target()) { exit() }
+probe end { printf("%d\n", n) }'
+if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = 1 ] &&
+	grep -qx "Pass 5: handled 2 events, 0 lost, 2 written to the ring buffer" "$TMP/err" &&
+	[ "$(cat $T/tracing_on)" = "$top_on" ] && ! grep -q "^WARNING" "$TMP/err"; then
+	ok "traceoff: the end probe ran, 2 records written, top-level tracing_on untouched"
+else
+	not_ok "traceoff (exit status $rc, output $(cat "$TMP/out"))"
+	diag_file "$TMP/err"
+fi
+
+kill $noise
+wait $noise 2>/dev/null
+trap - EXIT
+"$SNAP" >"$TMP/tfs.after"
+if cmp -s "$TMP/tfs.before" "$TMP/tfs.after"; then
+	ok "tracefs is as it was before the runs"
+else
+	not_ok "tracefs is as it was before the runs"
+	diag_diff "$TMP/tfs.before" "$TMP/tfs.after"
+fi
