@@ -1,7 +1,6 @@
 #!/bin/sh
 # filter-live.sh - kernel filters and the traceoff trigger on this
 # machine's kernel (TAP).  Root and tracefs only; otherwise skipped.
-# Run it alone (flock /tmp/ktap-live.lock): it counts every record.
 #
 # While a noise process makes getppid(2) calls without end, the
 # workload (tests/tools/ktap-getppid, run by -c) makes exactly 1000.
@@ -15,23 +14,20 @@
 # calls exit() gets a traceoff trigger: 2 records written instead of
 # the rest of the run, no loss, end probe output intact, and the
 # top-level tracing_on untouched.  tracefs is as it was afterwards.
+# Runs under the live-test lock (require_live).
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
-SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
 T=/sys/kernel/tracing
 
-[ "$(id -u)" -eq 0 ] || skip_all "live tests need root (run make check as root)"
+require_live "live tests need root (run make check as root)"
 [ -d $T/events/syscalls/sys_enter_getppid ] ||
 	skip_all "no tracefs with syscall events at $T"
-[ -x "$GP" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
-command -v taskset >/dev/null 2>&1 || skip_all "no taskset"
+require_tools "$GP" taskset
 
-plan 9
-
-"$SNAP" >"$TMP/tfs.before"
+tfs_guard_begin
 top_on=$(cat $T/tracing_on)
 
 # The noise: the same program under another name, pinned to the last CPU.
@@ -112,10 +108,5 @@ fi
 kill $noise
 wait $noise 2>/dev/null
 trap - EXIT
-"$SNAP" >"$TMP/tfs.after"
-if cmp -s "$TMP/tfs.before" "$TMP/tfs.after"; then
-	ok "tracefs is as it was before the runs"
-else
-	not_ok "tracefs is as it was before the runs"
-	diag_diff "$TMP/tfs.before" "$TMP/tfs.after"
-fi
+tfs_guard_end "tracefs is as it was before the runs"
+done_testing
