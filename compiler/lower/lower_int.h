@@ -99,10 +99,11 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt);
  * lw_probe_kernel_filter - the filter text for a trigger that must fire
  * exactly when event probe @probe's handler runs (a hist or stacktrace
  * trigger's "if"; triggers do not see the event's own filter): the
- * probe's kernel conjuncts and "common_pid != $KTAP".  *@complete (may
- * be NULL) is true when nothing of the probe's guard stays in user
- * space, i.e. the trigger fires for exactly the records the handler
- * runs for.  Valid after lw_plan_events().
+ * probe's kernel conjuncts and the clause that leaves ktap out
+ * (lower_plan.c's lw_own_pid()).  *@complete (may be NULL) is true when
+ * nothing of the probe's guard stays in user space, i.e. the trigger
+ * fires for exactly the records the handler runs for.  Valid after
+ * lw_plan_events().
  */
 const char *lw_probe_kernel_filter(const struct lw_ctx *c, unsigned probe, bool *complete);
 

@@ -17,6 +17,8 @@
 
 /* ---- guards and the kernel plan ---- */
 
+static const char *lw_own_pid(const char *system, const char *name);
+
 static void lw_guard_add(struct lw_ctx *c, struct lw_probe_guards *g,
 			 const struct ast_expr *e, const struct ast_expr *written,
 			 bool negated, const struct ast_stmt *origin)
@@ -242,8 +244,10 @@ const char *lw_probe_kernel_filter(const struct lw_ctx *c, unsigned probe, bool 
 
 	if (complete)
 		*complete = lw_all_kernel(g);
-	return f ? arena_printf(c->arena, "(%s) && common_pid != $KTAP", f) :
-		   "common_pid != $KTAP";
+	const struct tpf_event *ev = c->sp->probes[probe]->event;
+	const char *own = lw_own_pid(ev->system, ev->name);
+
+	return f ? arena_printf(c->arena, "(%s) && %s", f, own) : own;
 }
 
 void lw_wrap_if(struct lw_ctx *c, const struct ast_stmt *s)
@@ -380,7 +384,7 @@ static void lw_tracked(struct lw_probe_guards *g)
  */
 static bool lw_traceoff(struct lw_ctx *c, const struct ir_event *ev)
 {
-	const char *f = NULL;
+	const char *f = NULL, *own = lw_own_pid(ev->system, ev->name);
 	bool any = false, always = false;
 	unsigned j;
 
@@ -403,8 +407,8 @@ static bool lw_traceoff(struct lw_ctx *c, const struct ir_event *ev)
 		c->ir->uses_target = true;
 	lower_kplan_add(c->arena, c->ir, &(struct kp_obj){ .kind = KP_TRIGGER,
 		.u.trigger = { .system = ev->system, .event = ev->name, .kind = KP_T_TRACEOFF,
-			       .filter = always || !f ? "common_pid != $KTAP" :
-				arena_printf(c->arena, "(%s) && common_pid != $KTAP", f) } });
+			       .filter = always || !f ? own :
+				arena_printf(c->arena, "(%s) && %s", f, own) } });
 	return true;
 }
 

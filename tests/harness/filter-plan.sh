@@ -4,7 +4,8 @@
 # Each tests/golden/filter/NAME.stp is compiled with
 # `ktap -p3 -v --target tests/fixtures/target-R NAME.stp` for R = 6.18
 # (this development machine's kernel) and R = 6.1 (the VM's), and for
-# R = fixture against tests/fixtures/tracefs (more events); its stdout
+# R = fixture against tests/fixtures/tracefs (more events), or for the
+# R listed on a line "# targets: R..." of the script; its stdout
 # (the plan), then "# -v" and -v's per-probe filter lines (pass 3's
 # "probe ..." report; timings left out), must be NAME.R.p3 exactly.
 # KTAP_GOLDEN_UPDATE=1 rewrites the expected files.
@@ -21,7 +22,8 @@ scripts=$(list_stp "$G")
 for f in $scripts; do
 	name=${f##*/}
 	name=${name%.stp}
-	for r in 6.18 6.1 fixture; do
+	targets=$(sed -n 's/^# targets: //p' "$f")
+	for r in ${targets:-6.18 6.1 fixture}; do
 		if [ "$r" = fixture ]; then
 			KTAP_TRACEFS=$F/tracefs
 			export KTAP_TRACEFS
