@@ -298,6 +298,9 @@ static void lw_explain(struct lw_ctx *c, FILE *out, const struct sem_probe *p,
 	}
 	if (traceoff)
 		fprintf(out, "  the handler only calls exit(): traceoff trigger\n");
+	else if (g->only_exit && lw_all_kernel(g))
+		fprintf(out, "  the handler only calls exit(), but other probes share the "
+			"event: no traceoff trigger\n");
 }
 
 /*
@@ -374,13 +377,15 @@ static void lw_tracked(struct lw_probe_guards *g)
 }
 
 /*
- * The traceoff trigger of event @ev: when a probe on it only calls
- * exit() once its guard holds, and the kernel has all of that guard,
+ * The traceoff trigger of event @ev: when every probe on it only calls
+ * exit() once its guard holds, and the kernel has all of those guards,
  * nothing after the record that ends the run is needed (the runtime
  * handles no record from the exit on), so the kernel may stop writing
- * into ktap's instance at once.  Triggers do not see the event's
- * filter: the trigger carries the probe's own (its disjunction when
- * several such probes share the event: one traceoff per event).
+ * into ktap's instance at once.  Not when other probes share the event:
+ * the record's own trailing records (a stacktrace trigger's stack) must
+ * still be written, and post triggers run in no order ktap controls.
+ * Triggers do not see the event's filter: the trigger carries the
+ * probes' own (their disjunction; one traceoff per event).
  */
 static bool lw_traceoff(struct lw_ctx *c, const struct ir_event *ev)
 {
@@ -393,7 +398,7 @@ static bool lw_traceoff(struct lw_ctx *c, const struct ir_event *ev)
 		const char *pf;
 
 		if (!g->only_exit || !lw_all_kernel(g))
-			continue;
+			return false;
 		any = true;
 		pf = lw_probe_filter(c, g);
 		if (!pf)
