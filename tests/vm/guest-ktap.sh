@@ -381,7 +381,7 @@ run -v -e 'global n
 probe kernel.function("vfs_read") { if (execname() == "dd" && $count == 123) n++ }
 probe end { printf("%d\n", n) }' -c "dd if=/etc/hostname of=/dev/null bs=123 count=1"
 if [ "$rc" -eq 0 ] && grep -qx 1 $T/out &&
-	grep -q "COMM == \"dd\" && count == 123" $T/err &&
+	grep -q "kernel: .*COMM == \"dd\"$" $T/err && grep -q "kernel: .*count == 123$" $T/err &&
 	grep -qx "Pass 5: handled 1 events, 0 lost, 1 written to the ring buffer" $T/err; then
 	ok "COMM and a kprobe argument in the kernel filter: 1 counted, 1 record written"
 else
