@@ -177,10 +177,25 @@ static void live_missed(void *ctx, const struct ir_prog *p, int64_t *missed)
 	free(profile);
 }
 
+/* A hist file of ktap's instance (run_hist.c reads it into the store). */
+static char *live_read_hist(void *ctx, const char *system, const char *event, size_t *len)
+{
+	struct live *l = ctx;
+	char *path, *text;
+
+	if (!l->tfs || asprintf(&path, "%s/events/%s/%s/hist", tfs_instance_dir(l->tfs),
+				system, event) < 0)
+		return NULL;
+	text = fio_read(path, len);
+	free(path);
+	return text;
+}
+
 void live_source(struct live *l, struct run_source *src)
 {
 	*src = (struct run_source){ .open = live_open, .stop = live_stop,
-				    .close = live_close, .missed = live_missed, .ctx = l };
+				    .close = live_close, .missed = live_missed,
+				    .read_hist = live_read_hist, .ctx = l };
 }
 
 /* ---- replay ---- */

@@ -39,6 +39,7 @@ struct rt_proc {
 	int tid, tgid, ppid;
 	int uid, euid, gid, egid;
 	char comm[16];
+	bool renamed;		/* exec'd or renamed while ktap ran */
 };
 
 /* Runtime limits, stap's -D names. */

@@ -242,6 +242,7 @@ static void run_track(struct run *r, const struct rdr_record *rec, unsigned trac
 	int tid = (int)rdr_field_num(f[0], rec);
 	const char *s, *base;
 	uint32_t len = rdr_field_str(f[1], rec, &s);
+	struct rt_proc *e, old;
 
 	if (track & IR_TRACK_FORK)
 		run_track_fork(r, rec->pid, tid,
@@ -254,7 +255,11 @@ static void run_track(struct run *r, const struct rdr_record *rec, unsigned trac
 			s = base + 1;
 		}
 	}
-	run_set_comm(run_proc(&r->procs, tid, false), s, len);
+	e = run_proc(&r->procs, tid, false);
+	old = *e;
+	run_set_comm(e, s, len);
+	if (strcmp(old.comm, e->comm))	/* a hist keyed on it merges both names */
+		e->renamed = true;
 }
 
 static int run_resolve_track(struct run *r)
@@ -623,6 +628,8 @@ static void run_due(struct run *r, uint64_t due, int probe)
 		return;
 	}
 	r->due[probe] = due + run_period(&r->prog->probes[probe]);
+	if (r->prog->nhreads)
+		run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
 	rt_run_probe(&r->ctx, (unsigned)probe, NULL);
 	run_check_exit(r, due);
 }
@@ -883,6 +890,8 @@ static void run_finish(struct run *r)
 		while (n == RDR_NONE);
 		lost = rdr_lost(r->rdr);
 	}
+	if (r->prog->nhreads)
+		run_hist_load(r->prog, &r->ctx, &r->opt->source, true);
 	if (r->ctx.failed)
 		run_kind(r, IR_P_ERROR);
 	else if (!r->ctx.aborting) {

@@ -30,6 +30,12 @@ struct run_source {
 	 * NULL when there are no kprobes (a replay).
 	 */
 	void (*missed)(void *ctx, const struct ir_prog *p, int64_t *missed);
+	/*
+	 * The text of @system:@event's hist file in ktap's instance
+	 * (malloc'd, *@len bytes), NULL when it cannot be read or the
+	 * source has none (a replay).
+	 */
+	char *(*read_hist)(void *ctx, const char *system, const char *event, size_t *len);
 	void *ctx;
 };
 
@@ -49,6 +55,15 @@ struct run_options {
  * printout.  Returns the exit status (0 ok, 1 errors).
  */
 int run_plan(const struct ir_prog *p, const struct run_options *opt);
+
+/*
+ * run_hist.c: read every global kept in kernel hists (ir_prog.hreads)
+ * into the store, replacing what it held; @final warns about dropped
+ * entries and renamed processes.
+ */
+struct rt_ctx;
+void run_hist_load(const struct ir_prog *p, struct rt_ctx *ctx,
+		   const struct run_source *src, bool final);
 
 /* stap's defaults for -D limits. */
 void run_default_limits(struct rt_limits *lim);

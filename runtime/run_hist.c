@@ -1,0 +1,173 @@
+/*
+ * run_hist.c - pass 5: globals kept in kernel hists, read into the store.
+ *
+ * In: the plan's hreads (pass 3's lower_hist.c: which hist trigger holds
+ * which global and how its keys and values map to the script's), the
+ * hist files of ktap's instance (through run_source.read_hist) and the
+ * process table (rt_ctx.proc).  Out: the store's copy of each global,
+ * replaced as a whole, before end, error and timer probes read it, so
+ * printing and foreach stay as they are.
+ *
+ * The kernel keys on common_pid (a thread id); pid() and execname() are
+ * resolved here through ktap's process tracking, never with the
+ * kernel's .execname (saved cmdlines, wrong for exited processes).  A
+ * thread that exec'd or renamed itself while ktap ran has one entry
+ * under its last name: that is warned about, with the count.  Keys are
+ * u64 in the hist: a signed field narrower than 64 bits is
+ * sign-extended back; sums are u64 and reinterpreted.
+ */
+#include "run.h"
+#include "hist_parse.h"
+#include "rt_ctx.h"
+#include "store.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct rh_warn {
+	uint64_t dropped;
+	unsigned renamed;
+};
+
+static int64_t rh_sext(uint64_t u, const struct ir_hkey *k)
+{
+	unsigned bits = k->size * 8;
+
+	if (!k->is_signed || bits == 0 || bits >= 64)
+		return (int64_t)u;
+	u &= (UINT64_C(1) << bits) - 1;
+	if (u & (UINT64_C(1) << (bits - 1)))
+		u |= ~((UINT64_C(1) << bits) - 1);
+	return (int64_t)u;
+}
+
+/* The hist trigger of @r among the file's (same keys and values). */
+static const struct hist_parse_trigger *rh_find(const struct ir_prog *p,
+						const struct ir_hread *r,
+						const struct hist_parse_file *f)
+{
+	const struct kp_hist *h = &p->kplan.objs[r->obj].u.trigger.hist;
+	size_t i, k;
+
+	for (i = 0; i < f->n_triggers; i++) {
+		const struct hist_parse_trigger *t = &f->triggers[i];
+
+		if (t->n_keys != h->nkeys || t->n_vals != h->nvals + 1)
+			continue;
+		for (k = 0; k < h->nkeys; k++)
+			if (strcmp(t->keys[k].name, h->keys[k].field))
+				break;
+		if (k == h->nkeys)
+			return t;
+	}
+	return NULL;
+}
+
+/* One entry into the store. */
+static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
+		     const struct hist_parse_trigger *t, const struct hist_parse_entry *e,
+		     struct rh_warn *w)
+{
+	struct rt_value keys[4];
+	char comm[4][16];
+	unsigned i, n = 0, nk = r->nkeys - (r->val == IR_HV_STATX);
+	int64_t hits = (int64_t)e->vals[0], val = t->n_vals > 1 ? (int64_t)e->vals[1] : 0;
+	const struct rt_proc *pr;
+	struct rt_value cur;
+
+	for (i = 0; i < nk; i++) {
+		const struct ir_hkey *k = &r->keys[i];
+		const struct hist_parse_key *hk = &e->keys[i];
+
+		switch (k->kind) {
+		case IR_HK_NONE:
+			continue;
+		case IR_HK_FIELD:
+			keys[n++] = k->is_string ? rt_str(hk->str ? hk->str : "",
+				(uint32_t)(hk->str ? strlen(hk->str) : 0)) : rt_long(rh_sext(hk->u, k));
+			continue;
+		case IR_HK_TID: case IR_HK_CPU:
+			keys[n++] = rt_long(rh_sext(hk->u, k));
+			continue;
+		case IR_HK_PID: case IR_HK_EXECNAME:
+			pr = ctx->proc(ctx, (int)rh_sext(hk->u, k));
+			w->renamed += pr->renamed;
+			if (k->kind == IR_HK_PID) {
+				keys[n++] = rt_long(pr->tgid);
+				continue;
+			}
+			memcpy(comm[i], pr->comm, sizeof(comm[i]));
+			comm[i][15] = 0;
+			keys[n++] = rt_cstr(comm[i]);
+			continue;
+		}
+	}
+	switch (r->val) {
+	case IR_HV_COUNT: case IR_HV_SUM:
+		cur = n ? st_aget(ctx->store, r->global, keys) : st_get(ctx->store, r->global);
+		cur = rt_long((int64_t)((uint64_t)cur.l + (r->val == IR_HV_SUM ? (uint64_t)val :
+					 (uint64_t)hits * (uint64_t)r->mult)));
+		if (n)
+			st_aset(ctx->store, r->global, keys, cur);
+		else
+			st_set(ctx->store, r->global, cur);
+		break;
+	case IR_HV_STAT:
+		st_stat_bulk(ctx->store, r->global, n ? keys : NULL, val, hits, false);
+		break;
+	case IR_HV_STATX:
+		st_stat_bulk(ctx->store, r->global, n ? keys : NULL,
+			     rh_sext(e->keys[r->nkeys - 1].u, &r->keys[r->nkeys - 1]), hits, true);
+		break;
+	}
+}
+
+static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
+		    const struct run_source *src, const struct ir_hread *r, bool final)
+{
+	const char *gname = p->globals[r->global].name;
+	struct hist_parse_file *f = NULL;
+	const struct hist_parse_trigger *t;
+	struct hist_parse_error err;
+	struct rh_warn w = { 0, 0 };
+	size_t len = 0, i;
+	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
+
+	if (!text || hist_parse_text(text, len, &f, &err) != 0 || !(t = rh_find(p, r, f))) {
+		fprintf(stderr, "WARNING: cannot read the kernel's hist of %s on %s:%s%s%s\n",
+			gname, r->system, r->event, text && !f ? ": " : "",
+			text && !f ? err.msg : "");
+		free(text);
+		hist_parse_free(f);
+		return;
+	}
+	for (i = 0; i < t->n_entries; i++)
+		rh_entry(ctx, r, t, &t->entries[i], &w);
+	if (final && t->dropped)
+		fprintf(stderr, "WARNING: the kernel's hist of %s on %s:%s was full: %" PRIu64
+			" events dropped (size=%" PRIu64 "; raise -D MAXMAPENTRIES or declare "
+			"%s[N])\n", gname, r->system, r->event, t->dropped, t->size, gname);
+	if (final && w.renamed)
+		fprintf(stderr, "WARNING: %u process%s of %s changed name while ktap ran: "
+			"each is counted under its last name (--no-lower keeps the names apart)\n",
+			w.renamed, w.renamed == 1 ? "" : "es", gname);
+	free(text);
+	hist_parse_free(f);
+}
+
+void run_hist_load(const struct ir_prog *p, struct rt_ctx *ctx,
+		   const struct run_source *src, bool final)
+{
+	unsigned i, k;
+
+	for (i = 0; i < p->nhreads; i++) {
+		for (k = 0; k < i && p->hreads[k].global != p->hreads[i].global; k++)
+			;
+		if (k == i)	/* first of its global: replace what the store had */
+			st_reset(ctx->store, p->hreads[i].global);
+	}
+	for (i = 0; i < p->nhreads; i++)
+		rh_read(p, ctx, src, &p->hreads[i], final);
+}
