@@ -408,6 +408,9 @@ static int drv_pass3(struct ktap_session *s)
 
 	lo.hist_why = target_has(&s->target, TGT_HIST);
 	lo.hist = lo.hist_why && !s->opt.no_lower;
+	for (i = 0; i < s->opt.ndefines; i++)	/* -t counts each probe's hits */
+		if (!strcmp(s->opt.defines[i].name, "STP_TIMING"))
+			lo.hist = false;
 	lo.verbose = s->opt.verbose;
 	for (i = 0; i < s->opt.ndefines; i++)	/* the hists' size (run-time: driver_run.c) */
 		if (!strcmp(s->opt.defines[i].name, "MAXMAPENTRIES") && s->opt.defines[i].value)

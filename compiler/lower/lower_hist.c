@@ -298,11 +298,11 @@ static void lh_uses(struct lh *h)
 		w.probe = p;
 		lh_expr(&w, p->cond);
 		if (p->kind != SEM_P_TRACE || h->p[i].why) {
-			lh_stmt(&w, p->body);
 			for (k = 0; k < h->p[i].n; k++)	/* updates kept in user space */
 				lh_bad(h, h->p[i].u[k].global, arena_printf(h->c->arena,
 				       "probe %s, which updates it, runs in user space: %s",
 				       p->pp, h->p[i].why));
+			lh_stmt(&w, p->body);
 			continue;
 		}
 		/* A candidate: only its guards' expressions are uses. */
