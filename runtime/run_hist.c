@@ -27,9 +27,27 @@
 #include <string.h>
 
 struct rh_warn {
-	uint64_t dropped;
-	unsigned renamed;
+	int *renamed;		/* the renamed threads met, each once */
+	unsigned n, cap;
 };
+
+static void rh_renamed(struct rh_warn *w, int tid)
+{
+	unsigned i;
+	int *v;
+
+	for (i = 0; i < w->n; i++)
+		if (w->renamed[i] == tid)
+			return;
+	if (w->n == w->cap) {
+		v = realloc(w->renamed, (w->cap * 2 + 8) * sizeof(*v));
+		if (!v)
+			return;
+		w->renamed = v;
+		w->cap = w->cap * 2 + 8;
+	}
+	w->renamed[w->n++] = tid;
+}
 
 static int64_t rh_sext(uint64_t u, const struct ir_hkey *k)
 {
@@ -93,7 +111,8 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 			continue;
 		case IR_HK_PID: case IR_HK_EXECNAME:
 			pr = ctx->proc(ctx, (int)rh_sext(hk->u, k));
-			w->renamed += pr->renamed;
+			if (pr->renamed)
+				rh_renamed(w, pr->tid);
 			if (k->kind == IR_HK_PID) {
 				keys[n++] = rt_long(pr->tgid);
 				continue;
@@ -131,7 +150,7 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	struct hist_parse_file *f = NULL;
 	const struct hist_parse_trigger *t;
 	struct hist_parse_error err;
-	struct rh_warn w = { 0, 0 };
+	struct rh_warn w = { NULL, 0, 0 };
 	size_t len = 0, i;
 	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
 
@@ -143,16 +162,18 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 		hist_parse_free(f);
 		return;
 	}
+	w.n = 0;
 	for (i = 0; i < t->n_entries; i++)
 		rh_entry(ctx, r, t, &t->entries[i], &w);
 	if (final && t->dropped)
 		fprintf(stderr, "WARNING: the kernel's hist of %s on %s:%s was full: %" PRIu64
 			" events dropped (size=%" PRIu64 "; raise -D MAXMAPENTRIES or declare "
 			"%s[N])\n", gname, r->system, r->event, t->dropped, t->size, gname);
-	if (final && w.renamed)
-		fprintf(stderr, "WARNING: %u process%s of %s changed name while ktap ran: "
+	if (final && w.n)
+		fprintf(stderr, "WARNING: %u thread%s in %s changed name while ktap ran: "
 			"each is counted under its last name (--no-lower keeps the names apart)\n",
-			w.renamed, w.renamed == 1 ? "" : "es", gname);
+			w.n, w.n == 1 ? "" : "s", gname);
+	free(w.renamed);
 	free(text);
 	hist_parse_free(f);
 }
