@@ -22,6 +22,7 @@
 #include "store.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,12 +62,39 @@ static int64_t rh_sext(uint64_t u, const struct ir_hkey *k)
 	return (int64_t)u;
 }
 
-/* The hist trigger of @r among the file's (same keys and values). */
+/* @a and @b equal but for blanks and a leading '$' (a variable's). */
+static bool rh_same(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	a += *a == '$';
+	b += *b == '$';
+	for (;;) {
+		while (*a == ' ')
+			a++;
+		while (*b == ' ')
+			b++;
+		if (*a != *b)
+			return false;
+		if (!*a)
+			return true;
+		a++;
+		b++;
+	}
+}
+
+/*
+ * The hist trigger of @r among the file's: same keys and values, and
+ * the same filter when several have those (two probes on one event).
+ */
 static const struct hist_parse_trigger *rh_find(const struct ir_prog *p,
 						const struct ir_hread *r,
-						const struct hist_parse_file *f)
+						const struct hist_parse_file *f, int target)
 {
-	const struct kp_hist *h = &p->kplan.objs[r->obj].u.trigger.hist;
+	const struct kp_trigger *kt = &p->kplan.objs[r->obj].u.trigger;
+	const struct kp_hist *h = &kt->hist;
+	const struct hist_parse_trigger *first = NULL;
+	char *filter = kt->filter ? kp_expand(kt->filter, target) : NULL;
 	size_t i, k;
 
 	for (i = 0; i < f->n_triggers; i++) {
@@ -74,13 +102,23 @@ static const struct hist_parse_trigger *rh_find(const struct ir_prog *p,
 
 		if (t->n_keys != h->nkeys || t->n_vals != h->nvals + 1)
 			continue;
-		for (k = 0; k < h->nkeys; k++)
-			if (strcmp(t->keys[k].name, h->keys[k].field))
-				break;
-		if (k == h->nkeys)
-			return t;
+		for (k = 0; k < h->nkeys && rh_same(t->keys[k].name, h->keys[k].field); k++)
+			;
+		if (k < h->nkeys)
+			continue;
+		for (k = 0; k < h->nvals && rh_same(t->vals[k + 1].name, h->vals[k]); k++)
+			;
+		if (k < h->nvals)
+			continue;
+		if (!first)
+			first = t;
+		if (rh_same(t->filter, filter)) {
+			first = t;
+			break;
+		}
 	}
-	return NULL;
+	free(filter);
+	return first;
 }
 
 /* One entry into the store. */
@@ -154,7 +192,7 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	size_t len = 0, i;
 	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
 
-	if (!text || hist_parse_text(text, len, &f, &err) != 0 || !(t = rh_find(p, r, f))) {
+	if (!text || hist_parse_text(text, len, &f, &err) != 0 || !(t = rh_find(p, r, f, ctx->target_pid))) {
 		fprintf(stderr, "WARNING: cannot read the kernel's hist of %s on %s:%s%s%s\n",
 			gname, r->system, r->event, text && !f ? ": " : "",
 			text && !f ? err.msg : "");
