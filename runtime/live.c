@@ -191,11 +191,32 @@ static char *live_read_hist(void *ctx, const char *system, const char *event, si
 	return text;
 }
 
+/* ':clear' of a hist trigger (run_hist_clear()): to its trigger file. */
+static int live_hist_cmd(void *ctx, const struct kp_obj *o, const char *line)
+{
+	struct live *l = ctx;
+	struct kp_text t;
+	char *text;
+	int rc = -1;
+
+	if (!l->tfs || kp_render(o, &t) != 0)
+		return -1;
+	text = kp_expand(line, l->target);
+	if (text && tfs_write(l->tfs, t.path, text, t.global) == 0)
+		rc = 0;
+	else
+		fprintf(stderr, "WARNING: %s\n", tfs_error(l->tfs));
+	free(text);
+	kp_text_free(&t);
+	return rc;
+}
+
 void live_source(struct live *l, struct run_source *src)
 {
 	*src = (struct run_source){ .open = live_open, .stop = live_stop,
 				    .close = live_close, .missed = live_missed,
-				    .read_hist = live_read_hist, .ctx = l };
+				    .read_hist = live_read_hist, .hist_cmd = live_hist_cmd,
+				    .ctx = l };
 }
 
 /* ---- replay ---- */

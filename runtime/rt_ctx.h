@@ -86,6 +86,8 @@ struct rt_ctx {
 	struct rt_value (*parms)(struct rt_ctx *c);
 	/* Thread @tid's process information (never NULL). */
 	const struct rt_proc *(*proc)(struct rt_ctx *c, int tid);
+	/* 'delete g' of a global kept in kernel hists: clear them (or NULL). */
+	void (*hist_clear)(struct rt_ctx *c, unsigned g);
 	void *runner;
 	/* Session state the script can see or change. */
 	int target_pid;

@@ -289,6 +289,13 @@ static int run_resolve_track(struct run *r)
 	return 0;
 }
 
+static void run_cb_hist_clear(struct rt_ctx *c, unsigned g)
+{
+	struct run *r = c->runner;
+
+	run_hist_clear(r->prog, &r->opt->source, g);
+}
+
 static const struct rt_proc *run_cb_proc(struct rt_ctx *c, int tid)
 {
 	struct run *r = c->runner;
@@ -967,6 +974,8 @@ static int run_setup(struct run *r)
 	r->ctx.entry_push = run_cb_entry_push;
 	r->ctx.parms = run_cb_parms;
 	r->ctx.proc = run_cb_proc;
+	if (r->prog->nhreads)
+		r->ctx.hist_clear = run_cb_hist_clear;
 	if (r->prog->nevents) {
 		r->source_open = true;
 		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, r->ctx.target_pid);

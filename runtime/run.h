@@ -36,6 +36,8 @@ struct run_source {
 	 * source has none (a replay).
 	 */
 	char *(*read_hist)(void *ctx, const char *system, const char *event, size_t *len);
+	/* Write @line (placeholders expanded) to @o's trigger file. */
+	int (*hist_cmd)(void *ctx, const struct kp_obj *o, const char *line);
 	void *ctx;
 };
 
@@ -64,6 +66,8 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt);
 struct rt_ctx;
 void run_hist_load(const struct ir_prog *p, struct rt_ctx *ctx,
 		   const struct run_source *src, bool final);
+/* 'delete g': ':clear' every hist trigger that holds global @g. */
+void run_hist_clear(const struct ir_prog *p, const struct run_source *src, unsigned g);
 
 /* stap's defaults for -D limits. */
 void run_default_limits(struct rt_limits *lim);

@@ -216,6 +216,26 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	hist_parse_free(f);
 }
 
+void run_hist_clear(const struct ir_prog *p, const struct run_source *src, unsigned g)
+{
+	unsigned i, k;
+	char *line;
+
+	for (i = 0; i < p->nhreads; i++) {
+		if (p->hreads[i].global != g)
+			continue;
+		for (k = 0; k < i && p->hreads[k].obj != p->hreads[i].obj; k++)
+			;
+		if (k < i || !src->hist_cmd)	/* that trigger is cleared already */
+			continue;
+		line = kp_hist_cmd_line(&p->kplan.objs[p->hreads[i].obj], KP_HIST_CLEAR);
+		if (!line || src->hist_cmd(src->ctx, &p->kplan.objs[p->hreads[i].obj], line) != 0)
+			fprintf(stderr, "WARNING: cannot clear the kernel's hist of %s on %s:%s\n",
+				p->globals[g].name, p->hreads[i].system, p->hreads[i].event);
+		free(line);
+	}
+}
+
 void run_hist_load(const struct ir_prog *p, struct rt_ctx *ctx,
 		   const struct run_source *src, bool final)
 {

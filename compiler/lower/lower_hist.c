@@ -22,11 +22,13 @@
  * kernel without hist triggers, keeps the reference (user-space) path;
  * -v says why.
  */
+#define _GNU_SOURCE
 #include "lower_int.h"
 #include "arena.h"
 #include "resolve_tpfmt.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LH_MAX_KEYS 3			/* TRACING_MAP_KEYS_MAX */
@@ -47,6 +49,7 @@ struct lh_global {
 	const char *why;		/* why it stays in user space, or NULL */
 	bool used;			/* some update could be lowered */
 	bool exact;			/* <<< with @min/@max/@hist_*: values as keys */
+	bool cleared;			/* 'delete a' in a timer: ':clear' */
 };
 
 struct lh_probe {
@@ -184,7 +187,7 @@ struct lh_walk {
 
 static void lh_stmt(struct lh_walk *w, const struct ast_stmt *s);
 
-static void lh_ref(struct lh_walk *w, const struct ast_expr *e, bool delete)
+static void lh_ref(struct lh_walk *w, const struct ast_expr *e, bool delete, bool write)
 {
 	struct lh *h = w->h;
 	unsigned g = e->sym->slot;
@@ -197,10 +200,12 @@ static void lh_ref(struct lh_walk *w, const struct ast_expr *e, bool delete)
 	switch (w->probe->kind) {
 	case SEM_P_END: case SEM_P_ERROR:
 		return;
-	case SEM_P_TIMER:
-		if (delete)
-			lh_bad(h, g, arena_printf(h->c->arena, "%s is deleted in a timer "
+	case SEM_P_TIMER:	/* reads, and 'delete a' (':clear') */
+		if (write)
+			lh_bad(h, g, arena_printf(h->c->arena, "%s is written in a timer "
 						  "probe", e->sym->name));
+		if (delete)
+			h->g[g].cleared = true;
 		return;
 	case SEM_P_BEGIN:
 		lh_bad(h, g, arena_printf(h->c->arena, "%s is used in a begin probe",
@@ -212,15 +217,29 @@ static void lh_ref(struct lh_walk *w, const struct ast_expr *e, bool delete)
 	}
 }
 
+/* The VAR (or INDEX) of @e that carries its variable, or NULL. */
+static const struct ast_expr *lh_var(const struct ast_expr *e)
+{
+	if (e && e->sym)
+		return e;
+	if (e && e->kind == AST_INDEX && e->a && e->a->sym)
+		return e->a;
+	return NULL;
+}
+
 static void lh_expr(struct lh_walk *w, const struct ast_expr *e)
 {
+	const struct ast_expr *v;
 	unsigned i;
 
 	if (!e)
 		return;
 	if ((e->kind == AST_VAR || e->kind == AST_INDEX || e->kind == AST_IN) &&
 	    e->sym && e->sym->kind == SEM_GLOBAL)
-		lh_ref(w, e, false);
+		lh_ref(w, e, false, false);
+	if ((e->kind == AST_ASSIGN || e->kind == AST_INCDEC) && (v = lh_var(e->a)) &&
+	    v->sym->kind == SEM_GLOBAL)
+		lh_ref(w, v, false, true);
 	if (e->kind == AST_STAT && e->op == AST_OP_VARIANCE && lh_sym(e->a))
 		lh_bad(w->h, lh_sym(e->a)->slot, "@variance needs user space (stap's "
 		       "integer running variance depends on the order of the values)");
@@ -260,15 +279,18 @@ static void lh_foreach(struct lh_walk *w, const struct ast_foreach *fe)
 
 static void lh_stmt(struct lh_walk *w, const struct ast_stmt *s)
 {
+	const struct ast_expr *v;
 	unsigned i;
 
 	if (!s)
 		return;
 	if (s->kind == AST_S_DELETE && s->e && s->e->kind == AST_VAR && s->e->sym &&
 	    s->e->sym->kind == SEM_GLOBAL) {
-		lh_ref(w, s->e, true);
+		lh_ref(w, s->e, true, false);
 		return;
 	}
+	if (s->kind == AST_S_DELETE && (v = lh_var(s->e)) && v->sym->kind == SEM_GLOBAL)
+		lh_ref(w, v, false, true);	/* one element: back at the next read */
 	if (s->kind == AST_S_FOREACH) {
 		lh_foreach(w, s->fe);
 		return;
@@ -488,6 +510,63 @@ static bool lh_probe_ok(struct lh *h, unsigned i)
 	return true;
 }
 
+/* The trigger text of update @k of probe @i (malloc'd), or NULL. */
+static char *lh_text(struct lh *h, unsigned i, unsigned k)
+{
+	struct ir_hread r;
+	const char *why;
+	struct kp_trigger *t = lh_trigger(h, i, &h->p[i].u[k], &r, &why);
+	struct kp_obj o;
+	struct kp_text x;
+	char *s;
+
+	if (!t)
+		return NULL;
+	o.kind = KP_TRIGGER;
+	o.u.trigger = *t;
+	if (kp_render(&o, &x) != 0)
+		return NULL;
+	s = x.line && x.path && asprintf(&s, "%s %s", x.path, x.line) >= 0 ? s : NULL;
+	kp_text_free(&x);
+	return s;
+}
+
+/*
+ * Two globals with one hist share its trigger (the kernel refuses the
+ * same trigger twice), so ':clear' of one would clear the other: a
+ * global deleted in a timer keeps user space then.  True when it failed
+ * one.
+ */
+static bool lh_shared_clear(struct lh *h)
+{
+	const struct sem_prog *sp = h->c->sp;
+	unsigned i, k, j, l;
+	bool changed = false;
+
+	for (i = 0; i < sp->nprobes; i++)
+		for (k = 0; sp->probes[i]->kind == SEM_P_TRACE && lh_probe_ok(h, i) &&
+		     k < h->p[i].n; k++)
+			for (j = 0; j < sp->nprobes; j++)
+				for (l = 0; sp->probes[j]->kind == SEM_P_TRACE &&
+				     lh_probe_ok(h, i) && lh_probe_ok(h, j) && l < h->p[j].n; l++) {
+					unsigned a = h->p[i].u[k].global, b = h->p[j].u[l].global;
+					char *x, *y;
+
+					if (a == b || !h->g[a].cleared)
+						continue;
+					x = lh_text(h, i, k);
+					y = lh_text(h, j, l);
+					if (x && y && !strcmp(x, y)) {
+						lh_bad(h, a, "it is deleted in a timer and shares its "
+						       "hist with another global");
+						changed = true;
+					}
+					free(x);
+					free(y);
+				}
+	return changed;
+}
+
 /*
  * Decide: a global fails when any use fails; a probe fails when any of
  * its updates' globals fails, which fails its other globals in turn.
@@ -529,6 +608,7 @@ static void lh_decide(struct lh *h)
 				}
 			}
 		}
+		changed |= lh_shared_clear(h);
 	}
 }
 
