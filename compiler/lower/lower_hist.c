@@ -34,6 +34,7 @@
 #define LH_MAX_KEYS 3			/* TRACING_MAP_KEYS_MAX */
 #define LH_SIZE_MIN 128			/* TRACING_MAP_BITS_MIN */
 #define LH_SIZE_MAX 131072		/* TRACING_MAP_BITS_MAX */
+#define LH_SIZE_EXACT 16384		/* statistics keyed on their values */
 
 /* One update statement of a handler the kernel could run. */
 struct lh_upd {
@@ -398,6 +399,10 @@ static unsigned lh_size(struct lh *h, unsigned g)
 	int64_t n = ig->maxentries > 0 ? ig->maxentries :
 		    h->opt->maxmapentries ? h->opt->maxmapentries : 2048;
 
+	/* Exact values: one entry per distinct value, which MAXMAPENTRIES
+	   (a number of keys) does not bound. */
+	if (h->g[g].exact && n < LH_SIZE_EXACT)
+		n = LH_SIZE_EXACT;
 	if (n < LH_SIZE_MIN)
 		n = LH_SIZE_MIN;
 	if (n > LH_SIZE_MAX)
