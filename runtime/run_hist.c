@@ -30,6 +30,7 @@
 struct rh_warn {
 	int *renamed;		/* the renamed threads met, each once */
 	unsigned n, cap;
+	unsigned gone;		/* entries of threads /proc no longer has */
 };
 
 static void rh_renamed(struct rh_warn *w, int tid)
@@ -127,7 +128,7 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 		     struct rh_warn *w)
 {
 	struct rt_value keys[4];
-	char comm[4][16];
+	char comm[4][24];
 	unsigned i, n = 0, nk = r->nkeys - (r->val == IR_HV_STATX);
 	int64_t hits = (int64_t)e->vals[0], val = t->n_vals > 1 ? (int64_t)e->vals[1] : 0;
 	const struct rt_proc *pr;
@@ -141,8 +142,14 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 		case IR_HK_NONE:
 			continue;
 		case IR_HK_FIELD:
-			keys[n++] = k->is_string ? rt_str(hk->str ? hk->str : "",
-				(uint32_t)(hk->str ? strlen(hk->str) : 0)) : rt_long(rh_sext(hk->u, k));
+			if (k->is_string && !hk->str) {	/* a string of digits */
+				snprintf(comm[i], sizeof(comm[i]), "%" PRIu64, hk->u);
+				keys[n++] = rt_cstr(comm[i]);
+			} else if (k->is_string) {
+				keys[n++] = rt_str(hk->str, (uint32_t)strlen(hk->str));
+			} else {
+				keys[n++] = rt_long(rh_sext(hk->u, k));
+			}
 			continue;
 		case IR_HK_TID: case IR_HK_CPU:
 			keys[n++] = rt_long(rh_sext(hk->u, k));
@@ -151,11 +158,13 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 			pr = ctx->proc(ctx, (int)rh_sext(hk->u, k));
 			if (pr->renamed)
 				rh_renamed(w, pr->tid);
+			/* born before ktap started (no fork seen), gone by now */
+			w->gone += !strcmp(pr->comm, "<...>");
 			if (k->kind == IR_HK_PID) {
 				keys[n++] = rt_long(pr->tgid);
 				continue;
 			}
-			memcpy(comm[i], pr->comm, sizeof(comm[i]));
+			memcpy(comm[i], pr->comm, sizeof(pr->comm));
 			comm[i][15] = 0;
 			keys[n++] = rt_cstr(comm[i]);
 			continue;
@@ -188,7 +197,7 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	struct hist_parse_file *f = NULL;
 	const struct hist_parse_trigger *t;
 	struct hist_parse_error err;
-	struct rh_warn w = { NULL, 0, 0 };
+	struct rh_warn w = { NULL, 0, 0, 0 };
 	size_t len = 0, i;
 	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
 
@@ -211,6 +220,11 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 		fprintf(stderr, "WARNING: %u thread%s in %s changed name while ktap ran: "
 			"each is counted under its last name (--no-lower keeps the names apart)\n",
 			w.n, w.n == 1 ? "" : "s", gname);
+	if (final && w.gone)
+		fprintf(stderr, "WARNING: %u entr%s of %s: the thread had exited before ktap "
+			"read the kernel's hist and was not seen starting: named \"<...>\" "
+			"(--no-lower reads names as the events come)\n", w.gone,
+			w.gone == 1 ? "y" : "ies", gname);
 	free(w.renamed);
 	free(text);
 	hist_parse_free(f);
