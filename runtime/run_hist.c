@@ -95,7 +95,7 @@ static const struct hist_parse_trigger *rh_find(const struct ir_prog *p,
 	const struct kp_trigger *kt = &p->kplan.objs[r->obj].u.trigger;
 	const struct kp_hist *h = &kt->hist;
 	const struct hist_parse_trigger *first = NULL;
-	char *filter = kt->filter ? kp_expand(kt->filter, target) : NULL;
+	char *filter = kt->filter ? kp_expand(kt->filter, target, NULL) : NULL;
 	size_t i, k;
 
 	for (i = 0; i < f->n_triggers; i++) {
@@ -222,8 +222,9 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 			" events dropped (size=%" PRIu64 "; raise -D MAXMAPENTRIES or declare "
 			"%s[N])\n", gname, r->system, r->event, t->dropped, t->size, gname);
 	if (final && w.n)
-		fprintf(stderr, "WARNING: %u thread%s in %s changed name while ktap ran: "
-			"each is counted under its last name (--no-lower keeps the names apart)\n",
+		fprintf(stderr, "WARNING: %u thread%s in %s changed name (exec or rename) "
+			"while ktap ran: any hits from before are counted under the last name "
+			"(--no-lower keeps the names apart)\n",
 			w.n, w.n == 1 ? "" : "s", gname);
 	if (final && w.gone)
 		fprintf(stderr, "WARNING: %u entr%s of %s: the thread had exited before ktap "

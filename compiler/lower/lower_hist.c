@@ -494,8 +494,8 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 	for (i = 0; i < c->guards[pi].n; i++)
 		f = !f ? c->guards[pi].v[i].filter :
 		    arena_printf(c->arena, "%s && %s", f, c->guards[pi].v[i].filter);
-	t->filter = f ? arena_printf(c->arena, "(%s) && common_pid != $KTAP", f) :
-		    "common_pid != $KTAP";
+	t->filter = f ? arena_printf(c->arena, "(%s) && %s", f, lw_own_pid(t->system, t->event)) :
+		    lw_own_pid(t->system, t->event);
 	return t;
 }
 

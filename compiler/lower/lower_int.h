@@ -88,6 +88,8 @@ void lw_stmt(struct lw_ctx *c, const struct ast_stmt *s);
 /* The index of @ev in the plan's events, adding it (and its dynamic
    event) when new. */
 unsigned lw_event(struct lw_ctx *c, const struct tpf_event *ev);
+/* The filter clause that leaves out ktap's own pid on that event. */
+const char *lw_own_pid(const char *system, const char *name);
 /* Every tracepoint probe's guards, events, filters and enables. */
 void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt);
 
