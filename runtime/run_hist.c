@@ -137,10 +137,17 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 
 	for (i = 0; i < nk; i++) {
 		const struct ir_hkey *k = &r->keys[i];
-		const struct hist_parse_key *hk = &e->keys[i];
+		const struct hist_parse_key *hk = k->col >= 0 && (size_t)k->col < t->n_keys ?
+						  &e->keys[k->col] : NULL;
 
+		if (k->kind == IR_HK_CONST) {
+			keys[n++] = k->is_string ? rt_cstr(k->cstr) : rt_long(k->cnum);
+			continue;
+		}
+		if (!hk)
+			return;
 		switch (k->kind) {
-		case IR_HK_NONE:
+		case IR_HK_NONE: case IR_HK_CONST:
 			continue;
 		case IR_HK_FIELD:
 			if (k->is_string && !hk->str) {	/* a string of digits */
@@ -190,7 +197,8 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 		break;
 	case IR_HV_STATX:
 		st_stat_bulk(ctx->store, r->global, n ? keys : NULL,
-			     rh_sext(e->keys[r->nkeys - 1].u, &r->keys[r->nkeys - 1]), hits, true);
+			     rh_sext(e->keys[r->keys[r->nkeys - 1].col].u, &r->keys[r->nkeys - 1]),
+			     hits, true);
 		break;
 	}
 }
