@@ -110,4 +110,4 @@ else
 	not_ok "tracefs changed"
 	diff $T/before $T/after | diag
 fi
-exit "$failed"
+guest_done
