@@ -406,7 +406,8 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 static int drv_pass3(struct ktap_session *s)
 {
 	struct lower_options lo = { .buffer_kb = s->opt.buffer_mb * 1024,
-				    .tracefs = s->target.tracefs };
+				    .tracefs = s->target.tracefs,
+				    .explain = s->opt.verbose ? stderr : NULL };
 	struct drv_timer t;
 	unsigned i;
 

@@ -75,14 +75,20 @@ static void lh_bad(struct lh *h, unsigned g, const char *why)
 
 /* ---- the handler's statements ---- */
 
-static void lh_flatten(struct lw_ctx *c, const struct ast_stmt *s,
+/* @s's statements in order, blocks opened; the handler's single
+   "if (C) S" (@wrap: C is part of its guard) is S. */
+static void lh_flatten(struct lw_ctx *c, const struct ast_stmt *s, const struct ast_stmt *wrap,
 		       const struct ast_stmt ***v, unsigned *n, size_t *cap)
 {
 	unsigned i;
 
+	if (s && s == wrap) {
+		lh_flatten(c, s->s1, wrap, v, n, cap);
+		return;
+	}
 	if (s && s->kind == AST_S_BLOCK) {
 		for (i = 0; i < s->body.n; i++)
-			lh_flatten(c, s->body.v[i], v, n, cap);
+			lh_flatten(c, s->body.v[i], wrap, v, n, cap);
 		return;
 	}
 	if (!s || s->kind == AST_S_NULL)
@@ -155,12 +161,14 @@ static void lh_candidate(struct lh *h, unsigned i)
 	size_t cap = 0;
 	bool lead = true;
 
-	for (k = 0; k < g->n; k++)
-		if (!g->v[k].filter)
-			lp->why = "its guard needs user space";
+	bool complete;
+
+	lw_probe_kernel_filter(c, i, &complete);
+	if (!complete)
+		lp->why = "its guard needs user space";
 	if (p->nentries || p->event->dyn_entry)
 		lp->why = "it uses @entry";
-	lh_flatten(c, p->body, &v, &n, &cap);
+	lh_flatten(c, p->body, g->wrap, &v, &n, &cap);
 	for (k = 0; k < n; k++) {
 		struct lh_upd u;
 
@@ -329,9 +337,11 @@ static void lh_uses(struct lh *h)
 			continue;
 		}
 		/* A candidate: only its guards' expressions are uses. */
-		lh_flatten(h->c, p->body, &v, &n, &cap);
+		lh_flatten(h->c, p->body, h->c->guards[i].wrap, &v, &n, &cap);
 		for (k = 0; k < n && lh_is_guard(v[k]); k++)
 			lh_expr(&w, v[k]->e);
+		if (h->c->guards[i].wrap)
+			lh_expr(&w, h->c->guards[i].wrap->e);
 	}
 	w.probe = NULL;
 	for (i = 0; i < sp->nfuncs; i++) {
@@ -508,12 +518,8 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 	t->hist.nkeys = ncol;
 	t->hist.vals = vals;
 	t->hist.size = lh_size(h, u->global);
-	f = NULL;
-	for (i = 0; i < c->guards[pi].n; i++)
-		f = !f ? c->guards[pi].v[i].filter :
-		    arena_printf(c->arena, "%s && %s", f, c->guards[pi].v[i].filter);
-	t->filter = f ? arena_printf(c->arena, "(%s) && %s", f, lw_own_pid(t->system, t->event)) :
-		    lw_own_pid(t->system, t->event);
+	/* the handler's guard, as the event filter would have it */
+	t->filter = lw_probe_kernel_filter(c, pi, NULL);
 	return t;
 }
 
