@@ -11,7 +11,7 @@
 # ktap handled (crossing to user space) under 1% of the events.
 # tracefs must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=14
+guest_plan=15
 
 . /tests/guest-lib.sh
 
@@ -80,6 +80,10 @@ same value-expression 'global e, p, q
 probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd != 999) next; e[$whence] += $offset - $whence; p[$whence] += $offset + 7 }
 probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; q <<< $count + $fd }
 probe end { foreach (w+ in e) printf("%d %d %d\n", w, e[w], p[w]); printf("%d %d\n", @sum(q), @avg(q)) }'
+
+same if-block 'global c, x
+probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd == 999 && $whence != 1) { c[execname(), $whence]++; x <<< $offset } }
+probe end { foreach ([e, w+] in c) printf("%s %d %d\n", e, w, c[e, w]); printf("%d %d\n", @count(x), @min(x)) }'
 
 same timer-reads 'global c
 probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd != 999) next; c[$whence]++ }
