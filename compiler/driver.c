@@ -56,6 +56,7 @@ static const char drv_help[] =
 	"  --save-target DIR\n"
 	"                 save this machine's description to DIR for --target\n"
 	"                 (needs read access to tracefs: root)\n"
+	"  --no-lower     keep every aggregation in user space (no hist triggers)\n"
 	"  --dump-functions\n"
 	"                 list the tapset's functions and the builtins\n"
 	"                 with their parameter types, and exit\n"
@@ -91,7 +92,7 @@ static const char drv_help[] =
 	"Exit status: 0 success, 1 an error.\n";
 
 /* Long options without a short one (beyond any char). */
-enum { DRV_OPT_TARGET = 0x100, DRV_OPT_SAVE_TARGET, DRV_OPT_DIAG_CODES };
+enum { DRV_OPT_TARGET = 0x100, DRV_OPT_SAVE_TARGET, DRV_OPT_DIAG_CODES, DRV_OPT_NO_LOWER };
 
 struct drv_timer {
 	struct timespec real;
@@ -199,6 +200,7 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 	case 'u': o->unoptimized = true; return 0;
 	case 'W': o->warnings_fatal = true; return 0;
 	case DRV_OPT_TARGET: o->target_dir = arg; return 0;
+	case DRV_OPT_NO_LOWER: o->no_lower = true; return 0;
 	case DRV_OPT_SAVE_TARGET:
 		o->save_target = arg;
 		o->script_text = "probe never {}";
@@ -262,6 +264,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "diag-codes", no_argument, NULL, DRV_OPT_DIAG_CODES },
 		{ "target", required_argument, NULL, DRV_OPT_TARGET },
 		{ "save-target", required_argument, NULL, DRV_OPT_SAVE_TARGET },
+		{ "no-lower", no_argument, NULL, DRV_OPT_NO_LOWER },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, r;
@@ -402,8 +405,20 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 
 static int drv_pass3(struct ktap_session *s)
 {
-	struct lower_options lo = { s->opt.buffer_mb * 1024, 0, s->target.tracefs };
+	struct lower_options lo = { .buffer_kb = s->opt.buffer_mb * 1024,
+				    .tracefs = s->target.tracefs };
 	struct drv_timer t;
+	unsigned i;
+
+	lo.hist_why = target_has(&s->target, TGT_HIST);
+	lo.hist = lo.hist_why && !s->opt.no_lower;
+	for (i = 0; i < s->opt.ndefines; i++)	/* -t counts each probe's hits */
+		if (!strcmp(s->opt.defines[i].name, "STP_TIMING"))
+			lo.hist = false;
+	lo.verbose = s->opt.verbose;
+	for (i = 0; i < s->opt.ndefines; i++)	/* the hists' size (run-time: driver_run.c) */
+		if (!strcmp(s->opt.defines[i].name, "MAXMAPENTRIES") && s->opt.defines[i].value)
+			lo.maxmapentries = (unsigned)strtoul(s->opt.defines[i].value, NULL, 0);
 
 	if (drv_kretactive(s, &lo.kretactive) != 0)
 		return -1;

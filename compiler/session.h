@@ -52,6 +52,7 @@ struct ktap_options {
 	const char *replay_dir;		/* --replay DIR (tests) */
 	const char *target_dir;		/* --target DIR: compile for that machine */
 	const char *save_target;	/* --save-target DIR */
+	bool no_lower;			/* --no-lower: aggregations in user space */
 	bool unoptimized;		/* -u: no elision of unused code */
 	bool warnings_fatal;		/* -W: warnings are errors */
 	int list;			/* -l 1, -L 2: list probe points */

@@ -294,6 +294,8 @@ static enum rt_status vm_array(struct rt_ctx *c, const struct ir_insn *in,
 		c->sp -= in->n;
 		return vm_store_err(c, st_adel(s, in->a, &c->stack[c->sp], (uint32_t)in->b), loc);
 	case IR_ACLEAR:
+		if (c->hist_clear)	/* kept in a kernel hist: ':clear' it too */
+			c->hist_clear(c, in->a);
 		return vm_store_err(c, st_aclear(s, in->a), loc);
 	default:
 		return RT_OK;
@@ -512,7 +514,11 @@ static enum rt_status vm_step(struct rt_ctx *c, struct vm_frame *f,
 	case IR_JMP: f->pc = (unsigned)in->b; return RT_OK;
 	case IR_JZ: if (vm_pop(c).l == 0) f->pc = (unsigned)in->b; return RT_OK;
 	case IR_JNZ: if (vm_pop(c).l != 0) f->pc = (unsigned)in->b; return RT_OK;
-	case IR_DELG: st_reset(c->store, in->a); return RT_OK;
+	case IR_DELG:
+		if (c->hist_clear)
+			c->hist_clear(c, in->a);
+		st_reset(c->store, in->a);
+		return RT_OK;
 	case IR_DELL: f->locals[in->a] = vm_zero(f->code->local_types[in->a]); return RT_OK;
 	case IR_CALL: return vm_call(c, in, loc);
 	case IR_RET: *ret = vm_pop(c); return RT_RETURN;

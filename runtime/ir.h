@@ -124,6 +124,7 @@ struct ir_probe {
 	   how it writes it (stap's "from:"). */
 	uint32_t loc;
 	const char *written;
+	bool lowered;		/* runs in the kernel only (hist triggers) */
 };
 
 struct ir_func {
@@ -152,9 +153,51 @@ struct ir_event {
 	const char *kprobe_pp;
 	bool kretprobe;
 	const char *filter;	/* kernel filter, or NULL */
+	/* Only hist triggers use it: not enabled, its records never come. */
+	bool hist_only;
+	bool streamed;		/* pass 3: a user-space probe reads it */
 	unsigned *probes;
 	unsigned nprobes;
 	size_t pcap;
+};
+
+/*
+ * A global whose updates run in the kernel as a hist trigger (issue 12):
+ * the runtime reads the trigger's hist file into the store before end,
+ * timer and error probes run (run_hist.c).  Several of these may name
+ * one global (several probes): their entries are summed.
+ */
+enum ir_hkey_kind {
+	IR_HK_FIELD,		/* an event field, as its value */
+	IR_HK_TID,		/* common_pid: tid() */
+	IR_HK_PID,		/* common_pid, to the tgid by process tracking */
+	IR_HK_EXECNAME,		/* common_pid, to the comm by process tracking */
+	IR_HK_CPU,		/* common_cpu */
+	IR_HK_NONE,		/* common_cpu of a scalar: not a script key */
+};
+
+struct ir_hkey {
+	enum ir_hkey_kind kind;
+	bool is_string;
+	bool is_signed;		/* sign-extend from @size bytes */
+	unsigned size;
+};
+
+enum ir_hval {
+	IR_HV_COUNT,		/* a[k] = hitcount * mult (a[k]++, += N) */
+	IR_HV_SUM,		/* a[k] = the value column (+= EXPR) */
+	IR_HV_STAT,		/* <<<: @count = hitcount, @sum = the value column */
+	IR_HV_STATX,		/* <<<: the value is the last key (exact) */
+};
+
+struct ir_hread {
+	unsigned global;
+	unsigned obj;		/* the trigger: its index in kplan */
+	const char *system, *event;
+	struct ir_hkey keys[4];	/* the hist's keys, in order */
+	unsigned nkeys;
+	enum ir_hval val;
+	int64_t mult;		/* IR_HV_COUNT */
 };
 
 struct fmt_spec;
@@ -186,6 +229,10 @@ struct ir_prog {
 	size_t lcap;
 	struct kp_plan kplan;	/* the kernel objects, in the order applied */
 	bool uses_target;	/* filters mention $TARGET */
+	struct ir_hread *hreads;	/* globals kept in kernel hists */
+	unsigned nhreads;
+	size_t hrcap;
+	bool hist_track;	/* a hist key needs process tracking */
 };
 
 /* -p3: print the plan (kernel writes, then the code). */

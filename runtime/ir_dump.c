@@ -135,6 +135,8 @@ static void ir_dump_probe(FILE *out, const struct ir_prog *p, unsigned i)
 		fprintf(out, ", @entry values of probe %u", pr->entry_of - 1);
 	if (pr->nentry)
 		fprintf(out, ", %u @entry value%s", pr->nentry, pr->nentry == 1 ? "" : "s");
+	if (pr->lowered)
+		fputs(", in the kernel (hist triggers)", out);
 	fprintf(out, ", %u slots */\n", pr->code.nlocals);
 	for (k = 0; k < pr->nfields; k++)
 		fprintf(out, "  # field %u: %s\n", k, pr->fields[k].name);

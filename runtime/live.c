@@ -193,10 +193,52 @@ static void live_missed(void *ctx, const struct ir_prog *p, int64_t *missed)
 	free(profile);
 }
 
+/* A hist file of ktap's instance (run_hist.c reads it into the store). */
+static char *live_read_hist(void *ctx, const char *system, const char *event, size_t *len)
+{
+	struct live *l = ctx;
+	char *path = NULL, *text = NULL, *sys, *ev;
+
+	if (!l->tfs)
+		return NULL;
+	/* Names hold $PID: a kprobe's group, a synthetic event's name. */
+	sys = kp_expand(system, 0, tfs_name(l->tfs));
+	ev = kp_expand(event, 0, tfs_name(l->tfs));
+	if (sys && ev && asprintf(&path, "%s/events/%s/%s/hist", tfs_instance_dir(l->tfs),
+				  sys, ev) >= 0)
+		text = fio_read(path, len);
+	free(path);
+	free(sys);
+	free(ev);
+	return text;
+}
+
+/* ':clear' of a hist trigger (run_hist_clear()): to its trigger file. */
+static int live_hist_cmd(void *ctx, const struct kp_obj *o, const char *line)
+{
+	struct live *l = ctx;
+	struct kp_text t;
+	char *text;
+	int rc = -1;
+
+	if (!l->tfs || kp_render(o, &t) != 0)
+		return -1;
+	text = kp_expand(line, l->target, tfs_name(l->tfs));
+	if (text && tfs_write(l->tfs, t.path, text, t.global) == 0)
+		rc = 0;
+	else
+		fprintf(stderr, "WARNING: %s\n", tfs_error(l->tfs));
+	free(text);
+	kp_text_free(&t);
+	return rc;
+}
+
 void live_source(struct live *l, struct run_source *src)
 {
 	*src = (struct run_source){ .open = live_open, .stop = live_stop,
-				    .close = live_close, .missed = live_missed, .ctx = l };
+				    .close = live_close, .missed = live_missed,
+				    .read_hist = live_read_hist, .hist_cmd = live_hist_cmd,
+				    .ctx = l };
 }
 
 /* ---- replay ---- */

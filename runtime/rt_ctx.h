@@ -39,6 +39,7 @@ struct rt_proc {
 	int tid, tgid, ppid;
 	int uid, euid, gid, egid;
 	char comm[16];
+	bool renamed;		/* exec'd or renamed while ktap ran */
 };
 
 /* Runtime limits, stap's -D names. */
@@ -86,6 +87,8 @@ struct rt_ctx {
 	struct rt_value (*parms)(struct rt_ctx *c);
 	/* Thread @tid's process information (never NULL). */
 	const struct rt_proc *(*proc)(struct rt_ctx *c, int tid);
+	/* 'delete g' of a global kept in kernel hists: clear them (or NULL). */
+	void (*hist_clear)(struct rt_ctx *c, unsigned g);
 	void *runner;
 	/* Session state the script can see or change. */
 	int target_pid;

@@ -112,6 +112,13 @@ static int run_resolve_track(struct run *r)
 	return 0;
 }
 
+static void run_cb_hist_clear(struct rt_ctx *c, unsigned g)
+{
+	struct run *r = c->runner;
+
+	run_hist_clear(r->prog, &r->opt->source, g);
+}
+
 static const struct rt_proc *run_cb_proc(struct rt_ctx *c, int tid)
 {
 	struct run *r = c->runner;
@@ -452,6 +459,8 @@ static void run_due(struct run *r, uint64_t due, int probe)
 		return;
 	}
 	r->due[probe] = due + run_period(&r->prog->probes[probe]);
+	if (r->prog->nhreads)
+		run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
 	rt_run_probe(&r->ctx, (unsigned)probe, NULL);
 	run_check_exit(r, due);
 }
@@ -651,6 +660,8 @@ static void run_finish(struct run *r)
 		while (n == RDR_NONE);
 		lost = rdr_lost(r->rdr);
 	}
+	if (r->prog->nhreads)
+		run_hist_load(r->prog, &r->ctx, &r->opt->source, true);
 	if (r->ctx.failed)
 		run_kind(r, IR_P_ERROR);
 	else if (!r->ctx.aborting) {
@@ -722,6 +733,8 @@ static int run_setup(struct run *r)
 	r->ctx.entry_push = run_cb_entry_push;
 	r->ctx.parms = run_cb_parms;
 	r->ctx.proc = run_cb_proc;
+	if (r->prog->nhreads)
+		r->ctx.hist_clear = run_cb_hist_clear;
 	if (r->prog->nevents) {
 		r->source_open = true;
 		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, r->ctx.target_pid);

@@ -30,6 +30,14 @@ struct run_source {
 	 * NULL when there are no kprobes (a replay).
 	 */
 	void (*missed)(void *ctx, const struct ir_prog *p, int64_t *missed);
+	/*
+	 * The text of @system:@event's hist file in ktap's instance
+	 * (malloc'd, *@len bytes), NULL when it cannot be read or the
+	 * source has none (a replay).
+	 */
+	char *(*read_hist)(void *ctx, const char *system, const char *event, size_t *len);
+	/* Write @line (placeholders expanded) to @o's trigger file. */
+	int (*hist_cmd)(void *ctx, const struct kp_obj *o, const char *line);
 	void *ctx;
 };
 
@@ -52,6 +60,17 @@ struct run_options {
  * that could not be run).
  */
 int run_plan(const struct ir_prog *p, const struct run_options *opt);
+
+/*
+ * run_hist.c: read every global kept in kernel hists (ir_prog.hreads)
+ * into the store, replacing what it held; @final warns about dropped
+ * entries and renamed processes.
+ */
+struct rt_ctx;
+void run_hist_load(const struct ir_prog *p, struct rt_ctx *ctx,
+		   const struct run_source *src, bool final);
+/* 'delete g': ':clear' every hist trigger that holds global @g. */
+void run_hist_clear(const struct ir_prog *p, const struct run_source *src, unsigned g);
 
 /* stap's defaults for -D limits. */
 void run_default_limits(struct rt_limits *lim);

@@ -151,6 +151,7 @@ void run_proc_track(struct run_procs *t, const struct rdr_field **f,
 	int tid = (int)rdr_field_num(f[0], rec);
 	const char *s, *base;
 	uint32_t len = rdr_field_str(f[1], rec, &s);
+	struct rt_proc *e, old;
 
 	if (track & IR_TRACK_FORK)
 		run_proc_fork(t, rec->pid, tid,
@@ -163,7 +164,11 @@ void run_proc_track(struct run_procs *t, const struct rdr_field **f,
 			s = base + 1;
 		}
 	}
-	run_proc_set_comm(run_proc_get(t, tid, false), s, len);
+	e = run_proc_get(t, tid, false);
+	old = *e;
+	run_proc_set_comm(e, s, len);
+	if (strcmp(old.comm, e->comm))	/* a hist keyed on it merges both names */
+		e->renamed = true;
 }
 
 int run_proc_resolve(const struct ir_prog *p, struct rdr *rdr, const struct rdr_field **f)

@@ -773,6 +773,30 @@ enum st_err st_stat_add(struct rt_store *s, unsigned g, const struct rt_value *k
 	return r;
 }
 
+enum st_err st_stat_bulk(struct rt_store *s, unsigned g, const struct rt_value *keys,
+			 int64_t v, int64_t n, bool exact)
+{
+	struct st_global *sg = &s->gl[g];
+	struct st_stat *st;
+	enum st_err r = st_stat_of(s, g, keys, true, &st);
+
+	if (r != ST_OK || !st || n <= 0)
+		return r;
+	if (exact && (st->count == 0 || v < st->min))
+		st->min = v;
+	if (exact && (st->count == 0 || v > st->max))
+		st->max = v;
+	st->count += n;
+	st->sum = st_wadd(st->sum, exact ? st_wmul(v, n) : v);
+	/* The running variance needs the values in order: not kept here
+	   (pass 3 keeps a statistic read with @variance in user space). */
+	st->avg_s = st_div(st->sum, st->count);
+	st->m2 = st->variance_s = 0;
+	if (exact && st->hist)
+		st->hist[sg->g->hist_log ? st_log_bucket(v) : st_lin_bucket(sg, v)] += n;
+	return ST_OK;
+}
+
 enum st_err st_stat_get(struct rt_store *s, unsigned g, const struct rt_value *keys,
 			enum ir_stat op, int64_t *out)
 {

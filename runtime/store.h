@@ -52,6 +52,13 @@ enum st_err st_aclear(struct rt_store *s, unsigned g);
 /* Statistics: @keys NULL for a scalar statistic. */
 enum st_err st_stat_add(struct rt_store *s, unsigned g, const struct rt_value *keys,
 			int64_t v);
+/*
+ * @n values @v at once (a kernel hist's entry, run_hist.c): @exact, @v
+ * is one value seen @n times; else @v is the sum of @n values (only
+ * @count, @sum and @avg are then right).  @variance is not kept.
+ */
+enum st_err st_stat_bulk(struct rt_store *s, unsigned g, const struct rt_value *keys,
+			 int64_t v, int64_t n, bool exact);
 enum st_err st_stat_get(struct rt_store *s, unsigned g, const struct rt_value *keys,
 			enum ir_stat op, int64_t *out);
 /*

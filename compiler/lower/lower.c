@@ -103,8 +103,11 @@ static void lw_probe(struct lw_ctx *c, unsigned idx)
 	irp->loc = lw_loc(c);
 	irp->written = lw_written(c, p->point);
 	c->at = p->span;
-	lw_probe_cond(c, idx);
-	lw_stmt(c, p->body);
+	irp->lowered = c->lowered && c->lowered[idx];
+	if (!irp->lowered) {	/* else its hist triggers do it all */
+		lw_probe_cond(c, idx);
+		lw_stmt(c, p->body);
+	}
 	lw_emit(c, IR_NEXT, 0, 0, 0);
 	lw_frame(c, &irp->code, p->locals, p->nlocals);
 }

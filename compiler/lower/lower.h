@@ -21,6 +21,10 @@ struct lower_options {
 	unsigned buffer_kb;	/* -s, 0 for the kernel's default */
 	unsigned kretactive;	/* maxactive of kretprobes without .maxactive(N); 0: kernel's */
 	const char *tracefs;	/* the target's event formats (target.h) */
+	bool hist;		/* lower aggregations to hist triggers */
+	bool hist_why;		/* the target has hist triggers (for -v's reasons) */
+	unsigned maxmapentries;	/* -D MAXMAPENTRIES (0: stap's 2048) */
+	int verbose;		/* -v: say what was lowered and why not */
 };
 
 /* Lower @p.  Returns NULL after reporting errors. */

@@ -8,6 +8,7 @@
  *   lower_plan.c    guards, events, dynamic events -> kernel plan objects
  *   lower_filter.c  guard expressions -> kernel filter text
  *   lower_track.c   the process-tracking events
+ *   lower_hist.c    aggregations -> hist triggers
  *   lower_format.c  printf formats checked against their arguments
  */
 #ifndef KTAP_LOWER_INT_H
@@ -40,6 +41,8 @@ struct lw_loop {
 	size_t ccap;
 };
 
+struct lh;
+
 struct lw_ctx {
 	struct arena *arena;
 	struct diag_sink *diag;
@@ -58,6 +61,8 @@ struct lw_ctx {
 	struct src_span at;		/* location of what is being emitted */
 	const char *near;
 	unsigned kretactive;		/* lower_options.kretactive */
+	bool *lowered;			/* per probe: runs in the kernel only */
+	struct lh *hist;		/* lower_hist.c's analysis */
 };
 
 /* ---- lower_code.c: bytecode ---- */
@@ -85,6 +90,14 @@ void lw_stmt(struct lw_ctx *c, const struct ast_stmt *s);
 unsigned lw_event(struct lw_ctx *c, const struct tpf_event *ev);
 /* Every tracepoint probe's guards, events, filters and enables. */
 void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt);
+
+/* ---- lower_hist.c: aggregations to hist triggers ---- */
+
+/* Which probes run in the kernel only (lw_ctx.lowered); needs the
+   guards.  -v: what was lowered and why not. */
+void lw_hist_decide(struct lw_ctx *c, const struct lower_options *opt);
+/* Their hist triggers (after the events' own objects) and ir->hreads. */
+void lw_hist_emit(struct lw_ctx *c);
 
 /* ---- lower_format.c ---- */
 

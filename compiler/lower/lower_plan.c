@@ -177,7 +177,6 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 	c->guards = arena_alloc(c->arena, (sp->nprobes + 1) * sizeof(*c->guards));
 	for (i = 0; i < sp->nprobes; i++) {
 		const struct sem_probe *p = sp->probes[i];
-		struct ir_event *ev;
 
 		if (p->kind != SEM_P_TRACE)
 			continue;
@@ -185,11 +184,30 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 		if (p->cond)
 			lw_conjuncts(c, &c->guards[i], p->cond, NULL);
 		lw_leading_guards(c, &c->guards[i], p->body);
+	}
+	lw_hist_decide(c, opt);
+	for (i = 0; i < sp->nprobes; i++) {
+		const struct sem_probe *p = sp->probes[i];
+		struct ir_event *ev;
+
+		if (p->kind != SEM_P_TRACE)
+			continue;
 		j = lw_event(c, p->event);	/* may move ir->events */
+		if (c->lowered[i]) {	/* its hist trigger soft-enables the event */
+			if (!ir->events[j].nprobes && !ir->events[j].streamed)
+				ir->events[j].hist_only = true;
+			continue;
+		}
+		ir->events[j].hist_only = false;
+		ir->events[j].streamed = true;
 		lw_kprobe_pp(c, j, p->event, p->pp);
-		if (p->event->dyn_entry)	/* its probes: lw_entry_probe() */
-			lw_kprobe_pp(c, lw_event(c, p->event->dyn_entry), p->event->dyn_entry,
-				     p->pp);
+		if (p->event->dyn_entry) {	/* its probes: lw_entry_probe() */
+			unsigned d = lw_event(c, p->event->dyn_entry);
+
+			lw_kprobe_pp(c, d, p->event->dyn_entry, p->pp);
+			ir->events[d].hist_only = false;
+			ir->events[d].streamed = true;
+		}
 		ev = &ir->events[j];
 		ev->probes = arena_grow(c->arena, ev->probes, ev->nprobes, &ev->pcap,
 					sizeof(*ev->probes));
@@ -202,6 +220,8 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 		struct ir_event *ev = &ir->events[i];
 		const char *f = NULL;
 
+		if (ev->hist_only)
+			continue;
 		for (j = 0; j < ev->nprobes; j++) {
 			const char *pf = lw_probe_filter(c, &c->guards[ev->probes[j]]);
 
@@ -218,6 +238,7 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 			ir->uses_target = true;
 		lower_event_writes(c->arena, ir, ev->system, ev->name, f);
 	}
+	lw_hist_emit(c);
 }
 
 

@@ -53,6 +53,8 @@ static bool lt_needed(const struct ir_prog *ir)
 {
 	unsigned i;
 
+	if (ir->hist_track)	/* pid() / execname() keys read when the hist is */
+		return true;
 	for (i = 0; i < ir->nprobes; i++)
 		if (ir->probes[i].kind == IR_P_EVENT && lt_code_uses(&ir->probes[i].code))
 			return true;
@@ -71,6 +73,10 @@ static void lt_add(struct arena *a, struct ir_prog *ir, const char *system,
 	for (i = 0; i < ir->nevents; i++) {
 		if (!strcmp(ir->events[i].system, system) && !strcmp(ir->events[i].name, name)) {
 			ir->events[i].track |= track;
+			if (ir->events[i].hist_only) {	/* its records are needed now */
+				ir->events[i].hist_only = false;
+				lower_event_writes(a, ir, system, name, NULL);
+			}
 			return;
 		}
 	}

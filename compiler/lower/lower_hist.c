@@ -1,0 +1,739 @@
+/*
+ * lower_hist.c - pass 3: aggregations to hist triggers (issue 12).
+ *
+ * In: the elaborated program, each tracepoint probe's guards (computed
+ * by lower_plan.c) and the target (lower_options.hist).  Out: per probe
+ * whether it runs in the kernel only (lw_ctx.lowered), the hist trigger
+ * objects of the kernel plan and the ir_prog.hreads that tell the
+ * runtime (run_hist.c) how to read each hist back into the store.
+ *
+ * A global is kept in the kernel when every update is a statement of an
+ * event handler that is nothing but such updates after a guard the
+ * kernel evaluates (a[k...]++, a[k...] += EXPR, a[k...] <<< EXPR), and
+ * it is read only in end and error probes (after the events stopped)
+ * and in timers.  The keys must be ones a hist can hold exactly: event
+ * fields, tid(), pid() and execname() (common_pid, resolved through
+ * ktap's process tracking when read), cpu(); the value a field or one
+ * + - * of two fields or constants (a hist variable).  Statistics read
+ * with @min, @max, @hist_log or @hist_linear key on the exact value, so
+ * the runtime replays every distinct value into stap's own buckets;
+ * @variance stays in user space (stap's integer running variance
+ * depends on the order the values came in).  Anything else, and any
+ * kernel without hist triggers, keeps the reference (user-space) path;
+ * -v says why.
+ */
+#define _GNU_SOURCE
+#include "lower_int.h"
+#include "arena.h"
+#include "resolve_tpfmt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LH_MAX_KEYS 3			/* TRACING_MAP_KEYS_MAX */
+#define LH_SIZE_MIN 128			/* TRACING_MAP_BITS_MIN */
+#define LH_SIZE_MAX 131072		/* TRACING_MAP_BITS_MAX */
+#define LH_SIZE_EXACT 16384		/* statistics keyed on their values */
+
+/* One update statement of a handler the kernel could run. */
+struct lh_upd {
+	const struct ast_stmt *s;
+	const struct ast_expr *lv;	/* VAR or INDEX */
+	const struct ast_expr *val;	/* NULL for ++/-- */
+	unsigned global;
+	bool stat;			/* <<< */
+	int64_t mult;			/* ++: 1, --: -1 */
+};
+
+struct lh_global {
+	const char *why;		/* why it stays in user space, or NULL */
+	bool used;			/* some update could be lowered */
+	bool exact;			/* <<< with @min/@max/@hist_*: values as keys */
+	bool cleared;			/* 'delete a' in a timer: ':clear' */
+};
+
+struct lh_probe {
+	struct lh_upd *u;
+	unsigned n;
+	size_t cap;
+	const char *why;		/* not a candidate: why */
+};
+
+struct lh {
+	struct lw_ctx *c;
+	const struct lower_options *opt;
+	struct lh_global *g;
+	struct lh_probe *p;
+};
+
+static void lh_bad(struct lh *h, unsigned g, const char *why)
+{
+	if (!h->g[g].why)
+		h->g[g].why = why;
+}
+
+/* ---- the handler's statements ---- */
+
+static void lh_flatten(struct lw_ctx *c, const struct ast_stmt *s,
+		       const struct ast_stmt ***v, unsigned *n, size_t *cap)
+{
+	unsigned i;
+
+	if (s && s->kind == AST_S_BLOCK) {
+		for (i = 0; i < s->body.n; i++)
+			lh_flatten(c, s->body.v[i], v, n, cap);
+		return;
+	}
+	if (!s || s->kind == AST_S_NULL)
+		return;
+	*v = arena_grow(c->arena, *v, *n, cap, sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+/* The variable @e (VAR, INDEX, IN, or a @stat's operand) names. */
+static const struct sem_sym *lh_sym(const struct ast_expr *e)
+{
+	if (!e)
+		return NULL;
+	if (e->sym)
+		return e->sym;
+	if ((e->kind == AST_INDEX || e->kind == AST_IN) && e->a)
+		return lh_sym(e->a);
+	return NULL;
+}
+
+/* @s as an update of a global statistic or long array, or false. */
+static bool lh_update(const struct ast_stmt *s, struct lh_upd *u)
+{
+	const struct ast_expr *e = s->kind == AST_S_EXPR ? s->e : NULL;
+	const struct sem_sym *sym;
+
+	memset(u, 0, sizeof(*u));
+	if (!e)
+		return false;
+	if (e->kind == AST_INCDEC) {
+		u->lv = e->a;
+		u->mult = e->op == AST_OP_PREINC || e->op == AST_OP_POSTINC ? 1 : -1;
+	} else if (e->kind == AST_ASSIGN && (e->op == AST_OP_ADD_SET || e->op == AST_OP_STAT_ADD)) {
+		u->lv = e->a;
+		u->val = e->b;
+		u->stat = e->op == AST_OP_STAT_ADD;
+	} else
+		return false;
+	sym = lh_sym(u->lv);
+	if ((u->lv->kind != AST_VAR && u->lv->kind != AST_INDEX) || !sym ||
+	    sym->kind != SEM_GLOBAL)
+		return false;
+	if (u->stat != (sym->type == SEM_STATS) || (!u->stat && sym->type != SEM_LONG))
+		return false;
+	u->s = s;
+	u->global = sym->slot;
+	return true;
+}
+
+/* Is @s one of the probe's leading "if (C) next" guards? */
+static bool lh_is_guard(const struct ast_stmt *s)
+{
+	const struct ast_stmt *t = s->s1;
+
+	if (s->kind != AST_S_IF || s->s2)
+		return false;
+	while (t && t->kind == AST_S_BLOCK && t->body.n == 1)
+		t = t->body.v[0];
+	return t && t->kind == AST_S_NEXT;
+}
+
+static void lh_candidate(struct lh *h, unsigned i)
+{
+	struct lw_ctx *c = h->c;
+	const struct sem_probe *p = c->sp->probes[i];
+	struct lh_probe *lp = &h->p[i];
+	const struct lw_probe_guards *g = &c->guards[i];
+	const struct ast_stmt **v = NULL;
+	unsigned n = 0, k;
+	size_t cap = 0;
+	bool lead = true;
+
+	for (k = 0; k < g->n; k++)
+		if (!g->v[k].filter)
+			lp->why = "its guard needs user space";
+	if (p->nentries || p->event->dyn_entry)
+		lp->why = "it uses @entry";
+	lh_flatten(c, p->body, &v, &n, &cap);
+	for (k = 0; k < n; k++) {
+		struct lh_upd u;
+
+		if (lead && lh_is_guard(v[k]))
+			continue;
+		lead = false;
+		if (!lh_update(v[k], &u)) {
+			lp->why = "the handler does other work in user space";
+			continue;
+		}
+		lp->u = arena_grow(c->arena, lp->u, lp->n, &lp->cap, sizeof(*lp->u));
+		lp->u[lp->n++] = u;
+	}
+	if (!lp->n && !lp->why)
+		lp->why = "it updates no aggregation";
+}
+
+/* ---- where each global is used ---- */
+
+struct lh_walk {
+	struct lh *h;
+	const struct sem_probe *probe;	/* NULL in a function */
+	const char *fname;
+};
+
+static void lh_stmt(struct lh_walk *w, const struct ast_stmt *s);
+
+static void lh_ref(struct lh_walk *w, const struct ast_expr *e, bool delete, bool write)
+{
+	struct lh *h = w->h;
+	unsigned g = e->sym->slot;
+
+	if (!w->probe) {
+		lh_bad(h, g, arena_printf(h->c->arena, "%s is used in function %s()",
+					  e->sym->name, w->fname));
+		return;
+	}
+	switch (w->probe->kind) {
+	case SEM_P_END: case SEM_P_ERROR:
+		return;
+	case SEM_P_TIMER:	/* reads, and 'delete a' (':clear') */
+		if (write)
+			lh_bad(h, g, arena_printf(h->c->arena, "%s is written in a timer "
+						  "probe", e->sym->name));
+		if (delete)
+			h->g[g].cleared = true;
+		return;
+	case SEM_P_BEGIN:
+		lh_bad(h, g, arena_printf(h->c->arena, "%s is used in a begin probe",
+					  e->sym->name));
+		return;
+	default:
+		lh_bad(h, g, arena_printf(h->c->arena, "%s is read in an event probe",
+					  e->sym->name));
+	}
+}
+
+/* The VAR (or INDEX) of @e that carries its variable, or NULL. */
+static const struct ast_expr *lh_var(const struct ast_expr *e)
+{
+	if (e && e->sym)
+		return e;
+	if (e && e->kind == AST_INDEX && e->a && e->a->sym)
+		return e->a;
+	return NULL;
+}
+
+static void lh_expr(struct lh_walk *w, const struct ast_expr *e)
+{
+	const struct ast_expr *v;
+	unsigned i;
+
+	if (!e)
+		return;
+	if ((e->kind == AST_VAR || e->kind == AST_INDEX || e->kind == AST_IN) &&
+	    e->sym && e->sym->kind == SEM_GLOBAL)
+		lh_ref(w, e, false, false);
+	if ((e->kind == AST_ASSIGN || e->kind == AST_INCDEC) && (v = lh_var(e->a)) &&
+	    v->sym->kind == SEM_GLOBAL)
+		lh_ref(w, v, false, true);
+	if (e->kind == AST_STAT && e->op == AST_OP_VARIANCE && lh_sym(e->a))
+		lh_bad(w->h, lh_sym(e->a)->slot, "@variance needs user space (stap's "
+		       "integer running variance depends on the order of the values)");
+	if ((e->kind == AST_HIST || (e->kind == AST_STAT && (e->op == AST_OP_MIN ||
+	     e->op == AST_OP_MAX))) && lh_sym(e->a))
+		w->h->g[lh_sym(e->a)->slot].exact = true;
+	lh_expr(w, e->a);
+	lh_expr(w, e->b);
+	lh_expr(w, e->c);
+	for (i = 0; i < e->args.n; i++)
+		lh_expr(w, e->args.v[i]);
+	for (i = 0; i < e->chain.n; i++)
+		lh_expr(w, e->chain.v[i].index);
+}
+
+static void lh_foreach(struct lh_walk *w, const struct ast_foreach *fe)
+{
+	const struct ast_expr *a = fe->array;
+	unsigned i;
+
+	if (a->kind == AST_VAR && a->sym && a->sym->type == SEM_STATS) {
+		if (fe->has_sort_stat && fe->sort_stat == AST_OP_VARIANCE)
+			lh_bad(w->h, a->sym->slot, "sorting by @variance needs user space");
+		else if (fe->sort_key == -1 && (!fe->has_sort_stat ||
+			 fe->sort_stat == AST_OP_MIN || fe->sort_stat == AST_OP_MAX))
+			w->h->g[a->sym->slot].exact = true;
+	}
+	lh_expr(w, fe->value);
+	for (i = 0; i < fe->keys.n; i++)
+		lh_expr(w, fe->keys.v[i]);
+	lh_expr(w, a);
+	for (i = 0; i < fe->slice.n; i++)
+		lh_expr(w, fe->slice.v[i]);
+	lh_expr(w, fe->limit);
+	lh_stmt(w, fe->body);
+}
+
+static void lh_stmt(struct lh_walk *w, const struct ast_stmt *s)
+{
+	const struct ast_expr *v;
+	unsigned i;
+
+	if (!s)
+		return;
+	if (s->kind == AST_S_DELETE && s->e && s->e->kind == AST_VAR && s->e->sym &&
+	    s->e->sym->kind == SEM_GLOBAL) {
+		lh_ref(w, s->e, true, false);
+		return;
+	}
+	if (s->kind == AST_S_DELETE && (v = lh_var(s->e)) && v->sym->kind == SEM_GLOBAL)
+		lh_ref(w, v, false, true);	/* one element: back at the next read */
+	if (s->kind == AST_S_FOREACH) {
+		lh_foreach(w, s->fe);
+		return;
+	}
+	lh_expr(w, s->e);
+	lh_expr(w, s->e2);
+	lh_expr(w, s->e3);
+	lh_stmt(w, s->s1);
+	lh_stmt(w, s->s2);
+	for (i = 0; i < s->body.n; i++)
+		lh_stmt(w, s->body.v[i]);
+}
+
+/* Walk every use of every global outside the candidates' updates. */
+static void lh_uses(struct lh *h)
+{
+	const struct sem_prog *sp = h->c->sp;
+	struct lh_walk w = { h, NULL, NULL };
+	unsigned i, k;
+
+	for (i = 0; i < sp->nprobes; i++) {
+		const struct sem_probe *p = sp->probes[i];
+		const struct ast_stmt **v = NULL;
+		unsigned n = 0;
+		size_t cap = 0;
+
+		w.probe = p;
+		lh_expr(&w, p->cond);
+		if (p->kind != SEM_P_TRACE || h->p[i].why) {
+			for (k = 0; k < h->p[i].n; k++)	/* updates kept in user space */
+				lh_bad(h, h->p[i].u[k].global, arena_printf(h->c->arena,
+				       "probe %s, which updates it, runs in user space: %s",
+				       p->pp, h->p[i].why));
+			lh_stmt(&w, p->body);
+			continue;
+		}
+		/* A candidate: only its guards' expressions are uses. */
+		lh_flatten(h->c, p->body, &v, &n, &cap);
+		for (k = 0; k < n && lh_is_guard(v[k]); k++)
+			lh_expr(&w, v[k]->e);
+	}
+	w.probe = NULL;
+	for (i = 0; i < sp->nfuncs; i++) {
+		w.fname = sp->funcs[i]->name;
+		lh_stmt(&w, sp->funcs[i]->ast->body);
+	}
+}
+
+/* ---- keys and values as hist fields ---- */
+
+static const struct tpf_field *lh_field(const struct sem_probe *p, const struct ast_expr *e)
+{
+	if (e->kind != AST_TARGET || e->ref < 0 || e->chain.n || e->chain.mem ||
+	    (unsigned)e->ref >= p->event->nfields)
+		return NULL;
+	return &p->event->fields[e->ref];
+}
+
+/* Key @e of probe @p: its hist field name and how the runtime reads it. */
+static const char *lh_key(const struct sem_probe *p, const struct ast_expr *e,
+			  struct ir_hkey *k)
+{
+	const struct tpf_field *f = lh_field(p, e);
+
+	memset(k, 0, sizeof(*k));
+	if (f && (f->kind == TPF_INT || f->kind == TPF_CHARS || f->kind == TPF_DATALOC_STR)) {
+		k->kind = IR_HK_FIELD;
+		k->is_string = f->kind != TPF_INT;
+		k->is_signed = f->is_signed;
+		k->size = f->size;
+		return f->name;
+	}
+	if (e->kind != AST_CALL || e->ref >= 0 || e->args.n)
+		return NULL;
+	switch (-e->ref - 1) {
+	case IR_BI_TID: k->kind = IR_HK_TID; break;
+	case IR_BI_PID: k->kind = IR_HK_PID; break;
+	case IR_BI_EXECNAME: k->kind = IR_HK_EXECNAME; k->is_string = true; break;
+	case IR_BI_CPU: k->kind = IR_HK_CPU; return "common_cpu";
+	default: return NULL;
+	}
+	k->is_signed = true;
+	k->size = 4;
+	return "common_pid";
+}
+
+/* An operand of a value expression: an integer field or a constant. */
+static const char *lh_operand(struct lw_ctx *c, const struct sem_probe *p,
+			      const struct ast_expr *e)
+{
+	const struct tpf_field *f = lh_field(p, e);
+
+	if (f && f->kind == TPF_INT)
+		return f->name;
+	if (e->kind == AST_NUM && e->num >= 0)
+		return arena_printf(c->arena, "%lld", (long long)e->num);
+	return NULL;
+}
+
+/* ---- the plan ---- */
+
+static unsigned lh_size(struct lh *h, unsigned g)
+{
+	const struct ir_global *ig = &h->c->ir->globals[g];
+	int64_t n = ig->maxentries > 0 ? ig->maxentries :
+		    h->opt->maxmapentries ? h->opt->maxmapentries : 2048;
+
+	/* Exact values: one entry per distinct value, which MAXMAPENTRIES
+	   (a number of keys) does not bound. */
+	if (h->g[g].exact && n < LH_SIZE_EXACT)
+		n = LH_SIZE_EXACT;
+	if (n < LH_SIZE_MIN)
+		n = LH_SIZE_MIN;
+	if (n > LH_SIZE_MAX)
+		n = LH_SIZE_MAX;
+	return (unsigned)n;
+}
+
+/*
+ * The trigger of update @u in probe @pi, or NULL (@why set) when its
+ * shape has no exact hist.  Fills @r (but its obj).
+ */
+static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_upd *u,
+				     struct ir_hread *r, const char **why)
+{
+	struct lw_ctx *c = h->c;
+	const struct sem_probe *p = c->sp->probes[pi];
+	const struct ast_list *kl = u->lv->kind == AST_INDEX ? &u->lv->args : NULL;
+	struct kp_trigger *t = arena_alloc(c->arena, sizeof(*t));
+	struct kp_hist_key *keys = arena_alloc(c->arena, 4 * sizeof(*keys));
+	const char **vals = arena_alloc(c->arena, 2 * sizeof(*vals));
+	unsigned nk = kl ? kl->n : 0, i;
+	const char *f;
+
+	memset(r, 0, sizeof(*r));
+	r->global = u->global;
+	r->system = p->event->system;
+	r->event = p->event->name;
+	r->mult = u->mult;
+	if (!nk) {	/* a scalar: one entry per CPU, summed when read */
+		keys[r->nkeys].field = "common_cpu";
+		r->keys[r->nkeys++].kind = IR_HK_NONE;
+	}
+	for (i = 0; i < nk; i++) {
+		if (!(f = lh_key(p, kl->v[i], &r->keys[r->nkeys]))) {
+			*why = "a key is not an event field, tid(), pid(), execname() or cpu()";
+			return NULL;
+		}
+		keys[r->nkeys++].field = f;
+	}
+	t->hist.nvals = 0;
+	if (!u->val) {
+		r->val = IR_HV_COUNT;
+	} else if (!u->stat && u->val->kind == AST_NUM) {
+		r->val = IR_HV_COUNT;
+		r->mult = u->val->num;
+	} else if (u->stat && h->g[u->global].exact) {
+		const struct tpf_field *vf = lh_field(p, u->val);
+
+		if (!vf || vf->kind != TPF_INT) {
+			*why = "@min/@max/@hist_* need the value to be an event field";
+			return NULL;
+		}
+		r->val = IR_HV_STATX;
+		r->keys[r->nkeys] = (struct ir_hkey){ IR_HK_FIELD, false, vf->is_signed,
+						      vf->size };
+		keys[r->nkeys++].field = vf->name;
+	} else {
+		const struct ast_expr *v = u->val;
+		const char *a, *b;
+
+		r->val = u->stat ? IR_HV_STAT : IR_HV_SUM;
+		if ((a = lh_operand(c, p, v)) && v->kind != AST_NUM) {
+			vals[t->hist.nvals++] = a;
+		} else if (v->kind == AST_BINARY && (v->op == AST_OP_ADD || v->op == AST_OP_SUB) &&
+			   (a = lh_operand(c, p, v->a)) && (b = lh_operand(c, p, v->b))) {
+			struct kp_hist_var *var = arena_alloc(c->arena, sizeof(*var));
+
+			var->name = "ktap_v";
+			var->expr = arena_printf(c->arena, "%s%s%s", a,
+						 v->op == AST_OP_ADD ? "+" : "-", b);
+			t->hist.vars = var;
+			t->hist.nvars = 1;
+			vals[t->hist.nvals++] = "$ktap_v";
+		} else {
+			*why = "the value is not an event field or one + or - of fields "
+			       "and constants";
+			return NULL;
+		}
+	}
+	if (r->nkeys > LH_MAX_KEYS) {
+		*why = "the kernel's hists have at most 3 keys";
+		return NULL;
+	}
+	t->system = p->event->system;
+	t->event = p->event->name;
+	t->kind = KP_T_HIST;
+	t->hist.keys = keys;
+	t->hist.nkeys = r->nkeys;
+	t->hist.vals = vals;
+	t->hist.size = lh_size(h, u->global);
+	f = NULL;
+	for (i = 0; i < c->guards[pi].n; i++)
+		f = !f ? c->guards[pi].v[i].filter :
+		    arena_printf(c->arena, "%s && %s", f, c->guards[pi].v[i].filter);
+	t->filter = f ? arena_printf(c->arena, "(%s) && common_pid != $KTAP", f) :
+		    "common_pid != $KTAP";
+	return t;
+}
+
+/* Does probe @i's every update lower (its globals all kept in the kernel)? */
+static bool lh_probe_ok(struct lh *h, unsigned i)
+{
+	unsigned k;
+
+	if (h->p[i].why)
+		return false;
+	for (k = 0; k < h->p[i].n; k++)
+		if (h->g[h->p[i].u[k].global].why)
+			return false;
+	return true;
+}
+
+/* The trigger text of update @k of probe @i (malloc'd), or NULL. */
+static char *lh_text(struct lh *h, unsigned i, unsigned k)
+{
+	struct ir_hread r;
+	const char *why;
+	struct kp_trigger *t = lh_trigger(h, i, &h->p[i].u[k], &r, &why);
+	struct kp_obj o;
+	struct kp_text x;
+	char *s;
+
+	if (!t)
+		return NULL;
+	o.kind = KP_TRIGGER;
+	o.u.trigger = *t;
+	if (kp_render(&o, &x) != 0)
+		return NULL;
+	s = x.line && x.path && asprintf(&s, "%s %s", x.path, x.line) >= 0 ? s : NULL;
+	kp_text_free(&x);
+	return s;
+}
+
+/*
+ * Two globals with one hist share its trigger (the kernel refuses the
+ * same trigger twice), so ':clear' of one would clear the other: a
+ * global deleted in a timer keeps user space then.  True when it failed
+ * one.
+ */
+static bool lh_shared_clear(struct lh *h)
+{
+	const struct sem_prog *sp = h->c->sp;
+	unsigned i, k, j, l;
+	bool changed = false;
+
+	for (i = 0; i < sp->nprobes; i++)
+		for (k = 0; sp->probes[i]->kind == SEM_P_TRACE && lh_probe_ok(h, i) &&
+		     k < h->p[i].n; k++)
+			for (j = 0; j < sp->nprobes; j++)
+				for (l = 0; sp->probes[j]->kind == SEM_P_TRACE &&
+				     lh_probe_ok(h, i) && lh_probe_ok(h, j) && l < h->p[j].n; l++) {
+					unsigned a = h->p[i].u[k].global, b = h->p[j].u[l].global;
+					char *x, *y;
+
+					if (a == b || !h->g[a].cleared)
+						continue;
+					x = lh_text(h, i, k);
+					y = lh_text(h, j, l);
+					if (x && y && !strcmp(x, y)) {
+						lh_bad(h, a, "it is deleted in a timer and shares its "
+						       "hist with another global");
+						changed = true;
+					}
+					free(x);
+					free(y);
+				}
+	return changed;
+}
+
+/*
+ * Decide: a global fails when any use fails; a probe fails when any of
+ * its updates' globals fails, which fails its other globals in turn.
+ */
+static void lh_decide(struct lh *h)
+{
+	const struct sem_prog *sp = h->c->sp;
+	struct ir_hread r;
+	bool changed = true;
+	const char *why;
+	unsigned i, k;
+
+	while (changed) {
+		changed = false;
+		for (i = 0; i < sp->nprobes; i++) {
+			if (sp->probes[i]->kind != SEM_P_TRACE || h->p[i].why || lh_probe_ok(h, i))
+				continue;
+			for (k = 0; k < h->p[i].n; k++)
+				if (h->g[h->p[i].u[k].global].why)
+					why = h->g[h->p[i].u[k].global].why;
+			h->p[i].why = arena_printf(h->c->arena, "it also updates a global "
+						   "kept in user space (%s)", why);
+			for (k = 0; k < h->p[i].n; k++)
+				if (!h->g[h->p[i].u[k].global].why) {
+					lh_bad(h, h->p[i].u[k].global, arena_printf(
+					       h->c->arena, "probe %s, which updates it, "
+					       "runs in user space", sp->probes[i]->pp));
+					changed = true;
+				}
+		}
+		for (i = 0; i < sp->nprobes; i++) {
+			if (sp->probes[i]->kind != SEM_P_TRACE || !lh_probe_ok(h, i))
+				continue;
+			for (k = 0; k < h->p[i].n; k++) {
+				why = NULL;
+				if (!lh_trigger(h, i, &h->p[i].u[k], &r, &why)) {
+					lh_bad(h, h->p[i].u[k].global, why);
+					changed = true;
+				}
+			}
+		}
+		changed |= lh_shared_clear(h);
+	}
+}
+
+/* Add @t to the plan, or find the same trigger there (two globals with
+   one shape on one event share it); its index. */
+static unsigned lh_add(struct lw_ctx *c, const struct kp_trigger *t)
+{
+	struct kp_obj o = { .kind = KP_TRIGGER, .u.trigger = *t };
+	struct kp_text a, b;
+	unsigned i;
+
+	if (kp_render(&o, &a) != 0)
+		return ~0u;
+	for (i = 0; i < c->ir->kplan.n; i++) {
+		bool same;
+
+		if (c->ir->kplan.objs[i].kind != KP_TRIGGER ||
+		    kp_render(&c->ir->kplan.objs[i], &b) != 0)
+			continue;
+		same = !strcmp(a.path, b.path) && !strcmp(a.line, b.line);
+		kp_text_free(&b);
+		if (same) {
+			kp_text_free(&a);
+			return i;
+		}
+	}
+	kp_text_free(&a);
+	lower_kplan_add(c->arena, c->ir, &o);
+	return c->ir->kplan.n - 1;
+}
+
+static void lh_verbose(struct lh *h)
+{
+	const struct sem_prog *sp = h->c->sp;
+	unsigned i;
+
+	for (i = 0; i < sp->nglobals; i++) {
+		if (!h->g[i].used && !h->g[i].why)
+			continue;
+		if (h->g[i].why)
+			fprintf(stderr, "Pass 3: global %s stays in user space: %s\n",
+				sp->globals[i]->name, h->g[i].why);
+		else
+			fprintf(stderr, "Pass 3: global %s is kept in kernel hists%s\n",
+				sp->globals[i]->name, h->g[i].exact ?
+				" (one entry per distinct value)" : "");
+	}
+	for (i = 0; i < sp->nprobes; i++) {
+		if (sp->probes[i]->kind != SEM_P_TRACE)
+			continue;
+		if (h->c->lowered[i])
+			fprintf(stderr, "Pass 3: probe %s runs in the kernel (%u hist "
+				"trigger%s)\n", sp->probes[i]->pp, h->p[i].n,
+				h->p[i].n == 1 ? "" : "s");
+		else if (h->p[i].n)
+			fprintf(stderr, "Pass 3: probe %s runs in user space: %s\n",
+				sp->probes[i]->pp, h->p[i].why);
+	}
+}
+
+void lw_hist_decide(struct lw_ctx *c, const struct lower_options *opt)
+{
+	const struct sem_prog *sp = c->sp;
+	struct lh *h = arena_alloc(c->arena, sizeof(*h));
+	unsigned i, k;
+
+	h->c = c;
+	h->opt = opt;
+	c->hist = h;
+	c->lowered = arena_alloc(c->arena, (sp->nprobes + 1) * sizeof(*c->lowered));
+	h->g = arena_alloc(c->arena, (sp->nglobals + 1) * sizeof(*h->g));
+	h->p = arena_alloc(c->arena, (sp->nprobes + 1) * sizeof(*h->p));
+	for (i = 0; i < sp->nprobes; i++) {
+		if (sp->probes[i]->kind != SEM_P_TRACE)
+			continue;
+		lh_candidate(h, i);
+		for (k = 0; k < h->p[i].n; k++)
+			h->g[h->p[i].u[k].global].used = true;
+	}
+	for (i = 0; i < sp->nglobals; i++)	/* printed at exit: @min, @max too */
+		if (sp->globals[i]->type == SEM_STATS && !sp->globals[i]->read)
+			h->g[i].exact = true;
+	if (!opt->hist) {
+		for (i = 0; i < sp->nglobals; i++)
+			h->g[i].why = opt->hist_why ? "--no-lower" : "the kernel has no hist triggers";
+	} else {
+		lh_uses(h);
+		lh_decide(h);
+	}
+	for (i = 0; i < sp->nprobes; i++)
+		c->lowered[i] = sp->probes[i]->kind == SEM_P_TRACE && lh_probe_ok(h, i);
+	if (opt->verbose)
+		lh_verbose(h);
+}
+
+/* The hist triggers of the lowered probes, and how to read them back. */
+void lw_hist_emit(struct lw_ctx *c)
+{
+	const struct sem_prog *sp = c->sp;
+	struct lh *h = c->hist;
+	unsigned i, k;
+
+	for (i = 0; i < sp->nprobes; i++) {
+		if (!c->lowered[i])
+			continue;
+		for (k = 0; k < h->p[i].n; k++) {
+			struct ir_hread r;
+			const char *why;
+			struct kp_trigger *t = lh_trigger(h, i, &h->p[i].u[k], &r, &why);
+
+			if (!t)
+				continue;
+			r.obj = lh_add(c, t);
+			c->ir->hreads = arena_grow(c->arena, c->ir->hreads, c->ir->nhreads,
+						   &c->ir->hrcap, sizeof(*c->ir->hreads));
+			c->ir->hreads[c->ir->nhreads++] = r;
+			if (r.keys[0].kind == IR_HK_PID || r.keys[0].kind == IR_HK_EXECNAME ||
+			    r.keys[1].kind == IR_HK_PID || r.keys[1].kind == IR_HK_EXECNAME ||
+			    r.keys[2].kind == IR_HK_PID || r.keys[2].kind == IR_HK_EXECNAME)
+				c->ir->hist_track = true;
+		}
+	}
+}

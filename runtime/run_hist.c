@@ -1,0 +1,266 @@
+/*
+ * run_hist.c - pass 5: globals kept in kernel hists, read into the store.
+ *
+ * In: the plan's hreads (pass 3's lower_hist.c: which hist trigger holds
+ * which global and how its keys and values map to the script's), the
+ * hist files of ktap's instance (through run_source.read_hist) and the
+ * process table (rt_ctx.proc).  Out: the store's copy of each global,
+ * replaced as a whole, before end, error and timer probes read it, so
+ * printing and foreach stay as they are.
+ *
+ * The kernel keys on common_pid (a thread id); pid() and execname() are
+ * resolved here through ktap's process tracking, never with the
+ * kernel's .execname (saved cmdlines, wrong for exited processes).  A
+ * thread that exec'd or renamed itself while ktap ran has one entry
+ * under its last name: that is warned about, with the count.  Keys are
+ * u64 in the hist: a signed field narrower than 64 bits is
+ * sign-extended back; sums are u64 and reinterpreted.
+ */
+#include "run.h"
+#include "hist_parse.h"
+#include "rt_ctx.h"
+#include "store.h"
+
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct rh_warn {
+	int *renamed;		/* the renamed threads met, each once */
+	unsigned n, cap;
+	unsigned gone;		/* entries of threads /proc no longer has */
+};
+
+static void rh_renamed(struct rh_warn *w, int tid)
+{
+	unsigned i;
+	int *v;
+
+	for (i = 0; i < w->n; i++)
+		if (w->renamed[i] == tid)
+			return;
+	if (w->n == w->cap) {
+		v = realloc(w->renamed, (w->cap * 2 + 8) * sizeof(*v));
+		if (!v)
+			return;
+		w->renamed = v;
+		w->cap = w->cap * 2 + 8;
+	}
+	w->renamed[w->n++] = tid;
+}
+
+static int64_t rh_sext(uint64_t u, const struct ir_hkey *k)
+{
+	unsigned bits = k->size * 8;
+
+	if (!k->is_signed || bits == 0 || bits >= 64)
+		return (int64_t)u;
+	u &= (UINT64_C(1) << bits) - 1;
+	if (u & (UINT64_C(1) << (bits - 1)))
+		u |= ~((UINT64_C(1) << bits) - 1);
+	return (int64_t)u;
+}
+
+/* @a and @b equal but for blanks and a leading '$' (a variable's). */
+static bool rh_same(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	a += *a == '$';
+	b += *b == '$';
+	for (;;) {
+		while (*a == ' ')
+			a++;
+		while (*b == ' ')
+			b++;
+		if (*a != *b)
+			return false;
+		if (!*a)
+			return true;
+		a++;
+		b++;
+	}
+}
+
+/*
+ * The hist trigger of @r among the file's: same keys and values, and
+ * the same filter when several have those (two probes on one event).
+ */
+static const struct hist_parse_trigger *rh_find(const struct ir_prog *p,
+						const struct ir_hread *r,
+						const struct hist_parse_file *f, int target)
+{
+	const struct kp_trigger *kt = &p->kplan.objs[r->obj].u.trigger;
+	const struct kp_hist *h = &kt->hist;
+	const struct hist_parse_trigger *first = NULL;
+	char *filter = kt->filter ? kp_expand(kt->filter, target, NULL) : NULL;
+	size_t i, k;
+
+	for (i = 0; i < f->n_triggers; i++) {
+		const struct hist_parse_trigger *t = &f->triggers[i];
+
+		if (t->n_keys != h->nkeys || t->n_vals != h->nvals + 1)
+			continue;
+		for (k = 0; k < h->nkeys && rh_same(t->keys[k].name, h->keys[k].field); k++)
+			;
+		if (k < h->nkeys)
+			continue;
+		for (k = 0; k < h->nvals && rh_same(t->vals[k + 1].name, h->vals[k]); k++)
+			;
+		if (k < h->nvals)
+			continue;
+		if (!first)
+			first = t;
+		if (rh_same(t->filter, filter)) {
+			first = t;
+			break;
+		}
+	}
+	free(filter);
+	return first;
+}
+
+/* One entry into the store. */
+static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
+		     const struct hist_parse_trigger *t, const struct hist_parse_entry *e,
+		     struct rh_warn *w)
+{
+	struct rt_value keys[4];
+	char comm[4][24];
+	unsigned i, n = 0, nk = r->nkeys - (r->val == IR_HV_STATX);
+	int64_t hits = (int64_t)e->vals[0], val = t->n_vals > 1 ? (int64_t)e->vals[1] : 0;
+	const struct rt_proc *pr;
+	struct rt_value cur;
+
+	for (i = 0; i < nk; i++) {
+		const struct ir_hkey *k = &r->keys[i];
+		const struct hist_parse_key *hk = &e->keys[i];
+
+		switch (k->kind) {
+		case IR_HK_NONE:
+			continue;
+		case IR_HK_FIELD:
+			if (k->is_string && !hk->str) {	/* a string of digits */
+				snprintf(comm[i], sizeof(comm[i]), "%" PRIu64, hk->u);
+				keys[n++] = rt_cstr(comm[i]);
+			} else if (k->is_string) {
+				keys[n++] = rt_str(hk->str, (uint32_t)strlen(hk->str));
+			} else {
+				keys[n++] = rt_long(rh_sext(hk->u, k));
+			}
+			continue;
+		case IR_HK_TID: case IR_HK_CPU:
+			keys[n++] = rt_long(rh_sext(hk->u, k));
+			continue;
+		case IR_HK_PID: case IR_HK_EXECNAME:
+			pr = ctx->proc(ctx, (int)rh_sext(hk->u, k));
+			if (pr->renamed)
+				rh_renamed(w, pr->tid);
+			/* born before ktap started (no fork seen), gone by now */
+			w->gone += !strcmp(pr->comm, "<...>");
+			if (k->kind == IR_HK_PID) {
+				keys[n++] = rt_long(pr->tgid);
+				continue;
+			}
+			memcpy(comm[i], pr->comm, sizeof(pr->comm));
+			comm[i][15] = 0;
+			keys[n++] = rt_cstr(comm[i]);
+			continue;
+		}
+	}
+	switch (r->val) {
+	case IR_HV_COUNT: case IR_HV_SUM:
+		cur = n ? st_aget(ctx->store, r->global, keys) : st_get(ctx->store, r->global);
+		cur = rt_long((int64_t)((uint64_t)cur.l + (r->val == IR_HV_SUM ? (uint64_t)val :
+					 (uint64_t)hits * (uint64_t)r->mult)));
+		if (n)
+			st_aset(ctx->store, r->global, keys, cur);
+		else
+			st_set(ctx->store, r->global, cur);
+		break;
+	case IR_HV_STAT:
+		st_stat_bulk(ctx->store, r->global, n ? keys : NULL, val, hits, false);
+		break;
+	case IR_HV_STATX:
+		st_stat_bulk(ctx->store, r->global, n ? keys : NULL,
+			     rh_sext(e->keys[r->nkeys - 1].u, &r->keys[r->nkeys - 1]), hits, true);
+		break;
+	}
+}
+
+static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
+		    const struct run_source *src, const struct ir_hread *r, bool final)
+{
+	const char *gname = p->globals[r->global].name;
+	struct hist_parse_file *f = NULL;
+	const struct hist_parse_trigger *t;
+	struct hist_parse_error err;
+	struct rh_warn w = { NULL, 0, 0, 0 };
+	size_t len = 0, i;
+	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
+
+	if (!text || hist_parse_text(text, len, &f, &err) != 0 || !(t = rh_find(p, r, f, ctx->target_pid))) {
+		fprintf(stderr, "WARNING: cannot read the kernel's hist of %s on %s:%s%s%s\n",
+			gname, r->system, r->event, text && !f ? ": " : "",
+			text && !f ? err.msg : "");
+		free(text);
+		hist_parse_free(f);
+		return;
+	}
+	w.n = 0;
+	for (i = 0; i < t->n_entries; i++)
+		rh_entry(ctx, r, t, &t->entries[i], &w);
+	if (final && t->dropped)
+		fprintf(stderr, "WARNING: the kernel's hist of %s on %s:%s was full: %" PRIu64
+			" events dropped (size=%" PRIu64 "; raise -D MAXMAPENTRIES or declare "
+			"%s[N])\n", gname, r->system, r->event, t->dropped, t->size, gname);
+	if (final && w.n)
+		fprintf(stderr, "WARNING: %u thread%s in %s changed name while ktap ran: "
+			"each is counted under its last name (--no-lower keeps the names apart)\n",
+			w.n, w.n == 1 ? "" : "s", gname);
+	if (final && w.gone)
+		fprintf(stderr, "WARNING: %u entr%s of %s: the thread had exited before ktap "
+			"read the kernel's hist and was not seen starting: named \"<...>\" "
+			"(--no-lower reads names as the events come)\n", w.gone,
+			w.gone == 1 ? "y" : "ies", gname);
+	free(w.renamed);
+	free(text);
+	hist_parse_free(f);
+}
+
+void run_hist_clear(const struct ir_prog *p, const struct run_source *src, unsigned g)
+{
+	unsigned i, k;
+	char *line;
+
+	for (i = 0; i < p->nhreads; i++) {
+		if (p->hreads[i].global != g)
+			continue;
+		for (k = 0; k < i && p->hreads[k].obj != p->hreads[i].obj; k++)
+			;
+		if (k < i || !src->hist_cmd)	/* that trigger is cleared already */
+			continue;
+		line = kp_hist_cmd_line(&p->kplan.objs[p->hreads[i].obj], KP_HIST_CLEAR);
+		if (!line || src->hist_cmd(src->ctx, &p->kplan.objs[p->hreads[i].obj], line) != 0)
+			fprintf(stderr, "WARNING: cannot clear the kernel's hist of %s on %s:%s\n",
+				p->globals[g].name, p->hreads[i].system, p->hreads[i].event);
+		free(line);
+	}
+}
+
+void run_hist_load(const struct ir_prog *p, struct rt_ctx *ctx,
+		   const struct run_source *src, bool final)
+{
+	unsigned i, k;
+
+	for (i = 0; i < p->nhreads; i++) {
+		for (k = 0; k < i && p->hreads[k].global != p->hreads[i].global; k++)
+			;
+		if (k == i)	/* first of its global: replace what the store had */
+			st_reset(ctx->store, p->hreads[i].global);
+	}
+	for (i = 0; i < p->nhreads; i++)
+		rh_read(p, ctx, src, &p->hreads[i], final);
+}
