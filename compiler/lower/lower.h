@@ -23,6 +23,7 @@ struct lower_options {
 	const char *tracefs;	/* the target's event formats (target.h) */
 	bool hist;		/* lower aggregations to hist triggers */
 	bool hist_why;		/* the target has hist triggers (for -v's reasons) */
+	bool synth;		/* the target has synthetic events (latency pairs) */
 	unsigned maxmapentries;	/* -D MAXMAPENTRIES (0: stap's 2048) */
 	int verbose;		/* -v: say what was lowered and why not */
 };

@@ -1,0 +1,400 @@
+/*
+ * lower_latency.c - pass 3: latency pairs to hist variables, synthetic
+ * events and onmatch (issue 12).
+ *
+ * In: the elaborated program, lower_hist.c's decisions (lw_ctx.lowered)
+ * and the target (lower_options.hist, .synth).  Out: more probes that run
+ * in the kernel only, and for each pair the kernel objects
+ *
+ *   synthetic_events      ktap_$PID_latN u64 lat
+ *   A's trigger           hist:keys=K:ktap_tsN=common_timestamp
+ *   B's trigger           hist:keys=K:ktap_latN=common_timestamp-$ktap_tsN:
+ *                             onmatch(SYS.A).trace(ktap_$PID_latN,$ktap_latN)
+ *   the synthetic's       hist:keys=common_cpu[,lat]:vals=lat  (the statistic)
+ *
+ * plus the ir_prog.hreads entry through which run_hist.c reads the
+ * statistic back into the store (the same reading as lower_hist.c's).
+ *
+ * The shape (the classic one of stap's function- and wake-up-latency
+ * scripts):
+ *
+ *   probe A { t[K] = CLOCK() }
+ *   probe B { if (K' in t) { s <<< CLOCK() - t[K']; delete t[K'] } }
+ *
+ * CLOCK is gettimeofday_ns() or local_clock_ns(): in ktap both are the
+ * event's own timestamp (rt_builtins.c rtb_event_ns) plus a constant, so
+ * their difference is the difference of the records' timestamps, which
+ * is what common_timestamp gives in the kernel (in ns; the hist names
+ * ktap's clock so the kernel does not switch the instance to "global").
+ * K and K' are tid() (common_pid) or an integer field of the same size;
+ * the kernel's onmatch fires only when A set the variable for that key
+ * and resets it when read, which is exactly "K' in t" then "delete".
+ * A second A before B overwrites, as t[K] = ... does.
+ *
+ * Exactness rules (otherwise the pair stays in user space; -v says why):
+ * t is used nowhere else (it is only the pair's timestamp store); s is
+ * a scalar statistic updated only there and read only in end, error and
+ * timer probes, and not with @variance (lower_hist.c's rule); both
+ * handlers are nothing but the shape (no guards); the kernel has hist
+ * triggers and synthetic events.
+ */
+#define _GNU_SOURCE
+#include "lower_int.h"
+#include "arena.h"
+#include "ast_walk.h"
+#include "resolve_tpfmt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define LL_SIZE_EXACT 16384		/* statistics keyed on their values */
+
+struct ll_pair {
+	unsigned a, b;			/* the probes */
+	unsigned start, stat;		/* the globals t and s */
+	const struct ast_expr *ka, *kb;	/* the keys K and K' */
+	bool exact;			/* s is read with @min/@max/@hist_* */
+};
+
+/* ---- the handlers' shapes ---- */
+
+/* @s without its enclosing one-statement blocks. */
+static const struct ast_stmt *ll_single(const struct ast_stmt *s)
+{
+	while (s && s->kind == AST_S_BLOCK && s->body.n == 1)
+		s = s->body.v[0];
+	return s;
+}
+
+static bool ll_is_clock(const struct ast_expr *e)
+{
+	return e && e->kind == AST_CALL && e->ref < 0 && !e->args.n &&
+	       (-e->ref - 1 == IR_BI_GETTIMEOFDAY_NS || -e->ref - 1 == IR_BI_LOCAL_CLOCK_NS);
+}
+
+/* The global array @e (VAR or INDEX with one key) names, or NULL. */
+static const struct sem_sym *ll_global(const struct ast_expr *e)
+{
+	const struct sem_sym *s = e ? e->sym : NULL;
+
+	if (!s && e && (e->kind == AST_INDEX || e->kind == AST_IN) && e->a)
+		s = e->a->sym;
+	return s && s->kind == SEM_GLOBAL ? s : NULL;
+}
+
+/* probe A: "t[K] = CLOCK()" alone. */
+static bool ll_start(const struct sem_probe *p, struct ll_pair *l)
+{
+	const struct ast_stmt *s = ll_single(p->body);
+	const struct ast_expr *e = s && s->kind == AST_S_EXPR ? s->e : NULL;
+	const struct sem_sym *t;
+
+	if (p->cond || !e || e->kind != AST_ASSIGN || e->op != AST_OP_SET ||
+	    e->a->kind != AST_INDEX || e->a->args.n != 1 || !ll_is_clock(e->b) ||
+	    !(t = ll_global(e->a)) || t->type != SEM_LONG)
+		return false;
+	l->start = t->slot;
+	l->ka = e->a->args.v[0];
+	return true;
+}
+
+/* probe B: "if (K in t) { s <<< CLOCK() - t[K]; delete t[K] }" alone. */
+static bool ll_end(const struct sem_probe *p, struct ll_pair *l)
+{
+	const struct ast_stmt *s = ll_single(p->body), *body;
+	const struct ast_expr *in, *upd, *v, *del;
+	const struct sem_sym *st;
+
+	if (p->cond || !s || s->kind != AST_S_IF || s->s2 || !(in = s->e) ||
+	    in->kind != AST_IN || in->args.n != 1)
+		return false;
+	body = s->s1;
+	if (!body || body->kind != AST_S_BLOCK || body->body.n != 2 ||
+	    body->body.v[0]->kind != AST_S_EXPR || body->body.v[1]->kind != AST_S_DELETE)
+		return false;
+	upd = body->body.v[0]->e;
+	del = body->body.v[1]->e;
+	if (upd->kind != AST_ASSIGN || upd->op != AST_OP_STAT_ADD || upd->a->kind != AST_VAR ||
+	    !(st = ll_global(upd->a)) || st->type != SEM_STATS)
+		return false;
+	v = upd->b;
+	if (v->kind != AST_BINARY || v->op != AST_OP_SUB || !ll_is_clock(v->a) ||
+	    v->b->kind != AST_INDEX || v->b->args.n != 1)
+		return false;
+	if (!ll_global(in) || ll_global(in)->slot != l->start ||
+	    !ll_global(v->b) || ll_global(v->b)->slot != l->start ||
+	    del->kind != AST_INDEX || !ll_global(del) || ll_global(del)->slot != l->start ||
+	    del->args.n != 1 || !ast_expr_equal(in->args.v[0], v->b->args.v[0]) ||
+	    !ast_expr_equal(in->args.v[0], del->args.v[0]))
+		return false;
+	l->stat = st->slot;
+	l->kb = in->args.v[0];
+	return true;
+}
+
+/* ---- where t and s are used ---- */
+
+struct ll_use {
+	unsigned g;
+	unsigned n;			/* references */
+	bool bad;			/* a use lower_hist.c cannot read back */
+	bool exact;
+};
+
+static int ll_use_fn(struct ast_expr *e, void *arg)
+{
+	struct ll_use *u = arg;
+	const struct sem_sym *s = e->sym;
+
+	if ((e->kind == AST_STAT || e->kind == AST_HIST) && e->a && e->a->sym &&
+	    e->a->sym->kind == SEM_GLOBAL && e->a->sym->slot == u->g) {
+		if (e->kind == AST_HIST || e->op == AST_OP_MIN || e->op == AST_OP_MAX)
+			u->exact = true;
+		if (e->kind == AST_STAT && e->op == AST_OP_VARIANCE)
+			u->bad = true;
+		return 1;
+	}
+	if (s && s->kind == SEM_GLOBAL && s->slot == u->g &&
+	    (e->kind == AST_VAR || e->kind == AST_INDEX || e->kind == AST_IN))
+		u->n++;
+	return 0;
+}
+
+/* How often global @g is named in @s (and whether @s reads it as stap
+   statistics lower_hist.c can read back). */
+static void ll_uses(struct ast_stmt *s, struct ll_use *u)
+{
+	if (s)
+		ast_walk_stmt(s, ll_use_fn, u);
+}
+
+static void ll_uses_all(const struct sem_prog *sp, struct ll_use *u, bool trace_only)
+{
+	unsigned i;
+
+	for (i = 0; i < sp->nprobes; i++)
+		if (!trace_only || sp->probes[i]->kind == SEM_P_TRACE) {
+			ll_uses(sp->probes[i]->body, u);
+			if (sp->probes[i]->cond)
+				ast_walk_expr(sp->probes[i]->cond, ll_use_fn, u);
+		}
+	for (i = 0; !trace_only && i < sp->nfuncs; i++)
+		if (sp->funcs[i]->ast && sp->funcs[i]->ast->body)
+			ll_uses(sp->funcs[i]->ast->body, u);
+}
+
+/* ---- keys ---- */
+
+/* K as a hist key field of @p's event, or NULL; its size in @size. */
+static const char *ll_key(const struct sem_probe *p, const struct ast_expr *e, unsigned *size)
+{
+	const struct tpf_field *f;
+
+	if (e->kind == AST_CALL && e->ref < 0 && !e->args.n && -e->ref - 1 == IR_BI_TID) {
+		*size = 4;
+		return "common_pid";
+	}
+	if (e->kind != AST_TARGET || e->ref < 0 || e->chain.n || e->chain.mem ||
+	    (unsigned)e->ref >= p->event->nfields)
+		return NULL;
+	f = &p->event->fields[e->ref];
+	if (f->kind != TPF_INT)
+		return NULL;
+	*size = f->size;
+	return f->name;
+}
+
+/* ---- deciding ---- */
+
+/* Why the pair @l (shape already matched) cannot be lowered, or NULL. */
+static const char *ll_why(struct lw_ctx *c, const struct lower_options *opt,
+			  struct ll_pair *l)
+{
+	const struct sem_prog *sp = c->sp;
+	const struct sem_probe *a = sp->probes[l->a], *b = sp->probes[l->b];
+	struct ll_use ut = { .g = l->start }, us = { .g = l->stat }, ur = { .g = l->stat };
+	unsigned sa, sb;
+
+	if (!opt->hist)
+		return opt->hist_why ? "--no-lower" : "the kernel has no hist triggers";
+	if (!opt->synth)
+		return "the kernel has no synthetic events";
+	if (c->lowered[l->a] || c->lowered[l->b])
+		return "a probe of the pair already runs in the kernel";
+	ll_uses_all(sp, &ut, false);
+	if (ut.n != 4)		/* t[K] =, K in t, t[K] read, delete t[K] */
+		return arena_printf(c->arena, "%s is used outside the pair",
+				    sp->globals[l->start]->name);
+	ll_uses_all(sp, &us, true);
+	if (us.n != 1)
+		return arena_printf(c->arena, "%s is used in another event probe",
+				    sp->globals[l->stat]->name);
+	ll_uses_all(sp, &ur, false);
+	if (ur.bad)
+		return "@variance needs user space";
+	l->exact = ur.exact || !sp->globals[l->stat]->read;
+	if (!ll_key(a, l->ka, &sa) || !ll_key(b, l->kb, &sb))
+		return "a key is not tid() or an integer event field";
+	if (sa != sb)
+		return "the two keys have different sizes";
+	return NULL;
+}
+
+/* Find the pairs: each probe A with the probe B that reads its t. */
+static unsigned ll_find(struct lw_ctx *c, struct ll_pair **out)
+{
+	const struct sem_prog *sp = c->sp;
+	struct ll_pair *v = NULL, l;
+	size_t cap = 0;
+	unsigned n = 0, i, j;
+
+	for (i = 0; i < sp->nprobes; i++) {
+		if (sp->probes[i]->kind != SEM_P_TRACE)
+			continue;
+		memset(&l, 0, sizeof(l));
+		if (!ll_start(sp->probes[i], &l))
+			continue;
+		l.a = i;
+		for (j = 0; j < sp->nprobes; j++)
+			if (j != i && sp->probes[j]->kind == SEM_P_TRACE &&
+			    ll_end(sp->probes[j], &l)) {
+				l.b = j;
+				v = arena_grow(c->arena, v, n, &cap, sizeof(*v));
+				v[n++] = l;
+				break;
+			}
+	}
+	*out = v;
+	return n;
+}
+
+/* ---- the objects ---- */
+
+static const char *ll_onmatch_event(struct lw_ctx *c, const struct sem_probe *p)
+{
+	return arena_printf(c->arena, "%s.%s", p->event->system, p->event->name);
+}
+
+
+static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
+{
+	const struct sem_prog *sp = c->sp;
+	const struct sem_probe *a = sp->probes[l->a], *b = sp->probes[l->b];
+	const char *synth = arena_printf(c->arena, "ktap_$PID_lat%u", n);
+	const char *ts = arena_printf(c->arena, "ktap_ts%u", n);
+	const char *lat = arena_printf(c->arena, "ktap_lat%u", n);
+	struct kp_synth_field *sf = arena_alloc(c->arena, sizeof(*sf));
+	struct kp_hist_key *ka = arena_alloc(c->arena, sizeof(*ka));
+	struct kp_hist_key *kb = arena_alloc(c->arena, sizeof(*kb));
+	struct kp_hist_key *ks = arena_alloc(c->arena, 2 * sizeof(*ks));
+	struct kp_hist_var *va = arena_alloc(c->arena, sizeof(*va));
+	struct kp_hist_var *vb = arena_alloc(c->arena, sizeof(*vb));
+	struct kp_hist_action *act = arena_alloc(c->arena, sizeof(*act));
+	const char **params = arena_alloc(c->arena, sizeof(*params));
+	const char **vals = arena_alloc(c->arena, sizeof(*vals));
+	struct kp_obj o;
+	struct ir_hread r;
+	unsigned size;
+
+	sf->type = "u64";
+	sf->name = "lat";
+	o = (struct kp_obj){ .kind = KP_SYNTH,
+			     .u.synth = { .name = synth, .fields = sf, .nfields = 1 } };
+	lower_kplan_add(c->arena, c->ir, &o);
+
+	ka->field = ll_key(a, l->ka, &size);
+	va->name = ts;
+	va->expr = "common_timestamp";
+	o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
+		.system = a->event->system, .event = a->event->name, .kind = KP_T_HIST,
+		.filter = lw_own_pid(a->event->system, a->event->name),
+		.hist = { .keys = ka, .nkeys = 1, .vars = va, .nvars = 1, .clock = "mono" } } };
+	lower_kplan_add(c->arena, c->ir, &o);
+
+	kb->field = ll_key(b, l->kb, &size);
+	vb->name = lat;
+	vb->expr = arena_printf(c->arena, "common_timestamp-$%s", ts);
+	params[0] = arena_printf(c->arena, "$%s", lat);
+	*act = (struct kp_hist_action){ .handler = KP_ON_MATCH,
+		.arg = ll_onmatch_event(c, a), .action = KP_ACT_TRACE,
+		.synth = synth, .params = params, .nparams = 1 };
+	o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
+		.system = b->event->system, .event = b->event->name, .kind = KP_T_HIST,
+		.filter = lw_own_pid(b->event->system, b->event->name),
+		.hist = { .keys = kb, .nkeys = 1, .vars = vb, .nvars = 1, .clock = "mono",
+			  .actions = act, .nactions = 1 } } };
+	lower_kplan_add(c->arena, c->ir, &o);
+
+	/* The statistic, read back as lower_hist.c's scalars are: one entry
+	   per CPU (summed), the value as the last key when exact. */
+	memset(&r, 0, sizeof(r));
+	r.global = l->stat;
+	r.system = "synthetic";
+	r.event = synth;
+	r.mult = 1;
+	ks[0].field = "common_cpu";
+	r.keys[r.nkeys++].kind = IR_HK_NONE;
+	o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
+		.system = "synthetic", .event = synth, .kind = KP_T_HIST,
+		.hist = { .keys = ks, .size = 2048 } } };
+	if (l->exact) {
+		r.val = IR_HV_STATX;
+		r.keys[r.nkeys++] = (struct ir_hkey){ IR_HK_FIELD, false, false, 8 };
+		ks[1].field = "lat";
+		o.u.trigger.hist.size = LL_SIZE_EXACT;
+	} else {
+		r.val = IR_HV_STAT;
+		vals[0] = "lat";
+		o.u.trigger.hist.vals = vals;
+		o.u.trigger.hist.nvals = 1;
+	}
+	o.u.trigger.hist.nkeys = r.nkeys;
+	lower_kplan_add(c->arena, c->ir, &o);
+	r.obj = c->ir->kplan.n - 1;
+	c->ir->hreads = arena_grow(c->arena, c->ir->hreads, c->ir->nhreads,
+				   &c->ir->hrcap, sizeof(*c->ir->hreads));
+	c->ir->hreads[c->ir->nhreads++] = r;
+}
+
+void lw_lat_decide(struct lw_ctx *c, const struct lower_options *opt)
+{
+	const struct sem_prog *sp = c->sp;
+	struct ll_pair *v;
+	unsigned n = ll_find(c, &v), i, k = 0;
+	const char *why;
+
+	c->lat = NULL;
+	c->nlat = 0;
+	for (i = 0; i < n; i++) {
+		why = ll_why(c, opt, &v[i]);
+		if (opt->verbose)
+			fprintf(stderr, why ? "Pass 3: latency pair %s -> %s stays in user "
+				"space: %s\n" : "Pass 3: latency pair %s -> %s runs in the "
+				"kernel (hist variables, synthetic event, onmatch)%s\n",
+				sp->probes[v[i].a]->pp, sp->probes[v[i].b]->pp, why ? why : "");
+		if (why)
+			continue;
+		c->lowered[v[i].a] = c->lowered[v[i].b] = true;
+		v[k++] = v[i];
+	}
+	c->lat = v;
+	c->nlat = k;
+}
+
+void lw_lat_emit(struct lw_ctx *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nlat; i++)
+		ll_emit_pair(c, &c->lat[i], i);
+}
+
+bool lw_lat_global(const struct lw_ctx *c, unsigned g)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nlat; i++)
+		if (c->lat[i].start == g || c->lat[i].stat == g)
+			return true;
+	return false;
+}
