@@ -35,8 +35,9 @@
  * t is used nowhere else (it is only the pair's timestamp store); s is
  * a scalar statistic updated only there and read only in end, error and
  * timer probes, and not with @variance (lower_hist.c's rule); both
- * handlers are nothing but the shape (no guards); the kernel has hist
- * triggers and synthetic events.
+ * handlers are nothing but the shape; the kernel has hist
+ * triggers and synthetic events.  Leading "if (C) next" guards the kernel
+ * can evaluate become the triggers' filters.
  */
 #define _GNU_SOURCE
 #include "lower_int.h"
@@ -66,6 +67,58 @@ static const struct ast_stmt *ll_single(const struct ast_stmt *s)
 	return s;
 }
 
+/* Is @s an "if (C) next" guard? */
+static bool ll_is_guard(const struct ast_stmt *s)
+{
+	const struct ast_stmt *t = ll_single(s->s1);
+
+	return s->kind == AST_S_IF && !s->s2 && t && t->kind == AST_S_NEXT;
+}
+
+/*
+ * The one statement of probe @i's handler after its leading guards, or
+ * NULL when there are more or a guard has no kernel filter.
+ */
+static const struct ast_stmt *ll_body(const struct lw_ctx *c, unsigned i)
+{
+	const struct sem_probe *p = c->sp->probes[i];
+	const struct lw_probe_guards *g = &c->guards[i];
+	const struct ast_stmt *s = p->body, *one = NULL;
+	unsigned k;
+
+	for (k = 0; k < g->n; k++)
+		if (!g->v[k].filter)
+			return NULL;
+	if (p->nentries || p->event->dyn_entry)
+		return NULL;
+	while (s && s->kind == AST_S_BLOCK && s->body.n == 1 &&
+	       s->body.v[0]->kind == AST_S_BLOCK)
+		s = s->body.v[0];
+	if (!s || s->kind != AST_S_BLOCK)
+		return ll_single(s);
+	for (k = 0; k < s->body.n; k++) {
+		if (!one && ll_is_guard(s->body.v[k]))
+			continue;
+		if (one || s->body.v[k]->kind == AST_S_NULL)
+			return NULL;
+		one = s->body.v[k];
+	}
+	return ll_single(one);
+}
+
+/* The kernel filter of probe @i's guards and ktap's own-pid clause. */
+static const char *ll_filter(struct lw_ctx *c, unsigned i)
+{
+	const struct sem_probe *p = c->sp->probes[i];
+	const char *own = lw_own_pid(p->event->system, p->event->name), *f = NULL;
+	unsigned k;
+
+	for (k = 0; k < c->guards[i].n; k++)
+		f = !f ? c->guards[i].v[k].filter :
+		    arena_printf(c->arena, "%s && %s", f, c->guards[i].v[k].filter);
+	return f ? arena_printf(c->arena, "(%s) && %s", f, own) : own;
+}
+
 static bool ll_is_clock(const struct ast_expr *e)
 {
 	return e && e->kind == AST_CALL && e->ref < 0 && !e->args.n &&
@@ -82,14 +135,14 @@ static const struct sem_sym *ll_global(const struct ast_expr *e)
 	return s && s->kind == SEM_GLOBAL ? s : NULL;
 }
 
-/* probe A: "t[K] = CLOCK()" alone. */
-static bool ll_start(const struct sem_probe *p, struct ll_pair *l)
+/* probe A: "t[K] = CLOCK()" alone (after guards). */
+static bool ll_start(const struct lw_ctx *c, unsigned i, struct ll_pair *l)
 {
-	const struct ast_stmt *s = ll_single(p->body);
+	const struct ast_stmt *s = ll_body(c, i);
 	const struct ast_expr *e = s && s->kind == AST_S_EXPR ? s->e : NULL;
 	const struct sem_sym *t;
 
-	if (p->cond || !e || e->kind != AST_ASSIGN || e->op != AST_OP_SET ||
+	if (!e || e->kind != AST_ASSIGN || e->op != AST_OP_SET ||
 	    e->a->kind != AST_INDEX || e->a->args.n != 1 || !ll_is_clock(e->b) ||
 	    !(t = ll_global(e->a)) || t->type != SEM_LONG)
 		return false;
@@ -98,14 +151,15 @@ static bool ll_start(const struct sem_probe *p, struct ll_pair *l)
 	return true;
 }
 
-/* probe B: "if (K in t) { s <<< CLOCK() - t[K]; delete t[K] }" alone. */
-static bool ll_end(const struct sem_probe *p, struct ll_pair *l)
+/* probe B: "if (K in t) { s <<< CLOCK() - t[K]; delete t[K] }" alone
+   (after guards). */
+static bool ll_end(const struct lw_ctx *c, unsigned i, struct ll_pair *l)
 {
-	const struct ast_stmt *s = ll_single(p->body), *body;
+	const struct ast_stmt *s = ll_body(c, i), *body;
 	const struct ast_expr *in, *upd, *v, *del;
 	const struct sem_sym *st;
 
-	if (p->cond || !s || s->kind != AST_S_IF || s->s2 || !(in = s->e) ||
+	if (!s || s->kind != AST_S_IF || s->s2 || !(in = s->e) ||
 	    in->kind != AST_IN || in->args.n != 1)
 		return false;
 	body = s->s1;
@@ -252,12 +306,12 @@ static unsigned ll_find(struct lw_ctx *c, struct ll_pair **out)
 		if (sp->probes[i]->kind != SEM_P_TRACE)
 			continue;
 		memset(&l, 0, sizeof(l));
-		if (!ll_start(sp->probes[i], &l))
+		if (!ll_start(c, i, &l))
 			continue;
 		l.a = i;
 		for (j = 0; j < sp->nprobes; j++)
 			if (j != i && sp->probes[j]->kind == SEM_P_TRACE &&
-			    ll_end(sp->probes[j], &l)) {
+			    ll_end(c, j, &l)) {
 				l.b = j;
 				v = arena_grow(c->arena, v, n, &cap, sizeof(*v));
 				v[n++] = l;
@@ -307,7 +361,7 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	va->expr = "common_timestamp";
 	o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
 		.system = a->event->system, .event = a->event->name, .kind = KP_T_HIST,
-		.filter = lw_own_pid(a->event->system, a->event->name),
+		.filter = ll_filter(c, l->a),
 		.hist = { .keys = ka, .nkeys = 1, .vars = va, .nvars = 1, .clock = "mono" } } };
 	lower_kplan_add(c->arena, c->ir, &o);
 
@@ -320,7 +374,7 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 		.synth = synth, .params = params, .nparams = 1 };
 	o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
 		.system = b->event->system, .event = b->event->name, .kind = KP_T_HIST,
-		.filter = lw_own_pid(b->event->system, b->event->name),
+		.filter = ll_filter(c, l->b),
 		.hist = { .keys = kb, .nkeys = 1, .vars = vb, .nvars = 1, .clock = "mono",
 			  .actions = act, .nactions = 1 } } };
 	lower_kplan_add(c->arena, c->ir, &o);
