@@ -198,6 +198,10 @@ struct ir_hread {
 	unsigned nkeys;
 	enum ir_hval val;
 	int64_t mult;		/* IR_HV_COUNT */
+	/* IR_HV_SUM, IR_HV_STAT: the sum is value column 1, +- column 2
+	   (sign2 1 or -1, 0: none), + vconst per hit. */
+	int sign2;
+	int64_t vconst;
 };
 
 struct fmt_spec;

@@ -130,7 +130,8 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 	struct rt_value keys[4];
 	char comm[4][24];
 	unsigned i, n = 0, nk = r->nkeys - (r->val == IR_HV_STATX);
-	int64_t hits = (int64_t)e->vals[0], val = t->n_vals > 1 ? (int64_t)e->vals[1] : 0;
+	int64_t hits = (int64_t)e->vals[0];
+	uint64_t val = t->n_vals > 1 ? e->vals[1] : 0;
 	const struct rt_proc *pr;
 	struct rt_value cur;
 
@@ -170,10 +171,14 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 			continue;
 		}
 	}
+	/* wrapping u64 arithmetic, as the user-space path's int64 */
+	if (r->sign2 && t->n_vals > 2)
+		val += r->sign2 > 0 ? e->vals[2] : -e->vals[2];
+	val += (uint64_t)r->vconst * (uint64_t)hits;
 	switch (r->val) {
 	case IR_HV_COUNT: case IR_HV_SUM:
 		cur = n ? st_aget(ctx->store, r->global, keys) : st_get(ctx->store, r->global);
-		cur = rt_long((int64_t)((uint64_t)cur.l + (r->val == IR_HV_SUM ? (uint64_t)val :
+		cur = rt_long((int64_t)((uint64_t)cur.l + (r->val == IR_HV_SUM ? val :
 					 (uint64_t)hits * (uint64_t)r->mult)));
 		if (n)
 			st_aset(ctx->store, r->global, keys, cur);
@@ -181,7 +186,7 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 			st_set(ctx->store, r->global, cur);
 		break;
 	case IR_HV_STAT:
-		st_stat_bulk(ctx->store, r->global, n ? keys : NULL, val, hits, false);
+		st_stat_bulk(ctx->store, r->global, n ? keys : NULL, (int64_t)val, hits, false);
 		break;
 	case IR_HV_STATX:
 		st_stat_bulk(ctx->store, r->global, n ? keys : NULL,

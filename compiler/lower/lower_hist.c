@@ -378,19 +378,6 @@ static const char *lh_key(const struct sem_probe *p, const struct ast_expr *e,
 	return "common_pid";
 }
 
-/* An operand of a value expression: an integer field or a constant. */
-static const char *lh_operand(struct lw_ctx *c, const struct sem_probe *p,
-			      const struct ast_expr *e)
-{
-	const struct tpf_field *f = lh_field(p, e);
-
-	if (f && f->kind == TPF_INT)
-		return f->name;
-	if (e->kind == AST_NUM && e->num >= 0)
-		return arena_printf(c->arena, "%lld", (long long)e->num);
-	return NULL;
-}
-
 /* ---- the plan ---- */
 
 static unsigned lh_size(struct lh *h, unsigned g)
@@ -422,7 +409,7 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 	const struct ast_list *kl = u->lv->kind == AST_INDEX ? &u->lv->args : NULL;
 	struct kp_trigger *t = arena_alloc(c->arena, sizeof(*t));
 	struct kp_hist_key *keys = arena_alloc(c->arena, 4 * sizeof(*keys));
-	const char **vals = arena_alloc(c->arena, 2 * sizeof(*vals));
+	const char **vals = arena_alloc(c->arena, 2 * sizeof(*vals));	/* VALS_MAX - 1 */
 	unsigned nk = kl ? kl->n : 0, i;
 	const char *f;
 
@@ -461,24 +448,34 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 		keys[r->nkeys++].field = vf->name;
 	} else {
 		const struct ast_expr *v = u->val;
-		const char *a, *b;
+		const struct tpf_field *fa = NULL, *fb = NULL;
+		const bool bin = v->kind == AST_BINARY && (v->op == AST_OP_ADD ||
+							   v->op == AST_OP_SUB);
 
 		r->val = u->stat ? IR_HV_STAT : IR_HV_SUM;
-		if ((a = lh_operand(c, p, v)) && v->kind != AST_NUM) {
-			vals[t->hist.nvals++] = a;
-		} else if (v->kind == AST_BINARY && (v->op == AST_OP_ADD || v->op == AST_OP_SUB) &&
-			   (a = lh_operand(c, p, v->a)) && (b = lh_operand(c, p, v->b))) {
-			struct kp_hist_var *var = arena_alloc(c->arena, sizeof(*var));
-
-			var->name = "ktap_v";
-			var->expr = arena_printf(c->arena, "%s%s%s", a,
-						 v->op == AST_OP_ADD ? "+" : "-", b);
-			t->hist.vars = var;
-			t->hist.nvars = 1;
-			vals[t->hist.nvals++] = "$ktap_v";
+		/*
+		 * A sum of f1 +- f2 is the sum of f1 +- the sum of f2, and of
+		 * f +- N the sum of f +- N per hit: the kernel sums plain
+		 * fields (6.1 cannot print a value that is an expression or
+		 * refer to a variable from vals=), run_hist.c does the rest.
+		 */
+		if ((fa = lh_field(p, v)) && fa->kind == TPF_INT) {
+			vals[t->hist.nvals++] = fa->name;
+		} else if (bin && (fa = lh_field(p, v->a)) && fa->kind == TPF_INT &&
+			   (fb = lh_field(p, v->b)) && fb->kind == TPF_INT && fa != fb) {
+			vals[t->hist.nvals++] = fa->name;
+			vals[t->hist.nvals++] = fb->name;
+			r->sign2 = v->op == AST_OP_ADD ? 1 : -1;
+		} else if (bin && (fa = lh_field(p, v->a)) && fa->kind == TPF_INT &&
+			   v->b->kind == AST_NUM) {
+			vals[t->hist.nvals++] = fa->name;
+			r->vconst = v->op == AST_OP_ADD ? v->b->num : -v->b->num;
+		} else if (v->kind == AST_BINARY && v->op == AST_OP_ADD && v->a->kind == AST_NUM &&
+			   (fb = lh_field(p, v->b)) && fb->kind == TPF_INT) {
+			vals[t->hist.nvals++] = fb->name;
+			r->vconst = v->a->num;
 		} else {
-			*why = "the value is not an event field or one + or - of fields "
-			       "and constants";
+			*why = "the value is not an event field, f1 + f2, f1 - f2 or f +- N";
 			return NULL;
 		}
 	}
