@@ -2,7 +2,7 @@
 # vm-latency-lower.sh - latency pairs lowered to synthetic events, run for real
 # in the VM (TAP): Debian's 6.1 kernel has hist triggers, which this
 # machine's kernel lacks.  The VM plumbing is vm-selftest.sh's; this adds
-# ./ktap, ktap-values, and ktap-tfs-snapshot to the initramfs
+# ./ktap, ktap-values, ktap-getppid and ktap-tfs-snapshot to the initramfs
 # and runs guest-latency-lower.sh inside (always under
 # flock /tmp/ktap-vm.lock).  Needs a built ./ktap and tests/tools.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
