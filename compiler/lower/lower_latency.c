@@ -54,8 +54,11 @@ struct ll_pair {
 	unsigned a, b;			/* the probes */
 	unsigned start, stat;		/* the globals t and s */
 	const struct ast_expr *ka, *kb;	/* the keys K and K' */
+	const struct ast_list *sk;	/* s[KEYS] <<< ...: B's keys, or NULL */
 	bool exact;			/* s is read with @min/@max/@hist_* */
 };
+
+#define LL_MAX_KEYS 3			/* TRACING_MAP_KEYS_MAX */
 
 /* ---- the handlers' shapes ---- */
 
@@ -168,9 +171,11 @@ static bool ll_end(const struct lw_ctx *c, unsigned i, struct ll_pair *l)
 		return false;
 	upd = body->body.v[0]->e;
 	del = body->body.v[1]->e;
-	if (upd->kind != AST_ASSIGN || upd->op != AST_OP_STAT_ADD || upd->a->kind != AST_VAR ||
+	if (upd->kind != AST_ASSIGN || upd->op != AST_OP_STAT_ADD ||
+	    (upd->a->kind != AST_VAR && upd->a->kind != AST_INDEX) ||
 	    !(st = ll_global(upd->a)) || st->type != SEM_STATS)
 		return false;
+	l->sk = upd->a->kind == AST_INDEX ? &upd->a->args : NULL;
 	v = upd->b;
 	if (v->kind != AST_BINARY || v->op != AST_OP_SUB || !ll_is_clock(v->a) ||
 	    v->b->kind != AST_INDEX || v->b->args.n != 1)
@@ -258,6 +263,45 @@ static const char *ll_key(const struct sem_probe *p, const struct ast_expr *e, u
 	return f->name;
 }
 
+/*
+ * Key @e of the statistic, an expression of probe @p's event passed to
+ * the synthetic event: its synthetic field type, the B-side parameter
+ * and how the runtime reads it back.  NULL when it is not an integer
+ * field, tid(), pid() or execname().
+ */
+static const char *ll_stat_key(const struct sem_probe *p, const struct ast_expr *e,
+			       const char **type, struct ir_hkey *k)
+{
+	static const char *const types[2][9] = {
+		{ NULL, "u8", "u16", NULL, "u32", NULL, NULL, NULL, "u64" },
+		{ NULL, "s8", "s16", NULL, "s32", NULL, NULL, NULL, "s64" },
+	};
+	const struct tpf_field *f;
+
+	memset(k, 0, sizeof(*k));
+	if (e->kind == AST_CALL && e->ref < 0 && !e->args.n) {
+		switch (-e->ref - 1) {
+		case IR_BI_TID: k->kind = IR_HK_TID; break;
+		case IR_BI_PID: k->kind = IR_HK_PID; break;
+		case IR_BI_EXECNAME: k->kind = IR_HK_EXECNAME; k->is_string = true; break;
+		default: return NULL;
+		}
+		k->is_signed = true;
+		k->size = 4;
+		*type = "pid_t";
+		return "common_pid";
+	}
+	if (e->kind != AST_TARGET || e->ref < 0 || e->chain.n || e->chain.mem ||
+	    (unsigned)e->ref >= p->event->nfields)
+		return NULL;
+	f = &p->event->fields[e->ref];
+	if (f->kind != TPF_INT || f->size > 8 || !types[f->is_signed][f->size])
+		return NULL;
+	*k = (struct ir_hkey){ IR_HK_FIELD, false, f->is_signed, f->size };
+	*type = types[f->is_signed][f->size];
+	return f->name;
+}
+
 /* ---- deciding ---- */
 
 /* Why the pair @l (shape already matched) cannot be lowered, or NULL. */
@@ -287,6 +331,18 @@ static const char *ll_why(struct lw_ctx *c, const struct lower_options *opt,
 	if (ur.bad)
 		return "@variance needs user space";
 	l->exact = ur.exact || !sp->globals[l->stat]->read;
+	if (l->sk) {
+		const char *type;
+		struct ir_hkey k;
+		unsigned i;
+
+		if (l->sk->n + (l->exact ? 1 : 0) > LL_MAX_KEYS)
+			return "the kernel's hists have at most 3 keys (the value is one)";
+		for (i = 0; i < l->sk->n; i++)
+			if (!ll_stat_key(b, l->sk->v[i], &type, &k))
+				return "a key of the statistic is not an integer field, tid(), "
+				       "pid() or execname()";
+	}
 	if (!ll_key(a, l->ka, &sa) || !ll_key(b, l->kb, &sb))
 		return "a key is not tid() or an integer event field";
 	if (sa != sb)
@@ -337,23 +393,31 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	const char *synth = arena_printf(c->arena, "ktap_$PID_lat%u", n);
 	const char *ts = arena_printf(c->arena, "ktap_ts%u", n);
 	const char *lat = arena_printf(c->arena, "ktap_lat%u", n);
-	struct kp_synth_field *sf = arena_alloc(c->arena, sizeof(*sf));
+	unsigned nsk = l->sk ? l->sk->n : 0, i;
+	struct kp_synth_field *sf = arena_alloc(c->arena, (1 + nsk) * sizeof(*sf));
 	struct kp_hist_key *ka = arena_alloc(c->arena, sizeof(*ka));
 	struct kp_hist_key *kb = arena_alloc(c->arena, sizeof(*kb));
-	struct kp_hist_key *ks = arena_alloc(c->arena, 2 * sizeof(*ks));
+	struct kp_hist_key *ks = arena_alloc(c->arena, (LL_MAX_KEYS + 1) * sizeof(*ks));
 	struct kp_hist_var *va = arena_alloc(c->arena, sizeof(*va));
 	struct kp_hist_var *vb = arena_alloc(c->arena, sizeof(*vb));
 	struct kp_hist_action *act = arena_alloc(c->arena, sizeof(*act));
-	const char **params = arena_alloc(c->arena, sizeof(*params));
+	const char **params = arena_alloc(c->arena, (1 + nsk) * sizeof(*params));
 	const char **vals = arena_alloc(c->arena, sizeof(*vals));
 	struct kp_obj o;
 	struct ir_hread r;
 	unsigned size;
 
-	sf->type = "u64";
-	sf->name = "lat";
+	struct ir_hkey hk[LL_MAX_KEYS];
+
+	sf[0].type = "u64";
+	sf[0].name = "lat";
+	params[0] = arena_printf(c->arena, "$%s", lat);
+	for (i = 0; i < nsk; i++) {	/* the statistic's keys ride along */
+		params[1 + i] = ll_stat_key(b, l->sk->v[i], &sf[1 + i].type, &hk[i]);
+		sf[1 + i].name = arena_printf(c->arena, "k%u", i);
+	}
 	o = (struct kp_obj){ .kind = KP_SYNTH,
-			     .u.synth = { .name = synth, .fields = sf, .nfields = 1 } };
+			     .u.synth = { .name = synth, .fields = sf, .nfields = 1 + nsk } };
 	lower_kplan_add(c->arena, c->ir, &o);
 
 	ka->field = ll_key(a, l->ka, &size);
@@ -368,10 +432,9 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	kb->field = ll_key(b, l->kb, &size);
 	vb->name = lat;
 	vb->expr = arena_printf(c->arena, "common_timestamp-$%s", ts);
-	params[0] = arena_printf(c->arena, "$%s", lat);
 	*act = (struct kp_hist_action){ .handler = KP_ON_MATCH,
 		.arg = ll_onmatch_event(c, a), .action = KP_ACT_TRACE,
-		.synth = synth, .params = params, .nparams = 1 };
+		.synth = synth, .params = params, .nparams = 1 + nsk };
 	o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
 		.system = b->event->system, .event = b->event->name, .kind = KP_T_HIST,
 		.filter = ll_filter(c, l->b),
@@ -386,15 +449,21 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	r.system = "synthetic";
 	r.event = synth;
 	r.mult = 1;
-	ks[0].field = "common_cpu";
-	r.keys[r.nkeys++].kind = IR_HK_NONE;
+	for (i = 0; i < nsk; i++) {
+		ks[r.nkeys].field = sf[1 + i].name;
+		r.keys[r.nkeys++] = hk[i];
+	}
+	if (!nsk) {	/* a scalar: one entry per CPU, summed when read */
+		ks[0].field = "common_cpu";
+		r.keys[r.nkeys++].kind = IR_HK_NONE;
+	}
 	o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
 		.system = "synthetic", .event = synth, .kind = KP_T_HIST,
 		.hist = { .keys = ks, .size = 2048 } } };
 	if (l->exact) {
 		r.val = IR_HV_STATX;
 		r.keys[r.nkeys++] = (struct ir_hkey){ IR_HK_FIELD, false, false, 8 };
-		ks[1].field = "lat";
+		ks[r.nkeys - 1].field = "lat";
 		o.u.trigger.hist.size = LL_SIZE_EXACT;
 	} else {
 		r.val = IR_HV_STAT;
@@ -408,6 +477,9 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	c->ir->hreads = arena_grow(c->arena, c->ir->hreads, c->ir->nhreads,
 				   &c->ir->hrcap, sizeof(*c->ir->hreads));
 	c->ir->hreads[c->ir->nhreads++] = r;
+	for (i = 0; i < r.nkeys; i++)
+		if (r.keys[i].kind == IR_HK_PID || r.keys[i].kind == IR_HK_EXECNAME)
+			c->ir->hist_track = true;
 }
 
 void lw_lat_decide(struct lw_ctx *c, const struct lower_options *opt)

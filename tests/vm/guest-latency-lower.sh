@@ -12,7 +12,7 @@
 # run is killed with SIGKILL: its guardian must remove the instance and
 # the synthetic event.  tracefs must be the same before and after.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=5
+guest_plan=6
 
 . /tests/guest-lib.sh
 
@@ -59,6 +59,29 @@ if [ "$(head -n 1 $T/low)" = "$(head -n 1 $T/ref)" ] && [ "$(total $T/low)" = "$
 else
 	not_ok "lowered and --no-lower counts differ"
 	diag $T/low; diag $T/ref
+fi
+
+# A statistic keyed by execname() and a signed field of the exit event
+# (the keys ride along as synthetic fields): byte-identical output.
+cat >$T/keyed.stp <<'STP'
+global start, lat
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; start[tid()] = local_clock_ns() }
+probe kernel.trace("syscalls:sys_exit_read") {
+	if (tid() in start) { lat[execname(), $ret] <<< local_clock_ns() - start[tid()]; delete start[tid()] }
+}
+probe end { foreach ([e, r] in lat) printf("%s %d %d\n", e, r, @count(lat[e, r])) }
+STP
+timeout 120 ktap -v -c ktap-values $T/keyed.stp >$T/low 2>$T/low.err
+lrc=$?
+timeout 120 ktap --no-lower -c ktap-values $T/keyed.stp >$T/ref 2>$T/ref.err
+rrc=$?
+if [ "$lrc" -eq 0 ] && [ "$rrc" -eq 0 ] && grep -q "latency pair .* runs in the kernel" $T/low.err &&
+	[ "$(cat $T/ref)" = "kv-x -9 480" ] && cmp -s $T/low $T/ref; then
+	ok "keyed latency statistic: lowered and --no-lower print the same ($(cat $T/ref))"
+else
+	not_ok "keyed latency statistic: lowered (exit $lrc) and --no-lower (exit $rrc) differ"
+	echo "# lowered:"; diag $T/low; diag $T/low.err
+	echo "# --no-lower:"; diag $T/ref; diag $T/ref.err
 fi
 
 # SIGKILL: the guardian removes the session, synthetic event included.
