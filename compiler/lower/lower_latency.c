@@ -204,9 +204,10 @@ static int ll_use_fn(struct ast_expr *e, void *arg)
 {
 	struct ll_use *u = arg;
 	const struct sem_sym *s = e->sym;
+	const struct sem_sym *of = (e->kind == AST_STAT || e->kind == AST_HIST) ?
+				   ll_global(e->a) : NULL;
 
-	if ((e->kind == AST_STAT || e->kind == AST_HIST) && e->a && e->a->sym &&
-	    e->a->sym->kind == SEM_GLOBAL && e->a->sym->slot == u->g) {
+	if (of && of->slot == u->g) {
 		if (e->kind == AST_HIST || e->op == AST_OP_MIN || e->op == AST_OP_MAX)
 			u->exact = true;
 		if (e->kind == AST_STAT && e->op == AST_OP_VARIANCE)
@@ -272,11 +273,16 @@ static const char *ll_key(const struct sem_probe *p, const struct ast_expr *e, u
 static const char *ll_stat_key(const struct sem_probe *p, const struct ast_expr *e,
 			       const char **type, struct ir_hkey *k)
 {
-	static const char *const types[2][9] = {
-		{ NULL, "u8", "u16", NULL, "u32", NULL, NULL, NULL, "u64" },
-		{ NULL, "s8", "s16", NULL, "s32", NULL, NULL, NULL, "s64" },
+	/* The kernel (6.1 check_synth_field) wants a parameter's type
+	   spelled as the synthetic field's: the field's own C type, when
+	   it is one a synthetic field can have (trace_events_synth.c). */
+	static const char *const ok[] = {
+		"s64", "u64", "s32", "u32", "s16", "u16", "s8", "u8", "char",
+		"unsigned char", "int", "unsigned int", "long", "unsigned long",
+		"bool", "pid_t", "gfp_t",
 	};
 	const struct tpf_field *f;
+	size_t i;
 
 	memset(k, 0, sizeof(*k));
 	if (e->kind == AST_CALL && e->ref < 0 && !e->args.n) {
@@ -288,17 +294,21 @@ static const char *ll_stat_key(const struct sem_probe *p, const struct ast_expr 
 		}
 		k->is_signed = true;
 		k->size = 4;
-		*type = "pid_t";
+		*type = "int";		/* common_pid's */
 		return "common_pid";
 	}
 	if (e->kind != AST_TARGET || e->ref < 0 || e->chain.n || e->chain.mem ||
 	    (unsigned)e->ref >= p->event->nfields)
 		return NULL;
 	f = &p->event->fields[e->ref];
-	if (f->kind != TPF_INT || f->size > 8 || !types[f->is_signed][f->size])
+	if (f->kind != TPF_INT || f->pointer || !f->ctype)
+		return NULL;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]) && strcmp(ok[i], f->ctype); i++)
+		;
+	if (i == sizeof(ok) / sizeof(ok[0]))
 		return NULL;
 	*k = (struct ir_hkey){ IR_HK_FIELD, false, f->is_signed, f->size };
-	*type = types[f->is_signed][f->size];
+	*type = f->ctype;
 	return f->name;
 }
 
@@ -340,8 +350,8 @@ static const char *ll_why(struct lw_ctx *c, const struct lower_options *opt,
 			return "the kernel's hists have at most 3 keys (the value is one)";
 		for (i = 0; i < l->sk->n; i++)
 			if (!ll_stat_key(b, l->sk->v[i], &type, &k))
-				return "a key of the statistic is not an integer field, tid(), "
-				       "pid() or execname()";
+				return "a key of the statistic is not tid(), pid(), execname() "
+				       "or an integer field of a synthetic field's type";
 	}
 	if (!ll_key(a, l->ka, &sa) || !ll_key(b, l->kb, &sb))
 		return "a key is not tid() or an integer event field";
