@@ -406,7 +406,8 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 static int drv_pass3(struct ktap_session *s)
 {
 	struct lower_options lo = { .buffer_kb = s->opt.buffer_mb * 1024,
-				    .tracefs = s->target.tracefs };
+				    .tracefs = s->target.tracefs,
+				    .explain = s->opt.verbose ? stderr : NULL };
 	struct drv_timer t;
 	unsigned i;
 
@@ -543,7 +544,7 @@ static void drv_fuzz_passes(struct ktap_session *s, FILE *out)
 	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
 				 false, &s->target, false };
 	/* A fixed maxactive: no CPU count read per input. */
-	struct lower_options lo = { s->opt.buffer_mb * 1024, 1, s->target.tracefs };
+	struct lower_options lo = { s->opt.buffer_mb * 1024, 1, s->target.tracefs, NULL };
 
 	s->prog = sema_run(s->arena, &s->diag, &in);
 	if (!s->prog)

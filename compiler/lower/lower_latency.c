@@ -89,8 +89,8 @@ static const struct ast_stmt *ll_body(const struct lw_ctx *c, unsigned i)
 	const struct ast_stmt *s = p->body, *one = NULL;
 	unsigned k;
 
-	for (k = 0; k < g->n; k++)
-		if (!g->v[k].filter)
+	for (k = 0; k < g->n; k++)	/* the wrap's "K in t": ll_end() checks it */
+		if (!g->v[k].filter && (!g->wrap || g->v[k].origin != g->wrap))
 			return NULL;
 	if (p->nentries || p->event->dyn_entry)
 		return NULL;
@@ -116,9 +116,13 @@ static const char *ll_filter(struct lw_ctx *c, unsigned i)
 	const char *own = lw_own_pid(p->event->system, p->event->name), *f = NULL;
 	unsigned k;
 
-	for (k = 0; k < c->guards[i].n; k++)
-		f = !f ? c->guards[i].v[k].filter :
-		    arena_printf(c->arena, "%s && %s", f, c->guards[i].v[k].filter);
+	for (k = 0; k < c->guards[i].n; k++) {
+		const struct lw_guard *g = &c->guards[i].v[k];
+
+		if (c->guards[i].wrap && g->origin == c->guards[i].wrap)
+			continue;	/* the pair's own "K in t" */
+		f = !f ? g->filter : arena_printf(c->arena, "%s && %s", f, g->filter);
+	}
 	return f ? arena_printf(c->arena, "(%s) && %s", f, own) : own;
 }
 
