@@ -544,7 +544,8 @@ static void drv_fuzz_passes(struct ktap_session *s, FILE *out)
 	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
 				 false, &s->target, false };
 	/* A fixed maxactive: no CPU count read per input. */
-	struct lower_options lo = { s->opt.buffer_mb * 1024, 1, s->target.tracefs, NULL };
+	struct lower_options lo = { .buffer_kb = s->opt.buffer_mb * 1024, .kretactive = 1,
+				    .tracefs = s->target.tracefs };
 
 	s->prog = sema_run(s->arena, &s->diag, &in);
 	if (!s->prog)

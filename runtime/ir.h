@@ -174,6 +174,7 @@ enum ir_hkey_kind {
 	IR_HK_EXECNAME,		/* common_pid, to the comm by process tracking */
 	IR_HK_CPU,		/* common_cpu */
 	IR_HK_NONE,		/* common_cpu of a scalar: not a script key */
+	IR_HK_CONST,		/* a constant (probefunc() of a kprobe): no column */
 };
 
 struct ir_hkey {
@@ -181,6 +182,9 @@ struct ir_hkey {
 	bool is_string;
 	bool is_signed;		/* sign-extend from @size bytes */
 	unsigned size;
+	int col;		/* the hist's key column; -1 for IR_HK_CONST */
+	const char *cstr;	/* IR_HK_CONST: the string (is_string), or */
+	int64_t cnum;		/* the number */
 };
 
 enum ir_hval {
@@ -194,7 +198,8 @@ struct ir_hread {
 	unsigned global;
 	unsigned obj;		/* the trigger: its index in kplan */
 	const char *system, *event;
-	struct ir_hkey keys[4];	/* the hist's keys, in order */
+	struct ir_hkey keys[4];	/* the script's keys, then a scalar's common_cpu or
+				   an exact statistic's value */
 	unsigned nkeys;
 	enum ir_hval val;
 	int64_t mult;		/* IR_HV_COUNT */

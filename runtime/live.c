@@ -197,16 +197,16 @@ static void live_missed(void *ctx, const struct ir_prog *p, int64_t *missed)
 static char *live_read_hist(void *ctx, const char *system, const char *event, size_t *len)
 {
 	struct live *l = ctx;
-	char *path = NULL, *text = NULL, *sys, *ev;
+	char *path, *text, *sys = l->tfs ? kp_expand(system, l->target, tfs_name(l->tfs)) : NULL;
+	char *ev = sys ? kp_expand(event, l->target, tfs_name(l->tfs)) : NULL;
 
-	if (!l->tfs)
+	if (!ev || asprintf(&path, "%s/events/%s/%s/hist", tfs_instance_dir(l->tfs),
+			    sys, ev) < 0) {
+		free(sys);
+		free(ev);
 		return NULL;
-	/* Names hold $PID: a kprobe's group, a synthetic event's name. */
-	sys = kp_expand(system, 0, tfs_name(l->tfs));
-	ev = kp_expand(event, 0, tfs_name(l->tfs));
-	if (sys && ev && asprintf(&path, "%s/events/%s/%s/hist", tfs_instance_dir(l->tfs),
-				  sys, ev) >= 0)
-		text = fio_read(path, len);
+	}
+	text = fio_read(path, len);
 	free(path);
 	free(sys);
 	free(ev);
@@ -218,17 +218,19 @@ static int live_hist_cmd(void *ctx, const struct kp_obj *o, const char *line)
 {
 	struct live *l = ctx;
 	struct kp_text t;
-	char *text;
+	char *text, *path;
 	int rc = -1;
 
 	if (!l->tfs || kp_render(o, &t) != 0)
 		return -1;
 	text = kp_expand(line, l->target, tfs_name(l->tfs));
-	if (text && tfs_write(l->tfs, t.path, text, t.global) == 0)
+	path = kp_expand(t.path, l->target, tfs_name(l->tfs));
+	if (text && path && tfs_write(l->tfs, path, text, t.global) == 0)
 		rc = 0;
 	else
 		fprintf(stderr, "WARNING: %s\n", tfs_error(l->tfs));
 	free(text);
+	free(path);
 	kp_text_free(&t);
 	return rc;
 }

@@ -31,6 +31,7 @@ struct rh_warn {
 	int *renamed;		/* the renamed threads met, each once */
 	unsigned n, cap;
 	unsigned gone;		/* entries of threads /proc no longer has */
+	unsigned full;		/* entries the store's array had no room for */
 };
 
 static void rh_renamed(struct rh_warn *w, int tid)
@@ -137,10 +138,17 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 
 	for (i = 0; i < nk; i++) {
 		const struct ir_hkey *k = &r->keys[i];
-		const struct hist_parse_key *hk = &e->keys[i];
+		const struct hist_parse_key *hk = k->col >= 0 && (size_t)k->col < t->n_keys ?
+						  &e->keys[k->col] : NULL;
 
+		if (k->kind == IR_HK_CONST) {
+			keys[n++] = k->is_string ? rt_cstr(k->cstr) : rt_long(k->cnum);
+			continue;
+		}
+		if (!hk)
+			return;
 		switch (k->kind) {
-		case IR_HK_NONE:
+		case IR_HK_NONE: case IR_HK_CONST:
 			continue;
 		case IR_HK_FIELD:
 			if (k->is_string && !hk->str) {	/* a string of digits */
@@ -181,16 +189,18 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 		cur = rt_long((int64_t)((uint64_t)cur.l + (r->val == IR_HV_SUM ? val :
 					 (uint64_t)hits * (uint64_t)r->mult)));
 		if (n)
-			st_aset(ctx->store, r->global, keys, cur);
+			w->full += st_aset(ctx->store, r->global, keys, cur) == ST_FULL;
 		else
 			st_set(ctx->store, r->global, cur);
 		break;
 	case IR_HV_STAT:
-		st_stat_bulk(ctx->store, r->global, n ? keys : NULL, (int64_t)val, hits, false);
+		w->full += st_stat_bulk(ctx->store, r->global, n ? keys : NULL, (int64_t)val, hits,
+					false) == ST_FULL;
 		break;
 	case IR_HV_STATX:
-		st_stat_bulk(ctx->store, r->global, n ? keys : NULL,
-			     rh_sext(e->keys[r->nkeys - 1].u, &r->keys[r->nkeys - 1]), hits, true);
+		w->full += st_stat_bulk(ctx->store, r->global, n ? keys : NULL,
+					rh_sext(e->keys[r->keys[r->nkeys - 1].col].u,
+						&r->keys[r->nkeys - 1]), hits, true) == ST_FULL;
 		break;
 	}
 }
@@ -202,7 +212,7 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	struct hist_parse_file *f = NULL;
 	const struct hist_parse_trigger *t;
 	struct hist_parse_error err;
-	struct rh_warn w = { NULL, 0, 0, 0 };
+	struct rh_warn w = { NULL, 0, 0, 0, 0 };
 	size_t len = 0, i;
 	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
 
@@ -222,9 +232,17 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 			" events dropped (size=%" PRIu64 "; raise -D MAXMAPENTRIES or declare "
 			"%s[N])\n", gname, r->system, r->event, t->dropped, t->size, gname);
 	if (final && w.n)
-		fprintf(stderr, "WARNING: %u thread%s in %s changed name while ktap ran: "
-			"each is counted under its last name (--no-lower keeps the names apart)\n",
+		fprintf(stderr, "WARNING: %u thread%s in %s changed name (exec or rename) "
+			"while ktap ran: any hits from before are counted under the last name "
+			"(--no-lower keeps the names apart)\n",
 			w.n, w.n == 1 ? "" : "s", gname);
+	/* The kernel's map is a power of two of at least 128 entries: more
+	   keys than the array's own limit can come back (stap: "Array
+	   overflow" in the handler). */
+	if (w.full)
+		fprintf(stderr, "WARNING: %u entr%s of the kernel's hist of %s did not fit in "
+			"the array (its [N] or MAXMAPENTRIES)\n", w.full, w.full == 1 ? "y" : "ies",
+			gname);
 	if (final && w.gone)
 		fprintf(stderr, "WARNING: %u entr%s of %s: the thread had exited before ktap "
 			"read the kernel's hist and was not seen starting: named \"<...>\" "

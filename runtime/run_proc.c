@@ -167,7 +167,10 @@ void run_proc_track(struct run_procs *t, const struct rdr_field **f,
 	e = run_proc_get(t, tid, false);
 	old = *e;
 	run_proc_set_comm(e, s, len);
-	if (strcmp(old.comm, e->comm))	/* a hist keyed on it merges both names */
+	/* A hist keyed on the thread (run_hist.c) has its last name only. */
+	if (track & IR_TRACK_FORK)
+		e->renamed = false;
+	else if (strcmp(old.comm, e->comm))
 		e->renamed = true;
 }
 

@@ -22,12 +22,12 @@ struct lower_options {
 	unsigned buffer_kb;	/* -s, 0 for the kernel's default */
 	unsigned kretactive;	/* maxactive of kretprobes without .maxactive(N); 0: kernel's */
 	const char *tracefs;	/* the target's event formats (target.h) */
+	FILE *explain;		/* -v: per probe, what went into the kernel filter; or NULL */
 	bool hist;		/* lower aggregations to hist triggers */
 	bool hist_why;		/* the target has hist triggers (for -v's reasons) */
 	bool synth;		/* the target has synthetic events (latency pairs) */
 	unsigned maxmapentries;	/* -D MAXMAPENTRIES (0: stap's 2048) */
 	int verbose;		/* -v: say what was lowered and why not */
-	FILE *explain;		/* -v: per probe, what went into the kernel filter; or NULL */
 };
 
 /* Lower @p.  Returns NULL after reporting errors. */

@@ -75,14 +75,20 @@ static void lh_bad(struct lh *h, unsigned g, const char *why)
 
 /* ---- the handler's statements ---- */
 
-static void lh_flatten(struct lw_ctx *c, const struct ast_stmt *s,
+/* @s's statements in order, blocks opened; the handler's single
+   "if (C) S" (@wrap: C is part of its guard) is S. */
+static void lh_flatten(struct lw_ctx *c, const struct ast_stmt *s, const struct ast_stmt *wrap,
 		       const struct ast_stmt ***v, unsigned *n, size_t *cap)
 {
 	unsigned i;
 
+	if (s && s == wrap) {
+		lh_flatten(c, s->s1, wrap, v, n, cap);
+		return;
+	}
 	if (s && s->kind == AST_S_BLOCK) {
 		for (i = 0; i < s->body.n; i++)
-			lh_flatten(c, s->body.v[i], v, n, cap);
+			lh_flatten(c, s->body.v[i], wrap, v, n, cap);
 		return;
 	}
 	if (!s || s->kind == AST_S_NULL)
@@ -155,12 +161,14 @@ static void lh_candidate(struct lh *h, unsigned i)
 	size_t cap = 0;
 	bool lead = true;
 
-	for (k = 0; k < g->n; k++)
-		if (!g->v[k].filter)
-			lp->why = "its guard needs user space";
+	bool complete;
+
+	lw_probe_kernel_filter(c, i, &complete);
+	if (!complete)
+		lp->why = "its guard needs user space";
 	if (p->nentries || p->event->dyn_entry)
 		lp->why = "it uses @entry";
-	lh_flatten(c, p->body, &v, &n, &cap);
+	lh_flatten(c, p->body, g->wrap, &v, &n, &cap);
 	for (k = 0; k < n; k++) {
 		struct lh_upd u;
 
@@ -329,9 +337,11 @@ static void lh_uses(struct lh *h)
 			continue;
 		}
 		/* A candidate: only its guards' expressions are uses. */
-		lh_flatten(h->c, p->body, &v, &n, &cap);
+		lh_flatten(h->c, p->body, h->c->guards[i].wrap, &v, &n, &cap);
 		for (k = 0; k < n && lh_is_guard(v[k]); k++)
 			lh_expr(&w, v[k]->e);
+		if (h->c->guards[i].wrap)
+			lh_expr(&w, h->c->guards[i].wrap->e);
 	}
 	w.probe = NULL;
 	for (i = 0; i < sp->nfuncs; i++) {
@@ -357,6 +367,13 @@ static const char *lh_key(const struct sem_probe *p, const struct ast_expr *e,
 	const struct tpf_field *f = lh_field(p, e);
 
 	memset(k, 0, sizeof(*k));
+	if (e->kind == AST_STR || e->kind == AST_NUM) {	/* probefunc() of a kprobe */
+		k->kind = IR_HK_CONST;
+		k->is_string = e->kind == AST_STR;
+		k->cstr = e->str;
+		k->cnum = e->num;
+		return "";
+	}
 	if (f && (f->kind == TPF_INT || f->kind == TPF_CHARS || f->kind == TPF_DATALOC_STR)) {
 		k->kind = IR_HK_FIELD;
 		k->is_string = f->kind != TPF_INT;
@@ -410,7 +427,7 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 	struct kp_trigger *t = arena_alloc(c->arena, sizeof(*t));
 	struct kp_hist_key *keys = arena_alloc(c->arena, 4 * sizeof(*keys));
 	const char **vals = arena_alloc(c->arena, 2 * sizeof(*vals));	/* VALS_MAX - 1 */
-	unsigned nk = kl ? kl->n : 0, i;
+	unsigned nk = kl ? kl->n : 0, i, ncol = 0;
 	const char *f;
 
 	memset(r, 0, sizeof(*r));
@@ -418,16 +435,27 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 	r->system = p->event->system;
 	r->event = p->event->name;
 	r->mult = u->mult;
-	if (!nk) {	/* a scalar: one entry per CPU, summed when read */
-		keys[r->nkeys].field = "common_cpu";
-		r->keys[r->nkeys++].kind = IR_HK_NONE;
-	}
 	for (i = 0; i < nk; i++) {
 		if (!(f = lh_key(p, kl->v[i], &r->keys[r->nkeys]))) {
-			*why = "a key is not an event field, tid(), pid(), execname() or cpu()";
+			*why = "a key is not an event field, tid(), pid(), execname(), cpu() "
+			       "or a constant";
 			return NULL;
 		}
-		keys[r->nkeys++].field = f;
+		if (r->keys[r->nkeys].kind == IR_HK_CONST) {
+			r->keys[r->nkeys++].col = -1;
+			continue;
+		}
+		if (ncol == LH_MAX_KEYS) {
+			*why = "the kernel's hists have at most 3 keys";
+			return NULL;
+		}
+		r->keys[r->nkeys++].col = (int)ncol;
+		keys[ncol++].field = f;
+	}
+	if (!ncol && !(u->stat && h->g[u->global].exact)) {
+		/* no column: one entry per CPU, summed when read */
+		keys[ncol].field = "common_cpu";
+		r->keys[r->nkeys++] = (struct ir_hkey){ .kind = IR_HK_NONE, .col = (int)ncol++ };
 	}
 	t->hist.nvals = 0;
 	if (!u->val) {
@@ -443,9 +471,13 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 			return NULL;
 		}
 		r->val = IR_HV_STATX;
-		r->keys[r->nkeys] = (struct ir_hkey){ IR_HK_FIELD, false, vf->is_signed,
-						      vf->size };
-		keys[r->nkeys++].field = vf->name;
+		if (ncol == LH_MAX_KEYS) {
+			*why = "the kernel's hists have at most 3 keys, the value being one";
+			return NULL;
+		}
+		r->keys[r->nkeys++] = (struct ir_hkey){ IR_HK_FIELD, false, vf->is_signed,
+							vf->size, (int)ncol, NULL, 0 };
+		keys[ncol++].field = vf->name;
 	} else {
 		const struct ast_expr *v = u->val;
 		const struct tpf_field *fa = NULL, *fb = NULL;
@@ -479,23 +511,15 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 			return NULL;
 		}
 	}
-	if (r->nkeys > LH_MAX_KEYS) {
-		*why = "the kernel's hists have at most 3 keys";
-		return NULL;
-	}
 	t->system = p->event->system;
 	t->event = p->event->name;
 	t->kind = KP_T_HIST;
 	t->hist.keys = keys;
-	t->hist.nkeys = r->nkeys;
+	t->hist.nkeys = ncol;
 	t->hist.vals = vals;
 	t->hist.size = lh_size(h, u->global);
-	f = NULL;
-	for (i = 0; i < c->guards[pi].n; i++)
-		f = !f ? c->guards[pi].v[i].filter :
-		    arena_printf(c->arena, "%s && %s", f, c->guards[pi].v[i].filter);
-	t->filter = f ? arena_printf(c->arena, "(%s) && common_pid != $KTAP", f) :
-		    "common_pid != $KTAP";
+	/* the handler's guard, as the event filter would have it */
+	t->filter = lw_probe_kernel_filter(c, pi, NULL);
 	return t;
 }
 

@@ -311,7 +311,7 @@ static const char *ll_stat_key(const struct sem_probe *p, const struct ast_expr 
 		;
 	if (i == sizeof(ok) / sizeof(ok[0]))
 		return NULL;
-	*k = (struct ir_hkey){ IR_HK_FIELD, false, f->is_signed, f->size };
+	*k = (struct ir_hkey){ .kind = IR_HK_FIELD, .is_signed = f->is_signed, .size = f->size };
 	*type = f->ctype;
 	return f->name;
 }
@@ -476,7 +476,7 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 		.hist = { .keys = ks, .size = 2048 } } };
 	if (l->exact) {
 		r.val = IR_HV_STATX;
-		r.keys[r.nkeys++] = (struct ir_hkey){ IR_HK_FIELD, false, false, 8 };
+		r.keys[r.nkeys++] = (struct ir_hkey){ .kind = IR_HK_FIELD, .size = 8 };
 		ks[r.nkeys - 1].field = "lat";
 		o.u.trigger.hist.size = LL_SIZE_EXACT;
 	} else {
@@ -486,6 +486,8 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 		o.u.trigger.hist.nvals = 1;
 	}
 	o.u.trigger.hist.nkeys = r.nkeys;
+	for (i = 0; i < r.nkeys; i++)	/* the synthetic's hist has them in order */
+		r.keys[i].col = (int)i;
 	lower_kplan_add(c->arena, c->ir, &o);
 	r.obj = c->ir->kplan.n - 1;
 	c->ir->hreads = arena_grow(c->arena, c->ir->hreads, c->ir->nhreads,

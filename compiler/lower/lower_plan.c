@@ -449,6 +449,7 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 		if (p->kind != SEM_P_TRACE)
 			continue;
 		j = lw_event(c, p->event);	/* may move ir->events */
+		lw_kprobe_pp(c, j, p->event, p->pp);	/* missed hits: also when lowered */
 		if (c->lowered[i]) {	/* its hist trigger soft-enables the event */
 			if (!ir->events[j].nprobes && !ir->events[j].streamed)
 				ir->events[j].hist_only = true;
@@ -456,7 +457,6 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 		}
 		ir->events[j].hist_only = false;
 		ir->events[j].streamed = true;
-		lw_kprobe_pp(c, j, p->event, p->pp);
 		if (p->event->dyn_entry) {	/* its probes: lw_entry_probe() */
 			unsigned d = lw_event(c, p->event->dyn_entry);
 

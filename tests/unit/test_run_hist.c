@@ -117,9 +117,11 @@ static void test_sum_by_execname_pid(void **state)
 	f.g.keys[0] = RT_STRING;
 	f.g.keys[1] = RT_LONG;
 	f.g.keys[2] = RT_LONG;
-	f.r.keys[0] = (struct ir_hkey){ IR_HK_EXECNAME, true, true, 4 };
-	f.r.keys[1] = (struct ir_hkey){ IR_HK_PID, false, true, 4 };
-	f.r.keys[2] = (struct ir_hkey){ IR_HK_FIELD, false, false, 8 };
+	f.r.keys[0] = (struct ir_hkey){ .kind = IR_HK_EXECNAME, .is_string = true,
+					 .is_signed = true, .size = 4, .col = 0 };
+	f.r.keys[1] = (struct ir_hkey){ .kind = IR_HK_PID, .is_signed = true, .size = 4,
+					 .col = 1 };
+	f.r.keys[2] = (struct ir_hkey){ .kind = IR_HK_FIELD, .size = 8, .col = 2 };
 	f.r.val = IR_HV_SUM;
 	fix_store(&f, false);
 	/* what the store held before is replaced */
@@ -164,8 +166,9 @@ static void test_exact_stat(void **state)
 		"{ common_cpu:          0, offset:          0 } hitcount:          2\n"
 		"\nTotals:\n    Hits: 7\n    Entries: 4\n    Dropped: 5\n";
 	fix_init(&f, true, 0, fields);
-	f.r.keys[0] = (struct ir_hkey){ IR_HK_NONE, false, false, 4 };
-	f.r.keys[1] = (struct ir_hkey){ IR_HK_FIELD, false, true, 8 };
+	f.r.keys[0] = (struct ir_hkey){ .kind = IR_HK_NONE, .size = 4, .col = 0 };
+	f.r.keys[1] = (struct ir_hkey){ .kind = IR_HK_FIELD, .is_signed = true, .size = 8,
+					 .col = 1 };
 	f.r.val = IR_HV_STATX;
 	fix_store(&f, true);
 	run_hist_load(&f.p, &f.ctx, &f.src, true);
@@ -184,12 +187,13 @@ static void test_exact_stat(void **state)
 	st_free(f.ctx.store);
 }
 
-/* A 4-byte signed key prints as its u32: sign-extended back. */
+/* A 4-byte signed key prints as its u32: sign-extended back; a constant
+   key (probefunc()) has no column. */
 static void test_narrow_signed_key(void **state)
 {
 	static const char *const fields[] = { "ret", NULL, NULL };
 	struct fix f;
-	struct rt_value k[1];
+	struct rt_value k[2];
 
 	(void)state;
 	hist_text =
@@ -198,14 +202,21 @@ static void test_narrow_signed_key(void **state)
 		"#\n\n"
 		"{ ret: 4294967294 } hitcount:          3\n"
 		"\nTotals:\n    Hits: 3\n    Entries: 1\n    Dropped: 0\n";
-	fix_init(&f, false, 1, fields);
-	f.g.keys[0] = RT_LONG;
-	f.r.keys[0] = (struct ir_hkey){ IR_HK_FIELD, false, true, 4 };
+	fix_init(&f, false, 2, fields);
+	f.g.keys[0] = RT_STRING;
+	f.g.keys[1] = RT_LONG;
+	/* a[probefunc(), $ret] += 2: probefunc() is the kprobe's constant */
+	f.r.keys[0] = (struct ir_hkey){ .kind = IR_HK_CONST, .is_string = true, .col = -1,
+					.cstr = "vfs_read" };
+	f.r.keys[1] = (struct ir_hkey){ .kind = IR_HK_FIELD, .is_signed = true, .size = 4,
+					.col = 0 };
+	f.r.nkeys = 2;
 	f.r.val = IR_HV_COUNT;
-	f.r.mult = 2;	/* a[$ret] += 2 */
+	f.r.mult = 2;
 	fix_store(&f, false);
 	run_hist_load(&f.p, &f.ctx, &f.src, true);
-	k[0] = rt_long(-2);
+	k[0] = rt_cstr("vfs_read");
+	k[1] = rt_long(-2);
 	assert_int_equal(st_aget(f.ctx.store, 0, k).l, 6);
 	st_free(f.ctx.store);
 }

@@ -11,7 +11,7 @@
 # ktap handled (crossing to user space) under 1% of the events.
 # tracefs must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=13
+guest_plan=15
 
 . /tests/guest-lib.sh
 
@@ -81,10 +81,29 @@ probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd != 999) next; e[$whence
 probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; q <<< $count + $fd }
 probe end { foreach (w+ in e) printf("%d %d %d\n", w, e[w], p[w]); printf("%d %d\n", @sum(q), @avg(q)) }'
 
+same if-block 'global c, x
+probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd == 999 && $whence != 1) { c[execname(), $whence]++; x <<< $offset } }
+probe end { foreach ([e, w+] in c) printf("%s %d %d\n", e, w, c[e, w]); printf("%d %d\n", @count(x), @min(x)) }'
+
 same timer-reads 'global c
 probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd != 999) next; c[$whence]++ }
 probe timer.ms(100) { x = 0; foreach (w in c) x += c[w] }
 probe end { foreach (w+ in c) printf("%d %d\n", w, c[w]) }'
+
+# A hist that fills up is never silent: 192 distinct offsets into a map
+# of 128 (the kernel's least), an array of 100.
+printf '%s\n' 'global a[100]
+probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd != 999) next; a[$offset]++ }
+probe end { printf("%d\n", 1) }' >$T/full.stp
+timeout 120 ktap -c ktap-values $T/full.stp >$T/out 2>$T/err
+rc=$?
+if [ "$rc" -eq 0 ] && grep -q "^WARNING: the kernel's hist of a on syscalls:sys_enter_lseek was full: [1-9][0-9]* events dropped (size=128;" $T/err &&
+	grep -q "^WARNING: 28 entries of the kernel's hist of a did not fit in the array" $T/err; then
+	ok "a full hist: Dropped and the array's overflow are warnings with counts"
+else
+	not_ok "a full hist (exit status $rc)"
+	diag $T/err
+fi
 
 # The flood: 200,000 getppid calls, counted in the kernel.
 printf '%s\n' 'global c
@@ -110,4 +129,4 @@ else
 	not_ok "tracefs changed"
 	diff $T/before $T/after | diag
 fi
-exit "$failed"
+guest_done
