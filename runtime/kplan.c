@@ -125,7 +125,7 @@ static void kp_hist_action(FILE *f, const struct kp_hist_action *a)
 
 /*
  * hist:keys=K[.mod],...[:VAR=EXPR...][:vals=V,...][:sort=S[.descending],...]
- *   [:size=N][:name=NAME][:pause][:HANDLER.ACTION...]   (histogram.rst §2)
+ *   [:size=N][:name=NAME][:clock=C][:pause][:HANDLER.ACTION...]   (histogram.rst §2)
  */
 static int kp_hist_text(FILE *f, const struct kp_hist *h)
 {
@@ -151,6 +151,8 @@ static int kp_hist_text(FILE *f, const struct kp_hist *h)
 		fprintf(f, ":size=%u", h->size);
 	if (h->name)
 		fprintf(f, ":name=%s", h->name);
+	if (h->clock)
+		fprintf(f, ":clock=%s", h->clock);
 	if (h->nohitcount)
 		fputs(":nohitcount", f);
 	if (h->paused)

@@ -119,6 +119,9 @@ struct kp_hist {
 	unsigned nactions;
 	bool paused;		/* created paused (":pause") */
 	bool nohitcount;	/* no hitcount column (kernels >= 6.2; needs a value) */
+	/* The instance's trace clock, for a hist using common_timestamp
+	   (the kernel switches the instance to "global" otherwise), or NULL. */
+	const char *clock;
 };
 
 /* Commands to an existing hist trigger (histogram.rst §2). */

@@ -769,22 +769,56 @@ struct tfs *tfs_create(const char *name, const struct tfs_options *opt,
 }
 
 /*
- * From a dynamic_events line "p:ktap_123_0a1b2c3d/name sym args" (any
- * kind letter, optional maxactive digits) take "GROUP/name" into @ge;
- * false for lines of groups that are not ktap's.  The group is the part
- * of @ge before the '/'.
+ * The session that owns synthetic event @name, "ktap_<pid>_<tag>_...":
+ * its length, or 0 when @name is not a session's (lower_latency.c names
+ * them so; synthetic events all share the group "synthetic").
  */
-static bool tfs_dynevent_group(const char *line, char *ge, size_t len)
+static size_t tfs_synth_owner(const char *name, size_t len)
+{
+	const char *u;
+	size_t n;
+	long pid;
+
+	if (len <= 5 || strncmp(name, "ktap_", 5) != 0 ||
+	    !(u = memchr(name + 5, '_', len - 5)))
+		return 0;
+	n = (size_t)(u - name) + 1 + TFS_TAG_LEN;
+	if (n >= len || name[n] != '_' || tfs_parse_name(name, n, &pid) != TFS_SESSION)
+		return 0;
+	return n;
+}
+
+/*
+ * From a dynamic_events line "p:ktap_123_0a1b2c3d/name sym args" (any
+ * kind letter, optional maxactive digits) take "GROUP/name" into @ge and
+ * the owning session into @owner; false for lines that are not ktap's.
+ * A synthetic event, "s:synthetic/ktap_123_0a1b2c3d_lat0 u64 lat", is
+ * owned by the session its name starts with.
+ */
+static bool tfs_dynevent_group(const char *line, char *ge, size_t len,
+			       char *owner, size_t olen)
 {
 	const char *colon = strchr(line, ':'), *slash, *end;
+	size_t n;
 	long pid;
 
 	end = strchrnul(line, ' ');
 	if (!colon || colon > end)
 		return false;
 	slash = memchr(colon, '/', (size_t)(end - colon));
-	if (!slash || tfs_parse_name(colon + 1, (size_t)(slash - colon - 1), &pid) == TFS_FOREIGN)
+	if (!slash)
 		return false;
+	if (line[0] == 's' && (size_t)(slash - colon - 1) == 9 &&
+	    !strncmp(colon + 1, "synthetic", 9)) {
+		n = tfs_synth_owner(slash + 1, (size_t)(end - slash - 1));
+		if (!n)
+			return false;
+		snprintf(owner, olen, "%.*s", (int)n, slash + 1);
+	} else if (tfs_parse_name(colon + 1, (size_t)(slash - colon - 1), &pid) == TFS_FOREIGN) {
+		return false;
+	} else {
+		snprintf(owner, olen, "%.*s", (int)(slash - colon - 1), colon + 1);
+	}
 	snprintf(ge, len, "%.*s", (int)(end - colon - 1), colon + 1);
 	return true;
 }
@@ -799,7 +833,7 @@ static void tfs_remove_dynevents(const char *root, bool (*doomed)(const char *gr
 				 void *ctx, unsigned *removed, unsigned *failed,
 				 struct tfs_sink *sink)
 {
-	char *text, *p, *line, ge[256], cmd[300], msg[TFS_ERRLEN];
+	char *text, *p, *line, ge[256], owner[256], cmd[300], msg[TFS_ERRLEN];
 
 	text = root ? tfs_slurp_at(root, "dynamic_events") : NULL;
 	if (!text)	/* no dynamic events support: nothing to remove */
@@ -809,12 +843,9 @@ static void tfs_remove_dynevents(const char *root, bool (*doomed)(const char *gr
 		p = strchrnul(p, '\n');
 		if (*p)
 			*p++ = '\0';
-		if (!tfs_dynevent_group(line, ge, sizeof(ge)))
+		if (!tfs_dynevent_group(line, ge, sizeof(ge), owner, sizeof(owner)) ||
+		    !doomed(owner, ctx))
 			continue;
-		*strchr(ge, '/') = '\0';
-		if (!doomed(ge, ctx))
-			continue;
-		ge[strlen(ge)] = '/';
 		snprintf(cmd, sizeof(cmd), "-:%s\n", ge);
 		if (tfs_write_explained(root, "dynamic_events", cmd, root,
 					"dynamic_events", msg, sizeof(msg)) == 0) {

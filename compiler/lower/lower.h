@@ -25,6 +25,7 @@ struct lower_options {
 	FILE *explain;		/* -v: per probe, what went into the kernel filter; or NULL */
 	bool hist;		/* lower aggregations to hist triggers */
 	bool hist_why;		/* the target has hist triggers (for -v's reasons) */
+	bool synth;		/* the target has synthetic events (latency pairs) */
 	unsigned maxmapentries;	/* -D MAXMAPENTRIES (0: stap's 2048) */
 	int verbose;		/* -v: say what was lowered and why not */
 };

@@ -672,7 +672,7 @@ static void lh_verbose(struct lh *h)
 	unsigned i;
 
 	for (i = 0; i < sp->nglobals; i++) {
-		if (!h->g[i].used && !h->g[i].why)
+		if ((!h->g[i].used && !h->g[i].why) || lw_lat_global(h->c, i))
 			continue;
 		if (h->g[i].why)
 			fprintf(stderr, "Pass 3: global %s stays in user space: %s\n",
@@ -685,10 +685,12 @@ static void lh_verbose(struct lh *h)
 	for (i = 0; i < sp->nprobes; i++) {
 		if (sp->probes[i]->kind != SEM_P_TRACE)
 			continue;
-		if (h->c->lowered[i])
+		if (h->c->lowered[i] && h->p[i].n)
 			fprintf(stderr, "Pass 3: probe %s runs in the kernel (%u hist "
 				"trigger%s)\n", sp->probes[i]->pp, h->p[i].n,
 				h->p[i].n == 1 ? "" : "s");
+		else if (h->c->lowered[i])
+			continue;	/* a latency pair's: lower_latency.c said so */
 		else if (h->p[i].n)
 			fprintf(stderr, "Pass 3: probe %s runs in user space: %s\n",
 				sp->probes[i]->pp, h->p[i].why);
@@ -726,8 +728,11 @@ void lw_hist_decide(struct lw_ctx *c, const struct lower_options *opt)
 	}
 	for (i = 0; i < sp->nprobes; i++)
 		c->lowered[i] = sp->probes[i]->kind == SEM_P_TRACE && lh_probe_ok(h, i);
-	if (opt->verbose)
-		lh_verbose(h);
+}
+
+void lw_hist_verbose(struct lw_ctx *c)
+{
+	lh_verbose(c->hist);
 }
 
 /* The hist triggers of the lowered probes, and how to read them back. */

@@ -51,6 +51,7 @@ struct lw_loop {
 };
 
 struct lh;
+struct ll_pair;
 
 struct lw_ctx {
 	struct arena *arena;
@@ -72,6 +73,8 @@ struct lw_ctx {
 	unsigned kretactive;		/* lower_options.kretactive */
 	bool *lowered;			/* per probe: runs in the kernel only */
 	struct lh *hist;		/* lower_hist.c's analysis */
+	struct ll_pair *lat;		/* lower_latency.c's pairs, lowered */
+	unsigned nlat;
 };
 
 /* ---- lower_code.c: bytecode ---- */
@@ -97,6 +100,8 @@ void lw_stmt(struct lw_ctx *c, const struct ast_stmt *s);
 /* The index of @ev in the plan's events, adding it (and its dynamic
    event) when new. */
 unsigned lw_event(struct lw_ctx *c, const struct tpf_event *ev);
+/* The filter clause that leaves out ktap itself on @system:@name. */
+const char *lw_own_pid(const char *system, const char *name);
 /* Every tracepoint probe's guards, events, filters and enables. */
 void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt);
 
@@ -107,6 +112,19 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt);
 void lw_hist_decide(struct lw_ctx *c, const struct lower_options *opt);
 /* Their hist triggers (after the events' own objects) and ir->hreads. */
 void lw_hist_emit(struct lw_ctx *c);
+/* -v: which globals and probes run in the kernel, and why not (after
+   lw_lat_decide(), whose pairs' globals it leaves to that). */
+void lw_hist_verbose(struct lw_ctx *c);
+
+/* ---- lower_latency.c: latency pairs to synthetic events ---- */
+
+/* Which latency pairs run in the kernel (after lw_hist_decide: more
+   lw_ctx.lowered); -v says why not. */
+void lw_lat_decide(struct lw_ctx *c, const struct lower_options *opt);
+/* Their synthetic events, hist triggers and ir->hreads. */
+void lw_lat_emit(struct lw_ctx *c);
+/* Is global @g the timestamp store or statistic of a lowered pair? */
+bool lw_lat_global(const struct lw_ctx *c, unsigned g);
 
 /*
  * lw_probe_kernel_filter - the filter text for a trigger that must fire

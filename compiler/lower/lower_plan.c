@@ -17,7 +17,7 @@
 
 /* ---- guards and the kernel plan ---- */
 
-static const char *lw_own_pid(const char *system, const char *name);
+const char *lw_own_pid(const char *system, const char *name);
 
 static void lw_guard_add(struct lw_ctx *c, struct lw_probe_guards *g,
 			 const struct ast_expr *e, const struct ast_expr *written,
@@ -439,6 +439,9 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 			lw_tracked(&c->guards[i]);
 	}
 	lw_hist_decide(c, opt);
+	lw_lat_decide(c, opt);
+	if (opt->verbose)
+		lw_hist_verbose(c);
 	for (i = 0; i < sp->nprobes; i++) {
 		const struct sem_probe *p = sp->probes[i];
 		struct ir_event *ev;
@@ -501,6 +504,7 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 		lower_event_writes(c->arena, ir, ev->system, ev->name, f);
 	}
 	lw_hist_emit(c);
+	lw_lat_emit(c);
 	for (i = 0; opt->explain && i < ir->nevents; i++)
 		for (j = 0; j < ir->events[i].nprobes; j++) {
 			unsigned k = ir->events[i].probes[j];
@@ -517,7 +521,7 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
  * the scheduler's events also name a second task, and ktap's sleeping in
  * poll() between reads makes the switches into it and its wake-ups.
  */
-static const char *lw_own_pid(const char *system, const char *name)
+const char *lw_own_pid(const char *system, const char *name)
 {
 	if (strcmp(system, "sched") != 0)
 		return "common_pid != $KTAP";

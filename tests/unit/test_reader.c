@@ -429,6 +429,53 @@ static void test_tfs_stale_fake_root(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+/*
+ * Synthetic events (all in the group "synthetic") belong to the session
+ * their name starts with (lower_latency.c's ktap_<pid>_<tag>_latN): the
+ * sweep removes a dead session's and keeps a live one's and others';
+ * removing a session removes its own only.
+ */
+static void test_tfs_stale_synth_fake_root(void **state)
+{
+	char root[] = "/tmp/ktap-root-XXXXXX", path[4200], text[1024], err[1024];
+	char expect[1400], cmd[64], *after, mine[64];
+	struct tfs_stale st;
+	pid_t dead = test_dead_pid();
+	int lock;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/instances", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	tfs_unique_name(mine, sizeof(mine));
+	snprintf(path, sizeof(path), "%s/instances/%s", root, mine);
+	assert_int_equal(mkdir(path, 0755), 0);	/* locked: alive, kept */
+	lock = open(path, O_RDONLY | O_DIRECTORY);
+	assert_true(lock >= 0);
+	assert_int_equal(flock(lock, LOCK_EX), 0);
+	snprintf(text, sizeof(text),
+		 "s:synthetic/ktap_%d_0badc0de_lat0 u64 lat\n"
+		 "s:synthetic/%s_lat0 u64 lat\n"
+		 "s:synthetic/wakeup_latency u64 lat; pid_t pid\n"
+		 "s:synthetic/ktap_%d_lat0 u64 lat\n"
+		 "s:synthetic/ktap_%d_0badc0de u64 lat\n",
+		 (int)dead, mine, (int)dead, (int)dead);
+	make_file(root, "dynamic_events", text);
+
+	assert_int_equal(tfs_cleanup_stale(root, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.dynevents, 1);
+	assert_int_equal(st.failed, 0);
+	assert_int_equal(tfs_remove_session(root, mine, err, sizeof(err)), 0);
+	after = read_file(root, "dynamic_events");
+	snprintf(expect, sizeof(expect), "%s-:synthetic/ktap_%d_0badc0de_lat0\n"
+		 "-:synthetic/%s_lat0\n", text, (int)dead, mine);
+	assert_string_equal(after, expect);
+	free(after);
+	close(lock);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	assert_int_equal(system(cmd), 0);
+}
+
 /* A set-up step that fails half-way leaves nothing behind. */
 static void test_tfs_create_fails_cleanly(void **state)
 {
@@ -467,6 +514,7 @@ int main(void)
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_truncated_raw),
 		cmocka_unit_test(test_tfs_stale_fake_root),
+		cmocka_unit_test(test_tfs_stale_synth_fake_root),
 		cmocka_unit_test(test_tfs_create_fails_cleanly),
 	};
 

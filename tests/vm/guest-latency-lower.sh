@@ -1,0 +1,121 @@
+#!/bin/sh
+# guest-latency-lower.sh - the guest half of tests/vm/vm-latency-lower.sh:
+# latency pairs lowered to hist variables, a synthetic event and onmatch
+# on the 6.1 kernel (issue 12).
+#
+# Runs as /tests/run-in-vm.sh (busybox sh).  The workload, ktap-values,
+# makes exactly 480 read(999, ...) calls; the script measures each from
+# sys_enter_read (guarded by fd == 999) to sys_exit_read by tid().  The
+# lowered run (-v must say the pair runs in the kernel) and the
+# --no-lower run must both count 480 and both histograms must hold 480
+# values (latencies differ between runs; counts do not).  Then a lowered
+# run is killed with SIGKILL: its guardian must remove the instance and
+# the synthetic event.  tracefs must be the same before and after.
+# shellcheck disable=SC2034  # read by vm-selftest.sh
+guest_plan=6
+
+. /tests/guest-lib.sh
+
+cat >$T/lat.stp <<'STP'
+global start, lat
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; start[tid()] = local_clock_ns() }
+probe kernel.trace("syscalls:sys_exit_read") {
+	if (tid() in start) { lat <<< local_clock_ns() - start[tid()]; delete start[tid()] }
+}
+probe end { printf("count %d\n", @count(lat)); print(@hist_log(lat)) }
+STP
+
+# total FILE: the sum of the histogram rows' counts.
+total() { awk '$2 ~ /^\|/ && $NF ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' "$1"; }
+
+# The "before" state is taken after a first run with an enabled event:
+# kernel 6.1 allocates the top-level buffer at its full size the first
+# time any event is enabled, instances included (as guest-hist-lower.sh).
+ktap --no-lower -e 'global n probe kernel.trace("syscalls:sys_enter_getppid") { n++ }' \
+	-c "ktap-getppid 1" >/dev/null 2>&1
+ktap-tfs-snapshot >$T/before
+
+timeout 120 ktap -v -c ktap-values $T/lat.stp >$T/low 2>$T/low.err
+lrc=$?
+ktap-tfs-snapshot >$T/after-low
+timeout 120 ktap --no-lower -c ktap-values $T/lat.stp >$T/ref 2>$T/ref.err
+rrc=$?
+ktap-tfs-snapshot >$T/after-ref
+if [ "$lrc" -eq 0 ] && grep -q "latency pair .* runs in the kernel" $T/low.err &&
+	grep -q '^count 480$' $T/low && [ "$(total $T/low)" = 480 ]; then
+	ok "lowered latency pair: 480 reads counted, 480 in the histogram"
+else
+	not_ok "lowered latency pair (exit $lrc, histogram total $(total $T/low))"
+	diag $T/low; diag $T/low.err
+fi
+if [ "$rrc" -eq 0 ] && grep -q '^count 480$' $T/ref && [ "$(total $T/ref)" = 480 ]; then
+	ok "--no-lower latency pair: 480 reads counted, 480 in the histogram"
+else
+	not_ok "--no-lower latency pair (exit $rrc, histogram total $(total $T/ref))"
+	diag $T/ref; diag $T/ref.err
+fi
+if [ "$(head -n 1 $T/low)" = "$(head -n 1 $T/ref)" ] && [ "$(total $T/low)" = "$(total $T/ref)" ]; then
+	ok "lowered and --no-lower: the same count and histogram total"
+else
+	not_ok "lowered and --no-lower counts differ"
+	diag $T/low; diag $T/ref
+fi
+
+# A statistic keyed by execname() and a signed field of the exit event
+# (the keys ride along as synthetic fields): byte-identical output.
+cat >$T/keyed.stp <<'STP'
+global start, lat
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; start[tid()] = local_clock_ns() }
+probe kernel.trace("syscalls:sys_exit_read") {
+	if (tid() in start) { lat[execname(), $ret] <<< local_clock_ns() - start[tid()]; delete start[tid()] }
+}
+probe end { foreach ([e, r] in lat) printf("%s %d %d\n", e, r, @count(lat[e, r])) }
+STP
+timeout 120 ktap -v -c ktap-values $T/keyed.stp >$T/low 2>$T/low.err
+lrc=$?
+timeout 120 ktap --no-lower -c ktap-values $T/keyed.stp >$T/ref 2>$T/ref.err
+rrc=$?
+if [ "$lrc" -eq 0 ] && [ "$rrc" -eq 0 ] && grep -q "latency pair .* runs in the kernel" $T/low.err &&
+	[ "$(cat $T/ref)" = "kv-x -9 480" ] && cmp -s $T/low $T/ref; then
+	ok "keyed latency statistic: lowered and --no-lower print the same ($(cat $T/ref))"
+else
+	not_ok "keyed latency statistic: lowered (exit $lrc) and --no-lower (exit $rrc) differ"
+	echo "# lowered:"; diag $T/low; diag $T/low.err
+	echo "# --no-lower:"; diag $T/ref; diag $T/ref.err
+fi
+
+# SIGKILL: the guardian removes the session, synthetic event included.
+ktap -c 'sleep 4' $T/lat.stp >/dev/null 2>$T/kill.err &
+kpid=$!
+i=0
+while [ $i -lt 100 ] && ! grep -q ktap_ /sys/kernel/tracing/dynamic_events 2>/dev/null; do
+	sleep 0.1; i=$((i + 1))
+done
+grep ktap_ /sys/kernel/tracing/dynamic_events >$T/synth
+kill -9 $kpid
+wait $kpid 2>/dev/null
+i=0
+while [ $i -lt 100 ] && grep -q ktap_ /sys/kernel/tracing/dynamic_events 2>/dev/null; do
+	sleep 0.1; i=$((i + 1))
+done
+if grep -q '^s:synthetic/ktap_' $T/synth && ! grep -q ktap_ /sys/kernel/tracing/dynamic_events &&
+	! ls /sys/kernel/tracing/instances | grep -q ktap_; then
+	ok "SIGKILL: the guardian removed the instance and $(wc -l <$T/synth) synthetic event"
+else
+	not_ok "SIGKILL: the session's objects stayed"
+	echo "# while running:"; diag $T/synth
+	echo "# after:"; grep ktap_ /sys/kernel/tracing/dynamic_events | diag
+	diag $T/kill.err
+fi
+
+ktap-tfs-snapshot >$T/after
+if cmp -s $T/before $T/after; then
+	ok "tracefs as before the runs"
+else
+	not_ok "tracefs changed"
+	diff $T/before $T/after | diag
+	for s in low ref; do
+		cmp -s $T/before $T/after-$s || echo "# changed first by the $s run"
+	done
+fi
+guest_done
