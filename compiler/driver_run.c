@@ -5,6 +5,7 @@
 #include "driver.h"
 #include "session.h"
 
+#include "../runtime/ksym.h"
 #include "../runtime/live.h"
 #include "../runtime/run.h"
 
@@ -14,6 +15,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+
+#define DRV_KALLSYMS "/proc/kallsyms"
 
 /* -D NAME=VALUE for the limits the runtime has; stap's others are C
    macros for its generated module, which ktap does not have. */
@@ -85,10 +88,30 @@ static int drv_replay(struct ktap_session *s, struct run_options *ro)
 	return status;
 }
 
+/*
+ * The kernel's symbols, read once here (the session is what reads the
+ * machine) when a handler symbolises kernel addresses.  Without them
+ * addresses print as hex, as stap's do for unknown symbols.
+ */
+static struct ksym_table *drv_ksyms(const struct ktap_session *s)
+{
+	struct ksym_table *t = NULL;
+	char err[256];
+
+	if (!(s->ir->stacks & IR_STACK_KSYMS))
+		return NULL;
+	if (ksym_load(DRV_KALLSYMS, &t, err, sizeof(err)) != 0) {
+		fprintf(stderr, "WARNING: kernel addresses print as hex: %s\n", err);
+		return NULL;
+	}
+	return t;
+}
+
 int drv_pass5(struct ktap_session *s)
 {
 	struct live_options lo = { NULL, (unsigned)s->opt.verbose };
 	struct run_options ro = { 0 };
+	struct ksym_table *ksyms;
 	struct live *live;
 	int status;
 
@@ -98,12 +121,15 @@ int drv_pass5(struct ktap_session *s)
 	ro.command = s->opt.command;
 	ro.target_pid = s->opt.target_pid;
 	ro.verbose = (unsigned)s->opt.verbose;
+	ro.debuginfo_path = s->env.debuginfo_path;
 	ro.out = stdout;
 	if (s->opt.output && !(ro.out = fopen(s->opt.output, "w"))) {
 		fprintf(stderr, "ktap: error: cannot open %s: %s\n", s->opt.output,
 			strerror(errno));
 		return 1;
 	}
+	ksyms = drv_ksyms(s);
+	ro.ksym = ksyms;
 	if (s->opt.replay_dir) {
 		status = drv_replay(s, &ro);
 		goto out;
@@ -117,6 +143,7 @@ int drv_pass5(struct ktap_session *s)
 	status = run_plan(s->ir, &ro);
 	live_free(live);
 out:
+	ksym_free(ksyms);
 	if (ro.out != stdout && fclose(ro.out) != 0) {
 		fprintf(stderr, "ktap: error: writing %s: %s\n", s->opt.output,
 			strerror(errno));

@@ -152,10 +152,20 @@ struct ir_event {
 	const char *kprobe_pp;
 	bool kretprobe;
 	const char *filter;	/* kernel filter, or NULL */
+	/* IR_STACK_KERNEL/USER: the stacks its handlers read (the reader
+	   pairs them with its records); stack_rec: this is the ftrace
+	   kernel_stack (IR_STACK_KERNEL) or user_stack record itself. */
+	unsigned stacks, stack_rec;
 	unsigned *probes;
 	unsigned nprobes;
 	size_t pcap;
 };
+
+/* ir_event.stacks and ir_prog.stacks bits (lower_stack.c). */
+#define IR_STACK_KERNEL 1u	/* the kernel_stack record (stacktrace trigger) */
+#define IR_STACK_USER 2u	/* the user_stack record (userstacktrace option) */
+#define IR_STACK_KSYMS 4u	/* kallsyms: kernel symbols (symdata() too) */
+#define IR_STACK_MAPS 8u	/* processes' maps: user symbols */
 
 struct fmt_spec;
 
@@ -186,6 +196,7 @@ struct ir_prog {
 	size_t lcap;
 	struct kp_plan kplan;	/* the kernel objects, in the order applied */
 	bool uses_target;	/* filters mention $TARGET */
+	unsigned stacks;	/* IR_STACK_* bits of the whole program */
 };
 
 /* -p3: print the plan (kernel writes, then the code). */

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "rt_builtins.h"
 #include "format.h"
+#include "rt_stack.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -449,6 +450,8 @@ enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
 	}
 	if (id < sizeof(rtb_table) / sizeof(rtb_table[0]) && rtb_table[id])
 		return rtb_table[id](c, args, n, ret);
+	if (rt_stack_is_builtin(id))
+		return rt_stack_builtin(c, id, args, n, ret);
 	if (id >= RTB_PID)
 		return rtb_context(c, id, ret);
 	return rt_error(c, 0, "internal error: builtin %u has no implementation", id);

@@ -22,6 +22,8 @@
 #include "value.h"
 
 struct rt_store;
+struct ksym_table;
+struct usym_ctx;
 struct st_stat;
 
 /* The record a probe handler runs for (NULL fields for begin/end/timers). */
@@ -32,6 +34,9 @@ struct rt_event {
 	const void *data;	/* the raw record */
 	int size;
 	void *tep_event;	/* struct tep_event *, for the runner's callbacks */
+	/* The stacks recorded with it (reader_stack.c); n = 0: none. */
+	const uint64_t *kstack, *ustack;
+	unsigned nkstack, nustack;
 };
 
 /* What the context builtins know of a thread (its process, its ids). */
@@ -85,6 +90,8 @@ struct rt_ctx {
 	struct rt_value (*parms)(struct rt_ctx *c);
 	/* Thread @tid's process information (never NULL). */
 	const struct rt_proc *(*proc)(struct rt_ctx *c, int tid);
+	/* Make sure process @tgid's maps are in usym (NULL: no usym). */
+	void (*maps)(struct rt_ctx *c, int tgid);
 	void *runner;
 	/* Session state the script can see or change. */
 	int target_pid;
@@ -113,6 +120,11 @@ struct rt_ctx {
 	void *regexes;		/* compiled regexes, by index */
 	struct st_stat **timing;	/* -t: per probe, handler ns; or NULL */
 	int64_t boot_offset_ns;	/* CLOCK_REALTIME - trace clock */
+	/* Symbols (rt_stack.c): the session's kallsyms table (NULL: none
+	   loaded) and the processes' maps; said once when hidden. */
+	const struct ksym_table *ksym;
+	struct usym_ctx *usym;
+	bool ksym_warned;
 };
 
 /* Write buffered output to outf. */

@@ -15,6 +15,8 @@
 #define _GNU_SOURCE
 #include "run.h"
 #include "reader.h"
+#include "fileio.h"
+#include "usym.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,6 +82,7 @@ struct run {
 	struct run_frame *frames;	/* pending @entry values */
 	unsigned nframes;
 	struct run_frame entry;		/* the return probe's now (v: NULL if none) */
+	bool *want_stack;		/* per event: the reader pairs its stacks */
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -281,6 +284,48 @@ static int run_resolve_track(struct run *r)
 			}
 		}
 	}
+	return 0;
+}
+
+/*
+ * Process @tgid's maps into usym, read from /proc the first time ktap
+ * sees the process (or again after its exec), so that its user
+ * addresses can still be symbolised after it has exited.
+ */
+static void run_cb_maps(struct rt_ctx *c, int tgid)
+{
+	char path[64], err[128], *text;
+	size_t len;
+
+	if (!c->usym || tgid <= 0 || usym_has_process(c->usym, tgid))
+		return;
+	snprintf(path, sizeof(path), "/proc/%d/maps", tgid);
+	text = fio_read(path, &len);
+	if (text)
+		usym_add_process(c->usym, tgid, text, len, err, sizeof(err));
+	free(text);
+}
+
+/* The reader pairs the stack records with the events that want them. */
+static int run_pair_stacks(struct run *r)
+{
+	const struct ir_prog *p = r->prog;
+	int k = -1, u = -1;
+	unsigned i;
+
+	if (!(p->stacks & (IR_STACK_KERNEL | IR_STACK_USER)))
+		return 0;
+	r->want_stack = calloc(p->nevents + 1, sizeof(*r->want_stack));
+	if (!r->want_stack)
+		return -1;
+	for (i = 0; i < p->nevents; i++) {
+		r->want_stack[i] = p->events[i].stacks != 0;
+		if (p->events[i].stack_rec == IR_STACK_KERNEL)
+			k = (int)i;
+		if (p->events[i].stack_rec == IR_STACK_USER)
+			u = (int)i;
+	}
+	rdr_pair_stacks(r->rdr, k, u, r->want_stack);
 	return 0;
 }
 
@@ -534,11 +579,20 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 {
 	const struct ir_event *e = &r->prog->events[rec->index];
 	struct rt_event ev = { rec->ts, rec->cpu, rec->pid, rec->data, rec->size,
-			       rec->event };
+			       rec->event, rec->kstack, rec->ustack, rec->nkstack,
+			       rec->nustack };
 	unsigned k;
 
 	if (e->track)
 		run_track(r, rec, e->track);
+	if (r->ctx.usym) {
+		/* first sight (or exec): keep the maps while the process lives */
+		int tgid = run_proc(&r->procs, rec->pid, false)->tgid;
+
+		if (e->track & IR_TRACK_EXEC)
+			usym_forget_process(r->ctx.usym, tgid);
+		run_cb_maps(&r->ctx, tgid);
+	}
 	r->cur = rec;
 	r->nevents++;
 	/* After exit() no handler runs, not even another one of this record. */
@@ -929,6 +983,8 @@ static void run_cleanup(struct run *r)
 	free(r->frames);
 	free(r->procs.v);
 	free(r->due);
+	free(r->want_stack);
+	usym_free(r->ctx.usym);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
 	rt_fini(&r->ctx);
@@ -958,10 +1014,16 @@ static int run_setup(struct run *r)
 	r->ctx.entry_push = run_cb_entry_push;
 	r->ctx.parms = run_cb_parms;
 	r->ctx.proc = run_cb_proc;
+	r->ctx.ksym = r->opt->ksym;
+	if (r->prog->stacks & IR_STACK_MAPS) {
+		r->ctx.usym = usym_new(r->opt->debuginfo_path);
+		r->ctx.maps = run_cb_maps;
+	}
 	if (r->prog->nevents) {
 		r->source_open = true;
 		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, r->ctx.target_pid);
-		if (!r->rdr || run_resolve_fields(r) != 0 || run_resolve_track(r) != 0)
+		if (!r->rdr || run_resolve_fields(r) != 0 || run_resolve_track(r) != 0 ||
+		    run_pair_stacks(r) != 0)
 			return -1;
 	}
 	return 0;

@@ -36,6 +36,13 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 void lower_track(struct arena *a, struct ir_prog *ir, const char *tracefs);
 
 /*
+ * The stacktrace triggers, the userstacktrace option and the stack
+ * records for the handlers that read stacks (lower_stack.c).  Called by
+ * lower_run() after lower_track().
+ */
+void lower_stack(struct arena *a, struct ir_prog *ir);
+
+/*
  * Append the kernel objects that arm event @system:@name (its filter,
  * then enable) with kernel filter @filter (NULL: none); ktap's own
  * threads are always filtered out (lower_plan.c).
