@@ -16,8 +16,6 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#define DRV_KALLSYMS "/proc/kallsyms"
-
 /* -D NAME=VALUE for the limits the runtime has; stap's others are C
    macros for its generated module, which ktap does not have. */
 static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
@@ -88,25 +86,6 @@ static int drv_replay(struct ktap_session *s, struct run_options *ro)
 	return status;
 }
 
-/*
- * The kernel's symbols, read once here (the session is what reads the
- * machine) when a handler symbolises kernel addresses.  Without them
- * addresses print as hex, as stap's do for unknown symbols.
- */
-static struct ksym_table *drv_ksyms(const struct ktap_session *s)
-{
-	struct ksym_table *t = NULL;
-	char err[256];
-
-	if (!(s->ir->stacks & IR_STACK_KSYMS))
-		return NULL;
-	if (ksym_load(DRV_KALLSYMS, &t, err, sizeof(err)) != 0) {
-		fprintf(stderr, "WARNING: kernel addresses print as hex: %s\n", err);
-		return NULL;
-	}
-	return t;
-}
-
 int drv_pass5(struct ktap_session *s)
 {
 	struct live_options lo = { NULL, (unsigned)s->opt.verbose };
@@ -128,7 +107,7 @@ int drv_pass5(struct ktap_session *s)
 			strerror(errno));
 		return 1;
 	}
-	ksyms = drv_ksyms(s);
+	ksyms = session_ksyms(s);
 	ro.ksym = ksyms;
 	if (s->opt.replay_dir) {
 		status = drv_replay(s, &ro);
