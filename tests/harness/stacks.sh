@@ -1,0 +1,127 @@
+#!/bin/sh
+# stacks.sh - stack traces on this machine's kernel (TAP): kernel stacks
+# from the stacktrace trigger on a syscall tracepoint, user stacks from
+# the userstacktrace option in a uprobe of tests/tools/ktap-uprobe-target
+# (known call chain main -> walk), their string forms and symbol
+# functions, stap's line for a probe without a stack, and tracefs (and
+# the top-level ring buffer, where nothing may land) left as found.
+# Root, tracefs and uprobe events only; otherwise the file is skipped.
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+: "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
+GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
+T=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
+SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
+TR=/sys/kernel/tracing
+TP='kernel.trace("syscalls:sys_enter_getppid")'
+
+[ "$(id -u)" -eq 0 ] || skip_all "stack tests need root (run make check as root)"
+[ -d $TR/events/syscalls ] && [ -w $TR/uprobe_events ] ||
+	skip_all "no tracefs with syscall and uprobe events at $TR"
+[ -x "$GP" ] && [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
+LIBC=$(readlink -f "$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')")
+SRC=$(basename "$T").c
+
+plan 9
+"$SNAP" >"$TMP/before"
+# the top-level buffer's records: the trigger must write into ktap's instance
+top_entries() { cat $TR/per_cpu/cpu*/stats | awk '/^entries:/ { n += $2 } END { print n + 0 }'; }
+top_before=$(top_entries)
+
+# 1. print_backtrace(): one stack per call of the -c child (3 calls),
+#    each the same, from the tracepoint's caller down to the syscall entry.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 3" -e \
+	"probe $TP { if (tid() == target()) { print_backtrace(); println(\"--\") } }"
+sed 's/^ 0x[0-9a-f]* : \([A-Za-z0-9_.]*\)+0x[0-9a-f]*\/0x[0-9a-f]* \[kernel\]$/\1/' \
+	"$TMP/out" | tr '\n' ' ' | sed 's/ -- /\n/g' >"$TMP/names"
+if [ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/names")" -eq 3 ] &&
+	[ "$(sort -u "$TMP/names" | wc -l)" -eq 1 ] &&
+	grep -q 'do_syscall_64 entry_SYSCALL_64_after_hwframe$' "$TMP/names"; then
+	ok "print_backtrace(): 3 identical kernel stacks ending in the syscall entry ($(head -n 1 "$TMP/names"))"
+else
+	not_ok "print_backtrace() (exit status $rc)"
+	diag_file "$TMP/out"
+	explain "$TMP/err"
+fi
+
+# 2. backtrace() is print_backtrace()'s addresses, hex, a space after
+#    each; sprint_backtrace() its "sym+0xoff [kernel]" lines; symdata()
+#    and symname() of an address as print_backtrace() prints it.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 1" -e \
+	"probe $TP { if (tid() == target()) {
+		print_backtrace(); println(\"--\"); bt = backtrace(); println(bt); print(sprint_backtrace())
+		a = strtol(tokenize(bt, \" \"), 16); println(symdata(a)); println(symname(a))
+		print_stack(bt); print(sprint_stack(bt)) } }"
+n=$(sed -n '/^--$/{=;q}' "$TMP/out")
+n=$((${n:-1} - 1))
+full=$(head -n "$n" "$TMP/out")
+hex=$(printf '%s\n' "$full" | sed 's/^ \(0x[0-9a-f]*\) : .*/\1 /' | tr -d '\n')
+simple=$(printf '%s\n' "$full" | sed 's/^ 0x[0-9a-f]* : \(.*+0x[0-9a-f]*\)\/0x[0-9a-f]* \(\[kernel\]\)$/\1 \2/')
+data1=$(printf '%s\n' "$full" | sed -n '1s/^ 0x[0-9a-f]* : //p')
+name1=${data1%%+*}
+printf '%s\n--\n%s\n%s\n%s\n%s\n%s\n%s\n' "$full" "$hex" "$simple" "$data1" "$name1" "$full" "$full" >"$TMP/want"
+if [ "$n" -ge 2 ]; then
+	expect_same "backtrace(), sprint_backtrace(), symdata(), symname(), print_stack(), sprint_stack() agree with print_backtrace()" "$TMP/want" "$TMP/out"
+else
+	not_ok "no kernel stack to compare (exit status $rc)"
+	explain "$TMP/err"
+fi
+
+# 3. print_ubacktrace() at walk's loop body: walk <- main <- libc, in the
+#    program and libc, once per iteration (3), exact symbols.
+walk="process(\"$T\").statement(\"walk@$SRC:85\")"
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -c "$T" -e "probe $walk { print_ubacktrace(); println(\"--\") }"
+sed 's/^ 0x[0-9a-f]* : \([A-Za-z0-9_.]*\)+0x[0-9a-f]*\/0x[0-9a-f]* \[\(.*\)\]$/\1 \2/' "$TMP/out" >"$TMP/got"
+for i in 1 2 3; do printf 'walk %s\nmain %s\n__libc_start_call_main %s\n--\n' "$T" "$T" "$LIBC"; done >"$TMP/want"
+cp "$TMP/got" "$TMP/out"
+expect_same "print_ubacktrace(): walk, main, __libc_start_call_main with their files, 3 times" "$TMP/want" "$TMP/out"
+
+# 4. ubacktrace(), sprint_ubacktrace(), usymname(), usymdata(),
+#    print_ustack() and sprint_ustack() agree with print_ubacktrace().
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -c "$T" -e "probe $walk {
+	print_ubacktrace(); bt = ubacktrace(); println(bt); print(sprint_ubacktrace())
+	a = strtol(tokenize(bt, \" \"), 16); println(usymdata(a)); println(usymname(a))
+	print_ustack(bt); print(sprint_ustack(bt)); exit() }"
+full=$(head -n 3 "$TMP/out")
+hex=$(printf '%s\n' "$full" | sed 's/^ \(0x[0-9a-f]*\) : .*/\1 /' | tr -d '\n')
+simple=$(printf '%s\n' "$full" | sed 's/^ 0x[0-9a-f]* : \(.*+0x[0-9a-f]*\)\/0x[0-9a-f]* \[.*\/\(.*\)\]$/\1 [\2]/')
+data1=$(printf '%s\n' "$full" | sed -n '1s/^ 0x[0-9a-f]* : //p')
+printf '%s\n%s\n%s\n%s\nwalk\n%s\n%s\n' "$full" "$hex" "$simple" "$data1" "$full" "$full" >"$TMP/want"
+expect_same "ubacktrace(), sprint_ubacktrace(), usymdata(), usymname(), print_ustack(), sprint_ustack() agree" "$TMP/want" "$TMP/out"
+
+# 5. a probe without an event has no stack: stap's lines, empty strings.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe begin { print_backtrace(); print_ubacktrace(); printf("[%s][%s]\n", backtrace(), ubacktrace()); exit() }'
+printf '<no kernel backtrace at begin>\n<no user backtrace at begin>\n[][]\n' >"$TMP/want"
+expect_same "begin: <no kernel backtrace at begin>, empty backtrace()" "$TMP/want" "$TMP/out"
+
+# 6. a stack for every handled event, and only the trigger's: the kernel
+#    filter is the trigger's filter, so 2000 calls give 2000 stacks.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 2000" -e \
+	"global n, s; probe $TP { if (tid() != target()) next; n++; if (backtrace() != \"\") s++ } probe end { printf(\"%d %d\n\", n, s) }"
+echo "2000 2000" >"$TMP/want"
+expect_same "2000 calls, 2000 events, 2000 with a kernel stack" "$TMP/want" "$TMP/out"
+
+# 7. user stacks of a process that has exited when its records are read
+#    (ktap reads ~10 ms late; the target lives ~20 ms more): its maps were
+#    cached at first sight, and the -c child is gone at the end probe.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -c "$T" -e \
+	"global s; probe process(\"$T\").function(\"nap\") { s = sprint_ubacktrace() } probe end { print(s) }"
+sed 's/+0x[0-9a-f]*//' "$TMP/out" >"$TMP/got"
+printf 'nap [%s]\n__libc_start_call_main [%s]\n' "$(basename "$T")" "$(basename "$LIBC")" >"$TMP/want"
+cp "$TMP/got" "$TMP/out"
+expect_same "sprint_ubacktrace() in nap(), printed after the process exited" "$TMP/want" "$TMP/out"
+
+"$SNAP" >"$TMP/after"
+if cmp -s "$TMP/before" "$TMP/after"; then
+	ok "tracefs unchanged: instance, trigger and option removed"
+else
+	not_ok "tracefs changed"
+	diag_diff "$TMP/before" "$TMP/after"
+fi
+top_after=$(top_entries)
+if [ "$top_before" = "$top_after" ]; then
+	ok "nothing written to the top-level ring buffer ($top_after entries before and after)"
+else
+	not_ok "the top-level ring buffer got records: $top_before -> $top_after entries"
+fi
