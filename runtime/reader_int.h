@@ -78,6 +78,8 @@ struct rdr {
 	char err[RDR_ERRLEN];
 	/* rdr_pair_stacks(): */
 	int kstack_idx, ustack_idx;	/* -1: not paired */
+	/* their fields, resolved once: caller[], size / tgid */
+	const struct rdr_field *kcaller, *ksize, *ucaller, *utgid;
 	const bool *want_stack;		/* per event index, or NULL */
 	void *held;			/* the delivered record, copied */
 	size_t held_cap;

@@ -37,6 +37,14 @@ void rdr_pair_stacks(struct rdr *r, int kidx, int uidx, const bool *want)
 	r->kstack_idx = kidx;
 	r->ustack_idx = uidx;
 	r->want_stack = want;
+	if (kidx >= 0) {
+		r->kcaller = rdr_field(r, (unsigned)kidx, "caller");
+		r->ksize = rdr_field(r, (unsigned)kidx, "size");
+	}
+	if (uidx >= 0) {
+		r->ucaller = rdr_field(r, (unsigned)uidx, "caller");
+		r->utgid = rdr_field(r, (unsigned)uidx, "tgid");
+	}
 }
 
 static int rdr_grow(void **p, size_t *cap, size_t need)
@@ -66,12 +74,12 @@ static uint64_t rdr_word(const struct rdr_field *f, const char *p)
 	return f->swap ? __builtin_bswap32(w) : w;
 }
 
-/* The frames of stack record @rec (event @idx) into *@out. */
+/* The frames of stack record @rec into *@out. */
 static int rdr_stack_addrs(struct rdr *r, const struct rdr_record *rec, bool kernel,
 			   uint64_t **out, size_t *cap, unsigned *n)
 {
-	const struct rdr_field *fc = rdr_field(r, rec->index, "caller");
-	const struct rdr_field *fn = rdr_field(r, rec->index, kernel ? "size" : "tgid");
+	const struct rdr_field *fc = kernel ? r->kcaller : r->ucaller;
+	const struct rdr_field *fn = kernel ? r->ksize : r->utgid;
 	unsigned max, want, i;
 	uint64_t a;
 
@@ -151,9 +159,7 @@ int rdr_attach_stacks(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec)
 			if (rdr_stack_addrs(r, &s, false, &r->uaddr, &r->ucap, &rec->nustack) != 0)
 				goto oom;
 			rec->ustack = r->uaddr;
-			const struct rdr_field *tg = rdr_field(r, s.index, "tgid");
-
-			rec->ustack_tgid = tg ? (int)rdr_field_num(tg, &s) : rec->pid;
+			rec->ustack_tgid = r->utgid ? (int)rdr_field_num(r->utgid, &s) : rec->pid;
 		}
 	}
 oom:

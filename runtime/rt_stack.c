@@ -56,7 +56,9 @@ static void rts_addr(struct rt_ctx *c, struct rt_buf *b, int pid, uint64_t addr,
 	char line[1024];
 	int n;
 
-	if (pid)
+	if (fmt == KSYM_FMT_HEX)	/* backtrace(): no symbol to look up */
+		n = ksym_format_parts(NULL, NULL, addr, 0, 0, fmt, 0, line, sizeof(line));
+	else if (pid)
 		n = c->usym ? usym_format(c->usym, pid, addr, fmt, 0, line, sizeof(line)) :
 			      ksym_format_parts(NULL, NULL, addr, 0, 0, fmt, 0, line, sizeof(line));
 	else
