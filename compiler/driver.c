@@ -61,6 +61,8 @@ static const char drv_help[] =
 	"                 with their parameter types, and exit\n"
 	"  --dump-probe-aliases\n"
 	"                 list the tapset's probe aliases and exit\n"
+	"  --diag-codes   show each compiler message's stable code,\n"
+	"                 error[E0123] (doc/diagnostics.md)\n"
 	"  -h, --help     show this help\n"
 	"  -V, --version  show the version and the SystemTap language level\n"
 	"\n"
@@ -89,7 +91,7 @@ static const char drv_help[] =
 	"Exit status: 0 success, 1 an error.\n";
 
 /* Long options without a short one (beyond any char). */
-enum { DRV_OPT_TARGET = 0x100, DRV_OPT_SAVE_TARGET };
+enum { DRV_OPT_TARGET = 0x100, DRV_OPT_SAVE_TARGET, DRV_OPT_DIAG_CODES };
 
 struct drv_timer {
 	struct timespec real;
@@ -237,6 +239,7 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		o->script_text = "probe never {}";
 		o->last_pass = 1;
 		return 0;
+	case DRV_OPT_DIAG_CODES: s->diag.show_codes = true; return 0;
 	case 'R':
 		/* The recording's formats stand in for tracefs in pass 2 too
 		   (session_target). */
@@ -256,6 +259,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "replay", required_argument, NULL, 'R' },
 		{ "dump-functions", no_argument, NULL, 'F' },
 		{ "dump-probe-aliases", no_argument, NULL, 'A' },
+		{ "diag-codes", no_argument, NULL, DRV_OPT_DIAG_CODES },
 		{ "target", required_argument, NULL, DRV_OPT_TARGET },
 		{ "save-target", required_argument, NULL, DRV_OPT_SAVE_TARGET },
 		{ NULL, 0, NULL, 0 },
@@ -517,6 +521,23 @@ out:
 	return r < 0 ? 0 : r;
 }
 
+/* Passes 2 and 3 of a parsed script, their listings to @out. */
+static void drv_fuzz_passes(struct ktap_session *s, FILE *out)
+{
+	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
+				 false, &s->target, false };
+	/* A fixed maxactive: no CPU count read per input. */
+	struct lower_options lo = { s->opt.buffer_mb * 1024, 1, s->target.tracefs };
+
+	s->prog = sema_run(s->arena, &s->diag, &in);
+	if (!s->prog)
+		return;
+	sema_print(out, s->prog);
+	s->ir = lower_run(s->arena, &s->diag, &s->src, s->prog, &lo);
+	if (s->ir)
+		ir_dump(out, s->ir);
+}
+
 int drv_fuzz_one(const uint8_t *data, size_t size)
 {
 	FILE *null = fopen("/dev/null", "w");
@@ -532,10 +553,16 @@ int drv_fuzz_one(const uint8_t *data, size_t size)
 		s.diag.muted = true;
 		s.opt.guru = guru;
 		s.opt.script_text = text;
-		s.opt.last_pass = 1;
-		session_facts(&s);
-		if (session_parse(&s) == 0 && null)
-			ast_print_file(null, s.script);
+		/* As -p3: the tapset loads lazily (-p1 parses all of it). */
+		s.opt.last_pass = 3;
+		/* The target: the fixture tracefs (fuzz_frontend.c sets it). */
+		if (session_target(&s) == 0) {
+			session_facts(&s);
+			if (session_parse(&s) == 0 && null) {
+				ast_print_file(null, s.script);
+				drv_fuzz_passes(&s, null);
+			}
+		}
 		session_free(&s);
 		free(text);
 	}

@@ -16,7 +16,7 @@ SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
 TR=/sys/kernel/tracing
 TP='kernel.trace("syscalls:sys_enter_getppid")'
 
-[ "$(id -u)" -eq 0 ] || skip_all "stack tests need root (run make check as root)"
+require_live "stack tests need root (run make check as root)"
 [ -d $TR/events/syscalls ] && [ -w $TR/uprobe_events ] ||
 	skip_all "no tracefs with syscall and uprobe events at $TR"
 [ -x "$GP" ] && [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"

@@ -13,20 +13,17 @@
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 T=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
 O=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-opt
-SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
 TR=/sys/kernel/tracing
 
-[ "$(id -u)" -eq 0 ] || skip_all "uprobe tests need root (run make check as root)"
+require_live "uprobe tests need root (run make check as root)"
 [ -w $TR/uprobe_events ] || skip_all "this kernel has no uprobe events"
-[ -x "$T" ] && [ -x "$O" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
+require_tools "$T" "$O" "$TFS_SNAP"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 34
-"$SNAP" >"$TMP/before"
+tfs_guard_begin
 
-# check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
-# output goes to $TMP/out with -o; the probed program's to $TMP/child.)
-check() { expect_same "$1" "$TMP/want" "$TMP/out"; }
+# check DESC (lib.sh): $TMP/out against $TMP/want, exit status 0.  (The
+# script's output goes to $TMP/out with -o; the probed program's to $TMP/child.)
 
 entry='probe process("'"$T"'").function("handle") {
 	printf("id=%d name=%s n=%d msg=%s in.y=%d ip->x=%d tag=%s tag[1]=%d flags=%d mode=%d\n",
@@ -272,8 +269,9 @@ fi
 
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("handle") { printf("%s\n", $r$); exit() }' -c "$T"
-# stap's $var$ shows nested structs as {...} and arrays (char arrays too) as [...].
-if [ "$rc" -eq 0 ] && grep -qx '{.id=42, .name="alpha", .in={...}, .ip=0x[0-9a-f]*, .tag=\[...\], .flags=5, .mode=17, .bytes=0x[0-9a-f]*}' "$TMP/out"; then
+# stap's $var$ shows nested structs as {...} and arrays (char arrays too) as [...];
+# char and unsigned char pointers as strings (stap's print_chars).
+if [ "$rc" -eq 0 ] && grep -qx '{.id=42, .name="alpha", .in={...}, .ip=0x[0-9a-f]*, .tag=\[...\], .flags=5, .mode=17, .bytes="tagged"}' "$TMP/out"; then
 	ok '$r$ prints the struct as stap does: members, strings quoted, pointers in hex'
 else
 	not_ok '$r$ pretty printing'
@@ -400,10 +398,5 @@ else
 	diag_file "$TMP/err"
 fi
 
-"$SNAP" >"$TMP/after"
-if cmp -s "$TMP/before" "$TMP/after"; then
-	ok "tracefs unchanged: instances and uprobe events removed"
-else
-	not_ok "tracefs changed"
-	diag_diff "$TMP/before" "$TMP/after"
-fi
+tfs_guard_end "tracefs unchanged: instances and uprobe events removed"
+done_testing
