@@ -23,8 +23,7 @@ require_live "stack tests need root (run make check as root)"
 LIBC=$(readlink -f "$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')")
 SRC=$(basename "$T").c
 
-plan 9
-"$SNAP" >"$TMP/before"
+tfs_guard_begin
 # the top-level buffer's records: the trigger must write into ktap's instance
 top_entries() { cat $TR/per_cpu/cpu*/stats | awk '/^entries:/ { n += $2 } END { print n + 0 }'; }
 top_before=$(top_entries)
@@ -112,16 +111,11 @@ printf 'nap [%s]\n__libc_start_call_main [%s]\n' "$(basename "$T")" "$(basename 
 cp "$TMP/got" "$TMP/out"
 expect_same "sprint_ubacktrace() in nap(), printed after the process exited" "$TMP/want" "$TMP/out"
 
-"$SNAP" >"$TMP/after"
-if cmp -s "$TMP/before" "$TMP/after"; then
-	ok "tracefs unchanged: instance, trigger and option removed"
-else
-	not_ok "tracefs changed"
-	diag_diff "$TMP/before" "$TMP/after"
-fi
+tfs_guard_end "tracefs unchanged: instance, trigger and option removed"
 top_after=$(top_entries)
 if [ "$top_before" = "$top_after" ]; then
 	ok "nothing written to the top-level ring buffer ($top_after entries before and after)"
 else
 	not_ok "the top-level ring buffer got records: $top_before -> $top_after entries"
 fi
+done_testing
