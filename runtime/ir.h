@@ -156,6 +156,10 @@ struct ir_event {
 	   pairs them with its records); stack_rec: this is the ftrace
 	   kernel_stack (IR_STACK_KERNEL) or user_stack record itself. */
 	unsigned stacks, stack_rec;
+	/* A uprobe on a function's first instruction: where the return
+	   address is ("+0(%sp)"), the frame the kernel's frame-pointer walk
+	   of the user stack misses there; NULL otherwise. */
+	const char *uentry_ra;
 	unsigned *probes;
 	unsigned nprobes;
 	size_t pcap;
@@ -166,6 +170,8 @@ struct ir_event {
 #define IR_STACK_USER 2u	/* the user_stack record (userstacktrace option) */
 #define IR_STACK_KSYMS 4u	/* kallsyms: kernel symbols (symdata() too) */
 #define IR_STACK_MAPS 8u	/* processes' maps: user symbols */
+/* The fetch argument holding ir_event.uentry_ra's return address. */
+#define IR_STACK_RA_FIELD "__ktap_ra"
 
 struct fmt_spec;
 

@@ -48,6 +48,9 @@ struct run_parm {
  * per thread and return probe, matched last-in first-out (recursion).
  * @v and the strings it points to are one allocation.
  */
+/* user_stack's 8 frames and the return address of a uprobe at entry */
+#define RUN_USTACK_MAX 9
+
 struct run_frame {
 	int tid;
 	unsigned probe;			/* the return probe */
@@ -82,6 +85,8 @@ struct run {
 	unsigned nframes;
 	struct run_frame entry;		/* the return probe's now (v: NULL if none) */
 	bool *want_stack;		/* per event: the reader pairs its stacks */
+	const struct rdr_field **ra;	/* per event: IR_STACK_RA_FIELD, or NULL */
+	uint64_t ustk[RUN_USTACK_MAX];	/* a user stack with its return address */
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -134,6 +139,31 @@ static void run_cb_maps(struct rt_ctx *c, int tgid)
 	free(text);
 }
 
+/*
+ * At a uprobe on a function's entry the kernel's frame-pointer walk
+ * misses the caller: put its return address (fetched by the uprobe,
+ * lower_stack.c) back as the second frame.  (Not "unless the walk's
+ * next frame is the same address": in a recursion it is, rightly.)
+ */
+static void run_user_ra(struct run *r, const struct rdr_record *rec, struct rt_event *ev)
+{
+	const struct rdr_field *f = r->ra ? r->ra[rec->index] : NULL;
+	uint64_t ra;
+	unsigned n;
+
+	if (!f || !ev->nustack)
+		return;
+	ra = (uint64_t)rdr_field_num(f, rec);
+	if (!ra)
+		return;
+	n = ev->nustack < RUN_USTACK_MAX - 1 ? ev->nustack : RUN_USTACK_MAX - 1;
+	r->ustk[0] = ev->ustack[0];
+	r->ustk[1] = ra;
+	memcpy(&r->ustk[2], &ev->ustack[1], (n - 1) * sizeof(r->ustk[0]));
+	ev->ustack = r->ustk;
+	ev->nustack = n + 1;
+}
+
 /* The reader pairs the stack records with the events that want them. */
 static int run_pair_stacks(struct run *r)
 {
@@ -144,10 +174,13 @@ static int run_pair_stacks(struct run *r)
 	if (!(p->stacks & (IR_STACK_KERNEL | IR_STACK_USER)))
 		return 0;
 	r->want_stack = calloc(p->nevents + 1, sizeof(*r->want_stack));
-	if (!r->want_stack)
+	r->ra = calloc(p->nevents + 1, sizeof(*r->ra));
+	if (!r->want_stack || !r->ra)
 		return -1;
 	for (i = 0; i < p->nevents; i++) {
 		r->want_stack[i] = p->events[i].stacks != 0;
+		if (p->events[i].uentry_ra)
+			r->ra[i] = rdr_field(r->rdr, i, IR_STACK_RA_FIELD);
 		if (p->events[i].stack_rec == IR_STACK_KERNEL)
 			k = (int)i;
 		if (p->events[i].stack_rec == IR_STACK_USER)
@@ -414,6 +447,7 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 	if (e->track)
 		run_proc_track(&r->procs, &r->track[rec->index * RUN_PROC_FIELDS], rec,
 			       e->track);
+	run_user_ra(r, rec, &ev);
 	if (r->ctx.usym) {
 		/* first sight (or exec): keep the maps while the process lives */
 		int tgid = run_proc_get(&r->procs, rec->pid, false)->tgid;
@@ -747,6 +781,7 @@ static void run_cleanup(struct run *r)
 	run_proc_free(&r->procs);
 	free(r->due);
 	free(r->want_stack);
+	free(r->ra);
 	usym_free(r->ctx.usym);
 	if (r->sigfd >= 0)
 		close(r->sigfd);

@@ -42,6 +42,11 @@ void lower_track(struct arena *a, struct ir_prog *ir, const char *tracefs);
  */
 void lower_stack(struct arena *a, struct ir_prog *ir);
 
+struct tpf_event;
+/* What lower_stack() needs to know of event @ev (@e is its ir_event):
+   a uprobe at a function's entry (lower_stack.c).  Called by lw_event(). */
+void lower_stack_event(struct arena *a, struct ir_event *e, const struct tpf_event *ev);
+
 /*
  * Append the kernel objects that arm event @system:@name (its filter,
  * then enable) with kernel filter @filter (NULL: none); ktap's own

@@ -18,9 +18,21 @@
  * tracking events too), the trigger only after the events that need one
  * and only when the filter passes.  The user stack has no trigger, so
  * the option it is (8 frames, FTRACE_STACK_ENTRIES).
+ *
+ * The kernel walks a user stack by frame pointers.  At a uprobe on a
+ * function's first instruction the function has not pushed its frame
+ * yet: the walk starts at the caller's frame and so misses the caller
+ * itself, whose return address is at the top of the stack.  Such a
+ * uprobe event also fetches that word (IR_STACK_RA_FIELD, on machines
+ * whose calls push the return address: x86_64), and the runtime puts it
+ * back as the second frame.
  */
 #include "lower.h"
 #include "arena.h"
+#include "fetch.h"
+#include "resolve_cconv.h"
+#include "resolve_elf.h"
+#include "resolve_tpfmt.h"
 
 #include <string.h>
 
@@ -112,6 +124,42 @@ static void ls_add_record(struct arena *a, struct ir_prog *ir, const char *name,
 	ir->nevents++;
 }
 
+void lower_stack_event(struct arena *a, struct ir_event *e, const struct tpf_event *ev)
+{
+	const struct fetch_site *fs = ev->dyn_func;
+
+	if (!ev->dyn || ev->dyn->kind != KP_UPROBE || ev->dyn_return || !fs || fs->stmt ||
+	    !fs->file || !fs->file->cc || !fs->file->cc->stack0)
+		return;
+	e->uentry_ra = arena_printf(a, "+0(%s)", fs->file->cc->sp);
+}
+
+/* Event @e's uprobe also fetches the return address (see above). */
+static void ls_fetch_ra(struct arena *a, struct ir_prog *ir, const struct ir_event *e)
+{
+	unsigned i;
+
+	for (i = 0; i < ir->kplan.n; i++) {
+		struct kp_obj *o = &ir->kplan.objs[i];
+		struct kp_dynevent *d;
+		struct kp_arg *args;
+
+		if (o->kind != KP_DYNEVENT || strcmp(o->u.dyn->group, e->system) ||
+		    strcmp(o->u.dyn->name, e->name))
+			continue;
+		d = arena_alloc(a, sizeof(*d));
+		*d = *o->u.dyn;
+		args = arena_alloc(a, (d->nargs + 1) * sizeof(*args));
+		if (d->nargs)
+			memcpy(args, d->args, d->nargs * sizeof(*args));
+		args[d->nargs++] = (struct kp_arg){ IR_STACK_RA_FIELD, e->uentry_ra, "u64" };
+		d->args = args;
+		d->acap = d->nargs;
+		o->u.dyn = d;
+		return;
+	}
+}
+
 void lower_stack(struct arena *a, struct ir_prog *ir)
 {
 	unsigned *fb = ls_func_bits(a, ir), i, bits, all = 0, nev = ir->nevents;
@@ -125,6 +173,14 @@ void lower_stack(struct arena *a, struct ir_prog *ir)
 			ir->events[p->event].stacks |= bits & (IR_STACK_KERNEL | IR_STACK_USER);
 	}
 	ir->stacks = all;
+	for (i = 0; i < nev; i++) {
+		struct ir_event *e = &ir->events[i];
+
+		if (!(e->stacks & IR_STACK_USER))
+			e->uentry_ra = NULL;
+		else if (e->uentry_ra)
+			ls_fetch_ra(a, ir, e);
+	}
 	for (i = 0; i < nev; i++) {
 		const struct ir_event *e = &ir->events[i];
 

@@ -107,9 +107,37 @@ expect_same "2000 calls, 2000 events, 2000 with a kernel stack" "$TMP/want" "$TM
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -c "$T" -e \
 	"global s; probe process(\"$T\").function(\"nap\") { s = sprint_ubacktrace() } probe end { print(s) }"
 sed 's/+0x[0-9a-f]*//' "$TMP/out" >"$TMP/got"
-printf 'nap [%s]\n__libc_start_call_main [%s]\n' "$(basename "$T")" "$(basename "$LIBC")" >"$TMP/want"
+printf 'nap [%s]\nmain [%s]\n__libc_start_call_main [%s]\n' "$(basename "$T")" "$(basename "$T")" "$(basename "$LIBC")" >"$TMP/want"
 cp "$TMP/got" "$TMP/out"
 expect_same "sprint_ubacktrace() in nap(), printed after the process exited" "$TMP/want" "$TMP/out"
+
+# 8. at a function's entry the caller is there too (the uprobe fetches
+#    the return address the kernel's frame-pointer walk misses), also
+#    in a recursion: fact(4) -> fact(3) -> fact(2) -> fact(1)
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -c "$T" -e \
+	"probe process(\"$T\").function(\"fact\") { print(sprint_ubacktrace()); println(\"--\") }"
+sed 's/+0x[0-9a-f]* \[.*\]$//' "$TMP/out" | tr '\n' ' ' | sed 's/ -- /\n/g' >"$TMP/got"
+cat >"$TMP/want" <<'EOW'
+fact main __libc_start_call_main
+fact fact main __libc_start_call_main
+fact fact fact main __libc_start_call_main
+fact fact fact fact main __libc_start_call_main
+EOW
+cp "$TMP/got" "$TMP/out"
+expect_same "print_ubacktrace() at fact()'s entry, recursing: the caller of each call" "$TMP/want" "$TMP/out"
+
+# 9. -p3: only the entry probe fetches the return address
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	"probe process(\"$T\").function(\"fact\"), $walk { print_ubacktrace() }"
+if [ "$rc" -eq 0 ] && [ "$(grep -c "^write uprobe_events 'p:ktap_\$PID/fact_[0-9]* $T:0x[0-9a-f]* __ktap_ra=+0(%sp):u64'\$" "$TMP/out")" -eq 1 ] &&
+	[ "$(grep -c '__ktap_ra' "$TMP/out")" -eq 1 ] &&
+	grep -q "^write instances/ktap_\$PID/options/userstacktrace '1'\$" "$TMP/out"; then
+	ok "-p3: the userstacktrace option; __ktap_ra=+0(%sp) on the entry uprobe only"
+else
+	not_ok "-p3 of user stacks (exit status $rc)"
+	diag_file "$TMP/out"
+	explain "$TMP/err"
+fi
 
 tfs_guard_end "tracefs unchanged: instance, trigger and option removed"
 top_after=$(top_entries)
