@@ -91,8 +91,10 @@ struct rt_ctx {
 	struct rt_value (*parms)(struct rt_ctx *c);
 	/* Thread @tid's process information (never NULL). */
 	const struct rt_proc *(*proc)(struct rt_ctx *c, int tid);
-	/* Make sure process @tgid's maps are in usym (NULL: no usym). */
-	void (*maps)(struct rt_ctx *c, int tgid);
+	/* Make sure process @tgid's maps are in usym (NULL: no usym);
+	   @refresh: read them again if the process still lives (an address
+	   was in no mapping: mapped since, e.g. libc after the exec). */
+	void (*maps)(struct rt_ctx *c, int tgid, bool refresh);
 	void *runner;
 	/* Session state the script can see or change. */
 	int target_pid;

@@ -87,8 +87,16 @@ static void rts_stack(struct rt_ctx *c, struct rt_buf *b, bool user, enum ksym_f
 	}
 	if (user && c->proc)
 		pid = c->proc(c, c->ev->tid)->tgid;
-	if (user && c->maps)
-		c->maps(c, pid);
+	if (user && c->maps) {
+		struct usym_info in;
+
+		c->maps(c, pid, false);
+		for (i = 0; i < n && c->usym; i++)
+			if (usym_lookup(c->usym, pid, v[i], &in) < 0) {
+				c->maps(c, pid, true);
+				break;
+			}
+	}
 	if (!user)
 		rts_check_hidden(c);
 	for (i = 0; i < n; i++)
@@ -116,7 +124,7 @@ static enum rt_status rts_sym(struct rt_ctx *c, bool user, enum ksym_fmt fmt, in
 	if (user) {
 		pid = c->ev && c->proc ? c->proc(c, c->ev->tid)->tgid : 0;
 		if (pid && c->maps)
-			c->maps(c, pid);
+			c->maps(c, pid, false);
 		if (!pid)	/* begin/end: no process of the script's */
 			pid = -1;
 	} else {

@@ -87,6 +87,8 @@ struct run {
 	bool *want_stack;		/* per event: the reader pairs its stacks */
 	const struct rdr_field **ra;	/* per event: IR_STACK_RA_FIELD, or NULL */
 	uint64_t ustk[RUN_USTACK_MAX];	/* a user stack with its return address */
+	int maps_tgid;			/* the last maps refresh: whose, when */
+	uint64_t maps_at;
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -125,13 +127,24 @@ static int run_resolve_track(struct run *r)
  * sees the process (or again after its exec), so that its user
  * addresses can still be symbolised after it has exited.
  */
-static void run_cb_maps(struct rt_ctx *c, int tgid)
+static void run_cb_maps(struct rt_ctx *c, int tgid, bool refresh)
 {
+	struct run *r = c->runner;
 	char path[64], err[128], *text;
+	uint64_t now;
 	size_t len;
 
-	if (!c->usym || tgid <= 0 || usym_has_process(c->usym, tgid))
+	if (!c->usym || tgid <= 0 || (!refresh && usym_has_process(c->usym, tgid)))
 		return;
+	if (refresh) {
+		/* at most every 50 ms per process: [vdso] and JIT frames are
+		   in no file mapping for good */
+		now = run_now();
+		if (tgid == r->maps_tgid && now - r->maps_at < 50000000)
+			return;
+		r->maps_tgid = tgid;
+		r->maps_at = now;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/maps", tgid);
 	text = fio_read(path, &len);
 	if (text)
@@ -454,7 +467,7 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 
 		if (e->track & IR_TRACK_EXEC)
 			usym_forget_process(r->ctx.usym, tgid);
-		run_cb_maps(&r->ctx, tgid);
+		run_cb_maps(&r->ctx, tgid, false);
 	}
 	r->cur = rec;
 	r->nevents++;

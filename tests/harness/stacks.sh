@@ -139,6 +139,27 @@ else
 	explain "$TMP/err"
 fi
 
+# 10. kptr_restrict=2 hides kallsyms' addresses even from root: the
+#     frames print as hex and ktap says why, once (not once per frame)
+kr=$(cat /proc/sys/kernel/kptr_restrict)
+trap 'echo "$kr" >/proc/sys/kernel/kptr_restrict' EXIT
+if echo 2 >/proc/sys/kernel/kptr_restrict 2>/dev/null; then
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 2" -e \
+		"probe $TP { if (tid() == target()) print_backtrace() }"
+	echo "$kr" >/proc/sys/kernel/kptr_restrict
+	if [ "$rc" -eq 0 ] && [ "$(grep -c 'kernel addresses are hidden' "$TMP/err")" -eq 1 ] &&
+		[ "$(wc -l <"$TMP/out")" -ge 2 ] &&
+		! grep -qv '^ 0x[0-9a-f]*$' "$TMP/out"; then
+		ok "kptr_restrict=2: hex frames and one warning ($(head -n 1 "$TMP/err" | cut -c1-60)...)"
+	else
+		not_ok "kptr_restrict=2 (exit status $rc)"
+		diag_file "$TMP/out"
+		explain "$TMP/err"
+	fi
+else
+	skip "kptr_restrict=2" "cannot write /proc/sys/kernel/kptr_restrict"
+fi
+
 tfs_guard_end "tracefs unchanged: instance, trigger and option removed"
 top_after=$(top_entries)
 if [ "$top_before" = "$top_after" ]; then
