@@ -258,7 +258,7 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 		lw_func(&c, i);
 	if (!d->errors) {
 		lower_track(a, c.ir, opt->tracefs);
-		lower_stack(a, c.ir);
+		lower_stack(a, c.ir, opt->explain);
 	}
 	return d->errors ? NULL : c.ir;
 }

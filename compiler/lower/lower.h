@@ -40,9 +40,10 @@ void lower_track(struct arena *a, struct ir_prog *ir, const char *tracefs);
 /*
  * The stacktrace triggers, the userstacktrace option and the stack
  * records for the handlers that read stacks (lower_stack.c).  Called by
- * lower_run() after lower_track().
+ * lower_run() after lower_track().  With @explain (-v), one line per
+ * event that records a stack, saying how.
  */
-void lower_stack(struct arena *a, struct ir_prog *ir);
+void lower_stack(struct arena *a, struct ir_prog *ir, FILE *explain);
 
 struct tpf_event;
 /* What lower_stack() needs to know of event @ev (@e is its ir_event):

@@ -34,6 +34,7 @@
 #include "resolve_elf.h"
 #include "resolve_tpfmt.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static unsigned ls_builtin_bits(unsigned id)
@@ -160,7 +161,24 @@ static void ls_fetch_ra(struct arena *a, struct ir_prog *ir, const struct ir_eve
 	}
 }
 
-void lower_stack(struct arena *a, struct ir_prog *ir)
+static void ls_explain(FILE *out, const struct ir_prog *ir, unsigned nev)
+{
+	unsigned i;
+
+	for (i = 0; out && i < nev; i++) {
+		const struct ir_event *e = &ir->events[i];
+
+		if (e->stacks & IR_STACK_KERNEL)
+			fprintf(out, "Pass 3: event %s:%s: kernel stacks from a stacktrace trigger "
+				"(the event's filter), paired in user space\n", e->system, e->name);
+		if (e->stacks & IR_STACK_USER)
+			fprintf(out, "Pass 3: event %s:%s: user stacks from the instance's "
+				"userstacktrace option: at most 8 frames%s\n", e->system, e->name,
+				e->uentry_ra ? ", plus the return address the uprobe fetches" : "");
+	}
+}
+
+void lower_stack(struct arena *a, struct ir_prog *ir, FILE *explain)
 {
 	unsigned *fb = ls_func_bits(a, ir), i, bits, all = 0, nev = ir->nevents;
 
@@ -202,6 +220,7 @@ void lower_stack(struct arena *a, struct ir_prog *ir)
 		ls_insert(a, ir, at, &(struct kp_obj){ .kind = KP_OPTION,
 			.u.option = { .kind = KP_OPT_FLAG, .name = "userstacktrace", .on = true } });
 	}
+	ls_explain(explain, ir, nev);
 	if (all & IR_STACK_KERNEL)
 		ls_add_record(a, ir, "kernel_stack", IR_STACK_KERNEL);
 	if (all & IR_STACK_USER)

@@ -127,12 +127,13 @@ cp "$TMP/got" "$TMP/out"
 expect_same "print_ubacktrace() at fact()'s entry, recursing: the caller of each call" "$TMP/want" "$TMP/out"
 
 # 9. -p3: only the entry probe fetches the return address
-run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -v -p3 -e \
 	"probe process(\"$T\").function(\"fact\"), $walk { print_ubacktrace() }"
 if [ "$rc" -eq 0 ] && [ "$(grep -c "^write uprobe_events 'p:ktap_\$PID/fact_[0-9]* $T:0x[0-9a-f]* __ktap_ra=+0(%sp):u64'\$" "$TMP/out")" -eq 1 ] &&
 	[ "$(grep -c '__ktap_ra' "$TMP/out")" -eq 1 ] &&
-	grep -q "^write instances/ktap_\$PID/options/userstacktrace '1'\$" "$TMP/out"; then
-	ok "-p3: the userstacktrace option; __ktap_ra=+0(%sp) on the entry uprobe only"
+	grep -q "^write instances/ktap_\$PID/options/userstacktrace '1'\$" "$TMP/out" &&
+	[ "$(grep -c 'userstacktrace option: at most 8 frames, plus the return address' "$TMP/err")" -eq 1 ]; then
+	ok "-p3: the userstacktrace option; __ktap_ra=+0(%sp) on the entry uprobe only; -v says so (8 frames)"
 else
 	not_ok "-p3 of user stacks (exit status $rc)"
 	diag_file "$TMP/out"
