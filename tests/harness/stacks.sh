@@ -9,17 +9,15 @@
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-: "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
 T=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
-SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
 TR=/sys/kernel/tracing
 TP='kernel.trace("syscalls:sys_enter_getppid")'
 
 require_live "stack tests need root (run make check as root)"
-[ -d $TR/events/syscalls ] && [ -w $TR/uprobe_events ] ||
-	skip_all "no tracefs with syscall and uprobe events at $TR"
-[ -x "$GP" ] && [ -x "$T" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
+[ -d $TR/events/syscalls ] || skip_all "no syscall events at $TR"
+[ -w $TR/uprobe_events ] || skip_all "this kernel has no uprobe events"
+require_tools "$GP" "$T" "$TFS_SNAP"
 LIBC=$(readlink -f "$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')")
 SRC=$(basename "$T").c
 
@@ -72,7 +70,7 @@ fi
 walk="process(\"$T\").statement(\"walk@$SRC:85\")"
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -c "$T" -e "probe $walk { print_ubacktrace(); println(\"--\") }"
 sed 's/^ 0x[0-9a-f]* : \([A-Za-z0-9_.]*\)+0x[0-9a-f]*\/0x[0-9a-f]* \[\(.*\)\]$/\1 \2/' "$TMP/out" >"$TMP/got"
-for i in 1 2 3; do printf 'walk %s\nmain %s\n__libc_start_call_main %s\n--\n' "$T" "$T" "$LIBC"; done >"$TMP/want"
+for _ in 1 2 3; do printf 'walk %s\nmain %s\n__libc_start_call_main %s\n--\n' "$T" "$T" "$LIBC"; done >"$TMP/want"
 cp "$TMP/got" "$TMP/out"
 expect_same "print_ubacktrace(): walk, main, __libc_start_call_main with their files, 3 times" "$TMP/want" "$TMP/out"
 
