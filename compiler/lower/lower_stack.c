@@ -100,6 +100,26 @@ static void ls_insert(struct arena *a, struct ir_prog *ir, unsigned at, const st
 	p->objs[at] = *o;
 }
 
+/*
+ * The trigger's filter: exactly the event's own.  The kernel runs an
+ * event's triggers whether or not its filter lets the record through
+ * (trace_events_trigger.c, __event_trigger_test_discard), so a looser
+ * trigger filter would record stacks for records that are discarded.
+ */
+static const char *ls_filter(const struct ir_prog *ir, const struct ir_event *e)
+{
+	unsigned i;
+
+	for (i = 0; i < ir->kplan.n; i++) {
+		const struct kp_obj *o = &ir->kplan.objs[i];
+
+		if (o->kind == KP_FILTER && !strcmp(o->u.filter.system, e->system) &&
+		    !strcmp(o->u.filter.event, e->name))
+			return o->u.filter.expr;
+	}
+	return NULL;
+}
+
 /* The plan index of event @e's enable (or the plan's end). */
 static unsigned ls_enable_at(const struct ir_prog *ir, const struct ir_event *e)
 {
@@ -206,10 +226,7 @@ void lower_stack(struct arena *a, struct ir_prog *ir, FILE *explain)
 			continue;
 		ls_insert(a, ir, ls_enable_at(ir, e), &(struct kp_obj){ .kind = KP_TRIGGER,
 			.u.trigger = { .system = e->system, .event = e->name,
-				       .kind = KP_T_STACKTRACE,
-				       .filter = e->filter ?
-					arena_printf(a, "(%s) && common_pid != $KTAP", e->filter) :
-					"common_pid != $KTAP" } });
+				       .kind = KP_T_STACKTRACE, .filter = ls_filter(ir, e) } });
 	}
 	if (all & IR_STACK_USER) {
 		unsigned at = 0;
