@@ -138,7 +138,29 @@ else
 	explain "$TMP/err"
 fi
 
-# 10. kptr_restrict=2 hides kallsyms' addresses even from root: the
+# 10. kernel stacks are variable length: the record's size field, not
+#     the format's caller[8] (kmalloc in the -c child's execve: 11 frames
+#     here, through prepare_creds)
+if [ -d $TR/events/kmem/kmalloc ]; then
+	run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -c "$GP 1" -e \
+		'global mx, best; probe kernel.trace("kmem:kmalloc") { if (tid() != target()) next
+		 s = sprint_backtrace(); n = 0; t = tokenize(s, "\n")
+		 while (t != "") { n++; t = tokenize("", "\n") }
+		 if (n > mx) { mx = n; best = s } } probe end { printf("%d\n%s", mx, best) }'
+	n=$(head -n 1 "$TMP/out")
+	if [ "$rc" -eq 0 ] && [ "${n:-0}" -gt 8 ] &&
+		tail -n 1 "$TMP/out" | grep -q '^entry_SYSCALL_64_after_hwframe+0x[0-9a-f]* \[kernel\]$'; then
+		ok "a kernel stack of $n frames (more than caller[8]), down to the syscall entry"
+	else
+		not_ok "no kernel stack longer than 8 frames (exit status $rc)"
+		diag_file "$TMP/out"
+		explain "$TMP/err"
+	fi
+else
+	skip "long kernel stacks" "no kmem:kmalloc event"
+fi
+
+# 11. kptr_restrict=2 hides kallsyms' addresses even from root: the
 #     frames print as hex and ktap says why, once (not once per frame)
 kr=$(cat /proc/sys/kernel/kptr_restrict)
 trap 'echo "$kr" >/proc/sys/kernel/kptr_restrict' EXIT
