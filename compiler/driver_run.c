@@ -5,6 +5,7 @@
 #include "driver.h"
 #include "session.h"
 
+#include "../runtime/ksym.h"
 #include "../runtime/live.h"
 #include "../runtime/run.h"
 
@@ -89,6 +90,7 @@ int drv_pass5(struct ktap_session *s)
 {
 	struct live_options lo = { NULL, (unsigned)s->opt.verbose };
 	struct run_options ro = { 0 };
+	struct ksym_table *ksyms;
 	struct live *live;
 	int status;
 
@@ -98,6 +100,7 @@ int drv_pass5(struct ktap_session *s)
 	ro.command = s->opt.command;
 	ro.target_pid = s->opt.target_pid;
 	ro.verbose = (unsigned)s->opt.verbose;
+	ro.debuginfo_path = s->env.debuginfo_path;
 	ro.out = stdout;
 	ro.out_name = s->opt.output;
 	if (s->opt.output && !(ro.out = fopen(s->opt.output, "w"))) {
@@ -105,6 +108,8 @@ int drv_pass5(struct ktap_session *s)
 			strerror(errno));
 		return 1;
 	}
+	ksyms = session_ksyms(s);
+	ro.ksym = ksyms;
 	if (s->opt.replay_dir) {
 		status = drv_replay(s, &ro);
 		goto out;
@@ -118,6 +123,7 @@ int drv_pass5(struct ktap_session *s)
 	status = run_plan(s->ir, &ro);
 	live_free(live);
 out:
+	ksym_free(ksyms);
 	/* A write error during the run was reported by run_plan() already. */
 	if (ro.out != stdout && fclose(ro.out) != 0 && status == 0) {
 		fprintf(stderr, "ktap: error: writing %s: %s\n", s->opt.output,

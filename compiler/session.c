@@ -9,6 +9,7 @@
 #include "lexer.h"
 #include "parse.h"
 #include "tapset.h"
+#include "../runtime/ksym.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -441,4 +442,18 @@ int session_parse(struct ktap_session *s)
 	else
 		session_parse_library(s, false);
 	return s->diag.errors ? -1 : 0;
+}
+
+struct ksym_table *session_ksyms(const struct ktap_session *s)
+{
+	struct ksym_table *t = NULL;
+	char err[256];
+
+	if (!s->ir || !(s->ir->stacks & IR_STACK_KSYMS))
+		return NULL;
+	if (ksym_load("/proc/kallsyms", &t, err, sizeof(err)) != 0) {
+		fprintf(stderr, "WARNING: kernel addresses print as hex: %s\n", err);
+		return NULL;
+	}
+	return t;
 }

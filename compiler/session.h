@@ -83,6 +83,16 @@ struct ktap_session {
 	struct ir_prog *ir;		/* pass 3 result */
 };
 
+struct ksym_table;
+
+/*
+ * The kernel's symbols from /proc/kallsyms, when pass 3 says a handler
+ * symbolises kernel addresses (ir_prog.stacks), else NULL; also NULL
+ * after a warning when the file cannot be read (addresses then print as
+ * hex).  The caller frees the table with ksym_free().
+ */
+struct ksym_table *session_ksyms(const struct ktap_session *s);
+
 /* Set up @s with default options, diagnostics to @err. */
 void session_init(struct ktap_session *s, FILE *err);
 

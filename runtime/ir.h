@@ -156,6 +156,14 @@ struct ir_event {
 	/* Only hist triggers use it: not enabled, its records never come. */
 	bool hist_only;
 	bool streamed;		/* pass 3: a user-space probe reads it */
+	/* IR_STACK_KERNEL/USER: the stacks its handlers read (the reader
+	   pairs them with its records); stack_rec: this is the ftrace
+	   kernel_stack (IR_STACK_KERNEL) or user_stack record itself. */
+	unsigned stacks, stack_rec;
+	/* A uprobe on a function's first instruction: where the return
+	   address is ("+0(%sp)"), the frame the kernel's frame-pointer walk
+	   of the user stack misses there; NULL otherwise. */
+	const char *uentry_ra;
 	unsigned *probes;
 	unsigned nprobes;
 	size_t pcap;
@@ -208,6 +216,13 @@ struct ir_hread {
 	int sign2;
 	int64_t vconst;
 };
+/* ir_event.stacks and ir_prog.stacks bits (lower_stack.c). */
+#define IR_STACK_KERNEL 1u	/* the kernel_stack record (stacktrace trigger) */
+#define IR_STACK_USER 2u	/* the user_stack record (userstacktrace option) */
+#define IR_STACK_KSYMS 4u	/* kallsyms: kernel symbols (symdata() too) */
+#define IR_STACK_MAPS 8u	/* processes' maps: user symbols */
+/* The fetch argument holding ir_event.uentry_ra's return address. */
+#define IR_STACK_RA_FIELD "__ktap_ra"
 
 struct fmt_spec;
 
@@ -242,6 +257,7 @@ struct ir_prog {
 	unsigned nhreads;
 	size_t hrcap;
 	bool hist_track;	/* a hist key needs process tracking */
+	unsigned stacks;	/* IR_STACK_* bits of the whole program */
 };
 
 /* -p3: print the plan (kernel writes, then the code). */

@@ -54,6 +54,13 @@ void rdr_fail(struct rdr *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+static uint64_t rdr_clock_ns(clockid_t clock);
+
+uint64_t rdr_clock_now(const struct rdr *r)
+{
+	return rdr_clock_ns(r->clock);
+}
+
 static uint64_t rdr_clock_ns(clockid_t clock)
 {
 	struct timespec ts;
@@ -358,7 +365,7 @@ static int rdr_type(const struct rdr *r, const void *data)
  * as needed (live: only while the CPU is "due").  Other records are
  * counted and skipped.  1: head, 0: none now, -1: error.
  */
-static int rdr_fill(struct rdr *r, struct rdr_cpu *c)
+int rdr_fill(struct rdr *r, struct rdr_cpu *c)
 {
 	unsigned long long ts = 0;
 	void *data;
@@ -395,6 +402,11 @@ static int rdr_fill_all(struct rdr *r)
 		if (rdr_fill(r, &r->cpus[i]) < 0)
 			return -1;
 	return 0;
+}
+
+int rdr_head_index(struct rdr *r, const struct rdr_cpu *c)
+{
+	return c->has_head ? rdr_lookup(r, rdr_type(r, c->head)) : -1;
 }
 
 /* ---- merging ---- */
@@ -534,7 +546,7 @@ static int rdr_wait(struct rdr *r, uint64_t bound, uint64_t deadline)
 }
 
 /* Hand out @c's head as *@rec and step past it. */
-static void rdr_deliver(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec)
+void rdr_deliver(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec)
 {
 	unsigned long long ts;
 	int index = rdr_lookup(r, rdr_type(r, c->head));
@@ -546,6 +558,9 @@ static void rdr_deliver(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec
 	rec->data = c->head;
 	rec->size = kbuffer_event_size(c->kbuf);
 	rec->pid = (int)rdr_get(r->swap, (const char *)c->head + r->pid_off, r->pid_size);
+	rec->kstack = rec->ustack = NULL;
+	rec->nkstack = rec->nustack = 0;
+	rec->ustack_tgid = 0;
 	if (rec->ts < r->last_ts)
 		r->st.late++;
 	else
@@ -582,6 +597,9 @@ int rdr_next(struct rdr *r, struct rdr_record *rec, uint64_t until_ns,
 				return RDR_UNTIL;
 			rdr_deliver(r, best, rec);
 			r->wake_at = 0;
+			if (r->want_stack && r->want_stack[rec->index] &&
+			    rdr_attach_stacks(r, best, rec) != 0)
+				return RDR_ERROR;
 			return RDR_RECORD;
 		}
 		rc = rdr_wait(r, bound, deadline);

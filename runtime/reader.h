@@ -95,6 +95,13 @@ struct rdr_record {
 	struct tep_event *event;	/* its format */
 	const void *data;		/* raw record, starting with common_type */
 	int size;			/* bytes at data */
+	/* The stacks the kernel recorded right after this record on its CPU
+	   (rdr_pair_stacks()); n = 0: none.  Valid as data is. */
+	const uint64_t *kstack;		/* kernel_stack: innermost first */
+	unsigned nkstack;
+	const uint64_t *ustack;		/* user_stack: innermost first */
+	unsigned nustack;
+	int ustack_tgid;
 };
 
 /* Counters; see LOST EVENTS.  All sums over CPUs. */
@@ -201,6 +208,16 @@ struct tep_event *rdr_event(struct rdr *r, unsigned index);
 
 /* rdr_tep - the tep handle holding the formats (for tep_print_* helpers). */
 struct tep_handle *rdr_tep(struct rdr *r);
+
+/*
+ * rdr_pair_stacks - deliver the ftrace kernel_stack (listed at index
+ * @kidx, -1: none) and user_stack (@uidx) records that follow a record
+ * of event i with @want[i] on the same CPU as that record's kstack and
+ * ustack (see reader_stack.c), instead of as records of their own.
+ * @want has one entry per listed event and must live as long as @r.
+ * Stack records that follow no wanted record are still delivered alone.
+ */
+void rdr_pair_stacks(struct rdr *r, int kidx, int uidx, const bool *want);
 
 /* rdr_close - close everything and free @r (NULL is a no-op). */
 void rdr_close(struct rdr *r);

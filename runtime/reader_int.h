@@ -76,7 +76,32 @@ struct rdr {
 	struct rdr_field *fields;
 	struct rdr_stats st;
 	char err[RDR_ERRLEN];
+	/* rdr_pair_stacks(): */
+	int kstack_idx, ustack_idx;	/* -1: not paired */
+	/* their fields, resolved once: caller[], size / tgid */
+	const struct rdr_field *kcaller, *ksize, *ucaller, *utgid;
+	const bool *want_stack;		/* per event index, or NULL */
+	void *held;			/* the delivered record, copied */
+	size_t held_cap;
+	uint64_t *kaddr, *uaddr;	/* its stacks */
+	size_t kcap, ucap;
 };
+
+/* Hand out @c's head as *@rec and step past it (reader.c). */
+void rdr_deliver(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec);
+
+/* Make @c's head the next listed record (reader.c): 1 head, 0 none, -1 error. */
+int rdr_fill(struct rdr *r, struct rdr_cpu *c);
+
+/* The event index of @c's head, -1 without one (reader.c). */
+int rdr_head_index(struct rdr *r, const struct rdr_cpu *c);
+
+/* The trace clock now (reader.c). */
+uint64_t rdr_clock_now(const struct rdr *r);
+
+/* After rdr_deliver() of @rec from @c: attach the stack records that
+   follow it (reader_stack.c).  0, or -1 on error. */
+int rdr_attach_stacks(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec);
 
 /* Set r->err (what rdr_error() returns). */
 void rdr_fail(struct rdr *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

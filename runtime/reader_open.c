@@ -37,6 +37,7 @@ static struct rdr *rdr_alloc(const char *dir, bool live, bool big_endian,
 	if (!r)
 		return NULL;
 	r->live = live;
+	r->kstack_idx = r->ustack_idx = -1;
 	r->clock = CLOCK_MONOTONIC;
 	r->holdback = opt && opt->holdback_ns ? opt->holdback_ns : RDR_HOLDBACK_NS;
 	r->dir = strdup(dir);
@@ -402,5 +403,8 @@ void rdr_close(struct rdr *r)
 	if (r->tep)
 		tep_free(r->tep);
 	free(r->dir);
+	free(r->held);
+	free(r->kaddr);
+	free(r->uaddr);
 	free(r);
 }

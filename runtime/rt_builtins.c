@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "rt_builtins.h"
 #include "format.h"
+#include "rt_stack.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -301,9 +302,19 @@ static enum rt_status rtb_stringat(struct rt_ctx *c, struct rt_value *a,
 static enum rt_status rtb_strtol(struct rt_ctx *c, struct rt_value *a,
 				 unsigned n, struct rt_value *ret)
 {
-	char *s = strndup(a[0].s, a[0].len);
+	char *s = strndup(a[0].s, a[0].len), *p = s;
+	bool neg;
+	uint64_t v;
 
-	*ret = rt_long(s ? strtoll(s, NULL, (int)a[1].l) : 0);
+	/* stap's is the kernel's simple_strtol(): the digits as an unsigned
+	   64-bit number, negated after a '-', so a kernel address
+	   (strtol("0xffffffff81000000", 16), print_syms()) is that address
+	   as a long, not LONG_MAX as strtoll() would make it. */
+	while (p && isspace((unsigned char)*p))
+		p++;
+	neg = p && *p == '-';
+	v = p ? strtoull(p + neg, NULL, (int)a[1].l) : 0;
+	*ret = rt_long(neg ? (int64_t)(0 - v) : (int64_t)v);
 	free(s);
 	return RT_OK;
 }
@@ -449,6 +460,8 @@ enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
 	}
 	if (id < sizeof(rtb_table) / sizeof(rtb_table[0]) && rtb_table[id])
 		return rtb_table[id](c, args, n, ret);
+	if (rt_stack_is_builtin(id))
+		return rt_stack_builtin(c, id, args, n, ret);
 	if (id >= RTB_PID)
 		return rtb_context(c, id, ret);
 	return rt_error(c, 0, "internal error: builtin %u has no implementation", id);

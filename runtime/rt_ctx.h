@@ -22,6 +22,8 @@
 #include "value.h"
 
 struct rt_store;
+struct ksym_table;
+struct usym_ctx;
 struct st_stat;
 
 /* The record a probe handler runs for (NULL fields for begin/end/timers). */
@@ -32,6 +34,9 @@ struct rt_event {
 	const void *data;	/* the raw record */
 	int size;
 	void *tep_event;	/* struct tep_event *, for the runner's callbacks */
+	/* The stacks recorded with it (reader_stack.c); n = 0: none. */
+	const uint64_t *kstack, *ustack;
+	unsigned nkstack, nustack;
 };
 
 /* What the context builtins know of a thread (its process, its ids). */
@@ -89,6 +94,10 @@ struct rt_ctx {
 	const struct rt_proc *(*proc)(struct rt_ctx *c, int tid);
 	/* 'delete g' of a global kept in kernel hists: clear them (or NULL). */
 	void (*hist_clear)(struct rt_ctx *c, unsigned g);
+	/* Make sure process @tgid's maps are in usym (NULL: no usym);
+	   @refresh: read them again if the process still lives (an address
+	   was in no mapping: mapped since, e.g. libc after the exec). */
+	void (*maps)(struct rt_ctx *c, int tgid, bool refresh);
 	void *runner;
 	/* Session state the script can see or change. */
 	int target_pid;
@@ -117,6 +126,11 @@ struct rt_ctx {
 	void *regexes;		/* compiled regexes, by index */
 	struct st_stat **timing;	/* -t: per probe, handler ns; or NULL */
 	int64_t boot_offset_ns;	/* CLOCK_REALTIME - trace clock */
+	/* Symbols (rt_stack.c): the session's kallsyms table (NULL: none
+	   loaded) and the processes' maps; said once when hidden. */
+	const struct ksym_table *ksym;
+	struct usym_ctx *usym;
+	bool ksym_warned;
 };
 
 /* Write buffered output to outf. */

@@ -16,8 +16,10 @@
 #define _GNU_SOURCE
 #include "run.h"
 #include "reader.h"
+#include "fileio.h"
 #include "run_child.h"
 #include "run_proc.h"
+#include "usym.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +48,9 @@ struct run_parm {
  * per thread and return probe, matched last-in first-out (recursion).
  * @v and the strings it points to are one allocation.
  */
+/* user_stack's 8 frames and the return address of a uprobe at entry */
+#define RUN_USTACK_MAX 9
+
 struct run_frame {
 	int tid;
 	unsigned probe;			/* the return probe */
@@ -79,6 +84,11 @@ struct run {
 	struct run_frame *frames;	/* pending @entry values */
 	unsigned nframes;
 	struct run_frame entry;		/* the return probe's now (v: NULL if none) */
+	bool *want_stack;		/* per event: the reader pairs its stacks */
+	const struct rdr_field **ra;	/* per event: IR_STACK_RA_FIELD, or NULL */
+	uint64_t ustk[RUN_USTACK_MAX];	/* a user stack with its return address */
+	int maps_tgid;			/* the last maps refresh: whose, when */
+	uint64_t maps_at;
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -117,6 +127,87 @@ static void run_cb_hist_clear(struct rt_ctx *c, unsigned g)
 	struct run *r = c->runner;
 
 	run_hist_clear(r->prog, &r->opt->source, g);
+}
+
+/*
+ * Process @tgid's maps into usym, read from /proc the first time ktap
+ * sees the process (or again after its exec), so that its user
+ * addresses can still be symbolised after it has exited.
+ */
+static void run_cb_maps(struct rt_ctx *c, int tgid, bool refresh)
+{
+	struct run *r = c->runner;
+	char path[64], err[128], *text;
+	uint64_t now;
+	size_t len;
+
+	if (!c->usym || tgid <= 0 || (!refresh && usym_has_process(c->usym, tgid)))
+		return;
+	if (refresh) {
+		/* at most every 50 ms per process: [vdso] and JIT frames are
+		   in no file mapping for good */
+		now = run_now();
+		if (tgid == r->maps_tgid && now - r->maps_at < 50000000)
+			return;
+		r->maps_tgid = tgid;
+		r->maps_at = now;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/maps", tgid);
+	text = fio_read(path, &len);
+	if (text)
+		usym_add_process(c->usym, tgid, text, len, err, sizeof(err));
+	free(text);
+}
+
+/*
+ * At a uprobe on a function's entry the kernel's frame-pointer walk
+ * misses the caller: put its return address (fetched by the uprobe,
+ * lower_stack.c) back as the second frame.  (Not "unless the walk's
+ * next frame is the same address": in a recursion it is, rightly.)
+ */
+static void run_user_ra(struct run *r, const struct rdr_record *rec, struct rt_event *ev)
+{
+	const struct rdr_field *f = r->ra ? r->ra[rec->index] : NULL;
+	uint64_t ra;
+	unsigned n;
+
+	if (!f || !ev->nustack)
+		return;
+	ra = (uint64_t)rdr_field_num(f, rec);
+	if (!ra)
+		return;
+	n = ev->nustack < RUN_USTACK_MAX - 1 ? ev->nustack : RUN_USTACK_MAX - 1;
+	r->ustk[0] = ev->ustack[0];
+	r->ustk[1] = ra;
+	memcpy(&r->ustk[2], &ev->ustack[1], (n - 1) * sizeof(r->ustk[0]));
+	ev->ustack = r->ustk;
+	ev->nustack = n + 1;
+}
+
+/* The reader pairs the stack records with the events that want them. */
+static int run_pair_stacks(struct run *r)
+{
+	const struct ir_prog *p = r->prog;
+	int k = -1, u = -1;
+	unsigned i;
+
+	if (!(p->stacks & (IR_STACK_KERNEL | IR_STACK_USER)))
+		return 0;
+	r->want_stack = calloc(p->nevents + 1, sizeof(*r->want_stack));
+	r->ra = calloc(p->nevents + 1, sizeof(*r->ra));
+	if (!r->want_stack || !r->ra)
+		return -1;
+	for (i = 0; i < p->nevents; i++) {
+		r->want_stack[i] = p->events[i].stacks != 0;
+		if (p->events[i].uentry_ra)
+			r->ra[i] = rdr_field(r->rdr, i, IR_STACK_RA_FIELD);
+		if (p->events[i].stack_rec == IR_STACK_KERNEL)
+			k = (int)i;
+		if (p->events[i].stack_rec == IR_STACK_USER)
+			u = (int)i;
+	}
+	rdr_pair_stacks(r->rdr, k, u, r->want_stack);
+	return 0;
 }
 
 static const struct rt_proc *run_cb_proc(struct rt_ctx *c, int tid)
@@ -369,12 +460,22 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 {
 	const struct ir_event *e = &r->prog->events[rec->index];
 	struct rt_event ev = { rec->ts, rec->cpu, rec->pid, rec->data, rec->size,
-			       rec->event };
+			       rec->event, rec->kstack, rec->ustack, rec->nkstack,
+			       rec->nustack };
 	unsigned k;
 
 	if (e->track)
 		run_proc_track(&r->procs, &r->track[rec->index * RUN_PROC_FIELDS], rec,
 			       e->track);
+	run_user_ra(r, rec, &ev);
+	if (r->ctx.usym) {
+		/* first sight (or exec): keep the maps while the process lives */
+		int tgid = run_proc_get(&r->procs, rec->pid, false)->tgid;
+
+		if (e->track & IR_TRACK_EXEC)
+			usym_forget_process(r->ctx.usym, tgid);
+		run_cb_maps(&r->ctx, tgid, false);
+	}
 	r->cur = rec;
 	r->nevents++;
 	/* After exit() no handler runs, not even another one of this record. */
@@ -705,6 +806,9 @@ static void run_cleanup(struct run *r)
 	free(r->frames);
 	run_proc_free(&r->procs);
 	free(r->due);
+	free(r->want_stack);
+	free(r->ra);
+	usym_free(r->ctx.usym);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
 	rt_fini(&r->ctx);
@@ -737,10 +841,16 @@ static int run_setup(struct run *r)
 	r->ctx.proc = run_cb_proc;
 	if (r->prog->nhreads)
 		r->ctx.hist_clear = run_cb_hist_clear;
+	r->ctx.ksym = r->opt->ksym;
+	if (r->prog->stacks & IR_STACK_MAPS) {
+		r->ctx.usym = usym_new(r->opt->debuginfo_path);
+		r->ctx.maps = run_cb_maps;
+	}
 	if (r->prog->nevents) {
 		r->source_open = true;
 		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, r->ctx.target_pid);
-		if (!r->rdr || run_resolve_fields(r) != 0 || run_resolve_track(r) != 0)
+		if (!r->rdr || run_resolve_fields(r) != 0 || run_resolve_track(r) != 0 ||
+		    run_pair_stacks(r) != 0)
 			return -1;
 	}
 	return 0;

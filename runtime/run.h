@@ -10,6 +10,7 @@
 #include "ir.h"
 
 struct rdr;
+struct ksym_table;
 
 /*
  * Where records come from.  open() arms the kernel side for target pid
@@ -50,6 +51,10 @@ struct run_options {
 	struct rt_limits limits;	/* -D */
 	unsigned verbose;
 	struct run_source source;
+	/* Symbols (rt_stack.c): the session's kallsyms table (NULL: addresses
+	   print as hex) and libdwfl's debuginfo path for user symbols. */
+	const struct ksym_table *ksym;
+	const char *debuginfo_path;
 };
 
 /*

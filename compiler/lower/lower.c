@@ -259,8 +259,10 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 	c.ir->funcs = arena_alloc(a, (p->nfuncs + 1) * sizeof(*c.ir->funcs));
 	for (i = 0; i < p->nfuncs; i++)
 		lw_func(&c, i);
-	if (!d->errors)
+	if (!d->errors) {
 		lower_track(a, c.ir, opt->tracefs);
+		lower_stack(a, c.ir, opt->explain);
+	}
 	return d->errors ? NULL : c.ir;
 }
 

@@ -43,6 +43,19 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 void lower_track(struct arena *a, struct ir_prog *ir, const char *tracefs);
 
 /*
+ * The stacktrace triggers, the userstacktrace option and the stack
+ * records for the handlers that read stacks (lower_stack.c).  Called by
+ * lower_run() after lower_track().  With @explain (-v), one line per
+ * event that records a stack, saying how.
+ */
+void lower_stack(struct arena *a, struct ir_prog *ir, FILE *explain);
+
+struct tpf_event;
+/* What lower_stack() needs to know of event @ev (@e is its ir_event):
+   a uprobe at a function's entry (lower_stack.c).  Called by lw_event(). */
+void lower_stack_event(struct arena *a, struct ir_event *e, const struct tpf_event *ev);
+
+/*
  * Append the kernel objects that arm event @system:@name (its filter,
  * then enable) with kernel filter @filter (NULL: none); ktap's own
  * threads are always filtered out (lower_plan.c).

@@ -340,6 +340,7 @@ unsigned lw_event(struct lw_ctx *c, const struct tpf_event *ev)
 	memset(&ir->events[ir->nevents], 0, sizeof(ir->events[0]));
 	ir->events[ir->nevents].system = ev->system;
 	ir->events[ir->nevents].name = ev->name;
+	lower_stack_event(c->arena, &ir->events[ir->nevents], ev);
 	if (ev->dyn)
 		lw_dyn_define(c, ev);
 	return ir->nevents++;

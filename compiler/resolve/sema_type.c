@@ -615,6 +615,13 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 			return ty_builtin(c, e, id);
 		for (i = 0; i < e->args.n; i++)
 			ty_expr(c, e->args.v[i]);
+		if (!strcmp(e->str, "task_backtrace")) {
+			/* stap's own is a warning stub since 1.6 */
+			ty_err(c, e->op_span, "task_backtrace() is not supported: tracefs records "
+			       "the stack of the task an event runs in, not of another task; "
+			       "use backtrace() in a probe that runs in that task");
+			return SEM_UNKNOWN;
+		}
 		{
 			const char *hint = sema_suggest(c, e->str, true);
 

@@ -1,0 +1,18 @@
+/*
+ * rt_stack.h - pass 5: the stack and symbol builtins of builtins.def
+ * (backtrace(), print_ubacktrace(), symdata() ...), on the shared
+ * context of rt_ctx.h.  rt_builtins.c dispatches to it.
+ */
+#ifndef KTAP_RT_STACK_H
+#define KTAP_RT_STACK_H
+
+#include "rt_ctx.h"
+
+/* Is builtin @id one of this file's? */
+bool rt_stack_is_builtin(unsigned id);
+
+/* Run stack builtin @id on its @n @args into *ret. */
+enum rt_status rt_stack_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
+				unsigned n, struct rt_value *ret);
+
+#endif
