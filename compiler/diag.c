@@ -1,5 +1,6 @@
 /*
- * diag.c - rendering of compiler diagnostics (see diag.h).
+ * diag.c - rendering of compiler diagnostics (see diag.h), and the table
+ * of their stable codes (diag.def).
  */
 #include "diag.h"
 
@@ -11,6 +12,33 @@ static const char *const diag_level_names[] = {
 	[DIAG_WARNING] = "warning",
 	[DIAG_NOTE] = "note",
 };
+
+struct diag_entry {
+	const char *code;
+	const char *name;
+	const char *fmt;
+};
+
+static const struct diag_entry diag_table[] = {
+#define DIAG(code, name, fmt) { #code, #name, fmt },
+#include "diag.def"
+#undef DIAG
+};
+
+/* A linear search: it runs only with --diag-codes, once per message. */
+const char *diag_code(const char *fmt, const char **name)
+{
+	size_t i;
+
+	for (i = 0; fmt && i < sizeof(diag_table) / sizeof(diag_table[0]); i++) {
+		if (strcmp(diag_table[i].fmt, fmt) == 0) {
+			if (name)
+				*name = diag_table[i].name;
+			return diag_table[i].code;
+		}
+	}
+	return NULL;
+}
 
 void diag_init(struct diag_sink *d, const struct src_map *src, FILE *out)
 {
@@ -42,23 +70,38 @@ static void diag_show_line(struct diag_sink *d, struct src_span at,
 	fputc('\n', d->out);
 }
 
+/* "error", or "error[E0123]" when @code is set. */
+static const char *diag_level_text(enum diag_level level, const char *code,
+				   char *buf, size_t size)
+{
+	if (!code)
+		return diag_level_names[level];
+	snprintf(buf, size, "%s[%s]", diag_level_names[level], code);
+	return buf;
+}
+
 static void diag_emit(struct diag_sink *d, enum diag_level level,
-		      struct src_span at, const char *msg)
+		      const char *code, struct src_span at, const char *msg)
 {
 	const struct src_file *f = src_file(d->src, at.file);
+	const char *lv;
 	unsigned line, col;
+	char buf[32];
 
+	lv = diag_level_text(level, code, buf, sizeof(buf));
 	if (!f) {
-		fprintf(d->out, "ktap: %s: %s\n", diag_level_names[level], msg);
+		fprintf(d->out, "ktap: %s: %s\n", lv, msg);
 		return;
 	}
 	src_linecol(d->src, at.file, at.start, &line, &col);
-	fprintf(d->out, "%s:%u:%u: %s: %s\n", f->name, line, col,
-		diag_level_names[level], msg);
+	fprintf(d->out, "%s:%u:%u: %s: %s\n", f->name, line, col, lv, msg);
 	diag_show_line(d, at, line, col);
 }
 
-/* Walk the expansion chain of @at: one note per macro invocation. */
+/*
+ * Walk the expansion chain of @at: one note per macro invocation (part of
+ * the diagnostic before it, so without a code of its own).
+ */
 static void diag_expansions(struct diag_sink *d, struct src_span at)
 {
 	uint32_t exp = at.exp;
@@ -70,7 +113,7 @@ static void diag_expansions(struct diag_sink *d, struct src_span at)
 
 		snprintf(msg, sizeof(msg), "in expansion of macro '@%s'",
 			 e->macro);
-		diag_emit(d, DIAG_NOTE, e->call, msg);
+		diag_emit(d, DIAG_NOTE, NULL, e->call, msg);
 		exp = e->call.exp;
 	}
 }
@@ -95,7 +138,7 @@ void diag_vreport(struct diag_sink *d, enum diag_level level,
 	if (d->muted)
 		return;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	diag_emit(d, level, at, msg);
+	diag_emit(d, level, d->show_codes ? diag_code(fmt, NULL) : NULL, at, msg);
 	diag_expansions(d, at);
 	if (level == DIAG_ERROR && d->errors == d->max_errors)
 		fprintf(d->out, "ktap: too many errors, stopping\n");

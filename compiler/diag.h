@@ -8,7 +8,9 @@
  *      LINE | source text
  *           |     ^~~~
  *
- * followed by one note per macro expansion the span came out of.  The
+ * followed by one note per macro expansion the span came out of.  With
+ * show_codes (--diag-codes) the level carries the diagnostic's stable code,
+ * "error[E0123]:", found from the format in diag.def.  The
  * sink counts errors so a pass can stop at the next boundary, and it
  * drops a second error at exactly the same place (one message per
  * problem, however the parser recovers).
@@ -36,6 +38,7 @@ struct diag_sink {
 	unsigned max_errors;		/* stop reporting after this many */
 	bool warnings_off;		/* -w */
 	bool muted;			/* count but print nothing (fuzzing) */
+	bool show_codes;		/* --diag-codes: "error[E0123]: " */
 	struct src_span last;		/* last error's span, for dedup */
 };
 
@@ -58,6 +61,13 @@ void diag_vreport(struct diag_sink *d, enum diag_level level,
 void diag_plain(struct diag_sink *d, enum diag_level level,
 		const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The code ("E0123") and short name of the diagnostic whose format is
+ * @fmt (the format string as the call passes it, see diag.def); NULL when
+ * @fmt is not in the table.  @name may be NULL.
+ */
+const char *diag_code(const char *fmt, const char **name);
 
 /* "L:C" of the start of @at, for messages that cite another place. */
 const char *diag_where(const struct diag_sink *d, struct src_span at,

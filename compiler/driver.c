@@ -61,6 +61,8 @@ static const char drv_help[] =
 	"                 with their parameter types, and exit\n"
 	"  --dump-probe-aliases\n"
 	"                 list the tapset's probe aliases and exit\n"
+	"  --diag-codes   show each compiler message's stable code,\n"
+	"                 error[E0123] (doc/diagnostics.md)\n"
 	"  -h, --help     show this help\n"
 	"  -V, --version  show the version and the SystemTap language level\n"
 	"\n"
@@ -89,7 +91,7 @@ static const char drv_help[] =
 	"Exit status: 0 success, 1 an error.\n";
 
 /* Long options without a short one (beyond any char). */
-enum { DRV_OPT_TARGET = 0x100, DRV_OPT_SAVE_TARGET };
+enum { DRV_OPT_TARGET = 0x100, DRV_OPT_SAVE_TARGET, DRV_OPT_DIAG_CODES };
 
 struct drv_timer {
 	struct timespec real;
@@ -237,6 +239,7 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		o->script_text = "probe never {}";
 		o->last_pass = 1;
 		return 0;
+	case DRV_OPT_DIAG_CODES: s->diag.show_codes = true; return 0;
 	case 'R':
 		/* The recording's formats stand in for tracefs in pass 2 too
 		   (session_target). */
@@ -256,6 +259,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "replay", required_argument, NULL, 'R' },
 		{ "dump-functions", no_argument, NULL, 'F' },
 		{ "dump-probe-aliases", no_argument, NULL, 'A' },
+		{ "diag-codes", no_argument, NULL, DRV_OPT_DIAG_CODES },
 		{ "target", required_argument, NULL, DRV_OPT_TARGET },
 		{ "save-target", required_argument, NULL, DRV_OPT_SAVE_TARGET },
 		{ NULL, 0, NULL, 0 },

@@ -12,8 +12,6 @@ unset KTAP_TAPSET KTAP_KCONFIG KTAP_BTF KTAP_TAPSET_EAGER
 KTAP_TRACEFS=$F/tracefs
 export KTAP_TRACEFS
 
-plan 24
-
 # check DESC CONDITION...: ok when the command succeeds, else the stderr.
 check() {
 	_d=$1
@@ -175,3 +173,4 @@ else
 		skip "tracefs not mounted, as root" "cannot unmount tracefs in a private mount namespace"
 	fi
 fi
+done_testing

@@ -10,9 +10,7 @@
 
 EX=$KTAP_SRCDIR/examples
 
-[ "$(id -u)" -eq 0 ] || skip_all "the examples trace the live kernel: run make check as root"
-
-plan 7
+require_live "the examples trace the live kernel: run make check as root"
 
 # hist_sums FILE: for each "NAME: N ..." line followed by a @hist_log,
 # print "NAME N SUM" where SUM adds up the histogram's counts.
@@ -153,3 +151,4 @@ else
 	fail_with "top_ctxsw.stp (exit status $rc, titles $ntitle, headers $nhdr, rows $rows)" \
 		"$TMP/out" "$TMP/err"
 fi
+done_testing

@@ -10,10 +10,8 @@ UT=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
 KM=$KTAP_BUILDDIR/tests/tools/ktap-malloc
 EX=$KTAP_SRCDIR/examples
 
-[ "$(id -u)" -eq 0 ] || skip_all "the examples trace the live kernel: run make check as root"
-[ -x "$GP" ] || skip_all "tests/tools not built"
-
-plan 4
+require_live "the examples trace the live kernel: run make check as root"
+require_tools "$GP"
 
 # proc_lifecycle.stp: a shell that runs ls; pids numbered in order of
 # appearance, paths reduced to the command name.
@@ -95,3 +93,4 @@ if [ -r "$LIBC" ]; then
 else
 	skip "malloc_sizes.stp" "no $LIBC"
 fi
+done_testing

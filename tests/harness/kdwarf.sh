@@ -16,35 +16,17 @@
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 UT=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
 FAKE=$KTAP_BUILDDIR/tests/tools/kdebug
-[ -x "$UT" ] && [ -x "$FAKE/vmlinux" ] || skip_all "tests/tools not built"
-command -v readelf >/dev/null 2>&1 || skip_all "readelf (binutils) is not installed"
+require_tools "$UT" "$FAKE/vmlinux"
+require_tools readelf
 readelf --debug-dump=info "$FAKE/vmlinux" >"$TMP/info" 2>/dev/null ||
 	skip_all "readelf cannot read $FAKE/vmlinux"
 
 # member_off MEMBER: DW_AT_data_member_location of member MEMBER.
-member_off() {
-	awk -v m="$1" '
-		/DW_AT_name/ { on = ($NF == m) }
-		on && /DW_AT_data_member_location/ { print $NF; exit }
-	' "$TMP/info"
-}
-
-# check_err DESC WANT: exit status 1 and stderr's first line WANT.
-check_err() {
-	got=$(head -n 1 "$TMP/err")
-	if [ "$rc" -eq 1 ] && [ -z "$why" ] && [ "$got" = "$2" ]; then
-		ok "$1"
-	else
-		not_ok "$1 (exit status $rc)"
-		echo "# want: $2"
-		echo "# got:  $got"
-	fi
-}
+member_off() { dwarf_member_off "$TMP/info" "$1"; }
 
 # kplan: the kprobe_events lines of $TMP/out.
 kplan() { sed -n "s/^write kprobe_events '\(.*\)'\$/\1/p" "$TMP/out"; }
 
-plan 11
 
 # 1. process(): NAME@FILE is the same function as NAME.
 run_ktap "$TMP" "$TMP/want" "$TMP/err" -p3 -e \
@@ -141,3 +123,4 @@ check_err "kprobe.function(): \$count without types is a located error" \
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kprobe.function("no_such_fn") { }'
 check_err "kprobe.function() of a function kprobes cannot trace" \
 	"<input>:1:23: error: no kernel function \"no_such_fn\" that kprobes can trace (it is not in available_filter_functions)"
+done_testing

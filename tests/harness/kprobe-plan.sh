@@ -9,7 +9,7 @@
 
 BTF=/sys/kernel/btf/vmlinux
 [ -r $BTF ] || skip_all "no kernel BTF at $BTF"
-command -v bpftool >/dev/null 2>&1 || skip_all "bpftool is not installed"
+require_tools bpftool
 bpftool btf dump file $BTF format raw >"$TMP/btf" 2>/dev/null || skip_all "bpftool cannot read $BTF"
 
 # param_reg FUNC NAME: the x86_64 register of parameter NAME of FUNC.
@@ -23,19 +23,12 @@ param_reg() {
 }
 
 # member_off STRUCT MEMBER: the byte offset of a direct member.
-member_off() {
-	awk -v s="'$1'" -v m="'$2'" '
-		$2 == "STRUCT" && $3 == s { on = 1; next }
-		on && /^\[/ { exit }
-		on && $1 == m { split($3, a, "="); print a[2] / 8; exit }
-	' "$TMP/btf"
-}
+member_off() { btf_member_off "$TMP/btf" "$@"; }
 
 # member_deep STRUCT MEMBER: the byte offset of MEMBER in STRUCT, also
 # when it sits in anonymous structs and unions (as sock_common's do).
 member_deep() { btf_member_off "$TMP/btf" "$@"; }
 
-plan 18
 
 count=$(param_reg vfs_read count)
 file=$(param_reg vfs_read file)
@@ -327,17 +320,17 @@ if [ "$(id -u)" -ne 0 ]; then
 elif [ -e /sys/kernel/tracing/kprobe_events ]; then
 	skip "a kernel without kprobes refuses the probe" "this kernel has kprobes (the VM tests run them)"
 else
-	snap=${KTAP_BUILDDIR:-$(dirname "$KTAP")}/tests/tools/ktap-tfs-snapshot
-	"$snap" >"$TMP/before" 2>/dev/null
+	tfs_guard_begin
 	run_ktap "$TMP" "$TMP/out" "$TMP/err" -e \
 		'probe kernel.function("vfs_read") { exit() }'
-	"$snap" >"$TMP/after" 2>/dev/null
+	tfs_guard_after
 	if [ "$rc" -eq 1 ] && grep -q '^ERROR: <input>:1:7: kernel.function("vfs_read"): the kernel refused the probe (this kernel has no kprobe events: CONFIG_KPROBE_EVENTS)$' "$TMP/err" &&
-		cmp -s "$TMP/before" "$TMP/after"; then
+		cmp -s "$TMP/tfs.before" "$TMP/tfs.after"; then
 		ok "a kernel without kprobes: the refusal names the probe and the feature"
 	else
 		not_ok "refusal (exit status $rc)"
 		diag_file "$TMP/err"
-		diag_diff "$TMP/before" "$TMP/after"
+		diag_diff "$TMP/tfs.before" "$TMP/tfs.after"
 	fi
 fi
+done_testing

@@ -1,18 +1,25 @@
+# shellcheck shell=sh
 # tests/harness/lib.sh - shared helpers for the TAP harness scripts (POSIX sh).
 #
-# Sourced by golden-p1.sh, golden-diag.sh and corpus.sh, which make check
-# runs with the environment set in tests/Makefile.am.inc:
+# Sourced by every script of tests/harness/, which make check runs with the
+# environment set in tests/Makefile.am.inc:
 #   KTAP           the ktap binary (absolute path)
 #   KTAP_SRCDIR    source tree
 #   KTAP_SHARED    shared material (corpus)
 #   KTAP_VALGRIND  valgrind command prefix, or empty
 #   KTAP_TIMEOUT   seconds per ktap run (default 20; 300 under valgrind)
 # Run one by hand from the build root:
-#   KTAP=$PWD/ktap KTAP_SRCDIR=$PWD sh tests/harness/golden-p1.sh
+#   KTAP=$PWD/ktap KTAP_SRCDIR=$PWD sh tests/harness/golden.sh p1
+# A script prints its TAP lines with ok/not_ok/skip and ends with
+# done_testing, which prints the plan from the count (no plan to keep up
+# to date by hand).  A script that touches tracefs starts with
+# require_live (root, and the lock of locks.sh that serialises such tests
+# under make -j) and brackets its runs with tfs_guard_begin/tfs_guard_end.
 
 : "${KTAP:?KTAP (the ktap binary) is not set; run through make check}"
 : "${KTAP_SRCDIR:=$(cd "$(dirname "$0")/../.." && pwd)}"
 : "${KTAP_VALGRIND:=}"
+: "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 if [ -n "$KTAP_VALGRIND" ]; then
 	: "${KTAP_TIMEOUT:=300}"
 else
@@ -35,11 +42,65 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/ktap-test.XXXXXX") || exit 1
 trap 'rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM HUP
 
+# shellcheck source=tests/harness/locks.sh
+. "$(dirname "$0")/locks.sh"
+
 tap_n=0
 
-# plan N | skip_all REASON
-plan() { echo "1..$1"; }
+# skip_all REASON: the whole script is skipped (before any test line).
+# done_testing: the plan, "1..N" for the N lines printed, at the end.
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+done_testing() { echo "1..$tap_n"; }
+# The plan is computed: a leftover "plan N" (from a merge) is an error.
+plan() { echo "Bail out! plan $1: end the script with done_testing instead"; exit 1; }
+
+# require_root REASON: skip the script unless run as root.
+require_root() { [ "$(id -u)" -eq 0 ] || skip_all "$*"; }
+
+# require_tools FILE|COMMAND...: skip the script unless every FILE (a
+# path: built by make check) is executable and every COMMAND is in PATH.
+require_tools() {
+	for _t in "$@"; do
+		case $_t in
+		*/*) [ -x "$_t" ] || skip_all "tests/tools not built (${_t##*/})" ;;
+		*) command -v "$_t" >/dev/null 2>&1 || skip_all "$_t is not installed" ;;
+		esac
+	done
+}
+
+# require_live REASON: root (else skip with REASON) and the live-test lock
+# (live_lock in locks.sh), held until the script exits: tests that compare
+# tracefs before and after must not overlap with each other.
+require_live() {
+	require_root "$*"
+	live_lock
+}
+
+# tfs_guard_begin: snapshot tracefs (instances, dynamic events, enabled
+# events: tests/tools/ktap-tfs-snapshot) before the runs; takes the
+# live-test lock if require_live did not.
+# tfs_guard_end DESC: one case, tracefs now is as it was at
+# tfs_guard_begin (may be called more than once).  tfs_guard_same: the
+# same comparison as a status, no TAP line, for a case that checks more;
+# tfs_guard_after: only the snapshot after, into $TMP/tfs.after.
+TFS_SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
+tfs_guard_begin() {
+	live_lock
+	if ! "$TFS_SNAP" >"$TMP/tfs.before"; then
+		echo "Bail out! ktap-tfs-snapshot failed"
+		exit 1
+	fi
+}
+tfs_guard_after() { "$TFS_SNAP" >"$TMP/tfs.after"; }
+tfs_guard_same() { tfs_guard_after && cmp -s "$TMP/tfs.before" "$TMP/tfs.after"; }
+tfs_guard_end() {
+	if tfs_guard_same; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag_diff "$TMP/tfs.before" "$TMP/tfs.after"
+	fi
+}
 
 # ok DESCRIPTION | not_ok DESCRIPTION | skip DESCRIPTION REASON
 ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
@@ -88,6 +149,8 @@ ktap_opts() {
 # ERR, stdin from /dev/null, under timeout and optional valgrind.  Sets
 # rc to the exit status and why to a reason when it is not a normal exit
 # (timeout, signal, valgrind error).  OUT and ERR must be absolute.
+# ktap does not get the live-test lock's fd (9, locks.sh): a run left
+# behind must not keep the next test waiting.
 run_ktap() {
 	_dir=$1 _out=$2 _err=$3
 	shift 3
@@ -97,10 +160,10 @@ run_ktap() {
 	if [ -n "$KTAP_VALGRIND" ]; then
 		(cd "$_dir" && exec timeout -k 5 "$KTAP_TIMEOUT" \
 			$KTAP_VALGRIND --log-file="$TMP/vg.log" "$KTAP" "$@") \
-			>"$_out" 2>"$_err" </dev/null
+			>"$_out" 2>"$_err" </dev/null 9<&-
 	else
 		(cd "$_dir" && exec timeout -k 5 "$KTAP_TIMEOUT" "$KTAP" "$@") \
-			>"$_out" 2>"$_err" </dev/null
+			>"$_out" 2>"$_err" </dev/null 9<&-
 	fi
 	rc=$?
 	set +f
@@ -125,6 +188,29 @@ expect_same() {
 		not_ok "$1 (exit status $rc)"
 		diag_diff "$2" "$3"
 		explain "$TMP/err"
+	fi
+}
+
+# check DESC: expect_same DESC $TMP/want $TMP/out (the usual pair).
+check() { expect_same "$1" "$TMP/want" "$TMP/out"; }
+
+# expect_text DESC TEXT: as check, with the expected output inline (TEXT
+# and a newline).
+expect_text() {
+	printf '%s\n' "$2" >"$TMP/want"
+	check "$1"
+}
+
+# check_err DESC WANT: the last run exited 1 and its stderr's first line
+# ($TMP/err) is WANT.
+check_err() {
+	_got=$(head -n 1 "$TMP/err")
+	if [ "$rc" -eq 1 ] && [ -z "$why" ] && [ "$_got" = "$2" ]; then
+		ok "$1"
+	else
+		not_ok "$1 (exit status $rc)"
+		echo "# want: $2"
+		echo "# got:  $_got"
 	fi
 }
 
@@ -191,6 +277,15 @@ norm_pids() {
 			}
 		print
 	}' "$1"
+}
+
+# dwarf_member_off INFO MEMBER: DW_AT_data_member_location of the first
+# member named MEMBER in INFO (readelf --debug-dump=info output).
+dwarf_member_off() {
+	awk -v m="$2" '
+		/DW_AT_name/ { on = ($NF == m) }
+		on && /DW_AT_data_member_location/ { print $NF; exit }
+	' "$1"
 }
 
 # btf_member_off DUMP STRUCT MEMBER: the byte offset of MEMBER in STRUCT in

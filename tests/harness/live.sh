@@ -12,15 +12,12 @@
 
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
-SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
 TP='kernel.trace("syscalls:sys_enter_getppid")'
 
-[ "$(id -u)" -eq 0 ] || skip_all "live tests need root (run make check as root)"
+require_live "live tests need root (run make check as root)"
 [ -d /sys/kernel/tracing/events/syscalls ] ||
 	skip_all "no tracefs with syscall events at /sys/kernel/tracing"
-[ -x "$GP" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
-
-plan 18
+require_tools "$GP" "$TFS_SNAP"
 
 # expect DESC WANT_FILE: compare $TMP/out with WANT_FILE (and rc 0).
 expect() {
@@ -34,12 +31,6 @@ expect() {
 		diag_diff "$2" "$TMP/out"
 		diag_file "$TMP/err"
 	fi
-}
-
-# expect_text DESC TEXT: like expect, with the expected output inline.
-expect_text() {
-	printf '%s\n' "$2" >"$TMP/want"
-	expect "$1" "$TMP/want"
 }
 
 count='global c
@@ -111,18 +102,10 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -T 1 -e \
 expect_text "timer.hz(20) and timer.us(250000) in -T 1: 20 and 4 ticks" "20 4"
 
 # --- cleanup: tracefs is the same before and after every kind of end ---
-"$SNAP" >"$TMP/before" || skip_all "ktap-tfs-snapshot failed"
+tfs_guard_begin
 
-# same DESC: compare the snapshot now with the one before.
-same() {
-	"$SNAP" >"$TMP/after"
-	if cmp -s "$TMP/before" "$TMP/after"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diag_diff "$TMP/before" "$TMP/after"
-	fi
-}
+# same DESC: tracefs now is as it was at tfs_guard_begin.
+same() { tfs_guard_end "$1"; }
 
 long='global c
 probe begin { printf("armed\n") }
@@ -201,3 +184,4 @@ else
 	diag_file "$TMP/err"
 fi
 same "tracefs unchanged after all the runs above"
+done_testing

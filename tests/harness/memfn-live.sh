@@ -12,14 +12,11 @@
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 STALL=$KTAP_BUILDDIR/tests/tools/ktap-tcp-stall
 UT=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
-SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
 
-[ "$(id -u)" -eq 0 ] || skip_all "live tests need root (run make check as root)"
+require_live "live tests need root (run make check as root)"
 [ -d /sys/kernel/tracing/events/tcp/tcp_retransmit_skb ] ||
 	skip_all "no tcp:tcp_retransmit_skb tracepoint in /sys/kernel/tracing"
-[ -x "$STALL" ] && [ -x "$SNAP" ] && [ -x "$UT" ] || skip_all "tests/tools not built"
-
-plan 3
+require_tools "$STALL" "$TFS_SNAP" "$UT"
 
 # handle(&r, k, "hello") of the uprobe target: r.id 42, r.name "alpha",
 # r.in.y 50, three calls.  Each function reads through its parameter.
@@ -39,7 +36,7 @@ else
 	diag_file "$TMP/err"
 fi
 
-"$SNAP" >"$TMP/before"
+tfs_guard_begin
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$STALL $TMP/ports 1.5" -e \
 	'probe tcp.retransmit { printf("%s %d %d %d %s\n", name, family, sport, dport, tcp_sockstate_str(state)) }'
 read -r lport c1port c2port <"$TMP/ports"
@@ -54,10 +51,5 @@ else
 	diag_file "$TMP/err"
 fi
 
-"$SNAP" >"$TMP/after"
-if cmp -s "$TMP/before" "$TMP/after"; then
-	ok "tracefs unchanged after the run"
-else
-	not_ok "tracefs changed"
-	diag_diff "$TMP/before" "$TMP/after"
-fi
+tfs_guard_end "tracefs unchanged after the run"
+done_testing

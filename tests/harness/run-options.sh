@@ -6,7 +6,8 @@
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-plan 8
+# Its runs start pass 5 (begin probes: an instance as root).
+live_lock
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -o "$TMP/file.txt" -e \
 	'probe begin { printf("to the file\n"); exit() }'
@@ -90,3 +91,4 @@ if command -v strace >/dev/null 2>&1; then
 else
 	skip "syslog() reaches syslog(3)" "strace is not installed"
 fi
+done_testing

@@ -14,34 +14,16 @@
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
 SC=$KTAP_BUILDDIR/tests/tools/ktap-syscalls
-SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
 EX=$KTAP_SRCDIR/examples
 
-[ "$(id -u)" -eq 0 ] || skip_all "live tests need root (run make check as root)"
+require_live "live tests need root (run make check as root)"
 [ -d /sys/kernel/tracing/events/syscalls ] ||
 	skip_all "no tracefs with syscall events at /sys/kernel/tracing"
 [ ! -e /sys/kernel/tracing/kprobe_events ] ||
 	skip_all "this kernel has kprobes: these tests expect the tracepoint-only case (the VM tests cover kprobes)"
-[ -x "$GP" ] && [ -x "$SC" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
+require_tools "$GP" "$SC" "$TFS_SNAP"
 
-plan 14
-
-# expect_text DESC TEXT: $TMP/out is TEXT (and ktap exited 0).
-expect_text() {
-	printf '%s\n' "$2" >"$TMP/want"
-	if [ "$rc" -ne 0 ] || [ -n "$why" ]; then
-		not_ok "$1"
-		explain "$TMP/err"
-	elif cmp -s "$TMP/want" "$TMP/out"; then
-		ok "$1"
-	else
-		not_ok "$1"
-		diag_diff "$TMP/want" "$TMP/out"
-		diag_file "$TMP/err"
-	fi
-}
-
-"$SNAP" >"$TMP/tfs.before"
+tfs_guard_begin
 
 # --- counts ---
 count='global c, r
@@ -189,10 +171,5 @@ else
 	diag_file "$TMP/err"
 fi
 
-"$SNAP" >"$TMP/tfs.after"
-if cmp -s "$TMP/tfs.before" "$TMP/tfs.after"; then
-	ok "tracefs is as it was before the runs"
-else
-	not_ok "tracefs is as it was before the runs"
-	diag_diff "$TMP/tfs.before" "$TMP/tfs.after"
-fi
+tfs_guard_end "tracefs is as it was before the runs"
+done_testing

@@ -7,11 +7,9 @@
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ "$(id -u)" -eq 0 ] || skip_all "the tapset probes trace the live kernel: run make check as root"
+require_live "the tapset probes trace the live kernel: run make check as root"
 [ -r /sys/kernel/tracing/events/task/task_newtask/format ] ||
 	skip_all "no task:task_newtask tracepoint (tracefs not mounted?)"
-
-plan 3
 
 # 1-2. kprocess: sh runs ls, then execs sleep (absolute paths: no PATH
 #      search, whose failed execs would show).  Without kprobes, exec's
@@ -94,3 +92,4 @@ deliver CHLD
 send SIGCHLD 17 from P1 to P3 shared 1 result 0: SI_KERNEL (SIGFPE, SIGSEGV, SIGTRAP, SIGCHLD, SIGPOLL)
 EOW
 expect_same "signal.send, signal.handle, signal.deliver: kill -USR1 of a child, its SIGCHLDs" "$TMP/want" "$TMP/got"
+done_testing

@@ -15,8 +15,6 @@ GEN=$KTAP_SRCDIR/scripts/tapset-doc.sh
 KTAP_TRACEFS=$KTAP_SRCDIR/tests/fixtures/tracefs
 export KTAP_TRACEFS
 
-plan 20
-
 # same_file DESC WANT GOT [STDERR]: ok when the two files are equal.
 same_file() {
 	if cmp -s "$2" "$3"; then
@@ -342,3 +340,4 @@ else
 	not_ok "declaring library macro: $r1 (want 0 11 $((ntapset + 1))); point macro: $rc, parsed: $(cat "$TMP/pulled")"
 	diag_file "$TMP/err"
 fi
+done_testing

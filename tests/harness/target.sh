@@ -19,7 +19,7 @@
 G=$KTAP_SRCDIR/tests/golden/target
 F=$KTAP_SRCDIR/tests/fixtures
 PROG=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
-[ -x "$PROG" ] || skip_all "tests/tools not built"
+require_tools "$PROG"
 unset KTAP_TRACEFS KTAP_BTF KTAP_KCONFIG
 
 # The 6.1 target with its kernel's BTF beside it, when the cache has it.
@@ -37,7 +37,6 @@ fi
 scripts=$(list_stp "$G")
 nroot=0
 [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 && nroot=1
-plan $(($(echo "$scripts" | wc -l) * 2 + nroot * 2 + 6))
 
 # norm FILE: paths that are this checkout's, not the target's.
 norm() {
@@ -169,3 +168,4 @@ else
 		diag_diff "$TMP/live" "$TMP/out"
 	fi
 fi
+done_testing

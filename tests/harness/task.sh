@@ -16,10 +16,9 @@
 . "$(dirname "$0")/lib.sh"
 
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
-SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
 BTF=/sys/kernel/btf/vmlinux
 [ -r $BTF ] || skip_all "no kernel BTF at $BTF"
-command -v bpftool >/dev/null 2>&1 || skip_all "bpftool is not installed"
+require_tools bpftool
 
 # has DUMP STRUCT MEMBER: STRUCT has MEMBER.
 has() { [ -n "$(btf_member_off "$@")" ]; }
@@ -85,7 +84,6 @@ check_plan() {
 	fi
 }
 
-plan 9
 
 # 1. this machine's kernel
 bpftool btf dump file $BTF format raw >"$TMP/btf" 2>/dev/null
@@ -218,13 +216,13 @@ else
 fi
 
 # 9. pass 5 here: no kprobe events, a clean refusal, tracefs unchanged
-if [ "$(id -u)" -ne 0 ] || [ ! -x "$SNAP" ] || [ -e /sys/kernel/tracing/kprobe_events ]; then
+if [ "$(id -u)" -ne 0 ] || [ ! -x "$TFS_SNAP" ] || [ -e /sys/kernel/tracing/kprobe_events ]; then
 	skip "pass 5 without kprobe events" "needs root, tests/tools and a kernel without kprobe events"
 else
-	"$SNAP" >"$TMP/tfs.before"
+	tfs_guard_begin
 	run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe kernel.function("wake_up_new_task") {
 		println(task_pid(task_parent($p))) }'
-	"$SNAP" >"$TMP/tfs.after"
+	tfs_guard_after
 	if [ "$rc" -eq 1 ] && [ ! -s "$TMP/out" ] &&
 		grep -q '^ERROR: <input>:1:7: kernel.function("wake_up_new_task"): the kernel refused the probe (this kernel has no kprobe events: CONFIG_KPROBE_EVENTS)$' "$TMP/err" &&
 		cmp -s "$TMP/tfs.before" "$TMP/tfs.after"; then
@@ -235,3 +233,4 @@ else
 		diag_diff "$TMP/tfs.before" "$TMP/tfs.after"
 	fi
 fi
+done_testing

@@ -15,12 +15,10 @@ SRC=$KTAP_SRCDIR/tests/tools/ktap-uprobe-target.c
 X86=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
 A64=$TMP/a64
 
-[ -x "$X86" ] || skip_all "tests/tools not built"
+require_tools "$X86"
 command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 ||
 	skip_all "aarch64-linux-gnu-gcc is not installed (scripts/bootstrap.sh installs it)"
 aarch64-linux-gnu-gcc -g -O0 -o "$A64" "$SRC" || skip_all "cannot build an aarch64 binary"
-
-plan 9
 
 line=$(grep -n 'walk: loop body' "$SRC" | cut -d: -f1)
 
@@ -184,3 +182,4 @@ else
 	not_ok "unknown machine (exit status $rc)"
 	diag_file "$TMP/err"
 fi
+done_testing

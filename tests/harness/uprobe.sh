@@ -13,20 +13,17 @@
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 T=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
 O=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-opt
-SNAP=$KTAP_BUILDDIR/tests/tools/ktap-tfs-snapshot
 TR=/sys/kernel/tracing
 
-[ "$(id -u)" -eq 0 ] || skip_all "uprobe tests need root (run make check as root)"
+require_live "uprobe tests need root (run make check as root)"
 [ -w $TR/uprobe_events ] || skip_all "this kernel has no uprobe events"
-[ -x "$T" ] && [ -x "$O" ] && [ -x "$SNAP" ] || skip_all "tests/tools not built"
+require_tools "$T" "$O" "$TFS_SNAP"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
-plan 34
-"$SNAP" >"$TMP/before"
+tfs_guard_begin
 
-# check DESC: $TMP/out against $TMP/want, exit status 0.  (The script's
-# output goes to $TMP/out with -o; the probed program's to $TMP/child.)
-check() { expect_same "$1" "$TMP/want" "$TMP/out"; }
+# check DESC (lib.sh): $TMP/out against $TMP/want, exit status 0.  (The
+# script's output goes to $TMP/out with -o; the probed program's to $TMP/child.)
 
 entry='probe process("'"$T"'").function("handle") {
 	printf("id=%d name=%s n=%d msg=%s in.y=%d ip->x=%d tag=%s tag[1]=%d flags=%d mode=%d\n",
@@ -400,10 +397,5 @@ else
 	diag_file "$TMP/err"
 fi
 
-"$SNAP" >"$TMP/after"
-if cmp -s "$TMP/before" "$TMP/after"; then
-	ok "tracefs unchanged: instances and uprobe events removed"
-else
-	not_ok "tracefs changed"
-	diag_diff "$TMP/before" "$TMP/after"
-fi
+tfs_guard_end "tracefs unchanged: instances and uprobe events removed"
+done_testing

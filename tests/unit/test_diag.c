@@ -1,7 +1,8 @@
 /*
  * test_diag.c - compiler/diag.c: the exact text of a diagnostic (file,
  * line, column, the source line and a caret under the whole span),
- * warnings, notes for macro expansions, one message per place, counts.
+ * warnings, notes for macro expansions, one message per place, counts,
+ * and the codes of --diag-codes (diag.def).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -148,6 +149,36 @@ static void test_macro_expansion_note(void **state)
 	fe_free(f);
 }
 
+/* --diag-codes: the level carries the code of the format (diag.def). */
+static void test_codes(void **state)
+{
+	const char *name = NULL;
+	struct sink s;
+
+	(void)state;
+	assert_string_equal(diag_code("unterminated string literal", &name), "E0103");
+	assert_string_equal(name, "unterminated_string_literal");
+	assert_null(diag_code("a format nobody registered", NULL));
+	sink_open(&s, "c.stp", "global g\n");
+	s.d.show_codes = true;
+	diag_error(&s.d, span(s.id, 0, 6), "unterminated string literal");
+	diag_warning(&s.d, span(s.id, 7, 8), "variable '%s' is assigned but never read", "g");
+	diag_plain(&s.d, DIAG_ERROR, "cannot read script %s: %s", "x.stp", "gone");
+	diag_error(&s.d, span(s.id, 2, 3), "a format nobody registered");
+	assert_string_equal(sink_text(&s),
+			    "c.stp:1:1: error[E0103]: unterminated string literal\n"
+			    "     1 | global g\n"
+			    "       | ^~~~~~\n"
+			    "c.stp:1:8: warning[E0405]: variable 'g' is assigned but never read\n"
+			    "     1 | global g\n"
+			    "       |        ^\n"
+			    "ktap: error[E0802]: cannot read script x.stp: gone\n"
+			    "c.stp:1:3: error: a format nobody registered\n"
+			    "     1 | global g\n"
+			    "       |   ^\n");
+	sink_close(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +189,7 @@ int main(void)
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_where),
 		cmocka_unit_test(test_macro_expansion_note),
+		cmocka_unit_test(test_codes),
 	};
 
 	return cmocka_run_group_tests_name("diagnostics", tests, NULL, NULL);

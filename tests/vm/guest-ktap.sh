@@ -3,13 +3,10 @@
 # kernel.function() probes on a kernel with kprobes and BTF.
 #
 # Runs as /tests/run-in-vm.sh (busybox sh) and prints one unnumbered TAP
-# line per check; guest_plan must be their number (vm-selftest.sh reads
-# it).  Every check compares exact values with what the guest itself
+# line per check (vm-selftest.sh numbers them and plans from the count)
+# and guest_done last.  Every check compares exact values with what the guest itself
 # knows (file names, sizes, inode numbers, errno values), and tracefs
 # must be the same before and after all the runs.
-# shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=32
-
 . /tests/guest-lib.sh
 
 # 1. entry, a user string argument
@@ -386,4 +383,4 @@ else
 	diff $T/before $T/after | head -20 | sed 's/^/# /'
 fi
 
-exit "$failed"
+guest_done

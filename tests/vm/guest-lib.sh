@@ -1,6 +1,8 @@
 # guest-lib.sh - helpers of the guest halves of the VM tests (busybox sh),
 # installed as /tests/guest-lib.sh.  A guest script prints one unnumbered
-# TAP line per check and exits with the number that failed.
+# TAP line per check and ends with guest_done.  These are not
+# tests/harness/lib.sh: the guest is an initramfs with busybox sh and no
+# build tree; vm-selftest.sh numbers the lines and prints the plan.
 export KTAP_TAPSET=/usr/share/ktap/tapset
 T=/tmp/ktap-guest
 mkdir -p $T
@@ -9,6 +11,9 @@ failed=0
 ok() { echo "ok - $*"; }
 not_ok() { echo "not ok - $*"; failed=$((failed + 1)); }
 diag() { sed 's/^/# /' "$@"; }
+# guest_done: the end marker vm-selftest.sh waits for; exit status: the
+# number of failed checks.
+guest_done() { echo "# guest checks done"; exit "$failed"; }
 
 # run ARGS...: ktap ARGS, stdout to $T/out, stderr to $T/err, status in rc.
 run() {
