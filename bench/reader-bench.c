@@ -88,7 +88,7 @@ static int bench_arm(struct bench *b)
 	double t0 = bench_now(), t1, t2;
 
 	tfs_cleanup_stale(NULL, &stale, err, sizeof(err));
-	tfs_default_name(name, sizeof(name));
+	tfs_unique_name(name, sizeof(name));
 	b->tfs = tfs_create(name, &topt, err, sizeof(err));
 	if (!b->tfs) {
 		fprintf(stderr, "reader-bench: %s\n", err);

@@ -521,6 +521,23 @@ out:
 	return r < 0 ? 0 : r;
 }
 
+/* Passes 2 and 3 of a parsed script, their listings to @out. */
+static void drv_fuzz_passes(struct ktap_session *s, FILE *out)
+{
+	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
+				 false, &s->target, false };
+	/* A fixed maxactive: no CPU count read per input. */
+	struct lower_options lo = { s->opt.buffer_mb * 1024, 1, s->target.tracefs };
+
+	s->prog = sema_run(s->arena, &s->diag, &in);
+	if (!s->prog)
+		return;
+	sema_print(out, s->prog);
+	s->ir = lower_run(s->arena, &s->diag, &s->src, s->prog, &lo);
+	if (s->ir)
+		ir_dump(out, s->ir);
+}
+
 int drv_fuzz_one(const uint8_t *data, size_t size)
 {
 	FILE *null = fopen("/dev/null", "w");
@@ -536,10 +553,16 @@ int drv_fuzz_one(const uint8_t *data, size_t size)
 		s.diag.muted = true;
 		s.opt.guru = guru;
 		s.opt.script_text = text;
-		s.opt.last_pass = 1;
-		session_facts(&s);
-		if (session_parse(&s) == 0 && null)
-			ast_print_file(null, s.script);
+		/* As -p3: the tapset loads lazily (-p1 parses all of it). */
+		s.opt.last_pass = 3;
+		/* The target: the fixture tracefs (fuzz_frontend.c sets it). */
+		if (session_target(&s) == 0) {
+			session_facts(&s);
+			if (session_parse(&s) == 0 && null) {
+				ast_print_file(null, s.script);
+				drv_fuzz_passes(&s, null);
+			}
+		}
 		session_free(&s);
 		free(text);
 	}

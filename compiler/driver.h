@@ -25,7 +25,9 @@ int drv_dump(struct ktap_session *s, FILE *out);
 
 /*
  * Fuzzing entry point: parse @data as a script (with and without guru
- * mode), print its tree to nowhere and free everything.  Always returns 0.
+ * mode), run passes 2 and 3 on it (probe points resolve against
+ * $KTAP_TRACEFS, which the fuzz target points at the fixture), print
+ * every pass's result to nowhere and free everything.  Always returns 0.
  */
 int drv_fuzz_one(const uint8_t *data, size_t size);
 

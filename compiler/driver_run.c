@@ -99,6 +99,7 @@ int drv_pass5(struct ktap_session *s)
 	ro.target_pid = s->opt.target_pid;
 	ro.verbose = (unsigned)s->opt.verbose;
 	ro.out = stdout;
+	ro.out_name = s->opt.output;
 	if (s->opt.output && !(ro.out = fopen(s->opt.output, "w"))) {
 		fprintf(stderr, "ktap: error: cannot open %s: %s\n", s->opt.output,
 			strerror(errno));
@@ -117,7 +118,8 @@ int drv_pass5(struct ktap_session *s)
 	status = run_plan(s->ir, &ro);
 	live_free(live);
 out:
-	if (ro.out != stdout && fclose(ro.out) != 0) {
+	/* A write error during the run was reported by run_plan() already. */
+	if (ro.out != stdout && fclose(ro.out) != 0 && status == 0) {
 		fprintf(stderr, "ktap: error: writing %s: %s\n", s->opt.output,
 			strerror(errno));
 		status = 1;

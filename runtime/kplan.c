@@ -323,14 +323,14 @@ void kp_text_free(struct kp_text *t)
 	memset(t, 0, sizeof(*t));
 }
 
-char *kp_expand(const char *text, int target)
+char *kp_expand(const char *text, int target, const char *session)
 {
 	size_t len = strlen(text) + 1, n = 0;
 	char *out = malloc(len + 64), *grown;
-	int pid, k;
+	int k;
 
 	while (out && *text) {
-		if (n + 24 > len + 64) {
+		if (n + 48 > len + 64) {
 			len *= 2;
 			grown = realloc(out, len + 64);
 			if (!grown) {
@@ -345,8 +345,10 @@ char *kp_expand(const char *text, int target)
 			out[n++] = *text++;
 			continue;
 		}
-		pid = k == 7 ? target : (int)getpid();
-		n += (size_t)sprintf(out + n, "%d", pid);
+		if (k == 4 && session && strlen(session) < 40)
+			n += (size_t)sprintf(out + n, "%s", session + 5);
+		else
+			n += (size_t)sprintf(out + n, "%d", k == 7 ? target : (int)getpid());
 		text += k;
 	}
 	if (out)

@@ -233,11 +233,13 @@ const char *kp_dyn_file(const struct kp_dynevent *d);
 
 /*
  * kp_expand - @text with the plan's placeholders replaced: $TARGET by
- * @target, $KTAP and $PID by ktap's own pid (its instance and
- * dynamic-event group are ktap_<pid>).  Returns a malloc'd string (NULL:
- * out of memory).
+ * @target, $KTAP by ktap's own pid (filters), $PID by what follows
+ * "ktap_" in the session name @session (the instance and dynamic-event
+ * group are ktap_$PID: ktap_<pid>_<tag>, tfs.h), or by the pid when
+ * @session is NULL (a replay).  Returns a malloc'd string (NULL: out of
+ * memory).
  */
-char *kp_expand(const char *text, int target);
+char *kp_expand(const char *text, int target, const char *session);
 
 struct tfs;
 

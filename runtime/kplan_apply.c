@@ -20,12 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* @t's path and line with placeholders expanded; -1: out of memory. */
+/* @t's path and line with placeholders expanded for session @session;
+   -1: out of memory. */
 static int kp_expand_text(const struct kp_text *t, const char *line, int target,
-			  char **path, char **text)
+			  const char *session, char **path, char **text)
 {
-	*path = kp_expand(t->path, target);
-	*text = kp_expand(line, target);
+	*path = kp_expand(t->path, target, session);
+	*text = kp_expand(line, target, session);
 	if (*path && *text)
 		return 0;
 	free(*path);
@@ -66,7 +67,7 @@ static int kp_apply_one(const struct kp_obj *o, struct tfs *t, int target)
 		fprintf(stderr, "ERROR: kernel plan: %s\n", strerror(errno));
 		return -1;
 	}
-	if (kp_expand_text(&txt, txt.line, target, &path, &text) != 0) {
+	if (kp_expand_text(&txt, txt.line, target, tfs_name(t), &path, &text) != 0) {
 		kp_text_free(&txt);
 		fprintf(stderr, "ERROR: kernel plan: %s\n", strerror(ENOMEM));
 		return -1;
@@ -117,7 +118,7 @@ static int kp_undo_one(const struct kp_obj *o, struct tfs *t, int target,
 		kp_text_free(&txt);
 		return 0;
 	}
-	rc = kp_expand_text(&txt, txt.undo, target, &path, &text);
+	rc = kp_expand_text(&txt, txt.undo, target, tfs_name(t), &path, &text);
 	if (rc != 0) {
 		snprintf(err, errlen, "kernel plan: %s", strerror(ENOMEM));
 	} else {

@@ -1,12 +1,13 @@
 /*
  * live.c - the live and replay record sources of pass 5 (see live.h).
  *
- * Live: remove what dead ktap processes left behind, create the private
- * instance ktap_<pid>, apply the plan's kernel objects in order (with
- * $TARGET replaced by target(); kplan_apply.c), then open the reader on
- * the instance.  Closing undoes each object, then removes the instance.  Any
- * failure undoes everything before returning, so the kernel is left as
- * it was found on every path.
+ * Live: remove what dead ktap sessions left behind, create the private
+ * instance ktap_<pid>_<tag>, start its guardian (tfs_guard.h), apply the
+ * plan's kernel objects in order (with $TARGET replaced by target();
+ * kplan_apply.c), then open the reader on the instance.  Closing undoes
+ * each object, then removes the instance.  Any failure undoes everything
+ * before returning, so the kernel is left as it was found on every path;
+ * a death that undoes nothing (SIGKILL) is the guardian's to clean up.
  */
 #define _GNU_SOURCE
 #include "live.h"
@@ -14,6 +15,7 @@
 #include "kplan.h"
 #include "reader.h"
 #include "tfs.h"
+#include "tfs_guard.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -21,9 +23,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* "system/event" of every event of @p, in index order; free with
-   names_free(). */
-static char **names_new(const struct ir_prog *p)
+/* "system/event" of every event of @p, in index order, for session
+   @session (NULL: a replay); free with names_free(). */
+static char **names_new(const struct ir_prog *p, const char *session)
 {
 	char **names = calloc(p->nevents + 1, sizeof(*names));
 	unsigned i;
@@ -33,7 +35,7 @@ static char **names_new(const struct ir_prog *p)
 	for (i = 0; names && i < p->nevents; i++) {
 		names[i] = NULL;
 		if (asprintf(&raw, "%s/%s", p->events[i].system, p->events[i].name) >= 0) {
-			names[i] = kp_expand(raw, 0);
+			names[i] = kp_expand(raw, 0, session);
 			free(raw);
 		}
 	}
@@ -56,6 +58,7 @@ struct live {
 	const struct kp_plan *plan;	/* what live_arm() applied: */
 	unsigned applied;		/* its first objects, undone at close */
 	int target;
+	int guard;			/* pipe to the guardian, -1: none */
 };
 
 struct live *live_new(const struct live_options *opt)
@@ -64,6 +67,8 @@ struct live *live_new(const struct live_options *opt)
 
 	if (l && opt)
 		l->opt = *opt;
+	if (l)
+		l->guard = -1;
 	return l;
 }
 
@@ -80,13 +85,19 @@ static int live_arm(struct live *l, const struct ir_prog *p, int target)
 
 	if (tfs_cleanup_stale(l->opt.root, &stale, err, sizeof(err)) != 0)
 		fprintf(stderr, "WARNING: %s\n", err);
-	else if (l->opt.verbose && (stale.instances || stale.dynevents))
+	if (l->opt.verbose && (stale.instances || stale.dynevents))
 		fprintf(stderr, "Removed %u stale instances and %u dynamic events\n",
 			stale.instances, stale.dynevents);
-	tfs_default_name(name, sizeof(name));
+	tfs_unique_name(name, sizeof(name));
 	l->tfs = tfs_create(name, &to, err, sizeof(err));
 	if (!l->tfs) {
 		fprintf(stderr, "ERROR: %s\n", err);
+		return -1;
+	}
+	l->guard = tfs_guard_start(l->tfs);
+	if (l->guard < 0) {
+		fprintf(stderr, "ERROR: cannot start the session's guardian: %s\n",
+			strerror(errno));
 		return -1;
 	}
 	l->plan = &p->kplan;
@@ -100,7 +111,7 @@ static struct rdr *live_open(void *ctx, const struct ir_prog *p, int target)
 	struct live *l = ctx;
 	char **names, err[TFS_ERRLEN];
 
-	if (live_arm(l, p, target) != 0 || !(names = names_new(p)))
+	if (live_arm(l, p, target) != 0 || !(names = names_new(p, tfs_name(l->tfs))))
 		return NULL;
 	l->rdr = rdr_open_live(tfs_instance_dir(l->tfs), (const char *const *)names,
 			       p->nevents, NULL, err, sizeof(err));
@@ -132,6 +143,10 @@ static void live_close(void *ctx)
 	if (l->tfs && tfs_destroy(l->tfs, err, sizeof(err)) != 0)
 		fprintf(stderr, "WARNING: %s\n", err);
 	l->tfs = NULL;
+	/* Nothing is left for the guardian: it sees EOF and exits. */
+	if (l->guard >= 0)
+		close(l->guard);
+	l->guard = -1;
 }
 
 /* Missed hits of @name in kprobe_profile ("  NAME HITS MISSED"); -1 if
@@ -169,7 +184,8 @@ static void live_missed(void *ctx, const struct ir_prog *p, int64_t *missed)
 	profile = fio_read(path, NULL);
 	free(path);
 	for (i = 0; profile && i < p->nevents; i++) {
-		if (!p->events[i].kprobe_pp || !(name = kp_expand(p->events[i].name, 0)))
+		if (!p->events[i].kprobe_pp ||
+		    !(name = kp_expand(p->events[i].name, 0, tfs_name(l->tfs))))
 			continue;
 		missed[i] = live_profile_missed(profile, name);
 		free(name);
@@ -211,7 +227,7 @@ void replay_free(struct replay *rp)
 static struct rdr *replay_open(void *ctx, const struct ir_prog *p, int target)
 {
 	struct replay *rp = ctx;
-	char **names = names_new(p), err[1024];
+	char **names = names_new(p, NULL), err[1024];
 
 	(void)target;
 	if (!names)

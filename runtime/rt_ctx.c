@@ -4,6 +4,7 @@
  */
 #include "rt_ctx.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -19,10 +20,12 @@ struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len)
 void rt_flush(struct rt_ctx *c)
 {
 	if (c->out.len) {
-		fwrite(c->out.p, 1, c->out.len, c->outf);
+		if (fwrite(c->out.p, 1, c->out.len, c->outf) != c->out.len && !c->out_errno)
+			c->out_errno = errno ? errno : EIO;
 		buf_reset(&c->out);
 	}
-	fflush(c->outf);
+	if (fflush(c->outf) != 0 && !c->out_errno)
+		c->out_errno = errno ? errno : EIO;
 }
 
 enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)

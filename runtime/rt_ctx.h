@@ -71,6 +71,7 @@ struct rt_ctx {
 	struct rt_limits lim;
 	uint32_t strmax;	/* the longest string value, rt_strmax(MAXSTRINGLEN) */
 	FILE *outf;		/* where the script's output goes */
+	int out_errno;		/* the first write error on outf, 0: none */
 	struct rt_buf out;	/* output not yet written */
 	struct rt_scratch scratch;
 	/* The handler running now. */

@@ -2,7 +2,8 @@
  * run.c - pass 5: the session loop (see run.h).
  *
  * One thread, one poll() over the reader's per-CPU fds and a signalfd
- * (SIGINT, SIGTERM, SIGHUP, SIGCHLD).  The instance's trace clock is
+ * (SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGCHLD).  The process
+ * table is run_proc.c's, the -c command run_child.c's.  The instance's trace clock is
  * CLOCK_MONOTONIC, the clock timers and -T are kept in, so everything
  * happens in one time line: a timer that is due at T runs after every
  * event recorded before T and before every event after it, and at the
@@ -15,6 +16,8 @@
 #define _GNU_SOURCE
 #include "run.h"
 #include "reader.h"
+#include "run_child.h"
+#include "run_proc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -36,11 +39,6 @@
 struct run_parm {
 	const char *name;
 	const struct rdr_field *f;
-};
-
-struct run_procs {
-	struct rt_proc *v;
-	size_t cap, n;			/* cap: power of two */
 };
 
 /*
@@ -70,9 +68,10 @@ struct run {
 	uint64_t *due;			/* per probe: next tick of a timer */
 	uint64_t deadline;		/* -T */
 	int sigfd;
-	pid_t child;
-	int child_gate;			/* write end: releases the child */
+	struct run_child child;		/* -c */
 	bool stopping;
+	bool out_failed;		/* a write of the output failed */
+	bool child_failed;		/* the -c command could not run */
 	uint64_t stop_ns;		/* handle the events before this */
 	uint64_t nevents;		/* records handled, for -v */
 	struct run_procs procs;
@@ -97,190 +96,19 @@ static uint64_t run_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
-/* ---- process information for execname(), pid(), ppid(), uid() ---- */
-
-/*
- * Threads ktap has seen, by tid: an open-addressing table that only
- * grows (a run sees thousands of threads, not millions).  Entries come
- * from /proc/TID/status the first time a thread is looked up, and are
- * kept current by the fork/exec/rename records the plan enables when the
- * script needs them (lower_track.c), so a thread that is gone when its
- * records are read still has its name.
- */
-
-static int run_status_num(const char *s, const char *key, int field, int dflt)
-{
-	const char *p = strstr(s, key);
-	char *end;
-	long v = dflt;
-
-	if (!p)
-		return dflt;
-	p += strlen(key);
-	while (field-- >= 0) {
-		v = strtol(p, &end, 10);
-		p = end;
-	}
-	return (int)v;
-}
-
-/* Fill @e from /proc; a thread that is gone is "<...>" (as in trace). */
-static void run_proc_read(struct rt_proc *e, int tid)
-{
-	char path[64], buf[2048], *name;
-	ssize_t n;
-	int fd;
-
-	*e = (struct rt_proc){ .tid = tid, .tgid = tid, .comm = "<...>" };
-	if (tid == 0) {
-		strcpy(e->comm, "swapper");
-		return;
-	}
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return;
-	buf[n] = '\0';
-	if (!strncmp(buf, "Name:\t", 6)) {
-		name = buf + 6;
-		snprintf(e->comm, sizeof(e->comm), "%.*s", (int)strcspn(name, "\n"), name);
-	}
-	e->tgid = run_status_num(buf, "\nTgid:", 0, tid);
-	e->ppid = run_status_num(buf, "\nPPid:", 0, 0);
-	e->uid = run_status_num(buf, "\nUid:", 0, 0);
-	e->euid = run_status_num(buf, "\nUid:", 1, 0);
-	e->gid = run_status_num(buf, "\nGid:", 0, 0);
-	e->egid = run_status_num(buf, "\nGid:", 1, 0);
-}
-
-static struct rt_proc *run_proc_slot(struct run_procs *t, int tid)
-{
-	size_t i = ((size_t)(unsigned)tid * 0x9e3779b97f4a7c15ULL) & (t->cap - 1);
-
-	while (t->v[i].tid != tid && t->v[i].tid != -1)
-		i = (i + 1) & (t->cap - 1);
-	return &t->v[i];
-}
-
-static int run_procs_grow(struct run_procs *t)
-{
-	struct run_procs old = *t;
-	size_t i;
-
-	t->cap = old.cap ? old.cap * 2 : 1024;
-	t->v = malloc(t->cap * sizeof(*t->v));
-	if (!t->v) {
-		*t = old;
-		return -1;
-	}
-	for (i = 0; i < t->cap; i++)
-		t->v[i].tid = -1;
-	for (i = 0; i < old.cap; i++)
-		if (old.v[i].tid != -1)
-			*run_proc_slot(t, old.v[i].tid) = old.v[i];
-	free(old.v);
-	return 0;
-}
-
-/* Thread @tid's entry, read from /proc when new; @fresh: don't read. */
-static struct rt_proc *run_proc(struct run_procs *t, int tid, bool fresh)
-{
-	static struct rt_proc nomem = { .comm = "<...>" };
-	struct rt_proc *e;
-
-	if ((t->n + 1) * 2 > t->cap && run_procs_grow(t) != 0)
-		return &nomem;
-	e = run_proc_slot(t, tid);
-	if (e->tid == -1) {
-		t->n++;
-		if (fresh)
-			*e = (struct rt_proc){ .tid = tid, .tgid = tid };
-		else
-			run_proc_read(e, tid);
-	}
-	return e;
-}
-
-/* @len bytes of @s as a comm: the kernel keeps 15 bytes and a NUL. */
-static void run_set_comm(struct rt_proc *e, const char *s, uint32_t len)
-{
-	snprintf(e->comm, sizeof(e->comm), "%.*s", (int)len, s);
-}
-
-/* The fields each kind of tracked record is read through. */
-#define RUN_TRACK_FIELDS 3
-static const char *const run_track_names[][RUN_TRACK_FIELDS] = {
-	[IR_TRACK_FORK] = { "pid", "comm", "clone_flags" },
-	[IR_TRACK_EXEC] = { "pid", "filename", NULL },
-	[IR_TRACK_RENAME] = { "pid", "newcomm", NULL },
-};
-
-#define RUN_CLONE_THREAD 0x00010000	/* <linux/sched.h> */
-
-/* A new task: a thread of its creator's process, or a new process. */
-static void run_track_fork(struct run *r, int parent, int child, bool thread)
-{
-	struct rt_proc p = *run_proc(&r->procs, parent, false), *e;
-
-	e = run_proc(&r->procs, child, true);
-	*e = p;
-	e->tid = child;
-	if (!thread) {
-		e->tgid = child;
-		e->ppid = p.tgid;
-	}
-}
-
-/* Apply a task_newtask, exec or rename record to the process table. */
-static void run_track(struct run *r, const struct rdr_record *rec, unsigned track)
-{
-	const struct rdr_field **f = &r->track[rec->index * RUN_TRACK_FIELDS];
-	int tid = (int)rdr_field_num(f[0], rec);
-	const char *s, *base;
-	uint32_t len = rdr_field_str(f[1], rec, &s);
-
-	if (track & IR_TRACK_FORK)
-		run_track_fork(r, rec->pid, tid,
-			       (uint64_t)rdr_field_num(f[2], rec) & RUN_CLONE_THREAD);
-	if (track & IR_TRACK_EXEC) {
-		/* The kernel names the task after the file's last component. */
-		base = memrchr(s, '/', len);
-		if (base) {
-			len -= (uint32_t)(base + 1 - s);
-			s = base + 1;
-		}
-	}
-	run_set_comm(run_proc(&r->procs, tid, false), s, len);
-}
-
+/* The fields of the tracked events; a tracking run's table is seeded. */
 static int run_resolve_track(struct run *r)
 {
-	const struct ir_prog *p = r->prog;
-	const char *name;
-	unsigned i, k, t;
+	unsigned i;
 
-	r->track = calloc(RUN_TRACK_FIELDS * p->nevents + 1, sizeof(*r->track));
-	if (!r->track)
+	r->track = calloc(RUN_PROC_FIELDS * r->prog->nevents + 1, sizeof(*r->track));
+	if (!r->track || run_proc_resolve(r->prog, r->rdr, r->track) != 0)
 		return -1;
-	for (i = 0; i < p->nevents; i++) {
-		t = p->events[i].track;
-		if (!t)
-			continue;
-		t = t & IR_TRACK_FORK ? IR_TRACK_FORK : t & IR_TRACK_EXEC ? IR_TRACK_EXEC :
-		    IR_TRACK_RENAME;
-		for (k = 0; k < RUN_TRACK_FIELDS && (name = run_track_names[t][k]); k++) {
-			r->track[RUN_TRACK_FIELDS * i + k] = rdr_field(r->rdr, i, name);
-			if (!r->track[RUN_TRACK_FIELDS * i + k]) {
-				fprintf(stderr, "ERROR: event %s:%s has no field '%s'\n",
-					p->events[i].system, p->events[i].name, name);
-				return -1;
-			}
+	for (i = 0; i < r->prog->nevents; i++)
+		if (r->prog->events[i].track) {
+			run_proc_seed_all(&r->procs);
+			break;
 		}
-	}
 	return 0;
 }
 
@@ -288,7 +116,7 @@ static const struct rt_proc *run_cb_proc(struct rt_ctx *c, int tid)
 {
 	struct run *r = c->runner;
 
-	return run_proc(&r->procs, tid, false);
+	return run_proc_get(&r->procs, tid, false);
 }
 
 /* ---- event fields ---- */
@@ -538,7 +366,8 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 	unsigned k;
 
 	if (e->track)
-		run_track(r, rec, e->track);
+		run_proc_track(&r->procs, &r->track[rec->index * RUN_PROC_FIELDS], rec,
+			       e->track);
 	r->cur = rec;
 	r->nevents++;
 	/* After exit() no handler runs, not even another one of this record. */
@@ -653,6 +482,8 @@ static int run_signals(struct run *r)
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigaddset(&set, SIGPIPE);
 	sigaddset(&set, SIGCHLD);
 	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
 		return -1;
@@ -660,100 +491,37 @@ static int run_signals(struct run *r)
 	return r->sigfd < 0 ? -1 : 0;
 }
 
-/*
- * Run CMD as stap does: split into words by wordexp(3) (quotes,
- * variables, globs; no command substitution) and exec'd directly, so
- * target() is the command's own pid.  A command with shell syntax
- * (pipes, ';', redirections) goes to /bin/sh -c "exec CMD" instead.
- * The words are made before the fork, so that the child does nothing
- * but exec: the target's traces (its system calls, its mallocs) hold no
- * work of ktap's.  Returns a NULL-terminated argv (freed by
- * run_free_argv()), or NULL when out of memory.
- */
-static char **run_command_argv(const char *cmd)
-{
-	wordexp_t w;
-	char **argv = NULL;
-	size_t i;
-
-	if (wordexp(cmd, &w, WRDE_NOCMD) == 0 && w.we_wordc > 0) {
-		argv = calloc(w.we_wordc + 1, sizeof(*argv));
-		for (i = 0; argv && i < w.we_wordc; i++)
-			argv[i] = strdup(w.we_wordv[i]);
-		wordfree(&w);
-		return argv;
-	}
-	argv = calloc(4, sizeof(*argv));
-	if (argv) {
-		argv[0] = strdup("/bin/sh");
-		argv[1] = strdup("-c");
-		if (asprintf(&argv[2], "exec %s", cmd) < 0)
-			argv[2] = NULL;
-	}
-	return argv;
-}
-
-static void run_free_argv(char **argv)
-{
-	size_t i;
-
-	for (i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
-}
-
-/* -c CMD: a child that waits until the probes are armed, then runs CMD. */
-static int run_spawn(struct run *r)
-{
-	char **argv = run_command_argv(r->opt->command);
-	int gate[2];
-	char c;
-
-	if (!argv || pipe2(gate, O_CLOEXEC) != 0) {
-		run_free_argv(argv);
-		return -1;
-	}
-	r->child = fork();
-	if (r->child < 0) {
-		close(gate[0]);
-		close(gate[1]);
-		run_free_argv(argv);
-		return -1;
-	}
-	if (r->child == 0) {
-		sigset_t none;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		close(gate[1]);
-		if (read(gate[0], &c, 1) != 1)
-			_exit(127);
-		execvp(argv[0], argv);
-		/* Only now may the child write: the exec failed. */
-		fprintf(stderr, "ktap: cannot run '%s': %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	run_free_argv(argv);
-	close(gate[0]);
-	r->child_gate = gate[1];
-	return 0;
-}
-
-static void run_release_child(struct run *r)
-{
-	if (r->child_gate >= 0) {
-		if (write(r->child_gate, "g", 1) != 1)
-			fprintf(stderr, "WARNING: could not start the -c command\n");
-		close(r->child_gate);
-		r->child_gate = -1;
-	}
-}
-
 /* ---- the loop ---- */
 
 /*
+ * Flush the script's output.  A failed write (a full disk, /dev/full, a
+ * closed pipe) ends the session: the output is lost from there on, so
+ * the run stops as if exit() was called now and the exit status is 1.
+ * The error is reported once; a closed pipe (`ktap ... | head`) is not
+ * an error worth a message, as for a program that SIGPIPE would kill.
+ */
+static void run_flush(struct run *r)
+{
+	int e;
+
+	rt_flush(&r->ctx);
+	e = r->ctx.out_errno;
+	if (r->out_failed || !e)
+		return;
+	r->out_failed = true;
+	if (e != EPIPE)
+		fprintf(stderr, "ERROR: writing %s: %s\n",
+			r->opt->out_name ? r->opt->out_name : "stdout", strerror(e));
+	run_stop_at(r, run_now());
+}
+
+/*
  * Signals: SIGCHLD reaps every child (the -c command and system()'s
- * shells); the -c command's end, SIGINT, SIGTERM and SIGHUP stop the run.
+ * shells); the -c command's end, SIGINT, SIGTERM, SIGHUP, SIGQUIT and
+ * SIGPIPE stop the run (every signal a terminal or a shell pipeline
+ * sends: the kernel state is undone on the way out).  Blocked signals
+ * are queued even when the shell started ktap with them ignored (as it
+ * does SIGINT and SIGQUIT for background jobs).
  */
 static void run_signal(struct run *r)
 {
@@ -767,8 +535,8 @@ static void run_signal(struct run *r)
 			continue;
 		}
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
-			if (pid == r->child) {
-				r->child = 0;
+			if (pid == r->child.pid) {
+				r->child.pid = 0;
 				run_stop_at(r, run_now());
 			}
 		}
@@ -826,14 +594,14 @@ static void run_loop(struct run *r)
 		due = run_next_due(r, &probe);
 		if (due <= run_now()) {
 			run_due(r, due, probe);
-			rt_flush(&r->ctx);
+			run_flush(r);
 			continue;
 		}
 		last_read = run_now();
 		/* Only a replay ends by itself. */
 		if (run_events(r, due, 0) == RDR_END)
 			run_stop_at(r, RUN_NEVER);
-		rt_flush(&r->ctx);
+		run_flush(r);
 		if (!r->stopping)
 			run_wait(r, due, last_read);
 	}
@@ -891,7 +659,7 @@ static void run_finish(struct run *r)
 			rt_autoprint(&r->ctx);
 	}
 	rt_timing_report(&r->ctx);
-	rt_flush(&r->ctx);
+	run_flush(r);
 	if (r->rdr)
 		skipped = run_missed(r);
 	if (r->opt->verbose)
@@ -910,12 +678,7 @@ static void run_cleanup(struct run *r)
 
 	if (r->source_open && r->opt->source.close)
 		r->opt->source.close(r->opt->source.ctx);
-	if (r->child_gate >= 0)
-		close(r->child_gate);
-	if (r->child > 0) {
-		kill(r->child, SIGTERM);
-		waitpid(r->child, NULL, 0);
-	}
+	run_child_end(&r->child);
 	for (i = 0; r->fields && i < r->prog->nprobes; i++)
 		free(r->fields[i]);
 	free(r->fields);
@@ -927,7 +690,7 @@ static void run_cleanup(struct run *r)
 	for (i = 0; i < r->nframes; i++)
 		free(r->frames[i].v);
 	free(r->frames);
-	free(r->procs.v);
+	run_proc_free(&r->procs);
 	free(r->due);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
@@ -943,11 +706,12 @@ static int run_setup(struct run *r)
 		return -1;
 	}
 	if (r->opt->command) {
-		if (run_spawn(r) != 0) {
+		if (run_child_spawn(&r->child, r->opt->command) != 0) {
 			perror("ktap: fork");
 			return -1;
 		}
-		target = r->child;
+		target = r->child.pid;
+		run_proc_seed_child(&r->procs, (int)getpid(), target);
 	}
 	if (rt_init(&r->ctx, r->prog, r->opt->out, &r->opt->limits) != 0)
 		return -1;
@@ -976,18 +740,22 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 		return 1;
 	r->prog = p;
 	r->opt = opt;
-	r->sigfd = r->child_gate = -1;
+	r->sigfd = -1;
+	r->child = (struct run_child){ 0, -1, -1 };
 	if (run_setup(r) != 0)
 		goto out;
 	run_kind(r, IR_P_BEGIN);
 	if (run_timers(r, run_now()) != 0)
 		goto out;
 	run_check_exit(r, run_now());
-	rt_flush(&r->ctx);
-	run_release_child(r);
+	run_flush(r);
+	if (run_child_release(&r->child) != 0) {
+		r->child_failed = true;
+		run_stop_at(r, run_now());
+	}
 	run_loop(r);
 	run_finish(r);
-	status = r->ctx.failed || r->ctx.errors ? 1 : 0;
+	status = r->ctx.failed || r->ctx.errors || r->out_failed || r->child_failed ? 1 : 0;
 out:
 	run_cleanup(r);
 	free(r);

@@ -38,6 +38,7 @@ struct run_options {
 	const char *command;		/* -c CMD */
 	int target_pid;			/* -x PID, or 0 */
 	FILE *out;			/* -o FILE or stdout */
+	const char *out_name;		/* its name in messages; NULL: "stdout" */
 	struct rt_limits limits;	/* -D */
 	unsigned verbose;
 	struct run_source source;
@@ -46,7 +47,9 @@ struct run_options {
 /*
  * Run @p: begin probes, events and timers until exit(), a signal, -T or
  * the -c command's end, then end (or error) probes and the globals'
- * printout.  Returns the exit status (0 ok, 1 errors).
+ * printout.  Returns the exit status (0 ok, 1 errors, including a write
+ * error on @opt->out, reported once, which ends the run, and a -c command
+ * that could not be run).
  */
 int run_plan(const struct ir_prog *p, const struct run_options *opt);
 

@@ -19,10 +19,14 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -34,6 +38,7 @@ struct tfs {
 	char *root;		/* tracing dir */
 	char *name;		/* ktap_<pid> */
 	char *dir;		/* root/instances/name */
+	int lockfd;		/* the instance directory, flock()ed: ours */
 	char **touched;		/* "events/SYS/EVENT" written by tfs_write */
 	unsigned ntouched, tcap;
 	char err[TFS_ERRLEN];
@@ -138,18 +143,36 @@ static char *tfs_slurp_at(const char *dir, const char *rel)
 	return s;
 }
 
-/* True for "ktap_<digits>"; the pid goes to *@pid. */
-static bool tfs_parse_name(const char *s, size_t len, long *pid)
-{
-	size_t i;
+/* What a name in instances/ or a dynamic-event group is to ktap. */
+enum tfs_kind {
+	TFS_FOREIGN,	/* not ktap's */
+	TFS_OLD,	/* "ktap_<pid>": an older ktap's, no ownership lock */
+	TFS_SESSION,	/* "ktap_<pid>_<8 hex digits>": a session's, locked */
+};
 
-	if (len <= 5 || len > 5 + 10 || strncmp(s, "ktap_", 5) != 0)
-		return false;
-	for (i = 5; i < len; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
+/* Classify @s (@len bytes); the pid in the name goes to *@pid. */
+static enum tfs_kind tfs_parse_name(const char *s, size_t len, long *pid)
+{
+	size_t i = 5, digits;
+
+	if (len <= 5 || strncmp(s, "ktap_", 5) != 0)
+		return TFS_FOREIGN;
+	while (i < len && s[i] >= '0' && s[i] <= '9')
+		i++;
+	digits = i - 5;
+	if (digits == 0 || digits > 10)
+		return TFS_FOREIGN;
 	*pid = strtol(s + 5, NULL, 10);
-	return *pid > 0;
+	if (*pid <= 0)
+		return TFS_FOREIGN;
+	if (i == len)
+		return TFS_OLD;
+	if (s[i] != '_' || len - i - 1 != TFS_TAG_LEN)
+		return TFS_FOREIGN;
+	for (i++; i < len; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return TFS_FOREIGN;
+	return TFS_SESSION;
 }
 
 /* A pid is dead when signalling it fails with ESRCH. */
@@ -476,9 +499,18 @@ static int tfs_remove_dir(const char *dir, const char *shown, struct tfs_sink *s
 
 /* ---- the instance ---- */
 
-void tfs_default_name(char *buf, size_t len)
+void tfs_unique_name(char *buf, size_t len)
 {
-	snprintf(buf, len, "ktap_%ld", (long)getpid());
+	uint32_t tag = 0;
+
+	/* Unique, not secret: a failed getrandom() still has the time. */
+	if (getrandom(&tag, sizeof(tag), GRND_NONBLOCK) != sizeof(tag)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		tag = (uint32_t)ts.tv_nsec ^ (uint32_t)ts.tv_sec;
+	}
+	snprintf(buf, len, "ktap_%ld_%08x", (long)getpid(), tag);
 }
 
 /* Remember events/SYS/EVENT of a write to its enable/filter/trigger. */
@@ -585,6 +617,8 @@ static void tfs_free(struct tfs *t)
 	for (i = 0; i < t->ntouched; i++)
 		free(t->touched[i]);
 	free(t->touched);
+	if (t->lockfd >= 0)
+		close(t->lockfd);
 	free(t->root);
 	free(t->name);
 	free(t->dir);
@@ -598,6 +632,7 @@ static struct tfs *tfs_alloc(const char *root, const char *name)
 
 	if (!t)
 		return NULL;
+	t->lockfd = -1;
 	t->root = strdup(root);
 	t->name = strdup(name);
 	if (t->root && t->name && asprintf(&t->dir, "%s/instances/%s", root, name) >= 0)
@@ -607,34 +642,68 @@ static struct tfs *tfs_alloc(const char *root, const char *name)
 	return NULL;
 }
 
-/* Is @name "ktap_<our pid>"? */
+/* Is @name a session name with our pid, "ktap_<our pid>_<tag>"? */
 static bool tfs_name_ours(const char *name)
 {
 	long pid;
 
-	return tfs_parse_name(name, strlen(name), &pid) && pid == (long)getpid();
+	return tfs_parse_name(name, strlen(name), &pid) == TFS_SESSION &&
+	       pid == (long)getpid();
 }
 
 /*
- * mkdir the instance.  An existing one of our name can only be left
- * over from a dead process that had our pid (pid namespaces make that
- * common: every container's first process is pid 1): remove it first.
+ * The instances directory, flock()ed with @how (LOCK_SH or LOCK_EX), or
+ * -1/errno.  Creating an instance and taking its lock happen under
+ * LOCK_SH, a sweep under LOCK_EX, so a sweep never sees an instance
+ * that exists but is not locked yet.
+ */
+static int tfs_lock_instances(const char *root, int how)
+{
+	char *dir = tfs_join(root, "instances");
+	int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1, e;
+
+	free(dir);
+	if (fd >= 0 && flock(fd, how) != 0) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * mkdir the instance and lock it (LOCK_EX on the directory itself, held
+ * until ktap and its guardian are gone).  The name is new (random tag),
+ * so an existing directory is a collision, not something to remove.
  */
 static int tfs_mkdir(struct tfs *t, struct tfs_sink *sink)
 {
 	char shown[300];
+	int ifd = tfs_lock_instances(t->root, LOCK_SH), e = 0;
+	bool made = false;
 
 	snprintf(shown, sizeof(shown), "instances/%s", t->name);
-	if (mkdir(t->dir, 0750) == 0)
+	if (ifd < 0 || mkdir(t->dir, 0750) != 0) {
+		e = errno;
+	} else {
+		made = true;
+		t->lockfd = open(t->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (t->lockfd < 0 || flock(t->lockfd, LOCK_EX | LOCK_NB) != 0)
+			e = errno;
+	}
+	if (ifd >= 0)
+		close(ifd);
+	if (!e)
 		return 0;
-	if (errno == EEXIST && tfs_remove_dir(t->dir, shown, sink) == 0 &&
-	    mkdir(t->dir, 0750) == 0)
-		return 0;
-	if (errno == ENOENT)
+	if (made)
+		rmdir(t->dir);
+	if (e == ENOENT)
 		tfs_sink_put(sink, "%s: tracefs has no instances directory "
 			     "(is %s a tracefs mount?)", shown, t->root);
 	else
-		tfs_sink_put(sink, "%s: mkdir: %s", shown, strerror(errno));
+		tfs_sink_put(sink, "%s: mkdir: %s", shown, strerror(e));
+	errno = e;
 	return -1;
 }
 
@@ -669,7 +738,7 @@ struct tfs *tfs_create(const char *name, const struct tfs_options *opt,
 	if (!opt)
 		opt = &defaults;
 	if (!tfs_name_ours(name)) {
-		tfs_sink_put(&sink, "instances/%s: not ktap_<pid> of this process", name);
+		tfs_sink_put(&sink, "instances/%s: not ktap_<pid>_<tag> of this process", name);
 		errno = EINVAL;
 		return NULL;
 	}
@@ -700,35 +769,37 @@ struct tfs *tfs_create(const char *name, const struct tfs_options *opt,
 }
 
 /*
- * From a dynamic_events line "p:ktap_123/name sym args" (any kind
- * letter, optional maxactive digits) take "ktap_123/name" into @ge and
- * the pid; false for lines of other groups.
+ * From a dynamic_events line "p:ktap_123_0a1b2c3d/name sym args" (any
+ * kind letter, optional maxactive digits) take "GROUP/name" into @ge;
+ * false for lines of groups that are not ktap's.  The group is the part
+ * of @ge before the '/'.
  */
-static bool tfs_dynevent_group(const char *line, char *ge, size_t len, long *pid)
+static bool tfs_dynevent_group(const char *line, char *ge, size_t len)
 {
 	const char *colon = strchr(line, ':'), *slash, *end;
+	long pid;
 
 	end = strchrnul(line, ' ');
 	if (!colon || colon > end)
 		return false;
 	slash = memchr(colon, '/', (size_t)(end - colon));
-	if (!slash || !tfs_parse_name(colon + 1, (size_t)(slash - colon - 1), pid))
+	if (!slash || tfs_parse_name(colon + 1, (size_t)(slash - colon - 1), &pid) == TFS_FOREIGN)
 		return false;
 	snprintf(ge, len, "%.*s", (int)(end - colon - 1), colon + 1);
 	return true;
 }
 
 /*
- * Remove the dynamic events of every group ktap_<pid> for which
- * @doomed(pid, ctx) is true; counts into @removed/@failed, messages
- * into @sink.
+ * Remove the dynamic events of every ktap group for which @doomed(group,
+ * ctx) is true; counts into @removed/@failed, messages into @sink.  An
+ * event that is gone already (ENOENT: its owner or a sweep removed it
+ * meanwhile) is not a failure.
  */
-static void tfs_remove_dynevents(const char *root, bool (*doomed)(long pid, void *ctx),
+static void tfs_remove_dynevents(const char *root, bool (*doomed)(const char *group, void *ctx),
 				 void *ctx, unsigned *removed, unsigned *failed,
 				 struct tfs_sink *sink)
 {
 	char *text, *p, *line, ge[256], cmd[300], msg[TFS_ERRLEN];
-	long pid;
 
 	text = root ? tfs_slurp_at(root, "dynamic_events") : NULL;
 	if (!text)	/* no dynamic events support: nothing to remove */
@@ -738,13 +809,17 @@ static void tfs_remove_dynevents(const char *root, bool (*doomed)(long pid, void
 		p = strchrnul(p, '\n');
 		if (*p)
 			*p++ = '\0';
-		if (!tfs_dynevent_group(line, ge, sizeof(ge), &pid) || !doomed(pid, ctx))
+		if (!tfs_dynevent_group(line, ge, sizeof(ge)))
 			continue;
+		*strchr(ge, '/') = '\0';
+		if (!doomed(ge, ctx))
+			continue;
+		ge[strlen(ge)] = '/';
 		snprintf(cmd, sizeof(cmd), "-:%s\n", ge);
 		if (tfs_write_explained(root, "dynamic_events", cmd, root,
 					"dynamic_events", msg, sizeof(msg)) == 0) {
 			(*removed)++;
-		} else {
+		} else if (errno != ENOENT) {
 			(*failed)++;
 			tfs_sink_put(sink, "%s", msg);
 		}
@@ -752,16 +827,9 @@ static void tfs_remove_dynevents(const char *root, bool (*doomed)(long pid, void
 	free(text);
 }
 
-static bool tfs_doomed_dead(long pid, void *ctx)
+static bool tfs_doomed_named(const char *group, void *ctx)
 {
-	(void)ctx;
-	return tfs_pid_dead(pid);
-}
-
-static bool tfs_doomed_self(long pid, void *ctx)
-{
-	(void)ctx;
-	return pid == (long)getpid();
+	return strcmp(group, ctx) == 0;
 }
 
 int tfs_destroy(struct tfs *t, char *err, size_t errlen)
@@ -780,31 +848,144 @@ int tfs_destroy(struct tfs *t, char *err, size_t errlen)
 		tfs_clear_event(t->dir, t->touched[i], &sink);
 	snprintf(shown, sizeof(shown), "instances/%s", t->name);
 	tfs_remove_dir(t->dir, shown, &sink);
-	/* Our kprobe/uprobe events (group ktap_<our pid>), once no instance
-	   has them enabled any more. */
-	tfs_remove_dynevents(t->root, tfs_doomed_self, NULL, &removed, &failed, &sink);
-	tfs_free(t);
+	/* Our kprobe/uprobe events (group = our instance's name), once no
+	   instance has them enabled any more. */
+	tfs_remove_dynevents(t->root, tfs_doomed_named, t->name, &removed, &failed, &sink);
+	tfs_free(t);	/* the lock goes last */
 	return sink.set ? -1 : 0;
 }
 
-/* ---- stale objects of dead ktap processes ---- */
+int tfs_lock_fd(const struct tfs *t)
+{
+	return t->lockfd;
+}
 
-/* Remove instances/@name if its pid is dead.  1 removed, 0 not, -1 failed. */
-static int tfs_stale_instance(const char *root, const char *name, struct tfs_sink *sink)
+/* ---- ownership and stale objects ---- */
+
+/*
+ * Whether the session @name (@len bytes) is alive.  A session's owner
+ * (ktap, then its guardian) holds LOCK_EX on instances/NAME from before
+ * the name is used until nothing of it is left, so a free lock proves
+ * the owner dead whatever PID namespace it ran in: the lock lives in
+ * tracefs, seen by every mount of it.  A session name without its
+ * instance is dead too (an owner creates the instance first and removes
+ * it first).  An older ktap's "ktap_<pid>" has no lock: its owner may be
+ * alive in another PID namespace, so it is never proven dead.
+ */
+enum tfs_owner tfs_owner_of(const char *root, const char *name, size_t len)
+{
+	char *dir = NULL;
+	long pid;
+	int fd, e;
+
+	switch (tfs_parse_name(name, len, &pid)) {
+	case TFS_FOREIGN:
+		return TFS_OWNER_NONE;
+	case TFS_OLD:
+		return tfs_pid_dead(pid) ? TFS_OWNER_UNKNOWN : TFS_OWNER_LIVE;
+	case TFS_SESSION:
+		break;
+	}
+	root = tfs_find_root(root);
+	if (!root || asprintf(&dir, "%s/instances/%.*s", root, (int)len, name) < 0)
+		return TFS_OWNER_UNKNOWN;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	e = errno;
+	free(dir);
+	if (fd < 0)
+		return e == ENOENT ? TFS_OWNER_DEAD : TFS_OWNER_UNKNOWN;
+	e = flock(fd, LOCK_EX | LOCK_NB) == 0 ? 0 : errno;
+	close(fd);	/* drops our lock, if we got it */
+	return !e ? TFS_OWNER_DEAD : e == EWOULDBLOCK ? TFS_OWNER_LIVE : TFS_OWNER_UNKNOWN;
+}
+
+/* Remove the whole instances/@name (sweep, rmdir).  0 or -1 (@sink). */
+static int tfs_remove_instance(const char *root, const char *name, struct tfs_sink *sink)
 {
 	char *dir = NULL, shown[300];
-	long pid;
 	int rc;
 
-	if (!tfs_parse_name(name, strlen(name), &pid) || !tfs_pid_dead(pid))
-		return 0;
 	if (asprintf(&dir, "%s/instances/%s", root, name) < 0)
 		return -1;
 	snprintf(shown, sizeof(shown), "instances/%s", name);
+	/* Gone already (the usual case for a guardian): every step fails
+	   with ENOENT, and rmdir's ENOENT is success. */
 	tfs_sweep(dir, sink);
-	rc = tfs_remove_dir(dir, shown, sink) == 0 ? 1 : -1;
+	rc = tfs_remove_dir(dir, shown, sink);
 	free(dir);
 	return rc;
+}
+
+int tfs_remove_session(const char *root, const char *name, char *err, size_t errlen)
+{
+	struct tfs_sink sink = { err, errlen, false };
+	unsigned removed = 0, failed = 0;
+
+	root = tfs_find_root(root);
+	if (!root) {
+		tfs_sink_put(&sink, "tracefs is not mounted");
+		return -1;
+	}
+	tfs_remove_instance(root, name, &sink);
+	tfs_remove_dynevents(root, tfs_doomed_named, (void *)name, &removed, &failed, &sink);
+	return sink.set ? -1 : 0;
+}
+
+/* Note @name as a leftover whose owner cannot be proven dead. */
+static void tfs_stale_unproven(struct tfs_stale *out, const char *name, size_t len)
+{
+	if (!out->unproven++)
+		snprintf(out->first_unproven, sizeof(out->first_unproven), "%.*s",
+			 (int)len, name);
+}
+
+/* Sweep instances/@name when its owner is proven dead. */
+static void tfs_stale_instance(const char *root, const char *name, struct tfs_stale *out,
+			       struct tfs_sink *sink)
+{
+	switch (tfs_owner_of(root, name, strlen(name))) {
+	case TFS_OWNER_DEAD:
+		if (tfs_remove_instance(root, name, sink) == 0)
+			out->instances++;
+		else
+			out->failed++;
+		break;
+	case TFS_OWNER_UNKNOWN:
+		tfs_stale_unproven(out, name, strlen(name));
+		break;
+	default:
+		break;
+	}
+}
+
+/* Context of the dynamic-event half of a sweep. */
+struct tfs_dyn_sweep {
+	const char *root;
+	struct tfs_stale *out;
+};
+
+static bool tfs_doomed_dead(const char *group, void *ctx)
+{
+	struct tfs_dyn_sweep *ds = ctx;
+
+	switch (tfs_owner_of(ds->root, group, strlen(group))) {
+	case TFS_OWNER_DEAD:
+		return true;
+	case TFS_OWNER_UNKNOWN:
+		tfs_stale_unproven(ds->out, group, strlen(group));
+		return false;
+	default:
+		return false;
+	}
+}
+
+/* The dynamic-event half of a sweep (under the instances lock). */
+static void tfs_stale_dynevents(const char *root, struct tfs_stale *out,
+				struct tfs_sink *sink)
+{
+	struct tfs_dyn_sweep ds = { root, out };
+
+	tfs_remove_dynevents(root, tfs_doomed_dead, &ds, &out->dynevents, &out->failed, sink);
 }
 
 int tfs_cleanup_stale(const char *root, struct tfs_stale *out,
@@ -814,7 +995,7 @@ int tfs_cleanup_stale(const char *root, struct tfs_stale *out,
 	char *insts;
 	struct dirent *d;
 	DIR *dp;
-	int rc;
+	int lock;
 
 	memset(out, 0, sizeof(*out));
 	root = tfs_find_root(root);
@@ -822,266 +1003,31 @@ int tfs_cleanup_stale(const char *root, struct tfs_stale *out,
 		tfs_sink_put(&sink, "tracefs is not mounted");
 		return -1;
 	}
+	lock = tfs_lock_instances(root, LOCK_EX);
 	insts = tfs_join(root, "instances");
-	dp = insts ? opendir(insts) : NULL;
+	dp = insts && lock >= 0 ? opendir(insts) : NULL;
 	free(insts);
 	if (!dp) {
 		tfs_sink_put(&sink, "instances: %s", strerror(errno));
+		if (lock >= 0)
+			close(lock);
 		return -1;
 	}
-	while ((d = readdir(dp)) != NULL) {
-		rc = tfs_stale_instance(root, d->d_name, &sink);
-		if (rc > 0)
-			out->instances++;
-		else if (rc < 0)
-			out->failed++;
-	}
+	while ((d = readdir(dp)) != NULL)
+		tfs_stale_instance(root, d->d_name, out, &sink);
 	closedir(dp);
-	tfs_cleanup_stale_dynevents(root, out, sink.set ? NULL : err, errlen);
-	return out->failed ? -1 : 0;
-}
-
-int tfs_cleanup_stale_dynevents(const char *root, struct tfs_stale *out,
-				char *err, size_t errlen)
-{
-	struct tfs_sink sink = { err, errlen, false };
-
-	tfs_remove_dynevents(tfs_find_root(root), tfs_doomed_dead, NULL, &out->dynevents,
-			     &out->failed, &sink);
-	return sink.set ? -1 : 0;
-}
-
-/* ---- snapshot (tests) ---- */
-
-/* Append @s to the growing string *@buf (length *@len).  -1 on ENOMEM. */
-static int tfs_cat(char **buf, size_t *len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int tfs_cat(char **buf, size_t *len, const char *fmt, ...)
-{
-	va_list ap;
-	char *s, *nb;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	tfs_stale_dynevents(root, out, &sink);
+	close(lock);
+	if (out->failed)
 		return -1;
-	nb = realloc(*buf, *len + (size_t)n + 1);
-	if (!nb) {
-		free(s);
-		return -1;
+	if (out->unproven) {
+		char more[32] = "";
+
+		if (out->unproven > 1)
+			snprintf(more, sizeof(more), " (and %u more)", out->unproven - 1);
+		tfs_sink_put(&sink, "%s%s: left by a ktap that may still run (in another "
+			     "PID namespace, or an older ktap without ownership locks); "
+			     "not removed", out->first_unproven, more);
 	}
-	memcpy(nb + *len, s, (size_t)n + 1);
-	*buf = nb;
-	*len += (size_t)n;
-	free(s);
-	return 0;
-}
-
-/* A file's content (or "<errno message>") after "@label: ". */
-static int tfs_cat_file(char **buf, size_t *len, const char *root,
-			const char *rel, const char *label)
-{
-	char *s = tfs_slurp_at(root, rel);
-	int rc;
-
-	if (!s)
-		return tfs_cat(buf, len, "%s: <%s>\n", label, strerror(errno));
-	rc = tfs_cat(buf, len, "%s: %s%s", label, s,
-		     *s && s[strlen(s) - 1] == '\n' ? "" : "\n");
-	free(s);
-	return rc;
-}
-
-static int tfs_cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The sorted subdirectory names of @dir (NULL-terminated, malloc'd). */
-static char **tfs_list_dirs(const char *dir)
-{
-	char **v = NULL, **nv;
-	size_t n = 0, cap = 0;
-	struct dirent *d;
-	DIR *dp = opendir(dir);
-
-	if (!dp)
-		return NULL;
-	while ((d = readdir(dp)) != NULL) {
-		if (!tfs_is_subdir(d))
-			continue;
-		if (n + 2 > cap) {
-			cap = cap ? cap * 2 : 64;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[n] = strdup(d->d_name);
-		if (v[n])
-			n++;
-	}
-	closedir(dp);
-	if (!v)
-		v = calloc(1, sizeof(*v));
-	if (!v)
-		return NULL;
-	qsort(v, n, sizeof(*v), tfs_cmp_str);
-	v[n] = NULL;
-	return v;
-}
-
-static void tfs_free_list(char **v)
-{
-	size_t i;
-
-	for (i = 0; v && v[i]; i++)
-		free(v[i]);
-	free(v);
-}
-
-/* Is @s (a file's content) in its default state for @file? */
-static bool tfs_default_state(const char *file, const char *s)
-{
-	const char *p;
-
-	if (!strcmp(file, "enable"))
-		return !strcmp(s, "0\n");
-	if (!strcmp(file, "filter"))
-		return !strcmp(s, "none\n");
-	/* A trigger file without triggers has only "# ..." help lines. */
-	for (p = s; *p; ) {
-		if (*p != '#' && *p != '\n')
-			return false;
-		p = strchrnul(p, '\n');
-		if (*p)
-			p++;
-	}
-	return true;
-}
-
-/* Non-default enable/filter/trigger of events/@sys/@ev. */
-static int tfs_snap_event(char **buf, size_t *len, const char *root,
-			  const char *sys, const char *ev)
-{
-	static const char *const files[] = { "enable", "filter", "trigger" };
-	char rel[512], *s;
-	unsigned i;
-	int rc = 0;
-
-	for (i = 0; i < 3 && rc == 0; i++) {
-		snprintf(rel, sizeof(rel), "events/%s/%s/%s", sys, ev, files[i]);
-		s = tfs_slurp_at(root, rel);
-		if (s && !tfs_default_state(files[i], s))
-			rc = tfs_cat(buf, len, "%s: %s", rel, s);
-		free(s);
-	}
-	return rc;
-}
-
-/* Every event's non-default state. */
-static int tfs_snap_events(char **buf, size_t *len, const char *root)
-{
-	char *evroot = tfs_join(root, "events"), *sysdir, **sys, **ev;
-	size_t i, j;
-	int rc = 0;
-
-	sys = evroot ? tfs_list_dirs(evroot) : NULL;
-	for (i = 0; sys && sys[i] && rc == 0; i++) {
-		sysdir = tfs_join(evroot, sys[i]);
-		ev = sysdir ? tfs_list_dirs(sysdir) : NULL;
-		for (j = 0; ev && ev[j] && rc == 0; j++)
-			rc = tfs_snap_event(buf, len, root, sys[i], ev[j]);
-		tfs_free_list(ev);
-		free(sysdir);
-	}
-	tfs_free_list(sys);
-	free(evroot);
-	return rc;
-}
-
-/*
- * Objects of another ktap that is running now (ktap_<pid>, pid alive and
- * not ours) are that run's business, not state this process left: the
- * snapshot leaves them out, so that tests comparing snapshots can run in
- * parallel with other ktap runs.
- */
-static bool tfs_foreign_live(const char *name, size_t len)
-{
-	long pid;
-
-	return tfs_parse_name(name, len, &pid) && pid != (long)getpid() &&
-	       !tfs_pid_dead(pid);
-}
-
-/* "instances: a b c" */
-static int tfs_snap_instances(char **buf, size_t *len, const char *root)
-{
-	char *dir = tfs_join(root, "instances"), **v;
-	size_t i;
-	int rc;
-
-	v = dir ? tfs_list_dirs(dir) : NULL;
-	free(dir);
-	rc = tfs_cat(buf, len, "instances:");
-	for (i = 0; v && v[i] && rc == 0; i++)
-		if (!tfs_foreign_live(v[i], strlen(v[i])))
-			rc = tfs_cat(buf, len, " %s", v[i]);
-	tfs_free_list(v);
-	return rc ? rc : tfs_cat(buf, len, "\n");
-}
-
-/* "dynamic_events: ..." without the lines of other running ktaps. */
-static int tfs_snap_dynevents(char **buf, size_t *len, const char *root)
-{
-	char *text = tfs_slurp_at(root, "dynamic_events"), *p, *line, ge[256];
-	long pid;
-	int rc;
-
-	if (!text)
-		return tfs_cat(buf, len, "dynamic_events: <%s>\n", strerror(errno));
-	rc = tfs_cat(buf, len, "dynamic_events: ");
-	for (p = text; rc == 0 && (line = strsep(&p, "\n")) != NULL;) {
-		if (!*line)
-			continue;
-		if (tfs_dynevent_group(line, ge, sizeof(ge), &pid) &&
-		    tfs_foreign_live(ge, strcspn(ge, "/")))
-			continue;
-		rc = tfs_cat(buf, len, "%s\n", line);
-	}
-	free(text);
-	return rc ? rc : tfs_cat(buf, len, "\n");
-}
-
-char *tfs_snapshot(const char *root)
-{
-	static const char *const top[] = {
-		"tracing_on", "current_tracer", "buffer_size_kb", "trace_clock",
-		"set_event",
-	};
-	char *buf = NULL;
-	size_t len = 0, i;
-	int rc;
-
-	root = tfs_find_root(root);
-	if (!root) {
-		errno = ENOENT;
-		return NULL;
-	}
-	rc = tfs_snap_instances(&buf, &len, root);
-	for (i = 0; i < sizeof(top) / sizeof(top[0]) && rc == 0; i++)
-		rc = tfs_cat_file(&buf, &len, root, top[i], top[i]);
-	if (rc == 0)
-		rc = tfs_snap_events(&buf, &len, root);
-	if (rc == 0)
-		rc = tfs_snap_dynevents(&buf, &len, root);
-	if (rc != 0) {
-		free(buf);
-		errno = ENOMEM;
-		return NULL;
-	}
-	return buf;
+	return out->unproven ? 1 : 0;
 }

@@ -3,11 +3,17 @@
  *
  * ktap never changes the top-level buffer, current_tracer, the top-level
  * tracing_on or another tool's instance.  Everything it does to the
- * kernel happens in one instance, instances/ktap_<pid>, that this module
- * creates, writes the plan into (event enable, filter and trigger files)
- * and removes again on every exit path.  At start-up tfs_cleanup_stale()
- * removes what earlier ktap processes that died (SIGKILL, crash) left
- * behind: their instances and their dynamic events (group ktap_<pid>).
+ * kernel happens in one instance, instances/ktap_<pid>_<tag> (a session
+ * name: the tag is random, so names never repeat, in any PID namespace),
+ * that this module creates, writes the plan into (event enable, filter
+ * and trigger files) and removes again on every exit path; its dynamic
+ * events are in the group of the same name.
+ *
+ * Ownership: the owner holds flock(LOCK_EX) on the instance directory
+ * for the session's whole life (ktap, then its guardian, tfs_guard.h),
+ * so a free lock proves the owner dead in every PID namespace.  At
+ * start-up tfs_cleanup_stale() removes only what such dead owners left,
+ * and reports leftovers it cannot prove dead instead of removing them.
  *
  * Errors: every function that can fail returns -1 (or NULL) and leaves a
  * message that names the tracefs file, the text written and the kernel's
@@ -45,10 +51,14 @@ struct tfs_options {
 	int buffer_percent;
 };
 
+/* Length of the random tag in a session name. */
+#define TFS_TAG_LEN 8
+
 /*
- * tfs_default_name - write "ktap_<getpid()>" into @buf (@len bytes).
+ * tfs_unique_name - write a new session name, "ktap_<getpid()>_<8 random
+ * hex digits>", into @buf (@len bytes, 32 are enough).
  */
-void tfs_default_name(char *buf, size_t len);
+void tfs_unique_name(char *buf, size_t len);
 
 /*
  * tfs_create - create instances/@name and configure it from @opt (NULL
@@ -56,12 +66,11 @@ void tfs_default_name(char *buf, size_t len);
  * CLOCK_MONOTONIC nanoseconds), buffer_size_kb, buffer_percent; then
  * tracing_on=1 in the instance (no event is enabled yet).
  *
- * @name must be ktap's own, "ktap_<pid of this process>"; any other name
- * is refused (EINVAL) so a bug cannot touch another tool's instance.  An
- * existing instance of that name can only be a leftover of a dead
- * process that had our pid (common in containers, where ktap may always
- * be pid 1), so it is removed first; a process must therefore not create
- * two handles for one name.
+ * @name must be a session name of this process (tfs_unique_name()); any
+ * other name is refused (EINVAL) so a bug cannot touch another tool's
+ * instance.  The instance is made and locked (tfs_lock_fd()) while the
+ * instances directory is share-locked, so a sweep never sees it
+ * unlocked; an existing instance of that name is an error (EEXIST).
  * Returns the handle, freed by tfs_destroy(), or NULL with a message in
  * @err (@errlen bytes) and errno set.  On failure nothing is left in
  * tracefs: a half-configured instance is removed before returning.
@@ -110,53 +119,60 @@ const char *tfs_error(const struct tfs *t);
  * (every event's trigger and filter) and rmdir is tried once more.
  * Every step runs even when an earlier one failed.  Returns 0, or -1
  * with the first failure in @err (may be NULL).
- * Last, the dynamic events of group ktap_<our pid> (kprobe and uprobe
+ * Then the dynamic events of the instance's group (kprobe and uprobe
  * events the plan defined through tfs_write(..., global)) are removed
- * with "-:ktap_<pid>/NAME".
+ * with "-:GROUP/NAME"; last the lock is closed (a guardian holding a
+ * copy keeps the session owned until it exits).
  */
 int tfs_destroy(struct tfs *t, char *err, size_t errlen);
 
-/* What tfs_cleanup_stale() removed. */
-struct tfs_stale {
-	unsigned instances;	/* instances/ktap_<dead pid> */
-	unsigned dynevents;	/* dynamic events of group ktap_<dead pid> */
-	unsigned failed;	/* objects it could not remove */
+/* The locked instance directory's fd (for the guardian to inherit). */
+int tfs_lock_fd(const struct tfs *t);
+
+/* Who owns a ktap object (an instance or dynamic-event group name). */
+enum tfs_owner {
+	TFS_OWNER_NONE,		/* not a ktap name */
+	TFS_OWNER_LIVE,		/* locked, or an older ktap's pid alive here */
+	TFS_OWNER_DEAD,		/* proven: its lock is free (or it is gone) */
+	TFS_OWNER_UNKNOWN,	/* cannot tell: not to be touched */
 };
 
 /*
- * tfs_cleanup_stale - remove what dead ktap processes left: every
- * instances/ktap_<pid> and every dynamic event of group ktap_<pid> whose
- * pid no longer exists (kill(pid, 0) fails with ESRCH).  Instances go
- * first, because an event enabled in an instance cannot be deleted.
- * Caveat: "dead" is judged in our pid namespace; a ktap running in
- * another pid namespace on the same tracefs would look dead.
+ * tfs_owner_of - the owner state of ktap object @name (@len bytes) under
+ * tracing dir @root (NULL: the mounted tracefs).  Takes the object's
+ * lock for a moment when it is free.
+ */
+enum tfs_owner tfs_owner_of(const char *root, const char *name, size_t len);
+
+/*
+ * tfs_remove_session - remove instances/@name and the dynamic events of
+ * group @name, whoever made them: for an owner that knows the session
+ * is over (the guardian).  Returns 0, or -1 with the first failure in
+ * @err.
+ */
+int tfs_remove_session(const char *root, const char *name, char *err, size_t errlen);
+
+/* What tfs_cleanup_stale() found. */
+struct tfs_stale {
+	unsigned instances;	/* instances of dead sessions, removed */
+	unsigned dynevents;	/* dynamic events of dead sessions, removed */
+	unsigned failed;	/* objects it could not remove */
+	unsigned unproven;	/* ktap objects whose owner may live: kept */
+	char first_unproven[64];	/* the first of those, for the message */
+};
+
+/*
+ * tfs_cleanup_stale - remove what dead ktap sessions left: every
+ * instances/ktap_<pid>_<tag> whose lock is free, then every dynamic
+ * event of a ktap group whose session is dead or has no instance.  An
+ * instance or group of an older ktap ("ktap_<pid>", no lock) whose pid
+ * is not alive here is reported, never removed: its owner may run in
+ * another PID namespace.  Runs under LOCK_EX of the instances directory.
  * @root: tracing dir, NULL for tracefs_tracing_dir().  Counts go to @out.
- * Returns 0, or -1 when something could not be removed (the first
- * failure in @err); the counts are valid either way.
+ * Returns 0; 1 with a warning in @err (objects kept, unproven); or -1
+ * when something could not be removed (the first failure in @err).
  */
 int tfs_cleanup_stale(const char *root, struct tfs_stale *out,
 		      char *err, size_t errlen);
-
-/*
- * tfs_cleanup_stale_dynevents - the dynamic-event half of
- * tfs_cleanup_stale(): parse dynamic_events lines such as
- * "p:ktap_123/name sym ..." or "r4:ktap_123/name ..." and write
- * "-:ktap_123/name" (appending) for each whose pid is dead.  Adds to
- * @out->dynevents / @out->failed.  Returns 0 or -1 (first failure in
- * @err).  Exposed for tests and for the later kprobe/uprobe support.
- */
-int tfs_cleanup_stale_dynevents(const char *root, struct tfs_stale *out,
-				char *err, size_t errlen);
-
-/*
- * tfs_snapshot - a text dump of the tracefs state that a ktap run must
- * leave unchanged: the instance list, top-level tracing_on,
- * current_tracer, buffer_size_kb, trace_clock, set_event, every
- * top-level events/SYS/EVENT/{enable,filter,trigger} that is not in its
- * default state, and dynamic_events.  For tests: compare before and after.
- * @root: tracing dir or NULL.  Returns a malloc'd string (caller frees),
- * or NULL with errno set.  Takes ~50 ms (it reads ~7,500 files).
- */
-char *tfs_snapshot(const char *root);
 
 #endif

@@ -11,7 +11,7 @@
 #define KTAP_LOWER_H
 
 #include "../runtime/ir.h"
-#include "sema.h"
+#include "sem.h"
 
 struct arena;
 struct diag_sink;

@@ -187,13 +187,15 @@ static void lw_index(struct lw_ctx *c, const struct ast_expr *e)
 {
 	if (e->a->kind == AST_HIST) {
 		const struct ast_expr *h = e->a;
+		/* @hist_log(a[k])[b]: the symbol is the array's, on its VAR. */
+		const struct sem_sym *s = h->a->kind == AST_INDEX ? h->a->a->sym : h->a->sym;
 
 		if (h->a->kind == AST_INDEX)
 			lw_keys(c, &h->a->args, NULL);
 		lw_expr(c, e->args.v[0]);
 		lw_at(c, e);
 		lw_emit(c, IR_HBUCKET, h->a->kind == AST_INDEX ? h->a->args.n : 0,
-			h->a->sym->slot, h->op == AST_OP_HIST_LOG ? IR_HIST_LOG : IR_HIST_LINEAR);
+			s->slot, h->op == AST_OP_HIST_LOG ? IR_HIST_LOG : IR_HIST_LINEAR);
 		return;
 	}
 	lw_keys(c, &e->args, NULL);

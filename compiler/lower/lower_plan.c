@@ -222,18 +222,36 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 
 
 /*
+ * The filter clause that leaves out ktap itself ($KTAP, replaced by
+ * ktap's pid at run time).  common_pid is the task an event happened in;
+ * the scheduler's events also name a second task, and ktap's sleeping in
+ * poll() between reads makes the switches into it and its wake-ups.
+ */
+static const char *lw_own_pid(const char *system, const char *name)
+{
+	if (strcmp(system, "sched") != 0)
+		return "common_pid != $KTAP";
+	if (!strcmp(name, "sched_switch"))
+		return "common_pid != $KTAP && next_pid != $KTAP";
+	if (!strcmp(name, "sched_wakeup") || !strcmp(name, "sched_waking"))
+		return "common_pid != $KTAP && pid != $KTAP";
+	return "common_pid != $KTAP";
+}
+
+/*
  * The objects that arm one event: its filter, then enable.  Every filter
- * leaves out ktap's own threads ($KTAP, replaced by ktap's pid at run
- * time): reading the ring buffer takes system calls and context
- * switches, and a script tracing those would otherwise see ktap's reads,
- * which make records, which wake ktap to read them, and so on.
+ * leaves out ktap's own threads (lw_own_pid()): reading the ring buffer
+ * takes system calls and context switches, and a script tracing those
+ * would otherwise see ktap's reads, which make records, which wake ktap
+ * to read them, and so on.
  */
 void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
 			const char *name, const char *filter)
 {
+	const char *own = lw_own_pid(system, name);
+
 	lower_kplan_add(a, ir, &(struct kp_obj){ .kind = KP_FILTER, .u.filter = {
-		system, name, filter ? arena_printf(a, "(%s) && common_pid != $KTAP", filter) :
-				       "common_pid != $KTAP" } });
+		system, name, filter ? arena_printf(a, "(%s) && %s", filter, own) : own } });
 	lower_kplan_add(a, ir, &(struct kp_obj){ .kind = KP_ENABLE,
 						 .u.enable = { system, name } });
 }

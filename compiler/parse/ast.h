@@ -291,6 +291,10 @@ void ast_file_push(struct arena *a, struct ast_file *f, struct ast_decl *d);
 void ast_func_param(struct arena *a, struct ast_func *f, const char *name,
 		    enum ast_type type, struct src_span span);
 
+/* Deep copies in @a (ast_clone.c): pass 2 gives each probe its own. */
+struct ast_stmt *ast_clone_stmt(struct arena *a, const struct ast_stmt *s);
+struct ast_expr *ast_clone_expr(struct arena *a, const struct ast_expr *e);
+
 /* ---- printing and comparison ---- */
 
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * Pass 2 gives every probe its own copy of an alias body, so that the
  * body's locals and types belong to that probe alone (as in stap).
  */
-#include "sema_int.h"
+#include "ast.h"
 #include "arena.h"
 
 #include <string.h>

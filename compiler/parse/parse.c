@@ -6,6 +6,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "parser.h"
+#include "ast_walk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -912,6 +913,9 @@ struct ast_file *parse_tokens(struct arena *a, struct diag_sink *d,
 	c.file->file = file;
 	c.file->library = library;
 	pr_parse(&c);
+	/* Every later walk recurses per level: bound the nesting first. */
+	if (ast_walk_depth(c.file, d) != 0)
+		return c.file;
 	parse_check_file(&c);
 	if (c.file->n == 0 && c.errors == 0 && d->errors == 0 && !library)
 		parse_err(&c, toks[ntoks - 1].span,

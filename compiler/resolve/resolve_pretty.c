@@ -57,6 +57,20 @@ static void rpretty_val(struct rpretty_buf *p, enum rpretty_fmt fmt, const struc
 	p->nvals++;
 }
 
+/*
+ * A char or unsigned char pointer as a string.  A char * target already
+ * fetches as text; an unsigned char * alone is an address (issue 10), so
+ * its string is read at its value as kernel_string()/user_string() would.
+ */
+static void rpretty_chars(struct rpretty_buf *p, const struct ast_chain *c, bool text)
+{
+	struct ast_chain sc = *c;
+
+	if (!text)
+		sc.mem = p->fn->kernel ? AST_MEM_KSTRING : AST_MEM_USTRING;
+	rpretty_val(p, RPRETTY_STRING, &sc);
+}
+
 /* @c with ->@member or [@index] appended (a new array: chains share nothing). */
 static struct ast_chain rpretty_extend(struct arena *a, const struct ast_chain *c,
 				  const char *member, int64_t index)
@@ -179,8 +193,11 @@ static void rpretty_pointer(struct rpretty_buf *p, Dwarf_Die *t, const struct as
 		rpretty_val(p, RPRETTY_PTR, c);
 		return;
 	}
-	if (rdwarf_is_text(&e)) {
-		rpretty_val(p, RPRETTY_STRING, c);
+	/* stap's pretty printer (print_chars) shows char and unsigned char
+	   pointers as strings, though the value of such a member alone is an
+	   address (rdwarf_is_text). */
+	if (rdwarf_is_char(&e)) {
+		rpretty_chars(p, c, rdwarf_is_text(&e));
 		return;
 	}
 	if (!top) {
@@ -332,9 +349,9 @@ static void rpretty_btf_pointer(struct rpretty_buf *p, const struct btf *btf, co
 
 	if (!e) {
 		rpretty_val(p, RPRETTY_PTR, c);
-	} else if (rpretty_btf_is_char(btf, eid) &&
-		   strcmp(btf__name_by_offset(btf, e->name_off), "unsigned char") != 0) {
-		rpretty_val(p, RPRETTY_STRING, c);
+	} else if (rpretty_btf_is_char(btf, eid)) {	/* as for DWARF, above */
+		rpretty_chars(p, c, strcmp(btf__name_by_offset(btf, e->name_off),
+					   "unsigned char") != 0);
 	} else if (!top) {
 		rpretty_val(p, RPRETTY_PTR, c);
 	} else if (btf_is_struct(e) || btf_is_union(e)) {

@@ -1,118 +1,17 @@
 /*
- * sema.c - pass 2 driver: declarations, symbols, and the checks that
- * need the whole program (see sema.h).  Probe points are resolved in
- * sema_probe.c, types inferred in sema_type.c, -p2 printed in
+ * sema.c - pass 2 driver: collects the declarations of the script and
+ * the tapset, runs the steps of the pass in order, and makes the checks
+ * that need the whole program (see sema.h).  Nothing else in pass 2
+ * calls back into it: symbol and builtin tables are in sema_sym.c,
+ * probe points are resolved in sema_probe.c, alias locals elided in
+ * sema_elide.c, types inferred in sema_type.c, -p2 printed in
  * sema_print.c.
  */
 #include "sema_int.h"
 #include "arena.h"
 #include "diag.h"
-#include "resolve_tpfmt.h"
 
 #include <string.h>
-
-static const char *const sem_builtin_names[] = {
-#define BI(id, name, ret, args, flags) name,
-#include "../runtime/builtins.def"
-#undef BI
-};
-
-const char *sem_type_name(enum sem_type t)
-{
-	switch (t) {
-	case SEM_LONG: return "long";
-	case SEM_STRING: return "string";
-	case SEM_STATS: return "stats";
-	default: return "unknown";
-	}
-}
-
-int sema_builtin(const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < sizeof(sem_builtin_names) / sizeof(sem_builtin_names[0]); i++)
-		if (strcmp(sem_builtin_names[i], name) == 0)
-			return (int)i;
-	return -1;
-}
-
-/* Levenshtein distance, capped: small names, small cost. */
-static unsigned sema_distance(const char *a, const char *b)
-{
-	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), i, j;
-	unsigned row[64], prev, tmp;
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			tmp = row[j];
-			row[j] = a[i - 1] == b[j - 1] ? prev :
-				 1 + (prev < row[j] ? (prev < row[j - 1] ? prev : row[j - 1]) :
-				      (row[j] < row[j - 1] ? row[j] : row[j - 1]));
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
-static void sema_consider(const char *cand, const char *name,
-			  const char **best, unsigned *bestd)
-{
-	unsigned d = sema_distance(name, cand);
-
-	if (d < *bestd) {
-		*bestd = d;
-		*best = cand;
-	}
-}
-
-/*
- * The closest known name to @name (functions and builtins, or globals),
- * or NULL when nothing is close enough to be a likely typo.
- */
-const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs)
-{
-	const char *best = NULL;
-	unsigned bestd = 99, i, limit = strlen(name) <= 4 ? 1 : 2;
-
-	if (funcs) {
-		for (i = 0; i < c->nfdecls; i++)
-			sema_consider(c->fdecls[i]->name, name, &best, &bestd);
-		for (i = 0; i < sizeof(sem_builtin_names) / sizeof(sem_builtin_names[0]); i++)
-			sema_consider(sem_builtin_names[i], name, &best, &bestd);
-	} else {
-		for (i = 0; i < c->prog->nglobals; i++)
-			sema_consider(c->prog->globals[i]->name, name, &best, &bestd);
-	}
-	return bestd <= limit ? best : NULL;
-}
-
-const char *sema_suggest_field(const struct tpf_event *ev, const char *name)
-{
-	const char *best = NULL;
-	unsigned bestd = 99, i;
-
-	for (i = 0; i < ev->nfields; i++)
-		if (!ev->fields[i].common)
-			sema_consider(ev->fields[i].name, name, &best, &bestd);
-	return bestd <= (strlen(name) <= 4 ? 1u : 2u) ? best : NULL;
-}
-
-struct sem_sym *sema_global(struct sema_ctx *c, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < c->prog->nglobals; i++)
-		if (strcmp(c->prog->globals[i]->name, name) == 0)
-			return c->prog->globals[i];
-	return NULL;
-}
 
 static void sema_add_global(struct sema_ctx *c, const struct ast_global *g,
 			    bool library)
@@ -211,68 +110,6 @@ static void sema_collect(struct sema_ctx *c, const struct ast_file *f)
 	}
 }
 
-/* The function @name, marked used (and created on first use), or NULL. */
-struct sem_func *sema_func_add(struct sema_ctx *c, const struct ast_func *f,
-			       const char *name)
-{
-	struct sem_prog *p = c->prog;
-	struct sem_func *sf = arena_alloc(c->arena, sizeof(*sf));
-	unsigned k;
-
-	sf->ast = f;
-	sf->name = name;
-	sf->ret = f->type == AST_TYPE_LONG ? SEM_LONG :
-		  f->type == AST_TYPE_STRING ? SEM_STRING : SEM_UNKNOWN;
-	sf->used = true;
-	sf->index = p->nfuncs;
-	for (k = 0; k < f->nparams; k++) {
-		struct sem_sym *s = arena_alloc(c->arena, sizeof(*s));
-
-		s->name = f->params[k].name;
-		s->kind = SEM_PARAM;
-		s->span = f->params[k].span;
-		s->type = f->params[k].type == AST_TYPE_LONG ? SEM_LONG :
-			  f->params[k].type == AST_TYPE_STRING ? SEM_STRING :
-			  SEM_UNKNOWN;
-		s->slot = k;
-		s->written = true;
-		sf->locals = arena_grow(c->arena, sf->locals, sf->nlocals,
-					&sf->lcap, sizeof(*sf->locals));
-		sf->locals[sf->nlocals++] = s;
-	}
-	sf->nparams = f->nparams;
-	p->funcs = arena_grow(c->arena, p->funcs, p->nfuncs, &p->fcap,
-			      sizeof(*p->funcs));
-	p->funcs[p->nfuncs++] = sf;
-	c->changed = true;
-	return sf;
-}
-
-struct sem_func *sema_func_use(struct sema_ctx *c, const char *name)
-{
-	struct sem_prog *p = c->prog;
-	const struct ast_func *f;
-	unsigned i;
-
-	for (i = 0; i < p->nfuncs; i++)
-		if (!p->funcs[i]->site && strcmp(p->funcs[i]->name, name) == 0)
-			return p->funcs[i];
-	f = sema_func_decl(c, name);
-	return f ? sema_func_add(c, f, f->name) : NULL;
-}
-
-struct sem_probe *sema_new_probe(struct sema_ctx *c)
-{
-	struct sem_prog *p = c->prog;
-	struct sem_probe *sp = arena_alloc(c->arena, sizeof(*sp));
-
-	sp->index = p->nprobes;
-	p->probes = arena_grow(c->arena, p->probes, p->nprobes, &p->pcap,
-			       sizeof(*p->probes));
-	p->probes[p->nprobes++] = sp;
-	return sp;
-}
-
 /* Warn about variables that are written but never read, and the reverse. */
 static void sema_check_locals(struct sema_ctx *c, struct sem_sym **v,
 			      unsigned n)
@@ -302,7 +139,8 @@ static void sema_final_checks(struct sema_ctx *c)
 		sema_check_locals(c, p->probes[i]->locals, p->probes[i]->nlocals);
 	for (i = 0; i < p->nfuncs; i++)
 		sema_check_locals(c, p->funcs[i]->locals, p->funcs[i]->nlocals);
-	if (p->nprobes == 0 && c->diag->errors == 0)
+	/* A script of 'never' probes is valid, as in stap: it runs nothing. */
+	if (p->nprobes == 0 && c->diag->errors == 0 && !c->saw_never)
 		diag_error(c->diag, c->in->script->n ?
 			   c->in->script->decls[0]->span : (struct src_span){ 0, 0, 0, 0 },
 			   "no probes: the script has nothing to run");
@@ -340,9 +178,11 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	}
 	if (d->errors)
 		return NULL;
+	sema_check_dropped(&c);
 	sema_types(&c);
 	if (d->errors)
 		return NULL;
+	sema_check(&c);
 	sema_final_checks(&c);
 	return d->errors ? NULL : c.prog;
 }

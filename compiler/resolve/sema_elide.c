@@ -10,75 +10,12 @@
  * cannot do (a user string on a tracepoint) is only an error when the
  * script reads it.  Statements of the script's own probes are never
  * elided: their unused assignments draw the usual warning instead.
- *
- * Also here: the expression walker the other pass-2 rewrites use.
  */
 #include "sema_int.h"
+#include "ast_walk.h"
 #include "arena.h"
 
 #include <string.h>
-
-static int elide_walk_chain(struct ast_chain *ch, sema_walk_fn fn, void *arg)
-{
-	unsigned i;
-
-	for (i = 0; i < ch->n; i++)
-		if (ch->v[i].is_index && sema_walk_expr(ch->v[i].index, fn, arg))
-			return 1;
-	return 0;
-}
-
-int sema_walk_expr(struct ast_expr *e, sema_walk_fn fn, void *arg)
-{
-	unsigned i;
-	int r;
-
-	if (!e)
-		return 0;
-	r = fn(e, arg);
-	if (r)
-		return r < 0;
-	if (sema_walk_expr(e->a, fn, arg) || sema_walk_expr(e->b, fn, arg) ||
-	    sema_walk_expr(e->c, fn, arg))
-		return 1;
-	for (i = 0; i < e->args.n; i++)
-		if (sema_walk_expr(e->args.v[i], fn, arg))
-			return 1;
-	return elide_walk_chain(&e->chain, fn, arg);
-}
-
-static int elide_walk_list(struct ast_list *l, sema_walk_fn fn, void *arg)
-{
-	unsigned i;
-
-	for (i = 0; i < l->n; i++)
-		if (sema_walk_expr(l->v[i], fn, arg))
-			return 1;
-	return 0;
-}
-
-int sema_walk_stmt(struct ast_stmt *s, sema_walk_fn fn, void *arg)
-{
-	unsigned i;
-
-	if (!s)
-		return 0;
-	if (sema_walk_expr(s->e, fn, arg) || sema_walk_expr(s->e2, fn, arg) ||
-	    sema_walk_expr(s->e3, fn, arg) || sema_walk_stmt(s->s1, fn, arg) ||
-	    sema_walk_stmt(s->s2, fn, arg))
-		return 1;
-	for (i = 0; i < s->body.n; i++)
-		if (sema_walk_stmt(s->body.v[i], fn, arg))
-			return 1;
-	if (s->fe && (sema_walk_expr(s->fe->value, fn, arg) ||
-		      elide_walk_list(&s->fe->keys, fn, arg) ||
-		      sema_walk_expr(s->fe->array, fn, arg) ||
-		      elide_walk_list(&s->fe->slice, fn, arg) ||
-		      sema_walk_expr(s->fe->limit, fn, arg) ||
-		      sema_walk_stmt(s->fe->body, fn, arg)))
-		return 1;
-	return 0;
-}
 
 void sema_elide_mark(struct ast_stmt *s)
 {
@@ -117,7 +54,7 @@ static int elide_reads_fn(struct ast_expr *e, void *arg)
 
 	/* "x = e" writes x without reading it: look only at e. */
 	if (e->kind == AST_ASSIGN && e->op == AST_OP_SET && e->a && e->a->kind == AST_VAR) {
-		sema_walk_expr(e->b, elide_reads_fn, arg);
+		ast_walk_expr(e->b, elide_reads_fn, arg);
 		return 1;
 	}
 	if (e->kind == AST_VAR && !elide_is_read(r, e->str)) {
@@ -195,9 +132,9 @@ static int elide_stmt_pure(struct elide_pure *p, const struct ast_stmt *s)
 		p->pure = false;
 		return 0;
 	}
-	sema_walk_expr(s->e, elide_pure_fn, p);
-	sema_walk_expr(s->e2, elide_pure_fn, p);
-	sema_walk_expr(s->e3, elide_pure_fn, p);
+	ast_walk_expr(s->e, elide_pure_fn, p);
+	ast_walk_expr(s->e2, elide_pure_fn, p);
+	ast_walk_expr(s->e3, elide_pure_fn, p);
 	elide_stmt_pure(p, s->s1);
 	elide_stmt_pure(p, s->s2);
 	for (i = 0; i < s->body.n; i++)
@@ -235,7 +172,7 @@ static bool elide_dead(struct sema_ctx *c, const struct elide_reads *r,
 	    e->op != AST_OP_SET || e->a->kind != AST_VAR ||
 	    elide_is_read(r, e->a->str) || sema_global(c, e->a->str))
 		return false;
-	sema_walk_expr(e->b, elide_pure_fn, &p);
+	ast_walk_expr(e->b, elide_pure_fn, &p);
 	return p.pure;
 }
 
@@ -276,7 +213,7 @@ static bool elide_stmt(struct sema_ctx *c, const struct elide_reads *r,
 		struct elide_pure p = { c, { 0 }, 0, true };
 
 		/* "if (C) argstr = A else argstr = B" with argstr unused */
-		sema_walk_expr(s->e, elide_pure_fn, &p);
+		ast_walk_expr(s->e, elide_pure_fn, &p);
 		if (p.pure) {
 			s->kind = AST_S_NULL;
 			s->e = NULL;
@@ -295,8 +232,8 @@ void sema_elide(struct sema_ctx *c, struct sem_probe *sp)
 	while (again) {
 		struct elide_reads r = { c->arena, NULL, 0, 0 };
 
-		sema_walk_stmt(sp->body, elide_reads_fn, &r);
-		sema_walk_expr(sp->cond, elide_reads_fn, &r);
+		ast_walk_stmt(sp->body, elide_reads_fn, &r);
+		ast_walk_expr(sp->cond, elide_reads_fn, &r);
 		again = elide_stmt(c, &r, sp->body);
 	}
 }

@@ -1,5 +1,6 @@
 /*
- * sema_int.h - state shared by the files of pass 2 (not a public API).
+ * sema_int.h - the working state of pass 2 and the functions its files
+ * share (not a public API: pass 2's result is sem.h, its driver sema.h).
  */
 #ifndef KTAP_SEMA_INT_H
 #define KTAP_SEMA_INT_H
@@ -9,7 +10,6 @@
 #include "target.h"
 
 struct tpf_event;
-
 struct diag_sink;
 
 /* A probe alias: one of its names, and the declaration. */
@@ -45,6 +45,16 @@ struct sema_ctx {
 	unsigned alias_depth;
 	bool syscall_warned;		/* user strings shown as addresses */
 	bool tracefs_said;		/* "no tracefs to read" reported */
+	/* Probe-point resolution: a 'never' point was seen (a script may
+	   consist of those); the kernel feature the last optional point
+	   dropped for lack of (for the error when nothing else resolved). */
+	bool saw_never;
+	const char *missing;
+	/* Bodies of the script's probes that resolved to nothing (optional
+	   points, never): globals are typed from them too, as stap does. */
+	const struct ast_stmt **dropped;
+	unsigned ndropped;
+	size_t dcap;
 };
 
 /*
@@ -61,17 +71,92 @@ static inline bool sema_tracefs_said(struct sema_ctx *c)
 	return said;
 }
 
+/*
+ * Who calls whom (no file calls back into one above it):
+ *   sema.c (driver) -> sema_probe.c -> sema_syscall.c -> sema_elide.c
+ *   sema.c -> sema_type.c -> sema_spec.c;  sema.c -> sema_check.c
+ *   sema_type.c -> sema_target.c -> sema_spec.c (typing calls target
+ *   resolution; it types subexpressions back through c->type_expr)
+ *   all of them -> sema_sym.c, sema_point.c (leaves)
+ */
+
+/* ---- sema_sym.c: builtins, globals, functions, probes ---- */
+
+#define BF_EVENT 1u	/* builtins.def flags, see there */
+#define BF_SIDE 2u
+#define BF_FORMAT 4u
+
+/* A builtin's signature (runtime/builtins.def). */
+struct sema_bi {
+	const char *name;
+	char ret;			/* 'l', 's', 'v' */
+	const char *args;		/* one letter per argument, '*' repeats */
+	unsigned flags;			/* BF_* */
+};
+
+/* The id of builtin @name, or -1; its signature. */
+int sema_builtin(const char *name);
+const struct sema_bi *sema_builtin_info(int id);
+/* Whether builtin @id has side effects (BF_SIDE). */
+bool sema_builtin_has_side_effects(int id);
+struct sem_sym *sema_global(struct sema_ctx *c, const char *name);
+/* The closest known name to @name, for "did you mean" (or NULL). */
+const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs);
+const char *sema_suggest_field(const struct tpf_event *ev, const char *name);
+/* The declaration of script or tapset function @name, or NULL. */
+const struct ast_func *sema_func_decl(struct sema_ctx *c, const char *name);
+/* Used function @name (created on first use), or NULL. */
 struct sem_func *sema_func_use(struct sema_ctx *c, const char *name);
-/* A new used function for declaration @f, named @name (sema.c). */
+/* A new used function for declaration @f, named @name. */
 struct sem_func *sema_func_add(struct sema_ctx *c, const struct ast_func *f,
 			       const char *name);
+/* A new probe of the program, at the end. */
+struct sem_probe *sema_new_probe(struct sema_ctx *c);
+
+/* ---- sema_point.c: facts about probe points ---- */
+
+/* @p as -p1 prints it. */
+const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p);
+/* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
+const char *sema_point_origin(struct sema_ctx *c, const struct ast_ppoint *p);
+/* The dynamic event @kind of @ev (group and name are @ev's) on @target,
+   defined for probe point @origin ("FILE:L:C: POINT"). */
+struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_event *ev,
+					enum kp_probe kind, const char *target,
+					const char *origin);
+/*
+ * An optional point ('?', '!') whose dynamic events the target cannot
+ * create (target_has(), target.h) does not resolve, so a tapset alias
+ * can fall back to a tracepoint; a plain point still resolves (its -p3
+ * plan prints anywhere) and the kernel's refusal is reported at run time.
+ *
+ * SEMA_NO_TRACEFS(c): three "%s" arguments, " (why there is no tracefs
+ * to read)" when the target has none, else "".
+ */
+#define SEMA_NO_TRACEFS(c) \
+	*(c)->in->target->tracefs ? "" : " (", \
+	*(c)->in->target->tracefs ? "" : (c)->in->target->tracefs_problem, \
+	*(c)->in->target->tracefs ? "" : ")"
+
+/* ---- sema_probe.c: probe points to probes ---- */
+
+void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe);
+
+/* ---- sema_type.c: names and types ---- */
+
+void sema_types(struct sema_ctx *c);
+
+/* ---- sema_check.c: stap's checks on the typed program ---- */
+
+void sema_check(struct sema_ctx *c);
+/* Before typing: seed the types of globals that only the dropped
+   probes' bodies (c->dropped) give a type. */
+void sema_check_dropped(struct sema_ctx *c);
 
 /* ---- sema_spec.c: functions reading memory through parameters ---- */
 
 /* The memory read kernel_long() ... stand for, or AST_MEM_NONE. */
 enum ast_mem sema_mem_fn(const char *name);
-/* The declaration of script or tapset function @name, or NULL. */
-const struct ast_func *sema_func_decl(struct sema_ctx *c, const char *name);
 /*
  * Call @e of a function that reads memory through a parameter: its copy
  * for this call site, or NULL when the call needs none.  *@failed when
@@ -80,24 +165,11 @@ const struct ast_func *sema_func_decl(struct sema_ctx *c, const char *name);
 struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed);
 /* The canonical text of a fetchable expression, for names and -p2. */
 const char *sema_spec_text(struct arena *a, const struct ast_expr *e);
-struct sem_sym *sema_global(struct sema_ctx *c, const char *name);
-int sema_builtin(const char *name);
-const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs);
-const char *sema_suggest_field(const struct tpf_event *ev, const char *name);
-/* Whether builtin @id (sema_builtin()) has side effects (BF_SIDE). */
-bool sema_builtin_has_side_effects(int id);
 
-/*
- * Expression walker: @fn sees every expression node, parent first; it
- * returns 0 to go on inside it, 1 to skip its operands, -1 to stop the
- * whole walk (the walk then returns 1).
- */
-typedef int (*sema_walk_fn)(struct ast_expr *e, void *arg);
-int sema_walk_expr(struct ast_expr *e, sema_walk_fn fn, void *arg);
-int sema_walk_stmt(struct ast_stmt *s, sema_walk_fn fn, void *arg);
+/* ---- sema_elide.c ---- */
 
-/* sema_elide.c: mark an alias body's (cloned) statements elidable; drop
-   the alias assignments of @sp whose locals nothing reads. */
+/* Mark an alias body's (cloned) statements elidable; drop the alias
+   assignments of @sp whose locals nothing reads. */
 void sema_elide_mark(struct ast_stmt *s);
 void sema_elide(struct sema_ctx *c, struct sem_probe *sp);
 
@@ -119,7 +191,6 @@ bool sema_target_probefunc(struct sema_ctx *c, struct ast_expr *e);
 void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e);
 
 /* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
-struct tpf_event;
 /* The system calls matching glob @pattern: syscall tracepoints and tapset
    aliases syscall.NAME[.return]; sorted, in *@names (arena). */
 unsigned sema_syscall_names(struct sema_ctx *c, const char *pattern, bool ret,
@@ -131,32 +202,5 @@ struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_even
 /* After elision: a syscall probe that reads user memory becomes a kprobe
    on the system call's wrapper, or (no kprobes) gets stap's fallback. */
 void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp);
-
-/* ---- sema_probe.c, for the dynamic events of sema_syscall.c ---- */
-/* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
-const char *sema_pp_origin(struct sema_ctx *c, const struct ast_ppoint *p);
-
-/* The dynamic event @kind of @ev (group and name are @ev's) on @target,
-   defined for probe point @origin ("FILE:L:C: POINT"). */
-struct kp_dynevent *sema_dynevent(struct sema_ctx *c, const struct tpf_event *ev,
-				  enum kp_probe kind, const char *target, const char *origin);
-/* Whether the kernel's tracefs (or the fixture) has control file @file. */
-/*
- * An optional point ('?', '!') whose dynamic events the target cannot
- * create (target_has(), target.h) does not resolve, so a tapset alias
- * can fall back to a tracepoint; a plain point still resolves (its -p3
- * plan prints anywhere) and the kernel's refusal is reported at run time.
- *
- * SEMA_NO_TRACEFS(c): three "%s" arguments, " (why there is no tracefs
- * to read)" when the target has none, else "".
- */
-
-#define SEMA_NO_TRACEFS(c) \
-	*(c)->in->target->tracefs ? "" : " (", \
-	*(c)->in->target->tracefs ? "" : (c)->in->target->tracefs_problem, \
-	*(c)->in->target->tracefs ? "" : ")"
-
-struct ast_stmt *ast_clone_stmt(struct arena *a, const struct ast_stmt *s);
-struct ast_expr *ast_clone_expr(struct arena *a, const struct ast_expr *e);
 
 #endif

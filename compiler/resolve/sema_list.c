@@ -9,6 +9,7 @@
  * them, and typed from their right-hand sides.
  */
 #include "sema_int.h"
+#include "ast_walk.h"
 #include "arena.h"
 #include "resolve_dwarf.h"
 #include "resolve_tpfmt.h"
@@ -215,7 +216,7 @@ void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp)
 
 	if (!sp->family || !sp->body)
 		return;
-	sema_walk_stmt(sp->body, sl_assign_fn, &v);
+	ast_walk_stmt(sp->body, sl_assign_fn, &v);
 	decls = arena_alloc(c->arena, (v.n + 1) * sizeof(*decls));
 	for (i = 0; i < v.n; i++)
 		decls[i] = arena_printf(c->arena, "%s:%s", v.names[i], v.types[i] == 's' ?

@@ -18,12 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define SEMA_MAX_ALIAS_DEPTH 32
 
 /* What the resolution of one user point carries down the alias chain. */
-struct pp_state {
+struct point_state {
 	const struct ast_probe *user;	/* the user's probe */
 	const struct ast_ppoint *written; /* the point as the user wrote it */
 	struct ast_stmt *body;		/* the body so far */
@@ -31,24 +30,8 @@ struct pp_state {
 	bool optional;
 };
 
-static const char *pp_text(struct sema_ctx *c, const struct ast_ppoint *p)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	const char *s;
-
-	if (!f)
-		return "?";
-	ast_print_ppoint(f, p);
-	fclose(f);
-	s = arena_strdup(c->arena, buf ? buf : "");
-	free(buf);
-	return s;
-}
-
 /* A block running @first then @second (either may be NULL). */
-static struct ast_stmt *pp_seq(struct sema_ctx *c, struct ast_stmt *first,
+static struct ast_stmt *point_seq(struct sema_ctx *c, struct ast_stmt *first,
 			       struct ast_stmt *second, struct src_span span)
 {
 	struct ast_stmt *b;
@@ -63,7 +46,7 @@ static struct ast_stmt *pp_seq(struct sema_ctx *c, struct ast_stmt *first,
 	return b;
 }
 
-static struct ast_expr *pp_and(struct sema_ctx *c, struct ast_expr *a,
+static struct ast_expr *point_and(struct sema_ctx *c, struct ast_expr *a,
 			       struct ast_expr *b)
 {
 	if (!a)
@@ -74,7 +57,7 @@ static struct ast_expr *pp_and(struct sema_ctx *c, struct ast_expr *a,
 }
 
 /* Does alias name @name match the user's point @p (wildcards allowed)? */
-static bool pp_alias_matches(const struct ast_ppoint *name,
+static bool point_alias_matches(const struct ast_ppoint *name,
 			     const struct ast_ppoint *p)
 {
 	unsigned i;
@@ -92,7 +75,7 @@ static bool pp_alias_matches(const struct ast_ppoint *name,
 	return true;
 }
 
-static struct sem_probe *pp_emit(struct sema_ctx *c, struct pp_state *st,
+static struct sem_probe *point_emit(struct sema_ctx *c, struct point_state *st,
 				 enum sem_probe_kind kind, const char *pp)
 {
 	struct sem_probe *sp = sema_new_probe(c);
@@ -108,7 +91,7 @@ static struct sem_probe *pp_emit(struct sema_ctx *c, struct pp_state *st,
 }
 
 /* The argument of component @k of @p as a number; false if absent. */
-static bool pp_num_arg(const struct ast_ppoint *p, unsigned k, int64_t *v)
+static bool point_num_arg(const struct ast_ppoint *p, unsigned k, int64_t *v)
 {
 	if (k >= p->n || !p->comps[k].arg || p->comps[k].arg->kind != AST_NUM)
 		return false;
@@ -116,13 +99,13 @@ static bool pp_num_arg(const struct ast_ppoint *p, unsigned k, int64_t *v)
 	return true;
 }
 
-static bool pp_is(const struct ast_ppoint *p, unsigned k, const char *name)
+static bool point_is(const struct ast_ppoint *p, unsigned k, const char *name)
 {
 	return k < p->n && strcmp(p->comps[k].name, name) == 0;
 }
 
 /* begin, begin(N), end, end(N), error, error(N), never */
-static int pp_simple(struct sema_ctx *c, struct pp_state *st,
+static int point_simple(struct sema_ctx *c, struct point_state *st,
 		     const struct ast_ppoint *p)
 {
 	static const struct { const char *name; int kind; } simple[] = {
@@ -137,28 +120,30 @@ static int pp_simple(struct sema_ctx *c, struct pp_state *st,
 	for (i = 0; i < sizeof(simple) / sizeof(simple[0]); i++) {
 		if (strcmp(p->comps[0].name, simple[i].name) != 0)
 			continue;
-		if (p->comps[0].arg && !pp_num_arg(p, 0, &prio)) {
+		if (p->comps[0].arg && !point_num_arg(p, 0, &prio)) {
 			diag_error(c->diag, p->comps[0].arg->span,
 				   "the priority of '%s' must be a number", simple[i].name);
 			return -1;
 		}
 		if (simple[i].kind >= 0)
-			pp_emit(c, st, (enum sem_probe_kind)simple[i].kind,
-				pp_text(c, p))->priority = prio;
+			point_emit(c, st, (enum sem_probe_kind)simple[i].kind,
+				sema_point_text(c, p))->priority = prio;
+		else
+			c->saw_never = true;
 		return 1;
 	}
 	return 0;
 }
 
 /* kernel.trace("system:event") with globs; "event" alone matches any system. */
-static int pp_trace(struct sema_ctx *c, struct pp_state *st,
+static int point_trace(struct sema_ctx *c, struct point_state *st,
 		    const struct ast_ppoint *p)
 {
 	const struct ast_expr *arg;
 	char *spec, *colon, **names;
 	unsigned n, i;
 
-	if (p->n != 2 || !pp_is(p, 0, "kernel") || !pp_is(p, 1, "trace"))
+	if (p->n != 2 || !point_is(p, 0, "kernel") || !point_is(p, 1, "trace"))
 		return 0;
 	arg = p->comps[1].arg;
 	if (!arg || arg->kind != AST_STR) {
@@ -193,7 +178,7 @@ static int pp_trace(struct sema_ctx *c, struct pp_state *st,
 				   names[i], ev);
 			return -1;
 		}
-		sp = pp_emit(c, st, SEM_P_TRACE,
+		sp = point_emit(c, st, SEM_P_TRACE,
 			     arena_printf(c->arena, "kernel.trace(\"%s:%s\")",
 					  names[i], ev));
 		sp->event = e;
@@ -202,7 +187,7 @@ static int pp_trace(struct sema_ctx *c, struct pp_state *st,
 }
 
 /* Nanoseconds per unit of timer.UNIT(N); 0 when UNIT is not a timer. */
-static int64_t pp_timer_unit(const char *unit, int64_t n, bool *per_second)
+static int64_t point_timer_unit(const char *unit, int64_t n, bool *per_second)
 {
 	*per_second = false;
 	if (!strcmp(unit, "s") || !strcmp(unit, "sec"))
@@ -223,28 +208,33 @@ static int64_t pp_timer_unit(const char *unit, int64_t n, bool *per_second)
 }
 
 /* timer.UNIT(N)[.randomize(M)] */
-static int pp_timer(struct sema_ctx *c, struct pp_state *st,
+static int point_timer(struct sema_ctx *c, struct point_state *st,
 		    const struct ast_ppoint *p)
 {
 	int64_t n, r = 0, unit;
 	bool hz;
 	struct sem_probe *sp;
 
-	if (p->n < 2 || p->n > 3 || !pp_is(p, 0, "timer"))
+	if (p->n < 2 || p->n > 3 || !point_is(p, 0, "timer"))
 		return 0;
-	if (!pp_num_arg(p, 1, &n) || n <= 0 ||
-	    (unit = pp_timer_unit(p->comps[1].name, n, &hz)) == 0) {
+	if (!point_num_arg(p, 1, &n) || n <= 0 ||
+	    (unit = point_timer_unit(p->comps[1].name, n, &hz)) == 0) {
 		diag_error(c->diag, p->span,
 			   "expected timer.s(N), .ms(N), .us(N), .ns(N), .hz(N) or .jiffies(N) with N > 0%s",
-			   pp_is(p, 1, "profile") ? " (timer.profile is not supported)" : "");
+			   point_is(p, 1, "profile") ? " (timer.profile is not supported)" : "");
 		return -1;
 	}
-	if (p->n == 3 && (!pp_is(p, 2, "randomize") || !pp_num_arg(p, 2, &r) || r < 0)) {
+	if (p->n == 3 && (!point_is(p, 2, "randomize") || !point_num_arg(p, 2, &r) || r < 0)) {
 		diag_error(c->diag, p->comps[2].span,
 			   "expected .randomize(N) with N >= 0 after a timer");
 		return -1;
 	}
-	sp = pp_emit(c, st, SEM_P_TIMER, pp_text(c, p));
+	if (p->n == 3 && hz) {
+		diag_error(c->diag, p->comps[2].span,
+			   "randomization is not supported for hertz timers (timer.hz(N))");
+		return -1;
+	}
+	sp = point_emit(c, st, SEM_P_TIMER, sema_point_text(c, p));
 	sp->period_ns = hz ? 1000000000 / n : n * unit;
 	sp->randomize_ns = hz ? 0 : r * unit;
 	if (sp->period_ns <= 0)
@@ -252,18 +242,8 @@ static int pp_timer(struct sema_ctx *c, struct pp_state *st,
 	return 1;
 }
 
-/* "FILE:L:C: POINT" of point @p, for messages at run time. */
-const char *sema_pp_origin(struct sema_ctx *c, const struct ast_ppoint *p)
-{
-	const struct src_file *f = src_file(c->diag->src, p->span.file);
-	char where[32];
-
-	return arena_printf(c->arena, "%s:%s: %s", f ? f->name : "?",
-			    diag_where(c->diag, p->span, where, sizeof(where)), pp_text(c, p));
-}
-
 /* An event name from function @name: [A-Za-z0-9_], then _N. */
-static const char *pp_event_name(struct sema_ctx *c, const char *name)
+static const char *point_event_name(struct sema_ctx *c, const char *name)
 {
 	char *s = arena_printf(c->arena, "%.40s_%u", name, c->prog->nprobes), *p;
 
@@ -276,25 +256,11 @@ static const char *pp_event_name(struct sema_ctx *c, const char *name)
 	return s;
 }
 
-struct kp_dynevent *sema_dynevent(struct sema_ctx *c, const struct tpf_event *ev,
-				  enum kp_probe kind, const char *target, const char *origin)
-{
-	struct kp_dynevent *d = arena_alloc(c->arena, sizeof(*d));
-
-	memset(d, 0, sizeof(*d));
-	d->kind = kind;
-	d->group = ev->system;
-	d->name = ev->name;
-	d->target = target;
-	d->origin = origin;
-	return d;
-}
-
 /*
  * One probe on resolved function @uf: a uprobe (@path set) or a kprobe,
  * on its entry or (@ret) its return.
  */
-static void pp_emit_dyn(struct sema_ctx *c, struct pp_state *st, struct fetch_site *uf,
+static void point_emit_dyn(struct sema_ctx *c, struct point_state *st, struct fetch_site *uf,
 			const char *path, bool ret, const char *pp)
 {
 	struct tpf_event *ev = arena_alloc(c->arena, sizeof(*ev));
@@ -303,7 +269,7 @@ static void pp_emit_dyn(struct sema_ctx *c, struct pp_state *st, struct fetch_si
 
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
-	ev->name = pp_event_name(c, uf->name);
+	ev->name = point_event_name(c, uf->name);
 	if (path)
 		target = arena_printf(c->arena, "%s:0x%llx", uf->path,
 				      (unsigned long long)uf->offset);
@@ -311,17 +277,17 @@ static void pp_emit_dyn(struct sema_ctx *c, struct pp_state *st, struct fetch_si
 		target = arena_printf(c->arena, "%s:%s", uf->path, uf->name);
 	else
 		target = uf->name;
-	ev->dyn = sema_dynevent(c, ev, path ? (ret ? KP_URETPROBE : KP_UPROBE) :
-				(ret ? KP_KRETPROBE : KP_KPROBE), target,
-				sema_pp_origin(c, st->written));
+	ev->dyn = sema_point_dynevent(c, ev, path ? (ret ? KP_URETPROBE : KP_UPROBE) :
+				      (ret ? KP_KRETPROBE : KP_KPROBE), target,
+				      sema_point_origin(c, st->written));
 	ev->dyn_func = uf;
 	ev->dyn_return = ret;
-	sp = pp_emit(c, st, SEM_P_TRACE, pp);
+	sp = point_emit(c, st, SEM_P_TRACE, pp);
 	sp->event = ev;
 }
 
 /* The probe just emitted is a kretprobe with @n instances: "rN:". */
-static void pp_set_maxactive(struct sema_ctx *c, int64_t n)
+static void point_set_maxactive(struct sema_ctx *c, int64_t n)
 {
 	c->prog->probes[c->prog->nprobes - 1]->event->dyn->maxactive = (unsigned)n;
 }
@@ -332,7 +298,7 @@ static void pp_set_maxactive(struct sema_ctx *c, int64_t n)
  * variables there are the variables in scope, read through their DWARF
  * locations at that address (resolve_dwarf.c).
  */
-static int pp_process_statement(struct sema_ctx *c, struct pp_state *st,
+static int point_process_statement(struct sema_ctx *c, struct point_state *st,
 				const struct ast_ppoint *p)
 {
 	const struct ast_expr *path = p->comps[0].arg, *arg = p->n > 1 ? p->comps[1].arg : NULL;
@@ -342,7 +308,7 @@ static int pp_process_statement(struct sema_ctx *c, struct pp_state *st,
 	struct sem_probe *sp;
 	char err[512];
 
-	if (p->n != 2 || !pp_is(p, 0, "process") || !pp_is(p, 1, "statement"))
+	if (p->n != 2 || !point_is(p, 0, "process") || !point_is(p, 1, "statement"))
 		return 0;
 	spec = arg && arg->kind == AST_STR ? arena_strndup(c->arena, arg->str, arg->len) : "";
 	at = strchr(spec, '@');
@@ -362,12 +328,13 @@ static int pp_process_statement(struct sema_ctx *c, struct pp_state *st,
 	ev = arena_alloc(c->arena, sizeof(*ev));
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
-	ev->name = pp_event_name(c, "line");
-	ev->dyn = sema_dynevent(c, ev, KP_UPROBE, arena_printf(c->arena, "%s:0x%llx", uf->path,
-						(unsigned long long)uf->offset),
-				sema_pp_origin(c, st->written));
+	ev->name = point_event_name(c, "line");
+	ev->dyn = sema_point_dynevent(c, ev, KP_UPROBE,
+				      arena_printf(c->arena, "%s:0x%llx", uf->path,
+						   (unsigned long long)uf->offset),
+				      sema_point_origin(c, st->written));
 	ev->dyn_func = uf;
-	sp = pp_emit(c, st, SEM_P_TRACE, arena_printf(c->arena,
+	sp = point_emit(c, st, SEM_P_TRACE, arena_printf(c->arena,
 				"process(\"%s\").statement(\"%s\")", uf->path, spec));
 	sp->event = ev;
 	return 1;
@@ -378,7 +345,7 @@ static int pp_process_statement(struct sema_ctx *c, struct pp_state *st,
  * variables are not available there (only at a function's entry do the
  * registers mean the parameters).
  */
-static int pp_kernel_statement(struct sema_ctx *c, struct pp_state *st,
+static int point_kernel_statement(struct sema_ctx *c, struct point_state *st,
 			       const struct ast_ppoint *p)
 {
 	const struct ast_expr *arg;
@@ -386,8 +353,8 @@ static int pp_kernel_statement(struct sema_ctx *c, struct pp_state *st,
 	struct sem_probe *sp;
 	const char *spec;
 
-	if (p->n != 2 || !(pp_is(p, 0, "kernel") || pp_is(p, 0, "kprobe")) ||
-	    !pp_is(p, 1, "statement"))
+	if (p->n != 2 || !(point_is(p, 0, "kernel") || point_is(p, 0, "kprobe")) ||
+	    !point_is(p, 1, "statement"))
 		return 0;
 	arg = p->comps[1].arg;
 	if (!arg || arg->kind != AST_STR || !memchr(arg->str, '+', arg->len)) {
@@ -399,9 +366,9 @@ static int pp_kernel_statement(struct sema_ctx *c, struct pp_state *st,
 	ev = arena_alloc(c->arena, sizeof(*ev));
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
-	ev->name = pp_event_name(c, arena_strndup(c->arena, spec, strcspn(spec, "+")));
-	ev->dyn = sema_dynevent(c, ev, KP_KPROBE, spec, sema_pp_origin(c, st->written));
-	sp = pp_emit(c, st, SEM_P_TRACE, arena_printf(c->arena, "%s.statement(\"%s\")",
+	ev->name = point_event_name(c, arena_strndup(c->arena, spec, strcspn(spec, "+")));
+	ev->dyn = sema_point_dynevent(c, ev, KP_KPROBE, spec, sema_point_origin(c, st->written));
+	sp = point_emit(c, st, SEM_P_TRACE, arena_printf(c->arena, "%s.statement(\"%s\")",
 						     p->comps[0].name, spec));
 	sp->event = ev;
 	return 1;
@@ -413,7 +380,7 @@ static int pp_kernel_statement(struct sema_ctx *c, struct pp_state *st,
  * kernel's traceable functions ("NAME@FILE" wildcards: against DWARF).
  * Returns the count (0 after an error), names in *@names.
  */
-static unsigned pp_functions(struct sema_ctx *c, struct pp_state *st,
+static unsigned point_functions(struct sema_ctx *c, struct point_state *st,
 			     const struct ast_expr *arg, const char *path,
 			     const char *module, const char ***names)
 {
@@ -447,24 +414,24 @@ static unsigned pp_functions(struct sema_ctx *c, struct pp_state *st,
  * What follows .function(): 0 nothing, 1 .call, 2 .return (then
  * *@maxactive is N of .return.maxactive(N), or 0), -1 anything else.
  */
-static int pp_fn_suffix(const struct ast_ppoint *p, unsigned at, int64_t *maxactive)
+static int point_fn_suffix(const struct ast_ppoint *p, unsigned at, int64_t *maxactive)
 {
 	*maxactive = 0;
 	if (p->n == at)
 		return 0;
-	if (p->n == at + 2 && pp_is(p, at, "return") && pp_is(p, at + 1, "maxactive") &&
-	    pp_num_arg(p, at + 1, maxactive) && *maxactive > 0 && *maxactive <= 4096)
+	if (p->n == at + 2 && point_is(p, at, "return") && point_is(p, at + 1, "maxactive") &&
+	    point_num_arg(p, at + 1, maxactive) && *maxactive > 0 && *maxactive <= 4096)
 		return 2;
 	if (p->n != at + 1)
 		return -1;
-	return pp_is(p, at, "call") ? 1 : pp_is(p, at, "return") ? 2 : -1;
+	return point_is(p, at, "call") ? 1 : point_is(p, at, "return") ? 2 : -1;
 }
 
 /*
  * process("PATH").function("NAME")[.call|.return]: uprobes at the
  * function's entry (or return), parameters from DWARF.
  */
-static int pp_process(struct sema_ctx *c, struct pp_state *st,
+static int point_process(struct sema_ctx *c, struct point_state *st,
 		      const struct ast_ppoint *p)
 {
 	const struct ast_expr *path, *fn;
@@ -474,8 +441,8 @@ static int pp_process(struct sema_ctx *c, struct pp_state *st,
 	int64_t maxactive;
 	int sfx;
 
-	if (p->n < 2 || !pp_is(p, 0, "process") || !pp_is(p, 1, "function") ||
-	    (sfx = pp_fn_suffix(p, 2, &maxactive)) < 0)
+	if (p->n < 2 || !point_is(p, 0, "process") || !point_is(p, 1, "function") ||
+	    (sfx = point_fn_suffix(p, 2, &maxactive)) < 0)
 		return 0;
 	if (maxactive) {
 		diag_error(c->diag, p->span, ".maxactive() is for kernel return probes");
@@ -493,7 +460,7 @@ static int pp_process(struct sema_ctx *c, struct pp_state *st,
 		return -1;
 	}
 	file = arena_strndup(c->arena, path->str, path->len);
-	n = pp_functions(c, st, fn, file, NULL, &names);
+	n = point_functions(c, st, fn, file, NULL, &names);
 	for (i = 0; i < n; i++) {
 		struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
 
@@ -502,7 +469,7 @@ static int pp_process(struct sema_ctx *c, struct pp_state *st,
 				diag_error(c->diag, p->span, "%s", err);
 			return st->optional ? 1 : -1;
 		}
-		pp_emit_dyn(c, st, uf, file, sfx == 2,
+		point_emit_dyn(c, st, uf, file, sfx == 2,
 			    arena_printf(c->arena, "process(\"%s\").function(\"%s\")%s",
 					 uf->path, uf->name, sfx == 2 ? ".return" :
 					 sfx == 1 ? ".call" : ""));
@@ -515,7 +482,7 @@ static int pp_process(struct sema_ctx *c, struct pp_state *st,
  * [.return]: kprobes (kretprobes) on kernel functions, parameters from
  * the kernel's BTF.
  */
-static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
+static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 			      const struct ast_ppoint *p)
 {
 	const struct ast_expr *fn;
@@ -526,11 +493,11 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 	int64_t maxactive;
 	int sfx;
 
-	if (p->n < 2 || !(pp_is(p, 0, "kernel") || pp_is(p, 0, "kprobe") ||
-			  pp_is(p, 0, "module")) ||
-	    !pp_is(p, 1, "function") || (sfx = pp_fn_suffix(p, 2, &maxactive)) < 0)
+	if (p->n < 2 || !(point_is(p, 0, "kernel") || point_is(p, 0, "kprobe") ||
+			  point_is(p, 0, "module")) ||
+	    !point_is(p, 1, "function") || (sfx = point_fn_suffix(p, 2, &maxactive)) < 0)
 		return 0;
-	if (pp_is(p, 0, "module")) {
+	if (point_is(p, 0, "module")) {
 		const struct ast_expr *m = p->comps[0].arg;
 
 		if (!m || m->kind != AST_STR || memchr(m->str, '*', m->len)) {
@@ -547,21 +514,27 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 	}
 	if (st->optional && !target_has(c->in->target, TGT_KPROBES)) {
 		/* unknown without tracefs: not a kernel without kprobes */
-		if (*c->in->target->tracefs || sema_tracefs_said(c))
-			return *c->in->target->tracefs ? 1 : -1;
+		if (*c->in->target->tracefs) {
+			c->missing = "kprobes, which this kernel does not have "
+				     "(no kprobe_events in tracefs)";
+			return 1;
+		}
+		if (sema_tracefs_said(c))
+			return -1;
 		diag_error(c->diag, p->span, "cannot tell whether this kernel has kprobes%s%s%s",
 			   SEMA_NO_TRACEFS(c));
 		return -1;
 	}
-	n = c->in->up ? pp_functions(c, st, fn, NULL, module, &names) : 0;
+	n = c->in->up ? point_functions(c, st, fn, NULL, module, &names) : 0;
 	for (i = 0; i < n; i++) {
 		struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
 
 		/* kprobe.function() needs no types: raw registers will do. */
 		if (rsym_find_kernel(c->in->up, c->arena, module, names[i], uf, err,
 				   sizeof(err)) != 0 &&
-		    (!pp_is(p, 0, "kprobe") ||
-		     rsym_find_kernel_raw(c->in->up, c->arena, module, names[i], uf, err, sizeof(err)) != 0)) {
+		    (!point_is(p, 0, "kprobe") ||
+		     rsym_find_kernel_raw(c->in->up, c->arena, module, names[i], uf, err,
+					  sizeof(err)) != 0)) {
 			/* Traceable but not described by BTF: skipped in a wildcard. */
 			if (n > 1)
 				continue;
@@ -569,19 +542,19 @@ static int pp_kernel_function(struct sema_ctx *c, struct pp_state *st,
 				diag_error(c->diag, fn->span, "%s", err);
 			return st->optional ? 1 : -1;
 		}
-		pp_emit_dyn(c, st, uf, NULL, sfx == 2,
+		point_emit_dyn(c, st, uf, NULL, sfx == 2,
 			    arena_printf(c->arena, "%s%s%s%s.function(\"%s\")%s",
 					 p->comps[0].name, module ? "(\"" : "",
 					 module ? module : "", module ? "\")" : "", uf->name,
 					 sfx == 2 ? ".return" : sfx == 1 ? ".call" : ""));
 		if (maxactive)	/* "r64:": kretprobe instances in flight */
-			pp_set_maxactive(c, maxactive);
+			point_set_maxactive(c, maxactive);
 	}
 	return n || st->optional ? 1 : -1;
 }
 
 /* Families ktap knows but this version cannot run yet. */
-static int pp_later(struct sema_ctx *c, const struct ast_ppoint *p)
+static int point_later(struct sema_ctx *c, const struct ast_ppoint *p)
 {
 	static const char *const later[] = {
 		"kernel", "kprobe", "module", "process",
@@ -593,50 +566,50 @@ static int pp_later(struct sema_ctx *c, const struct ast_ppoint *p)
 		if (strcmp(p->comps[0].name, later[i]) == 0) {
 			diag_error(c->diag, p->span,
 				   "probe point '%s' is not supported by this version of ktap",
-				   pp_text(c, p));
+				   sema_point_text(c, p));
 			return -1;
 		}
 	}
 	return 0;
 }
 
-static void pp_resolve(struct sema_ctx *c, struct pp_state *st,
+static void point_resolve(struct sema_ctx *c, struct point_state *st,
 		       const struct ast_ppoint *p);
 
 /* Expand every alias whose name matches @p; returns how many did. */
-static unsigned pp_aliases(struct sema_ctx *c, struct pp_state *st,
+static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 			   const struct ast_ppoint *p)
 {
 	unsigned i, j, n = 0;
 
 	for (i = 0; i < c->naliases; i++) {
 		const struct sema_alias *al = &c->aliases[i];
-		struct pp_state inner = *st;
+		struct point_state inner = *st;
 		struct ast_stmt *alias_body;
 		unsigned first = c->prog->nprobes, k;
 
-		if (!pp_alias_matches(al->name, p))
+		if (!point_alias_matches(al->name, p))
 			continue;
 		n++;
 		if (c->alias_depth >= SEMA_MAX_ALIAS_DEPTH) {
 			diag_error(c->diag, p->span,
-				   "probe alias '%s' expands recursively", pp_text(c, p));
+				   "probe alias '%s' expands recursively", sema_point_text(c, p));
 			return n;
 		}
 		alias_body = ast_clone_stmt(c->arena, al->decl->body);
 		sema_elide_mark(alias_body);
 		inner.body = al->decl->kind == AST_ALIAS ?
-			pp_seq(c, alias_body, st->body, st->body->span) :
-			pp_seq(c, st->body, alias_body, st->body->span);
+			point_seq(c, alias_body, st->body, st->body->span) :
+			point_seq(c, st->body, alias_body, st->body->span);
 		c->alias_depth++;
 		for (j = 0; j < al->decl->points.n; j++) {
 			const struct ast_ppoint *t = al->decl->points.v[j];
 
 			unsigned before = c->prog->nprobes;
 
-			inner.cond = pp_and(c, st->cond, t->cond);
+			inner.cond = point_and(c, st->cond, t->cond);
 			inner.optional = st->optional || t->optional || t->sufficient;
-			pp_resolve(c, &inner, t);
+			point_resolve(c, &inner, t);
 			if (t->sufficient && c->prog->nprobes > before)
 				break;
 		}
@@ -644,13 +617,13 @@ static unsigned pp_aliases(struct sema_ctx *c, struct pp_state *st,
 		/* -l lists the outermost alias's name, as stap does. */
 		for (k = first; c->alias_depth == 0 && k < c->prog->nprobes; k++)
 			if (!c->prog->probes[k]->family)
-				c->prog->probes[k]->family = pp_text(c, al->name);
+				c->prog->probes[k]->family = sema_point_text(c, al->name);
 	}
 	return n;
 }
 
 /* The concrete point syscall.NAME[.return] of the family's member @name. */
-static struct ast_ppoint *pp_syscall_point(struct sema_ctx *c, const struct ast_ppoint *p,
+static struct ast_ppoint *point_syscall_point(struct sema_ctx *c, const struct ast_ppoint *p,
 					   const char *name, bool ret)
 {
 	struct ast_ppoint *q = arena_alloc(c->arena, sizeof(*q));
@@ -676,14 +649,14 @@ static struct ast_ppoint *pp_syscall_point(struct sema_ctx *c, const struct ast_
  * variables and argstr) wins over the generic member built from the
  * tracepoint's fields (sema_syscall.c).  nd_syscall is the same family.
  */
-static int pp_syscall(struct sema_ctx *c, struct pp_state *st, const struct ast_ppoint *p)
+static int point_syscall(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
 {
 	const char **names;
 	bool ret, wild;
 	unsigned i, n;
 
-	if (p->n < 2 || p->n > 3 || !(pp_is(p, 0, "syscall") || pp_is(p, 0, "nd_syscall")) ||
-	    p->comps[0].arg || p->comps[1].arg || (p->n == 3 && !pp_is(p, 2, "return")))
+	if (p->n < 2 || p->n > 3 || !(point_is(p, 0, "syscall") || point_is(p, 0, "nd_syscall")) ||
+	    p->comps[0].arg || p->comps[1].arg || (p->n == 3 && !point_is(p, 2, "return")))
 		return 0;
 	ret = p->n == 3;
 	wild = strpbrk(p->comps[1].name, "*?[") != NULL;
@@ -691,26 +664,27 @@ static int pp_syscall(struct sema_ctx *c, struct pp_state *st, const struct ast_
 	if (n == 0) {
 		if (st->optional)
 			return 1;
-		diag_error(c->diag, p->span, "no system call matches '%s'%s%s%s", pp_text(c, p),
-			   SEMA_NO_TRACEFS(c));
+		diag_error(c->diag, p->span, "no system call matches '%s'%s%s%s",
+			   sema_point_text(c, p), SEMA_NO_TRACEFS(c));
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		struct ast_ppoint *q = pp_syscall_point(c, p, names[i], ret);
-		struct pp_state inner = *st;
+		struct ast_ppoint *q = point_syscall_point(c, p, names[i], ret);
+		struct point_state inner = *st;
 		struct tpf_event *ev;
 		unsigned before = c->prog->nprobes, k;
 
 		/* In a wildcard, a tapset alias this kernel cannot resolve is skipped. */
 		inner.optional = st->optional || wild;
-		if (!pp_aliases(c, &inner, q)) {
-			ev = tpf_load(c->arena, c->in->target->tracefs, "syscalls", arena_printf(c->arena, "sys_%s_%s",
-						ret ? "exit" : "enter", names[i]));
+		if (!point_aliases(c, &inner, q)) {
+			ev = tpf_load(c->arena, c->in->target->tracefs, "syscalls",
+				      arena_printf(c->arena, "sys_%s_%s",
+						   ret ? "exit" : "enter", names[i]));
 			if (!ev)
 				continue;	/* listed by an alias only */
-			inner.body = pp_seq(c, sema_syscall_prologue(c, ev, names[i], ret, p->span),
+			inner.body = point_seq(c, sema_syscall_prologue(c, ev, names[i], ret, p->span),
 					    st->body, st->body->span);
-			pp_emit(c, &inner, SEM_P_TRACE, arena_printf(c->arena,
+			point_emit(c, &inner, SEM_P_TRACE, arena_printf(c->arena,
 					"kernel.trace(\"syscalls:%s\")", ev->name))->event = ev;
 		}
 		for (k = before; k < c->prog->nprobes; k++) {
@@ -722,42 +696,65 @@ static int pp_syscall(struct sema_ctx *c, struct pp_state *st, const struct ast_
 	return 1;
 }
 
-static void pp_resolve(struct sema_ctx *c, struct pp_state *st,
+static void point_resolve(struct sema_ctx *c, struct point_state *st,
 		       const struct ast_ppoint *p)
 {
 	int r;
 
-	if ((r = pp_syscall(c, st, p)) != 0)
+	if ((r = point_syscall(c, st, p)) != 0)
 		return;
-	if (pp_aliases(c, st, p))
+	if (point_aliases(c, st, p))
 		return;
-	if ((r = pp_simple(c, st, p)) != 0 || (r = pp_trace(c, st, p)) != 0 ||
-	    (r = pp_timer(c, st, p)) != 0 || (r = pp_process(c, st, p)) != 0 ||
-	    (r = pp_kernel_function(c, st, p)) != 0 ||
-	    (r = pp_kernel_statement(c, st, p)) != 0 ||
-	    (r = pp_process_statement(c, st, p)) != 0)
+	if ((r = point_simple(c, st, p)) != 0 || (r = point_trace(c, st, p)) != 0 ||
+	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
+	    (r = point_kernel_function(c, st, p)) != 0 ||
+	    (r = point_kernel_statement(c, st, p)) != 0 ||
+	    (r = point_process_statement(c, st, p)) != 0)
 		return;
 	if (st->optional)
 		return;
-	if (pp_later(c, p) == 0)
+	if (point_later(c, p) == 0)
 		diag_error(c->diag, p->span, "no match for probe point '%s'",
-			   pp_text(c, p));
+			   sema_point_text(c, p));
+}
+
+/*
+ * A plain point that resolved to nothing, with no error, because every
+ * point of its aliases was optional and needed what this kernel lacks
+ * (vm.pagefault.return: a kretprobe): an error naming the feature, as
+ * stap's.
+ */
+static void point_check_missing(struct sema_ctx *c, const struct ast_ppoint *p,
+				unsigned before, unsigned errors)
+{
+	if (p->optional || p->sufficient || c->prog->nprobes > before ||
+	    c->diag->errors > errors || !c->missing)
+		return;
+	diag_error(c->diag, p->span, "probe point '%s' matches nothing on this kernel: it needs %s",
+		   sema_point_text(c, p), c->missing);
 }
 
 void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe)
 {
-	unsigned i;
+	unsigned i, start = c->prog->nprobes;
 
 	for (i = 0; i < probe->points.n; i++) {
 		const struct ast_ppoint *p = probe->points.v[i];
 		/* '!' is optional too, as in stap. */
-		struct pp_state st = { probe, p, probe->body, p->cond,
+		struct point_state st = { probe, p, probe->body, p->cond,
 				       p->optional || p->sufficient };
-		unsigned before = c->prog->nprobes;
+		unsigned before = c->prog->nprobes, errors = c->diag->errors;
 
-		pp_resolve(c, &st, p);
+		c->missing = NULL;
+		point_resolve(c, &st, p);
+		point_check_missing(c, p, before, errors);
 		/* '!': a point that resolved makes the rest unnecessary. */
 		if (p->sufficient && c->prog->nprobes > before)
 			break;
+	}
+	if (c->prog->nprobes == start) {
+		c->dropped = arena_grow(c->arena, c->dropped, c->ndropped, &c->dcap,
+					sizeof(*c->dropped));
+		c->dropped[c->ndropped++] = probe->body;
 	}
 }

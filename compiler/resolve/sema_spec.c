@@ -70,16 +70,6 @@ enum ast_mem sema_mem_fn(const char *name)
 	return AST_MEM_NONE;
 }
 
-const struct ast_func *sema_func_decl(struct sema_ctx *c, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < c->nfdecls; i++)
-		if (!strcmp(c->fdecls[i]->name, name))
-			return c->fdecls[i];
-	return NULL;
-}
-
 /* A memory builtin (not a user function of the same name). */
 static bool spc_is_mem_call(struct sema_ctx *c, const struct ast_expr *e)
 {

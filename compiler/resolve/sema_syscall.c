@@ -21,6 +21,7 @@
  * naming the variable.
  */
 #include "sema_int.h"
+#include "ast_walk.h"
 #include "arena.h"
 #include "diag.h"
 #include "resolve_tpfmt.h"
@@ -87,8 +88,8 @@ unsigned sema_syscall_names(struct sema_ctx *c, const char *pattern, bool ret,
 	const char **v;
 	unsigned ntp, n = 0, i, out = 0;
 
-	ntp = tpf_match(c->arena, c->in->target->tracefs, "syscalls", arena_printf(c->arena, "%s%s", prefix,
-							      pattern), &tps);
+	ntp = tpf_match(c->arena, c->in->target->tracefs, "syscalls",
+			arena_printf(c->arena, "%s%s", prefix, pattern), &tps);
 	v = arena_alloc(c->arena, (ntp + c->naliases + 1) * sizeof(*v));
 	for (i = 0; i < ntp; i++) {
 		v[n] = strchr(tps[i], ':') + 1 + strlen(prefix);
@@ -435,7 +436,7 @@ static const char *sc_owner_of(struct sc_scan *s, struct ast_stmt *st)
 		struct sc_scan probe = *s;
 
 		probe.nmem = 0;
-		sema_walk_expr(st->e->b, sc_scan_fn, &probe);
+		ast_walk_expr(st->e->b, sc_scan_fn, &probe);
 		if (probe.nmem)
 			return st->e->a->str;
 	}
@@ -457,10 +458,10 @@ static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan 
 	ev->system = "ktap_$PID";
 	/* named after the probe's index, as kernel.function() probes are */
 	ev->name = arena_printf(c->arena, "%.40s_%u", uf->name, sp->index);
-	ev->dyn = sema_dynevent(c, ev, KP_KPROBE, uf->name, sema_pp_origin(c, sp->point));
+	ev->dyn = sema_point_dynevent(c, ev, KP_KPROBE, uf->name, sema_point_origin(c, sp->point));
 	ev->dyn_func = uf;
-	sema_walk_stmt(sp->body, sc_rewrite_fn, s);
-	sema_walk_expr(sp->cond, sc_rewrite_fn, s);
+	ast_walk_stmt(sp->body, sc_rewrite_fn, s);
+	ast_walk_expr(sp->cond, sc_rewrite_fn, s);
 	sp->event = ev;
 	sp->pp = arena_printf(c->arena, "kernel.function(\"%s\").call", uf->name);
 }
@@ -482,8 +483,8 @@ static void sc_count(struct sc_scan *s, struct sem_probe *sp, bool quoted_only)
 	s->nmem = 0;
 	s->first = NULL;
 	s->quoted_only = quoted_only;
-	sema_walk_stmt(sp->body, sc_scan_fn, s);
-	sema_walk_expr(sp->cond, sc_scan_fn, s);
+	ast_walk_stmt(sp->body, sc_scan_fn, s);
+	ast_walk_expr(sp->cond, sc_scan_fn, s);
 }
 
 void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
@@ -516,8 +517,8 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 			     "system-call arguments show as the address (0x...), as stap shows "
 			     "an unreadable one", sc_what(c, &s, sp, name), why);
 	}
-	sema_walk_stmt(sp->body, sc_fallback_fn, &s);
-	sema_walk_expr(sp->cond, sc_fallback_fn, &s);
+	ast_walk_stmt(sp->body, sc_fallback_fn, &s);
+	ast_walk_expr(sp->cond, sc_fallback_fn, &s);
 	sc_count(&s, sp, false);
 	if (!s.nmem)
 		return;

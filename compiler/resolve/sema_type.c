@@ -23,28 +23,6 @@
 
 #define SEMA_MAX_ROUNDS 32
 
-struct bi_info {
-	const char *name;
-	char ret;
-	const char *args;
-	unsigned flags;
-};
-
-#define BF_EVENT 1u
-#define BF_SIDE 2u
-#define BF_FORMAT 4u
-
-static const struct bi_info bi_table[] = {
-#define BI(id, name, ret, args, flags) { name, ret, args, flags },
-#include "../runtime/builtins.def"
-#undef BI
-};
-
-bool sema_builtin_has_side_effects(int id)
-{
-	return (bi_table[id].flags & BF_SIDE) != 0;
-}
-
 static enum sem_type ty_expr(struct sema_ctx *c, struct ast_expr *e);
 static void ty_stmt(struct sema_ctx *c, struct ast_stmt *s, unsigned loops);
 
@@ -464,7 +442,7 @@ static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 /* Check a builtin call's arguments against its signature. */
 static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 {
-	const struct bi_info *b = &bi_table[id];
+	const struct sema_bi *b = sema_builtin_info(id);
 	const char *sig = b->args;
 	unsigned i, fixed = 0;
 	bool rep = strchr(sig, '*') != NULL;
@@ -672,7 +650,12 @@ static void ty_delete(struct sema_ctx *c, struct ast_expr *e)
 		if (!s)
 			s = ty_scalar(c, e);
 		e->sym = s;
-		s->written = true;
+		/* 'delete g' says nothing of whether g is an array: until
+		   another use says so, it must not make g a written scalar
+		   (the last round reports a g nothing else uses). */
+		if (s->kind != SEM_GLOBAL || s->is_array || s->type != SEM_UNKNOWN ||
+		    s->read || s->written || c->report)
+			s->written = true;
 	} else {
 		ty_err(c, e->span, "delete needs a variable, an array or an array element");
 	}

@@ -2,7 +2,10 @@
 # run-options.sh - pass-5 command-line behaviour that needs no root (TAP):
 # -o FILE, -D limits and their errors, -v lines, the exit status of
 # exit() and of errors, and syslog() reaching syslog(3) (seen through
-# strace, when installed, as a datagram sent to /dev/log).
+# strace, when installed, as a datagram sent to /dev/log); output that
+# cannot be written (/dev/full through -o and stdout, a full tmpfs when
+# root) is one error and exit status 1; -T bounds a -c command that
+# ignores SIGTERM; a -c command that cannot run is an error.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -91,4 +94,62 @@ if command -v strace >/dev/null 2>&1; then
 else
 	skip "syslog() reaches syslog(3)" "strace is not installed"
 fi
+
+# --- output that cannot be written: one error, the run ends, status 1 ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -o /dev/full -e 'probe begin { println("x"); exit() }'
+printf 'ERROR: writing /dev/full: No space left on device\n' >"$TMP/want"
+if [ "$rc" -eq 1 ] && cmp -s "$TMP/want" "$TMP/err"; then
+	ok "-o /dev/full: one error, exit status 1"
+else
+	not_ok "-o /dev/full (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/err"
+fi
+
+(cd "$TMP" && exec timeout -k 5 "$KTAP_TIMEOUT" "$KTAP" -e \
+	'probe begin { println("x") } probe timer.ms(10) { println("y") } probe end { println("z") }') \
+	>/dev/full 2>"$TMP/err" </dev/null
+rc=$?
+printf 'ERROR: writing stdout: No space left on device\n' >"$TMP/want"
+if [ "$rc" -eq 1 ] && cmp -s "$TMP/want" "$TMP/err"; then
+	ok "stdout to /dev/full: one error, the run ends by itself, exit status 1"
+else
+	not_ok "stdout to /dev/full (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/err"
+fi
+
+if [ "$(id -u)" -eq 0 ] && mkdir "$TMP/small" && mount -t tmpfs -o size=64k tmpfs "$TMP/small" 2>/dev/null; then
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -D MAXACTION=1000000 -o "$TMP/small/f" -e \
+		'probe begin { for (i = 0; i < 10000; i++) printf("%09d 0123456789012345678901234567890\n", i); exit() }'
+	umount "$TMP/small"
+	printf 'ERROR: writing %s: No space left on device\n' "$TMP/small/f" >"$TMP/want"
+	if [ "$rc" -eq 1 ] && cmp -s "$TMP/want" "$TMP/err"; then
+		ok "-o FILE on a full file system (64k tmpfs): one error, exit status 1"
+	else
+		not_ok "-o FILE on a full file system (exit status $rc)"
+		diag_diff "$TMP/want" "$TMP/err"
+	fi
+else
+	skip "-o FILE on a full file system" "needs root to mount a small tmpfs"
+fi
+
+# --- -c: -T bounds a command that ignores SIGTERM; one that cannot run fails ---
+t0=$(date +%s%N)
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -T 1 -c 'sh -c "trap \"\" TERM; exec sleep 15"' -e 'probe begin { }'
+ms=$((($(date +%s%N) - t0) / 1000000))
+if [ "$rc" -eq 0 ] && [ "$ms" -lt 4000 ]; then
+	ok "-T 1 with a -c command that ignores SIGTERM: SIGKILL after the grace period ($ms ms)"
+else
+	not_ok "-T 1 with a -c command that ignores SIGTERM: exit status $rc after $ms ms"
+	diag_file "$TMP/err"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c no-such-cmd -e 'probe begin { }'
+printf "ERROR: cannot run 'no-such-cmd': No such file or directory\n" >"$TMP/want"
+if [ "$rc" -eq 1 ] && cmp -s "$TMP/want" "$TMP/err"; then
+	ok "-c no-such-cmd: an error, exit status 1"
+else
+	not_ok "-c no-such-cmd (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/err"
+fi
+
 done_testing

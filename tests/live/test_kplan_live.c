@@ -29,6 +29,7 @@
 
 #include "../../runtime/kplan.h"
 #include "../../runtime/tfs.h"
+#include "../tools/tfs_snapshot.h"
 
 #define GETPPID_SYS "syscalls"
 #define GETPPID_EV "sys_enter_getppid"
@@ -231,7 +232,7 @@ static int live_setup(void **state)
 
 	if (tfs_cleanup_stale(NULL, &st, err, sizeof(err)) != 0)
 		fprintf(stderr, "stale cleanup: %s\n", err);
-	tfs_default_name(l.name, sizeof(l.name));
+	tfs_unique_name(l.name, sizeof(l.name));
 	snprintf(l.group, sizeof(l.group), "%s/", l.name);
 	n = readlink("/proc/self/exe", l.exe, sizeof(l.exe) - 1);
 	if (n <= 0 || entry_offset((l.exe[n] = '\0', l.exe), &off) != 0)

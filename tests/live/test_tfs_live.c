@@ -4,13 +4,15 @@
  * Needs root and a tracefs mount; otherwise prints a TAP skip line and
  * exits 77.  Every test compares tfs_snapshot() before and after: a run
  * must leave tracefs exactly as it found it.  Objects created: the
- * instance ktap_<this pid>; for the stale-cleanup tests an instance and a
- * uprobe event named after a pid that is dead (a reaped child's), which
- * the code under test removes.
+ * instance ktap_<this pid>_<tag>; for the stale-cleanup tests instances
+ * and a uprobe event named as sessions of a pid that is dead (a reaped
+ * child's), which the code under test removes when unlocked and keeps
+ * when locked.
  *
  * Build by hand:
  *   gcc -std=gnu11 -Iruntime $(pkg-config --cflags libtracefs libtraceevent) \
- *     -o test_tfs_live tests/live/test_tfs_live.c runtime/reader.c runtime/tfs.c \
+ *     -o test_tfs_live tests/live/test_tfs_live.c tests/tools/tfs_snapshot.c \
+ *     runtime/reader.c runtime/tfs.c runtime/fileio.c \
  *     $(pkg-config --libs libtracefs libtraceevent) -lcmocka
  */
 #define _GNU_SOURCE
@@ -24,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,6 +39,7 @@
 #include "../testutil.h"
 #include "../../runtime/reader.h"
 #include "../../runtime/tfs.h"
+#include "../tools/tfs_snapshot.h"
 
 #define LIVE_CALLS 1000
 #define GETPPID "events/syscalls/sys_enter_getppid"
@@ -126,6 +130,18 @@ static int put(const char *path, const char *text)
 	rc = write(fd, text, strlen(text)) == (ssize_t)strlen(text) ? 0 : -1;
 	close(fd);
 	return rc;
+}
+
+/* A whole (small) file, malloc'd. */
+static char *tfs_test_read(const char *path)
+{
+	char *buf = calloc(1, 4096);
+	int fd = open(path, O_RDONLY);
+
+	assert_true(fd >= 0);
+	assert_true(read(fd, buf, 4095) >= 0);
+	close(fd);
+	return buf;
 }
 
 static bool exists(const char *path)
@@ -368,6 +384,7 @@ static void test_destroy_busy(void **state)
 	static const char *const events[] = { "syscalls/sys_enter_getppid" };
 	struct live *l = *state;
 	char err[TFS_ERRLEN];
+	struct tfs_stale st;
 	struct tfs *t = create(l);
 
 	open_live(l, events, 1);
@@ -375,22 +392,21 @@ static void test_destroy_busy(void **state)
 	assert_int_equal(tfs_destroy(t, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "rmdir: Device or resource busy"));
 	close_live(l);
-	/* now it can go: a fresh handle on the same name removes the leftover */
-	create(l);
-	destroy(l);
+	/* now it can go: its lock was given up with the handle, so the next
+	   sweep proves it dead and removes it */
+	assert_int_equal(tfs_cleanup_stale(NULL, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.instances, 1);
 	expect_unchanged(l);
 }
 
 /* ---- stale objects ---- */
 
-static void test_stale_instance(void **state)
+/* A session instance of a dead pid with enable, filter and trigger set. */
+static void make_session(char *dir, size_t len, pid_t pid, const char *tag)
 {
-	struct live *l = *state;
-	char dir[1024], path[1200], err[TFS_ERRLEN];
-	struct tfs_stale st;
-	pid_t dead = test_dead_pid();
+	char path[1200];
 
-	snprintf(dir, sizeof(dir), "%s/instances/ktap_%d", tracefs_tracing_dir(), (int)dead);
+	snprintf(dir, len, "%s/instances/ktap_%d_%s", tracefs_tracing_dir(), (int)pid, tag);
 	assert_int_equal(mkdir(dir, 0750), 0);
 	snprintf(path, sizeof(path), "%s/" GETPPID "/trigger", dir);
 	assert_int_equal(put(path, "stacktrace if common_pid == 1\n"), 0);
@@ -398,12 +414,51 @@ static void test_stale_instance(void **state)
 	assert_int_equal(put(path, "common_pid != 1\n"), 0);
 	snprintf(path, sizeof(path), "%s/" GETPPID "/enable", dir);
 	assert_int_equal(put(path, "1\n"), 0);
+}
+
+static void test_stale_instance(void **state)
+{
+	struct live *l = *state;
+	char dir[1024], err[TFS_ERRLEN];
+	struct tfs_stale st;
+
+	make_session(dir, sizeof(dir), test_dead_pid(), "0badc0de");
 	assert_int_equal(tfs_cleanup_stale(NULL, &st, err, sizeof(err)), 0);
 	assert_true(st.instances >= 1);
 	assert_false(exists(dir));
 	expect_unchanged(l);
 }
 
+/*
+ * A locked session is never swept, even when its pid is dead here: the
+ * pid may be one of another PID namespace (issue 10, item 1).  Once the
+ * lock is free, the same sweep removes it.
+ */
+static void test_locked_session_kept(void **state)
+{
+	struct live *l = *state;
+	char dir[1024], path[1200], err[TFS_ERRLEN], *en;
+	struct tfs_stale st;
+	int fd;
+
+	make_session(dir, sizeof(dir), test_dead_pid(), "0000abcd");
+	fd = open(dir, O_RDONLY | O_DIRECTORY);
+	assert_true(fd >= 0);
+	assert_int_equal(flock(fd, LOCK_EX), 0);
+	assert_true(tfs_cleanup_stale(NULL, &st, err, sizeof(err)) >= 0);
+	assert_true(exists(dir));
+	snprintf(path, sizeof(path), "%s/" GETPPID "/enable", dir);
+	en = tfs_test_read(path);
+	assert_int_equal(en[0], '1');		/* not disabled either */
+	free(en);
+	close(fd);
+	assert_int_equal(tfs_cleanup_stale(NULL, &st, err, sizeof(err)), 0);
+	assert_int_equal(st.instances, 1);
+	assert_false(exists(dir));
+	expect_unchanged(l);
+}
+
+/* A session's uprobe event without its instance: the session is dead. */
 static void test_stale_dynevent(void **state)
 {
 	struct live *l = *state;
@@ -412,14 +467,14 @@ static void test_stale_dynevent(void **state)
 	pid_t dead = test_dead_pid();
 
 	snprintf(path, sizeof(path), "%s/dynamic_events", tracefs_tracing_dir());
-	snprintf(cmd, sizeof(cmd), "p:ktap_%d/ktap_test /bin/true:0x1000\n", (int)dead);
+	snprintf(cmd, sizeof(cmd), "p:ktap_%d_0badc0de/ktap_test /bin/true:0x1000\n", (int)dead);
 	if (put(path, cmd) != 0) {
 		fprintf(stderr, "no uprobe: %s\n", strerror(errno));
 		skip();
 	}
-	assert_int_equal(tfs_cleanup_stale_dynevents(NULL, &st, err, sizeof(err)), 0);
+	assert_int_equal(tfs_cleanup_stale(NULL, &st, err, sizeof(err)), 0);
 	assert_int_equal(st.dynevents, 1);
-	snprintf(cmd, sizeof(cmd), "ktap_%d/", (int)dead);
+	snprintf(cmd, sizeof(cmd), "ktap_%d_0badc0de/", (int)dead);
 	text = tfs_snapshot(NULL);
 	assert_null(strstr(text, cmd));
 	free(text);
@@ -437,7 +492,7 @@ static int live_setup(void **state)
 
 	if (tfs_cleanup_stale(NULL, &st, err, sizeof(err)) != 0)
 		fprintf(stderr, "stale cleanup: %s\n", err);
-	tfs_default_name(l.name, sizeof(l.name));
+	tfs_unique_name(l.name, sizeof(l.name));
 	l.before = tfs_snapshot(NULL);
 	*state = &l;
 	return l.before ? 0 : -1;
@@ -474,6 +529,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_create_fails_cleanly, test_teardown),
 		cmocka_unit_test_teardown(test_destroy_busy, test_teardown),
 		cmocka_unit_test_teardown(test_stale_instance, test_teardown),
+		cmocka_unit_test_teardown(test_locked_session_kept, test_teardown),
 		cmocka_unit_test_teardown(test_stale_dynevent, test_teardown),
 	};
 

@@ -369,7 +369,7 @@ int main(int argc, char **argv)
 		return 77;
 	}
 	opt.buffer_size_kb = r.buffer_kb;
-	tfs_default_name(name, sizeof(name));
+	tfs_unique_name(name, sizeof(name));
 	r.tfs = tfs_create(name, &opt, err, sizeof(err));
 	if (!r.tfs) {
 		fprintf(stderr, "ktap-record: %s\n", err);

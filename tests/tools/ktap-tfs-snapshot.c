@@ -1,9 +1,9 @@
 /*
  * ktap-tfs-snapshot.c - print the tracefs state a ktap run must leave
- * unchanged (tfs_snapshot(), runtime/tfs.h); the live tests compare its
+ * unchanged (tfs_snapshot(), tfs_snapshot.h); the live tests compare its
  * output before and after runs.
  */
-#include "tfs.h"
+#include "tfs_snapshot.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -317,10 +317,15 @@ static void test_expand(void **state)
 	(void)state;
 	snprintf(want, sizeof(want), "p:ktap_%d/x common_pid == 77 && common_pid != %d",
 		 (int)getpid(), (int)getpid());
-	s = kp_expand("p:ktap_$PID/x common_pid == $TARGET && common_pid != $KTAP", 77);
+	s = kp_expand("p:ktap_$PID/x common_pid == $TARGET && common_pid != $KTAP", 77, NULL);
 	assert_string_equal(s, want);
 	free(s);
-	s = kp_expand("", 1);
+	/* A session: $PID is its name after "ktap_", $KTAP still the pid. */
+	snprintf(want, sizeof(want), "p:ktap_42_0badc0de/x common_pid != %d", (int)getpid());
+	s = kp_expand("p:ktap_$PID/x common_pid != $KTAP", 0, "ktap_42_0badc0de");
+	assert_string_equal(s, want);
+	free(s);
+	s = kp_expand("", 1, NULL);
 	assert_string_equal(s, "");
 	free(s);
 }

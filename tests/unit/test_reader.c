@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -366,42 +367,64 @@ static char *read_file(const char *dir, const char *rel)
 	return buf;
 }
 
+/*
+ * Ownership on a fake root: a session whose lock is free is removed with
+ * its dynamic events; a locked one (ours here) is kept; an older ktap's
+ * "ktap_<pid>" without a lock is kept and reported even when its pid is
+ * dead here (it may run in another PID namespace); others are not ktap's.
+ */
 static void test_tfs_stale_fake_root(void **state)
 {
 	char root[] = "/tmp/ktap-root-XXXXXX", path[4200], text[1024], err[1024];
-	char expect[1200], cmd[64], *after;
+	char expect[1200], cmd[64], *after, mine[64];
 	struct tfs_stale st;
 	pid_t dead = test_dead_pid();
+	int lock;
 
 	(void)state;
 	assert_non_null(mkdtemp(root));
 	snprintf(path, sizeof(path), "%s/instances", root);
 	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/instances/ktap_%d_0badc0de", root, (int)dead);
+	assert_int_equal(mkdir(path, 0755), 0);	/* unlocked: dead */
+	tfs_unique_name(mine, sizeof(mine));
+	snprintf(path, sizeof(path), "%s/instances/%s", root, mine);
+	assert_int_equal(mkdir(path, 0755), 0);	/* locked: alive, kept */
+	lock = open(path, O_RDONLY | O_DIRECTORY);
+	assert_true(lock >= 0);
+	assert_int_equal(flock(lock, LOCK_EX), 0);
 	snprintf(path, sizeof(path), "%s/instances/ktap_%d", root, (int)dead);
-	assert_int_equal(mkdir(path, 0755), 0);
-	snprintf(path, sizeof(path), "%s/instances/ktap_%d", root, (int)getpid());
-	assert_int_equal(mkdir(path, 0755), 0);	/* ours: alive, kept */
+	assert_int_equal(mkdir(path, 0755), 0);	/* an older ktap's: unproven */
 	snprintf(path, sizeof(path), "%s/instances/other", root);
 	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(text, sizeof(text),
-		 "p:ktap_%d/open_x /bin/true:0x0000000000001000\n"
-		 "r4:ktap_%d/ret_y vfs_read\n"
-		 "p:ktap_%d/mine /bin/true:0x1000\n"
+		 "p:ktap_%d_0badc0de/open_x /bin/true:0x0000000000001000\n"
+		 "r4:ktap_%d_0badc0de/ret_y vfs_read\n"
+		 "p:%s/mine /bin/true:0x1000\n"
+		 "p:ktap_%d/old /bin/true:0x1000\n"
 		 "p:uprobes/ktap_%d /bin/true:0x1000\n",
-		 (int)dead, (int)dead, (int)getpid(), (int)dead);
+		 (int)dead, (int)dead, mine, (int)dead, (int)dead);
 	make_file(root, "dynamic_events", text);
 
-	assert_int_equal(tfs_cleanup_stale(root, &st, err, sizeof(err)), 0);
+	assert_int_equal(tfs_cleanup_stale(root, &st, err, sizeof(err)), 1);
 	assert_int_equal(st.instances, 1);
 	assert_int_equal(st.dynevents, 2);
 	assert_int_equal(st.failed, 0);
-	snprintf(path, sizeof(path), "%s/instances/ktap_%d", root, (int)dead);
+	assert_int_equal(st.unproven, 2);
+	snprintf(expect, sizeof(expect), "ktap_%d (and 1 more): left by a ktap that may still run", (int)dead);
+	assert_non_null(strstr(err, expect));
+	snprintf(path, sizeof(path), "%s/instances/ktap_%d_0badc0de", root, (int)dead);
 	assert_int_not_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/instances/%s", root, mine);
+	assert_int_equal(access(path, F_OK), 0);
+	snprintf(path, sizeof(path), "%s/instances/ktap_%d", root, (int)dead);
+	assert_int_equal(access(path, F_OK), 0);
 	after = read_file(root, "dynamic_events");
-	snprintf(expect, sizeof(expect), "%s-:ktap_%d/open_x\n-:ktap_%d/ret_y\n",
+	snprintf(expect, sizeof(expect), "%s-:ktap_%d_0badc0de/open_x\n-:ktap_%d_0badc0de/ret_y\n",
 		 text, (int)dead, (int)dead);
 	assert_string_equal(after, expect);	/* appended, never truncated */
 	free(after);
+	close(lock);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);
 }
@@ -418,7 +441,7 @@ static void test_tfs_create_fails_cleanly(void **state)
 	snprintf(path, sizeof(path), "%s/instances", root);
 	assert_int_equal(mkdir(path, 0755), 0);
 	opt.root = root;
-	tfs_default_name(name, sizeof(name));
+	tfs_unique_name(name, sizeof(name));
 	/* mkdir works, writing trace_clock does not (no such file). */
 	assert_null(tfs_create(name, &opt, err, sizeof(err)));
 	assert_non_null(strstr(err, "trace_clock: No such file or directory"));
@@ -426,7 +449,7 @@ static void test_tfs_create_fails_cleanly(void **state)
 	assert_int_not_equal(access(path, F_OK), 0);
 	/* Another process's name is refused before anything happens. */
 	assert_null(tfs_create("ktap_1", &opt, err, sizeof(err)));
-	assert_non_null(strstr(err, "not ktap_<pid> of this process"));
+	assert_non_null(strstr(err, "not ktap_<pid>_<tag> of this process"));
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
 	assert_int_equal(system(cmd), 0);
 }

@@ -170,7 +170,7 @@ static void test_filters(void **state)
 			    "(common_pid == $TARGET && COMM != \"sh\" && dfd != 18446744073709551516)"
 			    " && common_pid != $KTAP");
 	assert_string_equal(written(c, "events/sched/sched_switch/filter"),
-			    "(CPU == 1) && common_pid != $KTAP");
+			    "(CPU == 1) && common_pid != $KTAP && next_pid != $KTAP");
 	assert_string_equal(written(c, "events/sched/sched_switch/enable"), "1");
 	assert_true(c->s.ir->uses_target);
 	/* The openat guards went to the kernel: no jump left in its code. */

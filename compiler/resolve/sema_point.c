@@ -1,0 +1,61 @@
+/*
+ * sema_point.c - pass 2: facts about probe points that every probe-point
+ * family needs (sema_probe.c resolves points, sema_syscall.c turns
+ * syscall probes into kprobes): a point's canonical text, where the
+ * user wrote it, and the dynamic event (kplan.h) a point defines (what
+ * the kernel can do is in target.h).
+ *
+ * In: an AST probe point.  Out: text and objects in the pass's arena.
+ * A leaf: calls no other sema_*.c file.
+ */
+#include "sema_int.h"
+#include "arena.h"
+#include "diag.h"
+#include "resolve_tpfmt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* @p as -p1 prints it (the pp() text of a resolved point). */
+const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const char *s;
+
+	if (!f)
+		return "?";
+	ast_print_ppoint(f, p);
+	fclose(f);
+	s = arena_strdup(c->arena, buf ? buf : "");
+	free(buf);
+	return s;
+}
+
+/* "FILE:L:C: POINT" of point @p, for messages at run time. */
+const char *sema_point_origin(struct sema_ctx *c, const struct ast_ppoint *p)
+{
+	const struct src_file *f = src_file(c->diag->src, p->span.file);
+	char where[32];
+
+	return arena_printf(c->arena, "%s:%s: %s", f ? f->name : "?",
+			    diag_where(c->diag, p->span, where, sizeof(where)),
+			    sema_point_text(c, p));
+}
+
+struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_event *ev,
+					enum kp_probe kind, const char *target,
+					const char *origin)
+{
+	struct kp_dynevent *d = arena_alloc(c->arena, sizeof(*d));
+
+	memset(d, 0, sizeof(*d));
+	d->kind = kind;
+	d->group = ev->system;
+	d->name = ev->name;
+	d->target = target;
+	d->origin = origin;
+	return d;
+}

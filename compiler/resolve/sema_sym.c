@@ -1,0 +1,203 @@
+/*
+ * sema_sym.c - pass 2: the tables every step of the pass looks names up
+ * in: builtins (runtime/builtins.def), globals, declared and used
+ * functions, the program's probes; and close-name suggestions for
+ * "unknown name" errors.
+ *
+ * In: the sema_ctx the driver (sema.c) filled with declarations.  Out:
+ * symbols and sem_func/sem_probe entries of c->prog.  A leaf of pass 2:
+ * it calls no other sema_*.c file.
+ */
+#include "sema_int.h"
+#include "arena.h"
+#include "resolve_tpfmt.h"
+
+#include <string.h>
+
+static const struct sema_bi sema_bi_table[] = {
+#define BI(id, name, ret, args, flags) { name, ret, args, flags },
+#include "../runtime/builtins.def"
+#undef BI
+};
+
+#define SEMA_NBUILTINS (sizeof(sema_bi_table) / sizeof(sema_bi_table[0]))
+
+const char *sem_type_name(enum sem_type t)
+{
+	switch (t) {
+	case SEM_LONG: return "long";
+	case SEM_STRING: return "string";
+	case SEM_STATS: return "stats";
+	default: return "unknown";
+	}
+}
+
+int sema_builtin(const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < SEMA_NBUILTINS; i++)
+		if (strcmp(sema_bi_table[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+const struct sema_bi *sema_builtin_info(int id)
+{
+	return &sema_bi_table[id];
+}
+
+bool sema_builtin_has_side_effects(int id)
+{
+	return (sema_bi_table[id].flags & BF_SIDE) != 0;
+}
+
+/* Levenshtein distance, capped: small names, small cost. */
+static unsigned sema_distance(const char *a, const char *b)
+{
+	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), i, j;
+	unsigned row[64], prev, tmp;
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? prev :
+				 1 + (prev < row[j] ? (prev < row[j - 1] ? prev : row[j - 1]) :
+				      (row[j] < row[j - 1] ? row[j] : row[j - 1]));
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+static void sema_consider(const char *cand, const char *name,
+			  const char **best, unsigned *bestd)
+{
+	unsigned d = sema_distance(name, cand);
+
+	if (d < *bestd) {
+		*bestd = d;
+		*best = cand;
+	}
+}
+
+/*
+ * The closest known name to @name (functions and builtins, or globals),
+ * or NULL when nothing is close enough to be a likely typo.
+ */
+const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs)
+{
+	const char *best = NULL;
+	unsigned bestd = 99, i, limit = strlen(name) <= 4 ? 1 : 2;
+
+	if (funcs) {
+		for (i = 0; i < c->nfdecls; i++)
+			sema_consider(c->fdecls[i]->name, name, &best, &bestd);
+		for (i = 0; i < SEMA_NBUILTINS; i++)
+			sema_consider(sema_bi_table[i].name, name, &best, &bestd);
+	} else {
+		for (i = 0; i < c->prog->nglobals; i++)
+			sema_consider(c->prog->globals[i]->name, name, &best, &bestd);
+	}
+	return bestd <= limit ? best : NULL;
+}
+
+const char *sema_suggest_field(const struct tpf_event *ev, const char *name)
+{
+	const char *best = NULL;
+	unsigned bestd = 99, i;
+
+	for (i = 0; i < ev->nfields; i++)
+		if (!ev->fields[i].common)
+			sema_consider(ev->fields[i].name, name, &best, &bestd);
+	return bestd <= (strlen(name) <= 4 ? 1u : 2u) ? best : NULL;
+}
+
+struct sem_sym *sema_global(struct sema_ctx *c, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < c->prog->nglobals; i++)
+		if (strcmp(c->prog->globals[i]->name, name) == 0)
+			return c->prog->globals[i];
+	return NULL;
+}
+
+const struct ast_func *sema_func_decl(struct sema_ctx *c, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nfdecls; i++)
+		if (!strcmp(c->fdecls[i]->name, name))
+			return c->fdecls[i];
+	return NULL;
+}
+
+/* The function @name, marked used (and created on first use), or NULL. */
+struct sem_func *sema_func_add(struct sema_ctx *c, const struct ast_func *f,
+			       const char *name)
+{
+	struct sem_prog *p = c->prog;
+	struct sem_func *sf = arena_alloc(c->arena, sizeof(*sf));
+	unsigned k;
+
+	sf->ast = f;
+	sf->name = name;
+	sf->ret = f->type == AST_TYPE_LONG ? SEM_LONG :
+		  f->type == AST_TYPE_STRING ? SEM_STRING : SEM_UNKNOWN;
+	sf->used = true;
+	sf->index = p->nfuncs;
+	for (k = 0; k < f->nparams; k++) {
+		struct sem_sym *s = arena_alloc(c->arena, sizeof(*s));
+
+		s->name = f->params[k].name;
+		s->kind = SEM_PARAM;
+		s->span = f->params[k].span;
+		s->type = f->params[k].type == AST_TYPE_LONG ? SEM_LONG :
+			  f->params[k].type == AST_TYPE_STRING ? SEM_STRING :
+			  SEM_UNKNOWN;
+		s->slot = k;
+		s->written = true;
+		sf->locals = arena_grow(c->arena, sf->locals, sf->nlocals,
+					&sf->lcap, sizeof(*sf->locals));
+		sf->locals[sf->nlocals++] = s;
+	}
+	sf->nparams = f->nparams;
+	p->funcs = arena_grow(c->arena, p->funcs, p->nfuncs, &p->fcap,
+			      sizeof(*p->funcs));
+	p->funcs[p->nfuncs++] = sf;
+	c->changed = true;
+	return sf;
+}
+
+struct sem_func *sema_func_use(struct sema_ctx *c, const char *name)
+{
+	struct sem_prog *p = c->prog;
+	const struct ast_func *f;
+	unsigned i;
+
+	for (i = 0; i < p->nfuncs; i++)
+		if (!p->funcs[i]->site && strcmp(p->funcs[i]->name, name) == 0)
+			return p->funcs[i];
+	f = sema_func_decl(c, name);
+	return f ? sema_func_add(c, f, f->name) : NULL;
+}
+
+struct sem_probe *sema_new_probe(struct sema_ctx *c)
+{
+	struct sem_prog *p = c->prog;
+	struct sem_probe *sp = arena_alloc(c->arena, sizeof(*sp));
+
+	sp->index = p->nprobes;
+	p->probes = arena_grow(c->arena, p->probes, p->nprobes, &p->pcap,
+			       sizeof(*p->probes));
+	p->probes[p->nprobes++] = sp;
+	return sp;
+}
+

@@ -1,0 +1,179 @@
+/*
+ * run_child.c - pass 5: the -c command (see run_child.h).
+ *
+ * In: the command line of -c.  Out: a child process, released once the
+ * probes are armed, and an answer to "did its exec work?".
+ */
+#define _GNU_SOURCE
+#include "run_child.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <wordexp.h>
+
+/*
+ * Run CMD as stap does: split into words by wordexp(3) (quotes,
+ * variables, globs; no command substitution) and exec'd directly, so
+ * target() is the command's own pid.  A command with shell syntax
+ * (pipes, ';', redirections) goes to /bin/sh -c "exec CMD" instead.
+ * The words are made before the fork, so that the child does nothing
+ * but exec: the target's traces (its system calls, its mallocs) hold no
+ * work of ktap's.  Returns a NULL-terminated argv (freed by
+ * run_child_free_argv()), or NULL when out of memory.
+ */
+static char **run_child_argv(const char *cmd)
+{
+	wordexp_t w;
+	char **argv = NULL;
+	size_t i;
+
+	if (wordexp(cmd, &w, WRDE_NOCMD) == 0 && w.we_wordc > 0) {
+		argv = calloc(w.we_wordc + 1, sizeof(*argv));
+		for (i = 0; argv && i < w.we_wordc; i++)
+			argv[i] = strdup(w.we_wordv[i]);
+		wordfree(&w);
+		return argv;
+	}
+	argv = calloc(4, sizeof(*argv));
+	if (argv) {
+		argv[0] = strdup("/bin/sh");
+		argv[1] = strdup("-c");
+		if (asprintf(&argv[2], "exec %s", cmd) < 0)
+			argv[2] = NULL;
+	}
+	return argv;
+}
+
+static void run_child_free_argv(char **argv)
+{
+	size_t i;
+
+	for (i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/*
+ * In the child: wait for the gate, exec.  A failed exec sends errno and
+ * the program's name down @status (close-on-exec, so a successful exec
+ * closes it with nothing written) and exits 127.
+ */
+static void run_child_exec(char **argv, int gate, int status)
+{
+	sigset_t none;
+	char c, msg[256];
+	int e, n;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	if (read(gate, &c, 1) != 1)
+		_exit(127);
+	execvp(argv[0], argv);
+	e = errno;
+	n = snprintf(msg, sizeof(msg), "%d %s", e, argv[0]);
+	if (write(status, msg, n > 0 && (size_t)n < sizeof(msg) ? (size_t)n : sizeof(msg) - 1) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+int run_child_spawn(struct run_child *c, const char *cmd)
+{
+	char **argv = run_child_argv(cmd);
+	int gate[2] = { -1, -1 }, status[2] = { -1, -1 }, e;
+
+	*c = (struct run_child){ 0, -1, -1 };
+	if (!argv || pipe2(gate, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0)
+		goto fail;
+	c->pid = fork();
+	if (c->pid < 0)
+		goto fail;
+	if (c->pid == 0) {
+		close(gate[1]);
+		close(status[0]);
+		run_child_exec(argv, gate[0], status[1]);
+	}
+	run_child_free_argv(argv);
+	close(gate[0]);
+	close(status[1]);
+	c->gate = gate[1];
+	c->status = status[0];
+	return 0;
+fail:
+	e = errno;
+	c->pid = 0;
+	for (int i = 0; i < 2; i++) {
+		if (gate[i] >= 0)
+			close(gate[i]);
+		if (status[i] >= 0)
+			close(status[i]);
+	}
+	run_child_free_argv(argv);
+	errno = e;
+	return -1;
+}
+
+int run_child_release(struct run_child *c)
+{
+	char msg[256];
+	ssize_t n;
+	int e;
+
+	if (c->gate < 0)
+		return 0;
+	if (write(c->gate, "g", 1) != 1)
+		fprintf(stderr, "WARNING: could not start the -c command\n");
+	close(c->gate);
+	c->gate = -1;
+	/* EOF: the exec worked (close-on-exec); text: it failed. */
+	do
+		n = read(c->status, msg, sizeof(msg) - 1);
+	while (n < 0 && errno == EINTR);
+	close(c->status);
+	c->status = -1;
+	if (n <= 0)
+		return 0;
+	msg[n] = '\0';
+	e = atoi(msg);
+	fprintf(stderr, "ERROR: cannot run '%s': %s\n", strchrnul(msg, ' ') + (strchr(msg, ' ') != NULL),
+		strerror(e));
+	return -1;
+}
+
+/* Reap the child if it has ended within @ms milliseconds. */
+static bool run_child_wait(struct run_child *c, int ms)
+{
+	struct timespec tick = { 0, 10 * 1000000 };
+	int i;
+
+	for (i = 0; i <= ms / 10; i++) {
+		if (waitpid(c->pid, NULL, WNOHANG) != 0)
+			return true;
+		nanosleep(&tick, NULL);
+	}
+	return false;
+}
+
+void run_child_end(struct run_child *c)
+{
+	if (c->gate >= 0)
+		close(c->gate);
+	if (c->status >= 0)
+		close(c->status);
+	c->gate = c->status = -1;
+	if (c->pid <= 0)
+		return;
+	kill(c->pid, SIGTERM);
+	if (!run_child_wait(c, RUN_CHILD_GRACE_MS)) {
+		kill(c->pid, SIGKILL);
+		waitpid(c->pid, NULL, 0);
+	}
+	c->pid = 0;
+}

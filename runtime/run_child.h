@@ -1,0 +1,46 @@
+/*
+ * run_child.h - pass 5: the -c command.
+ *
+ * The child is forked before the plan is armed (target() must be known
+ * for it) and waits on a pipe until the begin probes have run; only then
+ * does it exec.  Its end stops the run; at the end of the run it is
+ * asked to go (SIGTERM) and, if it ignores that for the grace period,
+ * killed (SIGKILL), so that -T bounds every run.
+ */
+#ifndef KTAP_RT_RUN_CHILD_H
+#define KTAP_RT_RUN_CHILD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+/* How long a -c command may ignore SIGTERM at the end of the run. */
+#define RUN_CHILD_GRACE_MS 1000
+
+struct run_child {
+	pid_t pid;		/* 0: none or reaped */
+	int gate;		/* write end: releases the child; -1 once used */
+	int status;		/* exec's outcome: read end, -1 once known */
+};
+
+/*
+ * run_child_spawn - fork the -c child for @cmd (split as stap does; see
+ * run_child.c), waiting on its gate.  @c is filled.  Returns 0, or -1
+ * with errno set (nothing left running).
+ */
+int run_child_spawn(struct run_child *c, const char *cmd);
+
+/*
+ * run_child_release - let the child exec, and wait until it did.
+ * Returns 0, or -1 after printing "ERROR: cannot run 'CMD': REASON"
+ * when the exec failed (the child has then exited with 127).
+ */
+int run_child_release(struct run_child *c);
+
+/*
+ * run_child_end - at the end of the run: SIGTERM to a child still
+ * running, SIGKILL after RUN_CHILD_GRACE_MS, and reap it.  Closes the
+ * pipes.  No-op for a zeroed @c with pid 0 and fds -1.
+ */
+void run_child_end(struct run_child *c);
+
+#endif
