@@ -402,7 +402,8 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 
 static int drv_pass3(struct ktap_session *s)
 {
-	struct lower_options lo = { s->opt.buffer_mb * 1024, 0, s->target.tracefs };
+	struct lower_options lo = { s->opt.buffer_mb * 1024, 0, s->target.tracefs,
+				    s->opt.verbose ? stderr : NULL };
 	struct drv_timer t;
 
 	if (drv_kretactive(s, &lo.kretactive) != 0)
@@ -527,7 +528,7 @@ static void drv_fuzz_passes(struct ktap_session *s, FILE *out)
 	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
 				 false, &s->target, false };
 	/* A fixed maxactive: no CPU count read per input. */
-	struct lower_options lo = { s->opt.buffer_mb * 1024, 1, s->target.tracefs };
+	struct lower_options lo = { s->opt.buffer_mb * 1024, 1, s->target.tracefs, NULL };
 
 	s->prog = sema_run(s->arena, &s->diag, &in);
 	if (!s->prog)

@@ -664,6 +664,8 @@ static int rdr_cpu_stats(struct rdr *r, const struct rdr_cpu *c,
 	over = text ? rdr_stat_value(text, "overrun:") +
 		      rdr_stat_value(text, "commit overrun:") : 0;
 	drop = text ? rdr_stat_value(text, "dropped events:") : 0;
+	st->written += text ? rdr_stat_value(text, "entries:") +
+			      rdr_stat_value(text, "read events:") + over : 0;
 	free(text);
 	st->overrun += over;
 	st->dropped += drop;
@@ -677,7 +679,7 @@ int rdr_get_stats(struct rdr *r, struct rdr_stats *st)
 	int i, rc = 0;
 
 	*st = r->st;
-	st->missed = st->overrun = st->dropped = st->lost = 0;
+	st->missed = st->overrun = st->dropped = st->lost = st->written = 0;
 	for (i = 0; i < r->ncpus; i++) {
 		if (r->cpus[i].fd < 0)
 			continue;

@@ -107,6 +107,8 @@ struct rdr_stats {
 	uint64_t overrun;	/* per_cpu stats: overrun + commit overrun */
 	uint64_t dropped;	/* per_cpu stats: dropped events */
 	uint64_t lost;		/* sum over CPUs of max(overrun+dropped, missed) */
+	uint64_t written;	/* per_cpu stats: entries + read events + overrun,
+				   the records the kernel wrote (filters passed) */
 };
 
 /* Options for rdr_open_*(); zero-initialised means defaults. */

@@ -640,6 +640,7 @@ static void run_finish(struct run *r)
 {
 	uint64_t skipped = 0;
 	uint64_t lost = 0;
+	struct rdr_stats st = { 0 };
 	int n;
 
 	if (r->rdr) {
@@ -649,7 +650,8 @@ static void run_finish(struct run *r)
 		do
 			n = run_events(r, r->stop_ns, -1);
 		while (n == RDR_NONE);
-		lost = rdr_lost(r->rdr);
+		rdr_get_stats(r->rdr, &st);
+		lost = st.lost;
 	}
 	if (r->ctx.failed)
 		run_kind(r, IR_P_ERROR);
@@ -663,8 +665,8 @@ static void run_finish(struct run *r)
 	if (r->rdr)
 		skipped = run_missed(r);
 	if (r->opt->verbose)
-		fprintf(stderr, "Pass 5: handled %" PRIu64 " events, %" PRIu64 " lost\n",
-			r->nevents, lost);
+		fprintf(stderr, "Pass 5: handled %" PRIu64 " events, %" PRIu64 " lost, %"
+			PRIu64 " written to the ring buffer\n", r->nevents, lost, st.written);
 	if (lost)
 		fprintf(stderr, "WARNING: %" PRIu64 " events lost\n", lost);
 	if (r->ctx.errors || skipped)

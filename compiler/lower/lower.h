@@ -12,6 +12,7 @@
 
 #include "../runtime/ir.h"
 #include "sem.h"
+#include <stdio.h>
 
 struct arena;
 struct diag_sink;
@@ -21,6 +22,7 @@ struct lower_options {
 	unsigned buffer_kb;	/* -s, 0 for the kernel's default */
 	unsigned kretactive;	/* maxactive of kretprobes without .maxactive(N); 0: kernel's */
 	const char *tracefs;	/* the target's event formats (target.h) */
+	FILE *explain;		/* -v: per probe, what went into the kernel filter; or NULL */
 };
 
 /* Lower @p.  Returns NULL after reporting errors. */
@@ -58,5 +60,13 @@ struct kp_arg lower_fetch_arg(struct arena *a, const char *name, const char *fet
  */
 const char *lower_filter_text(struct arena *a, const struct ast_expr *e,
 			      const struct sem_probe *probe);
+
+/* The same, and when NULL, why in *@why (a static string). */
+const char *lower_filter_explain(struct arena *a, const struct ast_expr *e,
+				 const struct sem_probe *probe, const char **why);
+
+/* Is @system:@name an event ktap's process tracking may read (it reads
+   all of its records, so no probe's filter may go on it)? */
+bool lower_track_event(const char *system, const char *name);
 
 #endif

@@ -661,7 +661,7 @@ static bool lw_guard_done(struct lw_ctx *c, const struct ast_stmt *s)
 	if (!c->probe || c->func || !c->guards)
 		return false;
 	g = &c->guards[c->probe->index];
-	if (!g->removable)
+	if (!g->removable || s == g->wrap)
 		return false;
 	for (i = 0; i < g->n; i++) {
 		if (g->v[i].origin != s)
@@ -671,6 +671,17 @@ static bool lw_guard_done(struct lw_ctx *c, const struct ast_stmt *s)
 		found++;
 	}
 	return found > 0;
+}
+
+/* Is @s the handler's single "if (C) S" whose kernel conjuncts are done? */
+static bool lw_is_wrap(struct lw_ctx *c, const struct ast_stmt *s)
+{
+	const struct lw_probe_guards *g;
+
+	if (!c->probe || c->func || !c->guards || c->probe->kind != SEM_P_TRACE)
+		return false;
+	g = &c->guards[c->probe->index];
+	return g->removable && s == g->wrap;
 }
 
 void lw_stmt(struct lw_ctx *c, const struct ast_stmt *s)
@@ -690,7 +701,9 @@ void lw_stmt(struct lw_ctx *c, const struct ast_stmt *s)
 		break;
 	case AST_S_EXPR: lw_expr_stmt(c, s->e); break;
 	case AST_S_IF:
-		if (!lw_guard_done(c, s))
+		if (lw_is_wrap(c, s))
+			lw_wrap_if(c, s);
+		else if (!lw_guard_done(c, s))
 			lw_if(c, s);
 		break;
 	case AST_S_WHILE: lw_while(c, s); break;

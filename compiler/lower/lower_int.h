@@ -21,8 +21,12 @@
 /* A guard conjunct of a tracepoint probe and whether the kernel has it. */
 struct lw_guard {
 	const struct ast_expr *expr;
+	const struct ast_expr *written;	/* what the user wrote it from */
+	bool negated;			/* from "if (C) next": holds when C is false */
 	const char *filter;		/* kernel text, or NULL */
-	const struct ast_stmt *origin;	/* the "if (C) next", or NULL (cond) */
+	const char *why;		/* why not in the kernel (filter NULL) */
+	/* the "if (C) next" or the handler's single "if (C) S", or NULL (cond) */
+	const struct ast_stmt *origin;
 };
 
 struct lw_probe_guards {
@@ -30,6 +34,11 @@ struct lw_probe_guards {
 	unsigned n;
 	size_t cap;
 	bool removable;			/* kernel conjuncts need no user check */
+	/* The handler is "if (C) S" without else (after "if (C) next"s): its
+	   conjuncts are guards with this origin, S runs when they hold. */
+	const struct ast_stmt *wrap;
+	bool only_exit;			/* the handler then only calls exit() */
+	const char *shared_why;		/* why the guards are checked in user space too */
 };
 
 struct lw_loop {
@@ -85,6 +94,22 @@ void lw_stmt(struct lw_ctx *c, const struct ast_stmt *s);
 unsigned lw_event(struct lw_ctx *c, const struct tpf_event *ev);
 /* Every tracepoint probe's guards, events, filters and enables. */
 void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt);
+
+/*
+ * lw_probe_kernel_filter - the filter text for a trigger that must fire
+ * exactly when event probe @probe's handler runs (a hist or stacktrace
+ * trigger's "if"; triggers do not see the event's own filter): the
+ * probe's kernel conjuncts and the clause that leaves ktap out
+ * (lower_plan.c's lw_own_pid()).  *@complete (may be NULL) is true when
+ * nothing of the probe's guard stays in user space, i.e. the trigger
+ * fires for exactly the records the handler runs for.  Valid after
+ * lw_plan_events().
+ */
+const char *lw_probe_kernel_filter(const struct lw_ctx *c, unsigned probe, bool *complete);
+
+/* Code for the handler's single "if (C) S" (lw_probe_guards.wrap): the
+   user-space conjuncts of C, each leaving the handler when false, then S. */
+void lw_wrap_if(struct lw_ctx *c, const struct ast_stmt *s);
 
 /* ---- lower_format.c ---- */
 

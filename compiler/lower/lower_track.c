@@ -27,6 +27,16 @@ static const struct {
 	{ "task", "task_rename", IR_TRACK_RENAME },
 };
 
+bool lower_track_event(const char *system, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < sizeof(lt_events) / sizeof(lt_events[0]); i++)
+		if (!strcmp(lt_events[i].system, system) && !strcmp(lt_events[i].name, name))
+			return true;
+	return false;
+}
+
 static bool lt_is_process_builtin(unsigned id)
 {
 	switch (id) {

@@ -374,6 +374,38 @@ EOW
 mv $T/got $T/out
 expect "task_*() of a fork: the child's pid, name, TASK_NEW, limits; task_parent() the shell, its parent ktap"
 
+# 10b. kernel filters on 6.1: the generic COMM field and a kprobe fetch
+#      argument ($count) in the filter; -v's per-CPU stats say exactly
+#      one record reached the ring buffer.
+run -v -e 'global n
+probe kernel.function("vfs_read") { if (execname() == "dd" && $count == 123) n++ }
+probe end { printf("%d\n", n) }' -c "dd if=/etc/hostname of=/dev/null bs=123 count=1"
+if [ "$rc" -eq 0 ] && grep -qx 1 $T/out &&
+	grep -q "kernel: .*COMM == \"dd\"$" $T/err && grep -q "kernel: .*count == 123$" $T/err &&
+	grep -qx "Pass 5: handled 1 events, 0 lost, 1 written to the ring buffer" $T/err; then
+	ok "COMM and a kprobe argument in the kernel filter: 1 counted, 1 record written"
+else
+	not_ok "COMM and kprobe argument filter (exit status $rc)"
+	diag $T/out $T/err
+fi
+
+# 10c. a probe that only calls exit() after its kernel filter: the
+#      traceoff trigger stops ktap's instance (not the top-level buffer)
+#      right after the record; the end probe still runs.
+top=$(cat /sys/kernel/tracing/tracing_on)
+run -v -e 'global n
+probe kernel.function("vfs_read") { if (execname() == "dd" && $count == 5) n++ }
+probe kernel.function("vfs_read").return if (execname() == "dd" && $return == 5) { exit() }
+probe end { printf("%d\n", n) }' -c "dd if=/dev/zero of=/dev/null bs=5 count=2000"
+if [ "$rc" -eq 0 ] && grep -qx 1 $T/out && grep -q "traceoff trigger" $T/err &&
+	grep -qx "Pass 5: handled 2 events, 0 lost, 2 written to the ring buffer" $T/err &&
+	[ "$(cat /sys/kernel/tracing/tracing_on)" = "$top" ]; then
+	ok "exit() after a kernel filter: traceoff, 2 records written, top-level tracing_on untouched"
+else
+	not_ok "traceoff (exit status $rc)"
+	diag $T/out $T/err
+fi
+
 # 11. nothing left behind
 ktap-tfs-snapshot >$T/after
 if cmp -s $T/before $T/after; then
