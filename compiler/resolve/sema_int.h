@@ -36,6 +36,10 @@ struct sema_ctx {
 	/* While typing the operand of an @entry(): the entry event whose
 	   fields its target variables are (it runs at the function's entry). */
 	struct tpf_event *entry;
+	/* Typing of a subexpression (sema_type.c's, set by sema_types()):
+	   sema_target.c calls it for an index, an @entry operand or a
+	   @cast's address, so it needs no call back into sema_type.c. */
+	enum sem_type (*type_expr)(struct sema_ctx *c, struct ast_expr *e);
 	bool changed;			/* inference made progress */
 	bool report;			/* final round: report problems */
 	unsigned alias_depth;
@@ -71,6 +75,8 @@ static inline bool sema_tracefs_said(struct sema_ctx *c)
  * Who calls whom (no file calls back into one above it):
  *   sema.c (driver) -> sema_probe.c -> sema_syscall.c -> sema_elide.c
  *   sema.c -> sema_type.c -> sema_spec.c;  sema.c -> sema_check.c
+ *   sema_type.c -> sema_target.c -> sema_spec.c (typing calls target
+ *   resolution; it types subexpressions back through c->type_expr)
  *   all of them -> sema_sym.c, sema_point.c (leaves)
  */
 
@@ -169,6 +175,20 @@ void sema_elide(struct sema_ctx *c, struct sem_probe *sp);
 
 /* sema_list.c: for -L, what @sp's alias body sets, before elision. */
 void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp);
+
+/* ---- sema_target.c: target variables, called by typing ---- */
+/* $var, $p->m, $var$, $$vars, @cast, @entry, &x, @var, @defined: @e
+   resolved in place (fetch fields added to the probe's event), its type. */
+enum sem_type sema_target_expr(struct sema_ctx *c, struct ast_expr *e);
+/* kernel_string(A) ... on a fetchable address A: its type, or -1 when
+   @e is not such a call. */
+int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e);
+/* probefunc() where the probed function is known: true when @e became
+   its name (a constant). */
+bool sema_target_probefunc(struct sema_ctx *c, struct ast_expr *e);
+/* Before typing @e where a number is wanted: a string target becomes
+   its pointer ($msg) or its address (&$r->tag). */
+void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e);
 
 /* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
 /* The system calls matching glob @pattern: syscall tracepoints and tapset

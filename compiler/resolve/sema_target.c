@@ -1,0 +1,737 @@
+/*
+ * sema_target.c - pass 2: target variables.
+ *
+ * In: a target expression met by typing (sema_type.c) in a probe body or
+ * a function specialised for a probe (sema_spec.c): $var, $p->a->b,
+ * $var$ and $$vars, @cast(), @entry(), &$p->m, @var(), @defined() of a
+ * member, kernel_string($p) and the other memory reads, probefunc().
+ * Out: the node resolved in place (e->ref is a field of the probe's
+ * event; pretty printing becomes string concatenation, @defined a
+ * number), the fetch arguments added as fields of the dynamic event
+ * (tpf_event.dyn, runtime/kplan.h) through fetch.h and the back ends
+ * resolve_btf.c, resolve_dwarf.c and resolve_pretty.c, and @entry's
+ * companion entry event.
+ *
+ * Why a callback, not a stage of its own: resolving a target needs the
+ * types of its subexpressions (an @entry operand, the address of a
+ * @cast, a memory builtin turned into a target) and typing needs the
+ * target's type, so a plain cut would make a sema_type <-> sema_target
+ * file cycle.  A separate walk before typing would change the order in
+ * which fetch fields are added to the dynamic event (the -p3 plans print
+ * them in order) and in which diagnostics come out (typing reports in
+ * its final round), and would have to resolve sema_spec.c's function
+ * copies ahead of the typing that creates them.  So typing calls in
+ * here exactly where it did before, and this file types subexpressions
+ * through the function pointer sema_types() leaves in sema_ctx.type_expr:
+ * sema_type.c calls sema_target.c, never the other way round, and the
+ * evaluation order (hence every output) is unchanged.
+ */
+#include "sema_int.h"
+#include "arena.h"
+#include "diag.h"
+#include "fetch.h"
+#include "resolve_tpfmt.h"
+#include "resolve_dwarf.h"
+#include "resolve_pretty.h"
+#include "resolve_sym.h"
+#include "resolve_btf.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void tg_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Errors only in the reporting round, as sema_type.c's ty_err(). */
+static void tg_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c->report)
+		return;
+	va_start(ap, fmt);
+	diag_vreport(c->diag, DIAG_ERROR, at, fmt, ap);
+	va_end(ap);
+}
+
+/* Type subexpression @e: typing's own walk (sema_types() sets it). */
+static enum sem_type tg_expr(struct sema_ctx *c, struct ast_expr *e)
+{
+	return c->type_expr(c, e);
+}
+
+/*
+ * An address the kernel can compute at the probe: the value of the fetch
+ * expression @expr ("%di", "+8(%di)", no type) plus the constant @off.
+ */
+struct tg_addr {
+	const char *expr;
+	int64_t off;
+	const char *name;		/* a field name for what is read there */
+};
+
+/*
+ * The event whose fields target variables name here: the probe's, or
+ * inside @entry() the entry event of its function; in a function, the
+ * event of the probe it is specialised for (sema_spec.c), else NULL.
+ */
+static struct tpf_event *tg_event(struct sema_ctx *c)
+{
+	struct sem_probe *pr = c->func ? c->func->site : c->probe;
+
+	if (c->entry)
+		return c->entry;
+	return pr ? pr->event : NULL;
+}
+
+/*
+ * A resolved target (sema_target_mem_call, tg_addr_of): module holds
+ * "NAME=FETCHARG", str the expression's text for -p2.
+ */
+static void tg_resolved(struct sema_ctx *c, const struct ast_expr *e, struct fetch *f)
+{
+	const char *eq = strchr(e->module, '='), *colon = strrchr(e->module, ':');
+
+	f->name = arena_strndup(c->arena, e->module, (size_t)(eq - e->module));
+	f->arg = eq + 1;
+	f->is_string = colon && strstr(colon, "string") != NULL;
+}
+
+static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			 struct tg_addr *out);
+static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			 struct fetch *f);
+static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum ast_mem mem,
+			      bool kernel);
+
+/*
+ * kernel_string(A), user_string(A), kernel_long(A) ... where A is an
+ * address the kernel can fetch (a target variable, a @cast() chain,
+ * either plus a constant) in a kprobe or uprobe: the kernel reads the
+ * memory as part of the event (a fetch argument).  On a plain target
+ * variable the call becomes that target with its chain marked; on
+ * anything else it becomes a resolved target: str is the call's text,
+ * module the fetch argument.  Returns -1 when @e is not one.
+ */
+int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
+{
+	enum ast_mem mem = sema_mem_fn(e->str);
+	struct ast_expr *arg = e->args.n == 1 ? e->args.v[0] : NULL;
+	struct tpf_event *ev = tg_event(c);
+	struct tg_addr ad;
+
+	if (mem == AST_MEM_NONE || sema_func_use(c, e->str))
+		return -1;
+	if (!arg || !ev || !ev->dyn_func) {
+		tg_err(c, e->span, "%s() reads memory, which ktap can only do in the kernel: "
+		       "its argument must be a target variable of a kernel.function() or "
+		       "process() probe ($ptr, $p->member)", e->str);
+		return SEM_UNKNOWN;
+	}
+	if ((arg->kind == AST_TARGET && !arg->module) || (arg->kind == AST_CAST && arg->chain.n)) {
+		*e = *arg;
+		e->chain.mem = mem;
+		return (int)tg_expr(c, e);
+	}
+	if (tg_fetch_addr(c, ev, arg, &ad) != 0)
+		return SEM_UNKNOWN;
+	e->str = sema_spec_text(c->arena, e);
+	e->module = arena_printf(c->arena, "%s_%s=%s", ad.name,
+				 mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING ? "str" : "mem",
+				 tg_mem_arg(c, &ad, mem,
+					    ((const struct fetch_site *)ev->dyn_func)->btf != NULL));
+	e->kind = AST_TARGET;
+	e->args.n = 0;
+	memset(&e->chain, 0, sizeof(e->chain));
+	return (int)tg_expr(c, e);
+}
+
+/*
+ * probefunc() in a kernel.function(), kprobe.function() or
+ * process().function()/.statement() probe: the probed function's name
+ * (stap's symname(addr())), known now, so a constant.  Elsewhere it stays
+ * a call (the empty string at run time).  True when @e was replaced.
+ */
+bool sema_target_probefunc(struct sema_ctx *c, struct ast_expr *e)
+{
+	const struct tpf_event *ev = tg_event(c);
+	const struct fetch_site *fn = ev ? ev->dyn_func : NULL;
+
+	if (strcmp(e->str, "probefunc") != 0 || e->args.n || !fn || !fn->name ||
+	    !strcmp(fn->name, "?"))
+		return false;
+	e->kind = AST_STR;
+	e->str = fn->name;
+	e->len = strlen(fn->name);
+	c->changed = true;
+	return true;
+}
+/* Field @f of dynamic event @ev: the one with the same fetch, or a new one. */
+static int tg_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f)
+{
+	/* The kernel takes argument names of at most 31 characters
+	   (MAX_ARG_NAME_LEN): long member chains are cut, then numbered. */
+	const char *name = strlen(f->name) > 27 ? arena_strndup(c->arena, f->name, 27) : f->name;
+	struct tpf_field *nf;
+	unsigned i, same = 0;
+
+	for (i = 0; i < ev->nfields; i++) {
+		if (!strcmp(ev->fields[i].fetch, f->arg))
+			return (int)i;
+		if (!strncmp(ev->fields[i].name, name, strlen(name)))
+			same++;
+	}
+	ev->fields = arena_grow(c->arena, ev->fields, ev->nfields, &ev->fcap,
+				sizeof(*ev->fields));
+	nf = &ev->fields[ev->nfields];
+	memset(nf, 0, sizeof(*nf));
+	/* Field names must differ: "p_len", "p_len_1", ... */
+	nf->name = same ? arena_printf(c->arena, "%s_%u", name, same) : name;
+	nf->fetch = f->arg;
+	nf->kind = f->is_string ? TPF_DATALOC_STR : TPF_INT;
+	nf->size = 8;
+	nf->is_signed = true;
+	return (int)ev->nfields++;
+}
+
+static struct ast_expr *tg_lit(struct sema_ctx *c, const char *s, struct src_span at)
+{
+	return ast_str(c->arena, s, strlen(s), at);
+}
+
+static struct ast_expr *tg_cat(struct sema_ctx *c, struct ast_expr *l, struct ast_expr *r)
+{
+	return ast_binary(c->arena, AST_BINARY, AST_OP_CONCAT, l, r, r->span);
+}
+
+static struct ast_expr *tg_call1(struct sema_ctx *c, const char *fn, struct ast_expr *fmt,
+				 struct ast_expr *arg)
+{
+	struct ast_expr *call = ast_named(c->arena, AST_CALL, fn, arg->span);
+
+	call->op_span = arg->span;
+	if (fmt)
+		ast_list_push(c->arena, &call->args, fmt);
+	ast_list_push(c->arena, &call->args, arg);
+	return call;
+}
+
+/* One piece of a pretty-printed string: text, or a value in stap's format. */
+static struct ast_expr *tg_item(struct sema_ctx *c, const struct rpretty_item *it,
+				struct src_span at)
+{
+	static const char *const fmts[] = {
+		[RPRETTY_HEX] = "%#x", [RPRETTY_UINT] = "%u", [RPRETTY_CHAR] = "'%c'",
+		[RPRETTY_PTR] = "%p",
+	};
+	struct ast_expr *t;
+
+	if (it->fmt == RPRETTY_TEXT)
+		return tg_lit(c, it->text, at);
+	t = ast_expr_new(c->arena, AST_TARGET, at);
+	t->str = it->var;
+	t->chain = it->chain;
+	if (it->fmt == RPRETTY_STRING)
+		return tg_cat(c, tg_cat(c, tg_lit(c, "\"", at), t), tg_lit(c, "\"", at));
+	if (it->fmt == RPRETTY_INT)
+		return tg_call1(c, "sprint", NULL, t);
+	return tg_call1(c, "sprintf", tg_lit(c, fmts[it->fmt], at), t);
+}
+
+/* @e becomes the concatenation of @v (@n pieces), then is typed again. */
+static enum sem_type tg_items(struct sema_ctx *c, struct ast_expr *e, const struct rpretty_item *v,
+			      unsigned n)
+{
+	struct ast_expr *acc = n ? tg_item(c, &v[0], e->span) : tg_lit(c, "", e->span);
+	unsigned i;
+
+	for (i = 1; i < n; i++)
+		acc = tg_cat(c, acc, tg_item(c, &v[i], e->span));
+	*e = *acc;
+	c->changed = true;
+	return tg_expr(c, e);
+}
+
+/*
+ * $var$ and $var$$: "{.a=1, .s="x", .p=0x10, .in={...}}" as stap prints
+ * it (resolve_pretty.c decides the pieces), one fetch per value.
+ */
+static enum sem_type tg_pretty(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev)
+{
+	struct rpretty_item *v;
+	unsigned n;
+	char err[512] = "";
+
+	if (rpretty_var(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &v, &n,
+		      err, sizeof(err)) != 0) {
+		tg_err(c, e->span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	return tg_items(c, e, v, n);
+}
+
+/* $var of a process().function() probe: a fetch argument of its uprobe. */
+static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
+				   struct tpf_event *ev)
+{
+	struct fetch f;
+	char err[512];
+
+	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
+	    !strcmp(e->str, "$$locals") || !strcmp(e->str, "$$return")) {
+		struct rpretty_item *v;
+		unsigned n = rpretty_context(c->arena, ev->dyn_func, e->str, e->chain.pretty,
+					ev->dyn_return, &v);
+
+		return tg_items(c, e, v, n);
+	}
+	if (e->chain.pretty)
+		return tg_pretty(c, e, ev);
+	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
+		     err, sizeof(err)) != 0) {
+		tg_err(c, e->span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	e->ref = tg_dyn_field(c, ev, &f);
+	return f.is_string ? SEM_STRING : SEM_LONG;
+}
+
+static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
+{
+	const struct tpf_event *ev = tg_event(c);
+	const struct tpf_field *f;
+
+	if (e->module && ev && ev->dyn_func) {	/* resolved by sema_target_mem_call/tg_addr_of */
+		struct fetch uf;
+
+		tg_resolved(c, e, &uf);
+		e->ref = tg_dyn_field(c, (struct tpf_event *)ev, &uf);
+		return uf.is_string ? SEM_STRING : SEM_LONG;
+	}
+	if (!ev) {
+		tg_err(c, e->span, "target variable '%s' is not available %s", e->str,
+		       c->func ? "in a function" : "in this kind of probe");
+		return SEM_UNKNOWN;
+	}
+	if (c->entry && !strcmp(e->str, "$return")) {
+		tg_err(c, e->span, "$return does not exist yet at the function's entry, "
+		       "where @entry() is evaluated");
+		return SEM_UNKNOWN;
+	}
+	if (ev->dyn_func)
+		return tg_dyn_target(c, e, (struct tpf_event *)ev);
+	if (ev->dyn) {
+		tg_err(c, e->span, "target variable '%s' is not available in a kernel "
+		       "statement probe: registers only hold the parameters at a function's "
+		       "entry (use kernel.function())", e->str);
+		return SEM_UNKNOWN;
+	}
+	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
+	    !strcmp(e->str, "$$locals")) {
+		e->ref = -1;
+		return SEM_STRING;
+	}
+	if (!strcmp(e->str, "$$system") || !strcmp(e->str, "$$name")) {
+		const char *v = e->str[2] == 's' ? ev->system : ev->name;
+
+		e->kind = AST_STR;	/* known now: a constant */
+		e->str = v;
+		e->len = strlen(v);
+		return SEM_STRING;
+	}
+	f = tpf_field(ev, e->str + 1);
+	if (!f || f->kind == TPF_OTHER || e->str[1] == '$') {
+		const char *hint = f ? NULL : sema_suggest_field(ev, e->str + 1);
+
+		tg_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
+		       ev->system, ev->name, e->str + 1, hint ? "; did you mean '$" : "",
+		       hint ? hint : "", hint ? "'?" : "");
+		return SEM_UNKNOWN;
+	}
+	if (e->chain.n) {
+		tg_err(c, e->chain.v[0].span,
+		       "'%s' is a plain tracepoint field: '->' and '[]' need a kprobe with type information",
+		       e->str);
+		return SEM_UNKNOWN;
+	}
+	e->ref = (int)(f - ev->fields);
+	return f->kind == TPF_INT && !e->chain.pretty ? SEM_LONG : SEM_STRING;
+}
+
+/*
+ * stap's value of a target variable ktap reads as a string, where a
+ * number is wanted (arithmetic, a condition, a comparison with a
+ * number): a char * is the pointer ($msg == 0), a char array its own
+ * address ($r->tag + 1 is &$r->tag + 1).  Decided before @e is typed, so
+ * the event only gets the fetch that is used.
+ */
+void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct tpf_event *ev = tg_event(c);
+	struct ast_chain raw;
+	struct ast_expr *x;
+	struct fetch f;
+	char err[512];
+
+	if (e->kind != AST_TARGET || e->module || !ev || !ev->dyn_func || e->chain.pretty ||
+	    e->chain.mem || e->chain.raw || !strncmp(e->str, "$$", 2) ||
+	    rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f, err,
+			 sizeof(err)) != 0 || !f.is_string)
+		return;		/* not a string; or an error, which typing reports */
+	raw = e->chain;
+	raw.raw = true;
+	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &raw, ev->dyn_return, &f, err,
+			 sizeof(err)) == 0 && !f.is_string) {
+		e->chain.raw = true;	/* a char *: the pointer */
+		return;
+	}
+	x = arena_alloc(c->arena, sizeof(*x));	/* an array: its address */
+	*x = *e;
+	memset(e, 0, sizeof(*e));
+	e->kind = AST_UNARY;
+	e->op = AST_OP_ADDR;
+	e->span = x->span;
+	e->op_span = x->span;
+	e->a = x;
+	c->changed = true;
+}
+
+/* @defined(x) is decided now: 1 when x resolves. */
+static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
+{
+	const struct tpf_event *ev = tg_event(c);
+	bool ok = true;
+
+	if (e->a->kind == AST_TARGET && ev && ev->dyn_func && e->a->str[1] != '$') {
+		struct fetch f;
+		struct ast_chain plain = e->a->chain;
+		char err[512];
+
+		plain.pretty = 0;
+		ok = rdwarf_fetch(c->arena, ev->dyn_func, e->a->str, &plain, ev->dyn_return, &f, err,
+			      sizeof(err)) == 0;
+	} else if (e->a->kind == AST_TARGET) {
+		ok = ev && e->a->chain.n == 0 &&
+		     (tpf_field(ev, e->a->str + 1) || e->a->str[1] == '$');
+	} else if (e->a->kind == AST_CAST && ev && ev->dyn_func) {
+		/* Resolve a copy quietly: its members may not exist here. */
+		struct fetch f;
+		bool report = c->report;
+
+		c->report = false;
+		ok = tg_cast_fetch(c, tg_event(c), ast_clone_expr(c->arena, e->a), &f) == 0;
+		c->report = report;
+	}
+	e->kind = AST_NUM;
+	e->num = ok;
+	e->a = NULL;
+	c->changed = true;
+	return SEM_LONG;
+}
+
+/* The entry probe of return event @ev: same function, no fetches yet. */
+static struct tpf_event *tg_entry_event(struct sema_ctx *c, struct tpf_event *ev)
+{
+	struct tpf_event *en;
+
+	if (ev->dyn_entry)
+		return ev->dyn_entry;
+	en = arena_alloc(c->arena, sizeof(*en));
+	*en = *ev;
+	en->fields = NULL;
+	en->nfields = 0;
+	en->fcap = 0;
+	en->dyn_return = false;
+	en->name = arena_printf(c->arena, "%se", ev->name);
+	en->dyn = arena_alloc(c->arena, sizeof(*en->dyn));
+	*en->dyn = *ev->dyn;	/* same target and origin, no maxactive */
+	en->dyn->kind = ev->dyn->kind == KP_URETPROBE ? KP_UPROBE : KP_KPROBE;
+	en->dyn->name = en->name;
+	en->dyn->maxactive = 0;
+	ev->dyn_entry = en;
+	return en;
+}
+
+/* @e's slot among the probe's @entry values (the same on every round). */
+static unsigned tg_entry_slot(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct sem_probe *p = c->probe;
+	unsigned i;
+
+	for (i = 0; i < p->nentries; i++)
+		if (p->entries[i] == e->a)
+			return i;
+	p->entries = arena_grow(c->arena, p->entries, p->nentries, &p->ecap,
+				sizeof(*p->entries));
+	p->entries[p->nentries] = e->a;
+	c->changed = true;
+	return p->nentries++;
+}
+
+/*
+ * @entry(EXPR) in a .return probe: EXPR's value at the function's entry.
+ * As in stap, EXPR is evaluated once, by a companion probe on the
+ * function's entry: its target variables are fetch arguments of that
+ * probe's event, and clocks, tid(), execname() and globals are those of
+ * the entry.  The return probe reads the value as slot e->ref of the
+ * matching entry (pass 3 builds the entry probe from sem_probe.entries).
+ */
+static enum sem_type tg_entry(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	enum sem_type t;
+
+	if (!ev || !ev->dyn_func || !ev->dyn_return) {
+		tg_err(c, e->span, "@entry() is for .return probes of kernel.function() and "
+		       "process().function()");
+		return SEM_UNKNOWN;
+	}
+	if (c->entry) {
+		tg_err(c, e->span, "@entry() inside @entry(): the operand is already "
+		       "evaluated at the function's entry");
+		return SEM_UNKNOWN;
+	}
+	e->ref = (int)tg_entry_slot(c, e);
+	c->entry = tg_entry_event(c, ev);
+	t = tg_expr(c, e->a);
+	c->entry = NULL;
+	if (t == SEM_STATS) {
+		tg_err(c, e->a->span, "@entry() of a statistic: use @count(), @sum() ...");
+		return SEM_UNKNOWN;
+	}
+	return t;
+}
+
+/* @f's fetch argument without its type: the value as an expression. */
+static const char *tg_untyped(struct sema_ctx *c, const struct fetch *f)
+{
+	const char *colon = strrchr(f->arg, ':');
+
+	return colon ? arena_strndup(c->arena, f->arg, (size_t)(colon - f->arg)) : f->arg;
+}
+
+/*
+ * The BTF @e's type comes from in a kernel probe: the named module's
+ * (stap's third argument), the kernel's for "kernel" and "kernel<h>",
+ * else the probed function's own (which includes the kernel's).
+ */
+static const struct btf *tg_cast_btf(struct sema_ctx *c, const struct fetch_site *uf,
+				     const struct ast_expr *e, char *err, size_t errlen)
+{
+	const char *m = e->module;
+
+	if (!m || !*m)
+		return uf->btf;
+	if (!strcmp(m, "kernel") || !strncmp(m, "kernel<", 7))
+		return relf_kernel_btf(c->in->up, c->arena, NULL, err, errlen);
+	return relf_kernel_btf(c->in->up, c->arena, m, err, errlen);
+}
+
+/*
+ * @cast(ADDR, "T"[, "module"])->chain where ADDR is an address the
+ * kernel can fetch (see tg_fetch_addr): one fetch argument that reads
+ * through the address with T's layout (from DWARF, or BTF: the kernel's
+ * or the named module's).  0, or -1 after reporting.
+ */
+static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			 struct fetch *f)
+{
+	const struct fetch_site *uf = ev->dyn_func;
+	const struct btf *btf;
+	struct tg_addr base;
+	char err[512] = "";
+
+	if (tg_fetch_addr(c, ev, e->a, &base) != 0)
+		return -1;
+	if (uf->btf) {
+		btf = tg_cast_btf(c, uf, e, err, sizeof(err));
+		if (btf && rbtf_cast_at(c->arena, btf, base.expr, base.off, base.name, e->str,
+				      &e->chain, f, err, sizeof(err)) == 0)
+			return 0;
+	} else if (base.off) {
+		snprintf(err, sizeof(err), "@cast() of an address plus a constant needs BTF "
+			 "(a kernel type); in a process() probe, cast the target variable itself");
+	} else if (rdwarf_cast(c->arena, uf, base.expr, base.name, e->str, &e->chain, f, err,
+			   sizeof(err)) == 0) {
+		return 0;
+	}
+	tg_err(c, e->span, "%s", err);
+	return -1;
+}
+
+/*
+ * The address fetchable @e evaluates to: a target variable ($p,
+ * $p->q, kernel_long($p)), a @cast() chain, a memory builtin of one of
+ * these, or one of these plus or minus a constant.  0, or -1 after
+ * reporting why not.
+ */
+static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			 struct tg_addr *out)
+{
+	struct fetch f;
+	char err[512];
+
+	memset(out, 0, sizeof(*out));
+	if (e->kind == AST_UNARY && e->op == AST_OP_ADDR) {
+		struct fetch base;
+
+		if (tg_expr(c, e) == SEM_UNKNOWN)
+			return -1;	/* reported */
+		tg_resolved(c, e, &base);
+		out->expr = tg_untyped(c, &base);
+		out->off = e->num;
+		out->name = base.name;
+		return 0;
+	}
+	if (e->kind == AST_BINARY && (e->op == AST_OP_ADD || e->op == AST_OP_SUB) &&
+	    (e->b->kind == AST_NUM || (e->op == AST_OP_ADD && e->a->kind == AST_NUM))) {
+		bool left = e->b->kind == AST_NUM;
+
+		if (tg_fetch_addr(c, ev, left ? e->a : e->b, out) != 0)
+			return -1;
+		out->off += e->op == AST_OP_ADD ? (left ? e->b->num : e->a->num) : -e->b->num;
+		return 0;
+	}
+	if (e->kind == AST_CALL && sema_mem_fn(e->str) != AST_MEM_NONE)
+		tg_expr(c, e);		/* becomes a target */
+	if (e->kind == AST_TARGET && e->module && ev->dyn_func) {
+		tg_resolved(c, e, &f);
+	} else if (e->kind == AST_TARGET && ev->dyn_func && !e->chain.pretty &&
+		   strncmp(e->str, "$$", 2) != 0) {
+		if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
+			     err, sizeof(err)) != 0) {
+			tg_err(c, e->span, "%s", err);
+			return -1;
+		}
+	} else if (e->kind == AST_CAST && ev->dyn_func) {
+		if (tg_cast_fetch(c, ev, e, &f) != 0)
+			return -1;
+	} else {
+		tg_err(c, e->span, "this is not an address the kernel can fetch at the probe: "
+		       "use a target variable ($ptr, $p->member), a @cast() chain, or one of "
+		       "these plus a constant (a value computed at run time cannot be read "
+		       "through)");
+		return -1;
+	}
+	if (f.is_string) {	/* "+OFF(EXPR):string": the string is at EXPR + OFF */
+		char *end;
+
+		out->off = strtoll(f.arg, &end, 10);
+		out->expr = arena_strndup(c->arena, end + 1, (size_t)(strrchr(f.arg, ')') - end - 1));
+		out->name = f.name;
+		return 0;
+	}
+	out->expr = tg_untyped(c, &f);
+	out->name = f.name;
+	return 0;
+}
+
+/* The fetch argument reading @mem at @ad ("+8(%di):s32"). */
+static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum ast_mem mem,
+			      bool kernel)
+{
+	struct fetch f = { NULL, ad->name, false };
+	const char *at = ad->off ? arena_printf(c->arena, "%+" PRId64 "(%s)", ad->off, ad->expr) :
+				   arena_printf(c->arena, "+0(%s)", ad->expr);
+
+	/* fetch_mem reads at +0(VALUE): give it the address as a value. */
+	fetch_mem(c->arena, "", mem, kernel, &f);
+	return arena_printf(c->arena, "%s%s", at, strchr(f.arg, ':'));
+}
+
+/* @cast(...)->chain: a fetch argument of the probe's event. */
+static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct tpf_event *ev = tg_event(c);
+	struct fetch f;
+
+	if (!ev || !ev->dyn_func) {
+		tg_err(c, e->span, "@cast() needs an address the kernel can fetch: a target "
+		       "variable of a kernel.function() or process() probe");
+		return SEM_UNKNOWN;
+	}
+	if (tg_cast_fetch(c, ev, e, &f) != 0)
+		return SEM_UNKNOWN;
+	e->ref = tg_dyn_field(c, ev, &f);
+	return f.is_string ? SEM_STRING : SEM_LONG;
+}
+
+/*
+ * &$p->member, &@cast(A, "T")->member: the member's address, which is
+ * the fetched value of the last pointer on the way plus the member's
+ * offset.  The node stays '&x' (for -p2); module holds "NAME=FETCHARG"
+ * of that pointer and num the offset, which the bytecode adds.
+ */
+static enum sem_type tg_addr_of(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct tpf_event *ev = tg_event(c);
+	struct ast_expr *x = e->a;
+	struct fetch f;
+	char err[512];
+	int rc;
+
+	if (!ev || !ev->dyn_func || (x->kind != AST_TARGET && x->kind != AST_CAST) ||
+	    (!x->chain.n && x->kind == AST_CAST)) {
+		tg_err(c, e->span, "'&' takes a target variable in memory: &$p->member or "
+		       "&@cast(ADDR, \"T\")->member in a kernel.function() or process() probe");
+		return SEM_UNKNOWN;
+	}
+	x->chain.mem = AST_MEM_ADDR;
+	rc = x->kind == AST_CAST ? tg_cast_fetch(c, ev, x, &f) :
+	     rdwarf_fetch(c->arena, ev->dyn_func, x->str, &x->chain, ev->dyn_return, &f, err,
+		      sizeof(err));
+	x->chain.mem = AST_MEM_NONE;
+	if (rc != 0) {
+		if (x->kind == AST_TARGET)
+			tg_err(c, x->span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	/* rbtf_finish gave "EXPR:u64@OFF" for an address. */
+	e->num = strtoll(strrchr(f.arg, '@') + 1, NULL, 10);
+	e->module = arena_printf(c->arena, "%s_addr=%.*s", f.name,
+				 (int)(strrchr(f.arg, '@') - f.arg), f.arg);
+	e->ref = tg_dyn_field(c, ev, &(struct fetch){ strchr(e->module, '=') + 1,
+							  arena_printf(c->arena, "%s_addr", f.name),
+							  false });
+	return SEM_LONG;
+}
+
+/*
+ * @var("name")->chain in a process() probe: the variable named so in
+ * scope at the probe, file-level globals and statics included, i.e. the
+ * same as $name (stap's @var, without its "@CU" and module forms).
+ */
+static enum sem_type tg_atvar(struct sema_ctx *c, struct ast_expr *e)
+{
+	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+
+	if (!ev || !ev->dyn_func || ((const struct fetch_site *)ev->dyn_func)->btf) {
+		tg_err(c, e->span, "@var() needs a process() probe on a binary with debug "
+		       "information");
+		return SEM_UNKNOWN;
+	}
+	if (e->module || strchr(e->str, '@')) {
+		tg_err(c, e->span, "@var(\"NAME@CU\", \"MODULE\") is not supported: write "
+		       "@var(\"NAME\") for a variable in scope at the probe");
+		return SEM_UNKNOWN;
+	}
+	e->kind = AST_TARGET;
+	e->str = arena_printf(c->arena, "$%s", e->str);
+	c->changed = true;
+	return tg_expr(c, e);
+}
+
+enum sem_type sema_target_expr(struct sema_ctx *c, struct ast_expr *e)
+{
+	switch (e->kind) {
+	case AST_TARGET: return tg_target(c, e);
+	case AST_UNARY: return tg_addr_of(c, e);	/* '&' only */
+	case AST_DEFINED: return tg_defined(c, e);
+	case AST_ENTRY: return tg_entry(c, e);
+	case AST_CAST: return tg_cast(c, e);
+	case AST_ATVAR: return tg_atvar(c, e);
+	default: return SEM_UNKNOWN;
+	}
+}

@@ -1,0 +1,44 @@
+#!/bin/sh
+# file-cycles.sh - the compiler's files call each other one way (TAP).
+#
+# scripts/file-cycles.sh lists which C files call functions defined in
+# which others; the cases:
+#   1. no cycle among pass 2's files, compiler/resolve/*.c (issue 11:
+#      a file never calls back into one that calls it);
+#   2. pass 2's typing and target-variable resolution: sema_type.c calls
+#      sema_target.c, sema_target.c never sema_type.c (it types
+#      subexpressions through sema_ctx.type_expr instead);
+#   3. neither of the two is over 1000 lines (the reason they are two).
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+src=$KTAP_SRCDIR
+files=$(cd "$src" && find compiler/resolve -name '*.c' | sort)
+
+# 1. no cycle
+# shellcheck disable=SC2086  # file names without blanks
+if (cd "$src" && sh scripts/file-cycles.sh $files) >"$TMP/edges" 2>&1; then
+	ok "no file cycle in compiler/resolve/ ($(grep -c -- '->' "$TMP/edges") calls between files)"
+else
+	not_ok "no file cycle in compiler/resolve/"
+	sed -n '/^cycles:/,$s/^/# /p' "$TMP/edges"
+fi
+
+# 2. typing -> target variables, not back
+t=compiler/resolve/sema_type.c g=compiler/resolve/sema_target.c
+if grep -q "^$t -> $g " "$TMP/edges" && ! grep -q "^$g -> $t " "$TMP/edges"; then
+	ok "sema_type.c calls sema_target.c, which does not call it back"
+else
+	not_ok "sema_type.c calls sema_target.c, which does not call it back"
+	grep -- "sema_t[a-z]*\.c -> .*sema_t[a-z]*\.c" "$TMP/edges" | sed 's/^/# /'
+fi
+
+# 3. sizes
+long=$(cd "$src" && wc -l $t $g | awk '$2 != "total" && $1 > 1000 { print $2 " " $1 }')
+if [ -z "$long" ]; then
+	ok "sema_type.c and sema_target.c are at most 1000 lines each"
+else
+	not_ok "sema_type.c and sema_target.c are at most 1000 lines each"
+	echo "# $long"
+fi
+done_testing
