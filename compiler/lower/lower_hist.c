@@ -26,6 +26,7 @@
 #include "lower_int.h"
 #include "arena.h"
 #include "resolve_tpfmt.h"
+#include "ast_walk.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -697,6 +698,47 @@ static void lh_verbose(struct lh *h)
 	}
 }
 
+/*
+ * Whether an event probe may call exit(), directly or through the
+ * functions it calls.  The kernel's hist keeps counting after the record
+ * that exits, while user space stops at it, so such a script keeps its
+ * aggregations in user space (a data-dependent stop point; a lowered
+ * count would include the records after it).
+ */
+struct lh_exit {
+	const struct sem_prog *sp;
+	unsigned char *seen;	/* functions walked */
+};
+
+static int lh_exit_fn(struct ast_expr *e, void *arg)
+{
+	struct lh_exit *x = arg;
+	const struct ast_func *f;
+
+	if (e->kind != AST_CALL)
+		return 0;
+	if (e->ref < 0)
+		return e->str && !strcmp(e->str, "exit") ? -1 : 0;	/* -1: stop, found */
+	if ((unsigned)e->ref >= x->sp->nfuncs || x->seen[e->ref])
+		return 0;
+	x->seen[e->ref] = 1;
+	f = x->sp->funcs[e->ref]->ast;
+	return f && f->body && ast_walk_stmt(f->body, lh_exit_fn, x) ? -1 : 0;
+}
+
+static bool lh_event_exits(struct lw_ctx *c)
+{
+	const struct sem_prog *sp = c->sp;
+	struct lh_exit x = { sp, arena_alloc(c->arena, sp->nfuncs + 1) };
+	unsigned i;
+
+	for (i = 0; i < sp->nprobes; i++)
+		if (sp->probes[i]->kind == SEM_P_TRACE && sp->probes[i]->body &&
+		    ast_walk_stmt(sp->probes[i]->body, lh_exit_fn, &x))
+			return true;
+	return false;
+}
+
 void lw_hist_decide(struct lw_ctx *c, const struct lower_options *opt)
 {
 	const struct sem_prog *sp = c->sp;
@@ -719,9 +761,16 @@ void lw_hist_decide(struct lw_ctx *c, const struct lower_options *opt)
 	for (i = 0; i < sp->nglobals; i++)	/* printed at exit: @min, @max too */
 		if (sp->globals[i]->type == SEM_STATS && !sp->globals[i]->read)
 			h->g[i].exact = true;
-	if (!opt->hist) {
+	if (!opt->hist || lh_event_exits(c)) {
+		const char *why = !opt->hist ? (opt->hist_why ? "--no-lower" :
+						"the kernel has no hist triggers") :
+			"an event probe calls exit(): the kernel would count past it";
+
 		for (i = 0; i < sp->nglobals; i++)
-			h->g[i].why = opt->hist_why ? "--no-lower" : "the kernel has no hist triggers";
+			h->g[i].why = why;
+		for (i = 0; i < sp->nprobes; i++)	/* -v's probe lines say it too */
+			if (!h->p[i].why)
+				h->p[i].why = why;
 	} else {
 		lh_uses(h);
 		lh_decide(h);
