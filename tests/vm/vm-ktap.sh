@@ -5,23 +5,8 @@
 # ./ktap, the tapset and ktap-tfs-snapshot to the initramfs and runs
 # guest-ktap.sh inside.  Needs a built ./ktap (make check builds it).
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
-here=$(cd "$(dirname "$0")" && pwd)
-srcdir=$(cd "$here/../.." && pwd)
-build=${KTAP_BUILDDIR:-$srcdir}
-for f in "$build/ktap" "$build/tests/tools/ktap-tfs-snapshot" "$build/tests/tools/ktap-tcp-stall"; do
-	if [ ! -x "$f" ]; then
-		echo "Bail out! $f is not built (run make check)"
-		exit 1
-	fi
-done
-# A sanitizer build of ktap crawls (or hangs at exit) in a TCG guest; the
-# plain build, which CI's first step tests, runs these checks.
-if ldd "$build/ktap" 2>/dev/null | grep -qE 'lib(asan|ubsan)'; then
-	echo "1..0 # SKIP ktap is built with sanitizers: the VM checks run on the plain build"
-	exit 0
-fi
-export KTAP_VM_GUEST=$here/guest-ktap.sh
+. "$(cd "$(dirname "$0")" && pwd)/vm-ktap-lib.sh"
 # A module for module("9p").function() (it has BTF of its own).
 export KTAP_VM_KMODS=9p
-export KTAP_VM_SPECS="$build/ktap:/usr/bin/ktap $srcdir/tapset:/usr/share/ktap/tapset $srcdir/examples:/usr/share/ktap/examples $build/tests/tools/ktap-tfs-snapshot:/usr/bin/ktap-tfs-snapshot $build/tests/tools/ktap-tcp-stall:/usr/bin/ktap-tcp-stall $here/guest-tcp.sh:/tests/guest-tcp.sh $here/guest-lib.sh:/tests/guest-lib.sh"
-exec bash "$here/vm-selftest.sh"
+vm_extra_specs="$here/guest-tcp.sh:/tests/guest-tcp.sh"
+vm_ktap guest-ktap.sh ktap-tcp-stall
