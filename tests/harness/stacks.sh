@@ -140,9 +140,11 @@ fi
 
 # 10. kernel stacks are variable length: the record's size field, not
 #     the format's caller[8] (kmalloc in the -c child's execve: 11 frames
-#     here, through prepare_creds)
+#     here, through prepare_creds; up to 17 seen).  -D MAXSTRINGLEN: the
+#     deepest stack's text can pass the default 512 bytes, and the check
+#     reads its last frame.
 if [ -d $TR/events/kmem/kmalloc ]; then
-	run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -c "$GP 1" -e \
+	run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -D MAXSTRINGLEN=4096 -c "$GP 1" -e \
 		'global mx, best; probe kernel.trace("kmem:kmalloc") { if (tid() != target()) next
 		 s = sprint_backtrace(); n = 0; t = tokenize(s, "\n")
 		 while (t != "") { n++; t = tokenize("", "\n") }
