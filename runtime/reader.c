@@ -598,7 +598,7 @@ int rdr_next(struct rdr *r, struct rdr_record *rec, uint64_t until_ns,
 			rdr_deliver(r, best, rec);
 			r->wake_at = 0;
 			if (r->want_stack && r->want_stack[rec->index] &&
-			    rdr_attach_stacks(r, best, rec) != 0)
+			    r->attach_stacks(r, best, rec) != 0)
 				return RDR_ERROR;
 			return RDR_RECORD;
 		}

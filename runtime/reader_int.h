@@ -81,6 +81,11 @@ struct rdr {
 	/* their fields, resolved once: caller[], size / tgid */
 	const struct rdr_field *kcaller, *ksize, *ucaller, *utgid;
 	const bool *want_stack;		/* per event index, or NULL */
+	/* Set by rdr_pair_stacks() (reader_stack.c): after rdr_deliver() of
+	   a record whose event wants stacks, attach the stack records that
+	   follow it; 0, or -1 on error.  A hook, so that the core reader
+	   does not call the stack pairing built on top of it. */
+	int (*attach_stacks)(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec);
 	void *held;			/* the delivered record, copied */
 	size_t held_cap;
 	uint64_t *kaddr, *uaddr;	/* its stacks */
@@ -98,10 +103,6 @@ int rdr_head_index(struct rdr *r, const struct rdr_cpu *c);
 
 /* The trace clock now (reader.c). */
 uint64_t rdr_clock_now(const struct rdr *r);
-
-/* After rdr_deliver() of @rec from @c: attach the stack records that
-   follow it (reader_stack.c).  0, or -1 on error. */
-int rdr_attach_stacks(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec);
 
 /* Set r->err (what rdr_error() returns). */
 void rdr_fail(struct rdr *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

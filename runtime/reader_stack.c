@@ -32,8 +32,11 @@
    the kernel writes it microseconds after the event. */
 #define RDR_STACK_WAIT_NS 1000000ULL
 
+static int rdr_attach_stacks(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec);
+
 void rdr_pair_stacks(struct rdr *r, int kidx, int uidx, const bool *want)
 {
+	r->attach_stacks = rdr_attach_stacks;
 	r->kstack_idx = kidx;
 	r->ustack_idx = uidx;
 	r->want_stack = want;
@@ -131,7 +134,7 @@ static int rdr_next_on_cpu(struct rdr *r, struct rdr_cpu *c, uint64_t ts)
 	}
 }
 
-int rdr_attach_stacks(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec)
+static int rdr_attach_stacks(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec)
 {
 	struct rdr_record s;
 	int idx, rc;

@@ -58,7 +58,7 @@ void lower_stack_event(struct arena *a, struct ir_event *e, const struct tpf_eve
 /*
  * Append the kernel objects that arm event @system:@name (its filter,
  * then enable) with kernel filter @filter (NULL: none); ktap's own
- * threads are always filtered out (lower_plan.c).
+ * threads are always filtered out (lower_kobj.c).
  */
 void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
 			const char *name, const char *filter);

@@ -7,7 +7,7 @@
  * stack as they found it.  Every instruction records where it came from
  * so the runtime can say "near operator '/' at f.stp:3:9".  A leading
  * "if (C) next" whose guard the kernel filter evaluates entirely
- * (lower_plan.c) emits nothing.
+ * (lower_guard.c) emits nothing.
  */
 #include "lower_int.h"
 #include "arena.h"
@@ -725,3 +725,19 @@ void lw_stmt(struct lw_ctx *c, const struct ast_stmt *s)
 	}
 }
 
+void lw_wrap_if(struct lw_ctx *c, const struct ast_stmt *s)
+{
+	const struct lw_probe_guards *g = &c->guards[c->probe->index];
+	unsigned i, j;
+
+	for (i = 0; i < g->n; i++) {
+		if (g->v[i].origin != s || (g->removable && g->v[i].filter))
+			continue;
+		c->at = g->v[i].expr->span;
+		lw_expr(c, g->v[i].expr);
+		j = lw_emit(c, IR_JNZ, 0, 0, 0);
+		lw_emit(c, IR_NEXT, 0, 0, 0);
+		lw_patch(c, j, lw_here(c));
+	}
+	lw_stmt(c, s->s1);
+}

@@ -4,7 +4,7 @@
  * In: one guard conjunct (an expression that must be true for the
  * handler to run) of a tracepoint, kprobe or uprobe probe.  Out: the
  * same condition in the kernel's filter syntax, or NULL and the reason
- * it stays in user space.  lower_plan.c decides which conjuncts a probe
+ * it stays in user space.  lower_guard.c decides which conjuncts a probe
  * has and which of them may go to the kernel.
  *
  * Only what the kernel evaluates exactly as stap would is written:

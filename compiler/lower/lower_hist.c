@@ -2,7 +2,7 @@
  * lower_hist.c - pass 3: aggregations to hist triggers (issue 12).
  *
  * In: the elaborated program, each tracepoint probe's guards (computed
- * by lower_plan.c) and the target (lower_options.hist).  Out: per probe
+ * by lower_guard.c) and the target (lower_options.hist).  Out: per probe
  * whether it runs in the kernel only (lw_ctx.lowered), the hist trigger
  * objects of the kernel plan and the ir_prog.hreads that tell the
  * runtime (run_hist.c) how to read each hist back into the store.

@@ -5,7 +5,9 @@
  *
  *   lower.c         probes, functions, globals; lower_run()
  *   lower_code.c    expressions and statements -> bytecode
- *   lower_plan.c    guards, events, dynamic events -> kernel plan objects
+ *   lower_plan.c    events, dynamic events, filters -> kernel plan objects
+ *   lower_guard.c   a probe's guard: what the kernel filters, what stays
+ *   lower_kobj.c    appending kernel objects to the plan (no callbacks)
  *   lower_filter.c  guard expressions -> kernel filter text
  *   lower_track.c   the process-tracking events
  *   lower_hist.c    aggregations -> hist triggers
@@ -100,10 +102,28 @@ void lw_stmt(struct lw_ctx *c, const struct ast_stmt *s);
 /* The index of @ev in the plan's events, adding it (and its dynamic
    event) when new. */
 unsigned lw_event(struct lw_ctx *c, const struct tpf_event *ev);
-/* The filter clause that leaves out ktap itself on @system:@name. */
-const char *lw_own_pid(const char *system, const char *name);
 /* Every tracepoint probe's guards, events, filters and enables. */
 void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt);
+
+/* ---- lower_kobj.c: kernel objects (also lower.h's lower_kplan_add()) ---- */
+
+/* The filter clause that leaves out ktap itself on @system:@name. */
+const char *lw_own_pid(const char *system, const char *name);
+
+/* ---- lower_guard.c: a probe's guard ---- */
+
+/* Probe @p's guard into @g: its point condition and leading guards,
+   each conjunct with its kernel filter text or why it has none. */
+void lw_guard_build(struct lw_ctx *c, struct lw_probe_guards *g, const struct sem_probe *p);
+/* The kernel conjuncts of @g as one filter (NULL: none). */
+const char *lw_guard_filter(struct lw_ctx *c, const struct lw_probe_guards *g);
+/* Does every conjunct of @g go to the kernel? */
+bool lw_guard_all_kernel(const struct lw_probe_guards *g);
+/* ktap's process tracking reads every record of its events: no filter. */
+void lw_guard_untracked(struct lw_probe_guards *g);
+/* -v: what of probe @p's guard @g went into the kernel, and why not the rest. */
+void lw_guard_explain(struct lw_ctx *c, FILE *out, const struct sem_probe *p,
+		      const struct lw_probe_guards *g, bool filtered, bool traceoff);
 
 /* ---- lower_hist.c: aggregations to hist triggers ---- */
 
@@ -131,15 +151,16 @@ bool lw_lat_global(const struct lw_ctx *c, unsigned g);
  * exactly when event probe @probe's handler runs (a hist or stacktrace
  * trigger's "if"; triggers do not see the event's own filter): the
  * probe's kernel conjuncts and the clause that leaves ktap out
- * (lower_plan.c's lw_own_pid()).  *@complete (may be NULL) is true when
+ * (lower_kobj.c's lw_own_pid()).  *@complete (may be NULL) is true when
  * nothing of the probe's guard stays in user space, i.e. the trigger
  * fires for exactly the records the handler runs for.  Valid after
  * lw_plan_events().
  */
 const char *lw_probe_kernel_filter(const struct lw_ctx *c, unsigned probe, bool *complete);
 
-/* Code for the handler's single "if (C) S" (lw_probe_guards.wrap): the
-   user-space conjuncts of C, each leaving the handler when false, then S. */
+/* lower_code.c: code for the handler's single "if (C) S"
+   (lw_probe_guards.wrap): the user-space conjuncts of C, each leaving the
+   handler when false, then S. */
 void lw_wrap_if(struct lw_ctx *c, const struct ast_stmt *s);
 
 /* ---- lower_format.c ---- */

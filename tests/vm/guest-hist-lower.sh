@@ -18,9 +18,9 @@ guest_plan=15
 # same NAME SCRIPT: lowered and --no-lower runs print the same.
 same() {
 	printf '%s\n' "$2" >$T/$1.stp
-	timeout 120 ktap -v -c ktap-values $T/$1.stp >$T/low 2>$T/low.err
+	bounded 60 ktap -v -c ktap-values $T/$1.stp >$T/low 2>$T/low.err
 	lrc=$?
-	timeout 120 ktap --no-lower -c ktap-values $T/$1.stp >$T/ref 2>$T/ref.err
+	bounded 60 ktap --no-lower -c ktap-values $T/$1.stp >$T/ref 2>$T/ref.err
 	rrc=$?
 	if [ "$lrc" -eq 0 ] && [ "$rrc" -eq 0 ] && grep -q "runs in the kernel" $T/low.err &&
 		! grep -q "runs in user space" $T/low.err && [ -s $T/ref ] && cmp -s $T/low $T/ref; then
@@ -97,7 +97,7 @@ probe end { foreach (w+ in c) printf("%d %d\n", w, c[w]) }'
 printf '%s\n' 'global a[100]
 probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd != 999) next; a[$offset]++ }
 probe end { printf("%d\n", 1) }' >$T/full.stp
-timeout 120 ktap -c ktap-values $T/full.stp >$T/out 2>$T/err
+bounded 60 ktap -c ktap-values $T/full.stp >$T/out 2>$T/err
 rc=$?
 if [ "$rc" -eq 0 ] && grep -q "^WARNING: the kernel's hist of a on syscalls:sys_enter_lseek was full: [1-9][0-9]* events dropped (size=128;" $T/err &&
 	grep -q "^WARNING: 28 entries of the kernel's hist of a did not fit in the array" $T/err; then
@@ -111,7 +111,7 @@ fi
 printf '%s\n' 'global c
 probe kernel.trace("syscalls:sys_enter_getppid") { c[execname()]++ }
 probe end { foreach (k in c) printf("%s %d\n", k, c[k]) }' >$T/flood.stp
-timeout 300 ktap -v -c "ktap-getppid 200000" $T/flood.stp >$T/out 2>$T/err
+bounded 100 ktap -v -c "ktap-getppid 200000" $T/flood.stp >$T/out 2>$T/err
 rc=$?
 echo "ktap-getppid 200000" >$T/want
 expect "getppid flood: 200000 counted by execname in the kernel"

@@ -35,10 +35,10 @@ ktap --no-lower -e 'global n probe kernel.trace("syscalls:sys_enter_getppid") { 
 	-c "ktap-getppid 1" >/dev/null 2>&1
 ktap-tfs-snapshot >$T/before
 
-timeout 120 ktap -v -c ktap-values $T/lat.stp >$T/low 2>$T/low.err
+bounded 60 ktap -v -c ktap-values $T/lat.stp >$T/low 2>$T/low.err
 lrc=$?
 ktap-tfs-snapshot >$T/after-low
-timeout 120 ktap --no-lower -c ktap-values $T/lat.stp >$T/ref 2>$T/ref.err
+bounded 60 ktap --no-lower -c ktap-values $T/lat.stp >$T/ref 2>$T/ref.err
 rrc=$?
 ktap-tfs-snapshot >$T/after-ref
 if [ "$lrc" -eq 0 ] && grep -q "latency pair .* runs in the kernel" $T/low.err &&
@@ -71,9 +71,9 @@ probe kernel.trace("syscalls:sys_exit_read") {
 }
 probe end { foreach ([e, r] in lat) printf("%s %d %d\n", e, r, @count(lat[e, r])) }
 STP
-timeout 120 ktap -v -c ktap-values $T/keyed.stp >$T/low 2>$T/low.err
+bounded 60 ktap -v -c ktap-values $T/keyed.stp >$T/low 2>$T/low.err
 lrc=$?
-timeout 120 ktap --no-lower -c ktap-values $T/keyed.stp >$T/ref 2>$T/ref.err
+bounded 60 ktap --no-lower -c ktap-values $T/keyed.stp >$T/ref 2>$T/ref.err
 rrc=$?
 if [ "$lrc" -eq 0 ] && [ "$rrc" -eq 0 ] && grep -q "latency pair .* runs in the kernel" $T/low.err &&
 	[ "$(cat $T/ref)" = "kv-x -9 480" ] && cmp -s $T/low $T/ref; then

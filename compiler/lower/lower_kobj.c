@@ -1,0 +1,66 @@
+/*
+ * lower_kobj.c - pass 3: adding kernel objects to the plan.
+ *
+ * The helpers every lowering (events, hist triggers, synthetic events,
+ * stack triggers, process tracking) uses to append typed kernel objects
+ * (runtime/kplan.h) to ir_prog.kplan; none of them calls back into the
+ * lowerings, so those depend on this file and not on each other.
+ */
+#include "lower_int.h"
+#include "arena.h"
+
+#include <string.h>
+
+/*
+ * The filter clause that leaves out ktap itself ($KTAP, replaced by
+ * ktap's pid at run time).  common_pid is the task an event happened in;
+ * the scheduler's events also name a second task, and ktap's sleeping in
+ * poll() between reads makes the switches into it and its wake-ups.
+ */
+const char *lw_own_pid(const char *system, const char *name)
+{
+	if (strcmp(system, "sched") != 0)
+		return "common_pid != $KTAP";
+	if (!strcmp(name, "sched_switch"))
+		return "common_pid != $KTAP && next_pid != $KTAP";
+	if (!strcmp(name, "sched_wakeup") || !strcmp(name, "sched_waking"))
+		return "common_pid != $KTAP && pid != $KTAP";
+	return "common_pid != $KTAP";
+}
+
+/*
+ * The objects that arm one event: its filter, then enable.  Every filter
+ * leaves out ktap's own threads (lw_own_pid()): reading the ring buffer
+ * takes system calls and context switches, and a script tracing those
+ * would otherwise see ktap's reads, which make records, which wake ktap
+ * to read them, and so on.
+ */
+void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
+			const char *name, const char *filter)
+{
+	const char *own = lw_own_pid(system, name);
+
+	lower_kplan_add(a, ir, &(struct kp_obj){ .kind = KP_FILTER, .u.filter = {
+		system, name, filter ? arena_printf(a, "(%s) && %s", filter, own) : own } });
+	lower_kplan_add(a, ir, &(struct kp_obj){ .kind = KP_ENABLE,
+						 .u.enable = { system, name } });
+}
+
+void lower_kplan_add(struct arena *a, struct ir_prog *ir, const struct kp_obj *o)
+{
+	struct kp_plan *p = &ir->kplan;
+
+	p->objs = arena_grow(a, p->objs, p->n, &p->cap, sizeof(*p->objs));
+	p->objs[p->n++] = *o;
+}
+
+struct kp_arg lower_fetch_arg(struct arena *a, const char *name, const char *fetch)
+{
+	/* "+8(%di):s32": the type follows the last ':' (types have none) */
+	const char *colon = strrchr(fetch, ':');
+
+	if (!colon)
+		return (struct kp_arg){ name, fetch, NULL };
+	return (struct kp_arg){ name, arena_strndup(a, fetch, (size_t)(colon - fetch)),
+				colon + 1 };
+}
