@@ -398,6 +398,16 @@ static int run_resolve_fields(struct run *r)
 
 /* ---- probes ---- */
 
+/*
+ * Must the rest of @kind's probes be skipped?  stap runs a begin probe
+ * only while the session is still starting: after exit() (oneshot's) or
+ * too many errors in an earlier begin probe, the later ones do not run.
+ */
+static bool run_kind_stopped(const struct run *r, enum ir_probe_kind kind)
+{
+	return r->ctx.aborting || (kind == IR_P_BEGIN && r->ctx.exiting);
+}
+
 /* Run every probe of @kind, lowest priority first, in declaration order. */
 static void run_kind(struct run *r, enum ir_probe_kind kind)
 {
@@ -421,7 +431,7 @@ static void run_kind(struct run *r, enum ir_probe_kind kind)
 			return;
 		for (i = 0; i < p->nprobes; i++)
 			if (p->probes[i].kind == kind && p->probes[i].priority == next &&
-			    !r->ctx.aborting)
+			    !run_kind_stopped(r, kind))
 				rt_run_probe(&r->ctx, i, NULL);
 		prio = next;
 		have = true;
