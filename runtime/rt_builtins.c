@@ -9,6 +9,7 @@
 #include "rt_builtins.h"
 #include "format.h"
 #include "rt_stack.h"
+#include "syscall_table.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -165,6 +166,26 @@ static enum rt_status rtb_substr(struct rt_ctx *c, struct rt_value *a, unsigned 
 	if (len > a[0].len - start)
 		len = a[0].len - start;
 	*ret = rt_scratch_str(c, a[0].s + start, (size_t)len);
+	return RT_OK;
+}
+
+/* ---- system-call numbers ---- */
+
+/* stap's: "" for a number the table does not have. */
+static enum rt_status rtb_syscall_name(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				       struct rt_value *ret)
+{
+	const char *name = sct_name(a[0].l);
+
+	*ret = rt_cstr(name ? name : "");
+	return RT_OK;
+}
+
+/* stap's: -1 for a name the table does not have. */
+static enum rt_status rtb_syscall_num(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				      struct rt_value *ret)
+{
+	*ret = rt_long(sct_number(a[0].s, (size_t)a[0].len));
 	return RT_OK;
 }
 
@@ -448,6 +469,7 @@ static const rtb_fn rtb_table[] = {
 	[RTB_TEXT_STRN] = rtb_text_str, [RTB_STRINGAT] = rtb_stringat,
 	[RTB_STRTOL] = rtb_strtol, [RTB_MATCHED] = rtb_matched,
 	[RTB_STRING] = rtb_string, [RTB_RANDINT] = rtb_randint,
+	[RTB_SYSCALL_NAME] = rtb_syscall_name, [RTB_SYSCALL_NUM] = rtb_syscall_num,
 };
 
 enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
