@@ -696,6 +696,63 @@ static int point_syscall(struct sema_ctx *c, struct point_state *st, const struc
 	return 1;
 }
 
+/*
+ * process("PATH").begin/.end/.thread.begin/.thread.end and process(PID)...:
+ * tapset/process.stp's alias of the same name without the argument, on
+ * condition that the task runs PATH or is process PID.  A trace record
+ * names no executable file, so PATH matches by the kernel's name of the
+ * program (comm: the file's base name, cut to 15 characters), which a
+ * process gets at exec and a child inherits, as the file does in stap.
+ */
+static int point_process_life(struct sema_ctx *c, struct point_state *st,
+			      const struct ast_ppoint *p)
+{
+	const struct ast_expr *arg = p->n > 1 ? p->comps[0].arg : NULL;
+	struct ast_ppoint *q;
+	struct ast_expr *who, *is;
+	struct point_state inner = *st;
+	const char *base;
+	unsigned k;
+
+	if (!arg || !point_is(p, 0, "process") ||
+	    !((p->n == 2 && (point_is(p, 1, "begin") || point_is(p, 1, "end"))) ||
+	      (p->n == 3 && point_is(p, 1, "thread") &&
+	       (point_is(p, 2, "begin") || point_is(p, 2, "end")))))
+		return 0;
+	for (k = 1; k < p->n; k++)
+		if (p->comps[k].arg)
+			return 0;
+	if (arg->kind == AST_NUM) {
+		who = ast_named(c->arena, AST_CALL, "pid", arg->span);
+		is = ast_num(c->arena, arg->num, arg->span);
+	} else {
+		size_t len = arg->len;
+
+		for (base = arg->str + len; base > arg->str && base[-1] != '/'; base--)
+			;
+		len -= (size_t)(base - arg->str);
+		who = ast_named(c->arena, AST_CALL, "execname", arg->span);
+		is = ast_str(c->arena, base, len > 15 ? 15 : len, arg->span);
+	}
+	who->op_span = arg->span;
+	q = arena_alloc(c->arena, sizeof(*q));
+	*q = *p;
+	q->comps = arena_alloc(c->arena, p->n * sizeof(*q->comps));
+	for (k = 0; k < p->n; k++)
+		q->comps[k] = p->comps[k];
+	q->comps[0].arg = NULL;
+	q->optional = q->sufficient = false;
+	q->cond = NULL;
+	inner.cond = point_and(c, st->cond, ast_binary(c->arena, AST_BINARY, AST_OP_EQ, who, is,
+						       arg->span));
+	if (!point_aliases(c, &inner, q)) {
+		diag_error(c->diag, p->span, "no tapset alias '%s' for probe point '%s'",
+			   sema_point_text(c, q), sema_point_text(c, p));
+		return -1;
+	}
+	return 1;
+}
+
 static void point_resolve(struct sema_ctx *c, struct point_state *st,
 		       const struct ast_ppoint *p)
 {
@@ -707,6 +764,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 		return;
 	if ((r = point_simple(c, st, p)) != 0 || (r = point_trace(c, st, p)) != 0 ||
 	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
+	    (r = point_process_life(c, st, p)) != 0 ||
 	    (r = point_kernel_function(c, st, p)) != 0 ||
 	    (r = point_kernel_statement(c, st, p)) != 0 ||
 	    (r = point_process_statement(c, st, p)) != 0)

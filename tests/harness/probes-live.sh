@@ -65,5 +65,45 @@ else
 	skip "syscall_any on this architecture" "ktap's system-call table is x86_64's"
 fi
 
+# --- process.begin/end, process.thread.begin/end: the target's tree ---
+procs='global names
+probe process.begin { names["begin", execname(), pid() == target()]++ }
+probe process.end { names["end", execname(), pid() == target()]++ }
+probe process.thread.begin {
+	names["thread.begin", execname(), pid() == target() && tid() != pid()]++ }
+probe process.thread.end {
+	names["thread.end", execname(), pid() == target() && tid() != pid()]++ }
+probe end { foreach ([k, n, t] in names) printf("%s %s %d %d\n", k, n, t, names[k, n, t]) }'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$procs" -c "$GP -t 4 10"
+sort "$TMP/out" >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "process.begin/end once for the -c command, thread.begin/end for its 4 threads" \
+	"begin ktap-getppid 1 1
+end ktap-getppid 1 1
+thread.begin ktap-getppid 1 4
+thread.end ktap-getppid 1 4"
+
+# sh forks twice and each child execs: begin at each fork (the shell's
+# name) and exec (the program's), end at each exit; nothing outside.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$procs" -c "sh -c '$GP 1; $GP 2; :'"
+sort "$TMP/out" >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "process.begin/end over sh's two children, and nothing else" \
+	"begin ktap-getppid 0 2
+begin sh 0 2
+begin sh 1 1
+end ktap-getppid 0 2
+end sh 1 1"
+
+# process("PATH").begin/end: by the program's name; process(PID).end.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global b, e, t
+probe process("'"$GP"'").begin { b++ }
+probe process("/no/such/dir/ktap-getppid").end { e++ }
+probe process("/bin/sh").thread.begin { b += 100 }
+probe process($1).end { t++ }
+probe end { printf("%d %d %d\n", b, e, t) }' -c "sh -c '$GP 1; $GP -t 2 2; :'" 1
+expect_text "process(\"PATH\").begin/end: the two execs of ktap-getppid under sh, none of sh's threads" \
+	"2 2 0"
+
 tfs_guard_end "tracefs is as it was before the runs"
 done_testing
