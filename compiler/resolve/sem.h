@@ -78,6 +78,9 @@ struct sem_probe {
 	   "syscall.NAME[.return]", "scheduler.ctxswitch". */
 	const char *family;
 	const char *alias_vars;		/* -L: " name:type ..." its body sets */
+	/* Its context is a task the record names (scheduler.cpu_on: the
+	   one switched in), not the recording task (sema_context.c). */
+	bool other_task;
 };
 
 struct sem_func {

@@ -105,5 +105,30 @@ probe end { printf("%d %d %d\n", b, e, t) }' -c "sh -c '$GP 1; $GP -t 2 2; :'" 1
 expect_text "process(\"PATH\").begin/end: the two execs of ktap-getppid under sh, none of sh's threads" \
 	"2 2 0"
 
+# --- scheduler.cpu_off/cpu_on: both on one sched_switch record, cpu_off
+#     first whatever the script's order; cpu_on's context the task
+#     switched in ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global last, bad, good
+probe scheduler.cpu_on {
+	if (last != "off" || tid() != $next_pid || pid() != $next_pid ||
+	    execname() != $next_comm || idle != ($next_pid == 0) || name != "cpu_on")
+		bad++
+	else
+		good++
+	last = "on"
+}
+probe scheduler.cpu_off {
+	if (tid() != $prev_pid || idle != ($prev_pid == 0) || name != "cpu_off") bad++
+	last = "off"
+}
+probe end { printf("%d %d\n", bad, good > 10) }' -c "sleep 0.2"
+expect_text "scheduler.cpu_on: after cpu_off on each record, tid()/pid()/execname() of the task switched in" "0 1"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe scheduler.cpu_on { println(task_prev) }'
+sed 's/^[^:]*:[0-9]*:[0-9]*: //;q' "$TMP/err" >"$TMP/out"
+if [ "$rc" -eq 1 ]; then rc=0; fi
+expect_text "scheduler.cpu_on's task_prev: an error saying what to use instead" \
+	"error: scheduler.cpu_on: 'task_prev' is not available: a sched_switch record has no task_struct pointers: use \$prev_pid, \$prev_comm, \$prev_prio"
+
 tfs_guard_end "tracefs is as it was before the runs"
 done_testing
