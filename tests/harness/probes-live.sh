@@ -11,11 +11,12 @@
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
 SC=$KTAP_BUILDDIR/tests/tools/ktap-syscalls
+UDP=$KTAP_BUILDDIR/tests/tools/ktap-udp
 
 require_live "live tests need root (run make check as root)"
 [ -d /sys/kernel/tracing/events/raw_syscalls ] ||
 	skip_all "no tracefs with raw_syscalls events at /sys/kernel/tracing"
-require_tools "$GP" "$SC" "$TFS_SNAP"
+require_tools "$GP" "$SC" "$UDP" "$TFS_SNAP"
 
 tfs_guard_begin
 
@@ -129,6 +130,27 @@ sed 's/^[^:]*:[0-9]*:[0-9]*: //;q' "$TMP/err" >"$TMP/out"
 if [ "$rc" -eq 1 ]; then rc=0; fi
 expect_text "scheduler.cpu_on's task_prev: an error saying what to use instead" \
 	"error: scheduler.cpu_on: 'task_prev' is not available: a sched_switch record has no task_struct pointers: use \$prev_pid, \$prev_comm, \$prev_prio"
+
+# --- irq_handler.*, softirq.*: entry and exit pair up on each CPU over
+#     direct disk writes (the disk's interrupts) ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global open, bad, n
+probe irq_handler.entry { if (cpu() in open) bad++; open[cpu()] = irq; if (dev_name != "") n++ }
+probe irq_handler.exit {
+	if (!(cpu() in open) || open[cpu()] != irq || ret < 0 || ret > 2) bad++
+	delete open[cpu()]
+}
+probe softirq.entry, softirq.exit { if (vec_nr < 0 || vec_nr > 9) bad++ }
+probe end { printf("%d %d\n", bad, n > 0) }' \
+	-c "dd if=/dev/zero of=$KTAP_BUILDDIR/probes-live.dd bs=4096 count=50 oflag=direct status=none"
+rm -f "$KTAP_BUILDDIR/probes-live.dd"
+expect_text "irq_handler.entry/exit: irq and dev_name, each exit after its entry on its CPU" "0 1"
+
+# --- netdev.transmit/receive: 50 datagrams of 1234 bytes over lo ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global t, r
+probe netdev.transmit { if (dev_name == "lo") t[length]++ }
+probe netdev.receive { if (dev_name == "lo") r[length]++ }
+probe end { printf("%d %d\n", t[1234 + 42], r[1234 + 28]) }' -c "$UDP 50 1234"
+expect_text "netdev.transmit/receive: dev_name and length of 50 loopback datagrams each way" "50 50"
 
 tfs_guard_end "tracefs is as it was before the runs"
 done_testing
