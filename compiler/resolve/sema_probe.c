@@ -87,6 +87,7 @@ static struct sem_probe *point_emit(struct sema_ctx *c, struct point_state *st,
 	sp->cond = ast_clone_expr(c->arena, st->cond);
 	sp->span = st->written->span;
 	sp->decl = st->user->span;
+	sema_context_rewrite(c, sp);
 	return sp;
 }
 
@@ -712,7 +713,7 @@ static int point_process_life(struct sema_ctx *c, struct point_state *st,
 	struct ast_expr *who, *is;
 	struct point_state inner = *st;
 	const char *base;
-	unsigned k;
+	unsigned k, first;
 
 	if (!arg || !point_is(p, 0, "process") ||
 	    !((p->n == 2 && (point_is(p, 1, "begin") || point_is(p, 1, "end"))) ||
@@ -745,11 +746,14 @@ static int point_process_life(struct sema_ctx *c, struct point_state *st,
 	q->cond = NULL;
 	inner.cond = point_and(c, st->cond, ast_binary(c->arena, AST_BINARY, AST_OP_EQ, who, is,
 						       arg->span));
+	first = c->prog->nprobes;
 	if (!point_aliases(c, &inner, q)) {
 		diag_error(c->diag, p->span, "no tapset alias '%s' for probe point '%s'",
 			   sema_point_text(c, q), sema_point_text(c, p));
 		return -1;
 	}
+	for (k = first; c->alias_depth == 0 && k < c->prog->nprobes; k++)
+		c->prog->probes[k]->family = sema_point_text(c, p);	/* -l: as written */
 	return 1;
 }
 
