@@ -58,7 +58,8 @@ static void ctx_take_marker(struct ctx_fields *f, struct ast_stmt *s)
 		ctx_take_marker(f, s->body.v[i]);
 }
 
-static bool ctx_script_func(struct sema_ctx *c, const char *name)
+/* Does the script (or the tapset) define function @name itself? */
+bool sema_defines_func(struct sema_ctx *c, const char *name)
 {
 	unsigned i;
 
@@ -74,7 +75,7 @@ static int ctx_rewrite_fn(struct ast_expr *e, void *arg)
 	struct ctx_fields *f = arg;
 	const char *to;
 
-	if (e->kind != AST_CALL || e->args.n != 0 || ctx_script_func(f->c, e->str))
+	if (e->kind != AST_CALL || e->args.n != 0 || sema_defines_func(f->c, e->str))
 		return 0;
 	if (!strcmp(e->str, "tid") || !strcmp(e->str, "pid"))
 		to = f->tid;

@@ -146,6 +146,8 @@ void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe);
 void sema_context_rewrite(struct sema_ctx *c, struct sem_probe *sp);
 /* ... and run after the other probes of their record. */
 void sema_context_order(struct sema_ctx *c);
+/* Is @name a function the script or the tapset defines (not a builtin)? */
+bool sema_defines_func(struct sema_ctx *c, const char *name);
 
 /* ---- sema_type.c: names and types ---- */
 
