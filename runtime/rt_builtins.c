@@ -181,6 +181,14 @@ static enum rt_status rtb_syscall_name(struct rt_ctx *c, struct rt_value *a, uns
 	return RT_OK;
 }
 
+/* input.char/input.line's text: "" in any other probe. */
+static enum rt_status rtb_ktap_input(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				     struct rt_value *ret)
+{
+	*ret = c->input.type == RT_STRING ? c->input : rt_str("", 0);
+	return RT_OK;
+}
+
 /* stap's: -1 for a name the table does not have. */
 static enum rt_status rtb_syscall_num(struct rt_ctx *c, struct rt_value *a, unsigned n,
 				      struct rt_value *ret)
@@ -470,6 +478,7 @@ static const rtb_fn rtb_table[] = {
 	[RTB_STRTOL] = rtb_strtol, [RTB_MATCHED] = rtb_matched,
 	[RTB_STRING] = rtb_string, [RTB_RANDINT] = rtb_randint,
 	[RTB_SYSCALL_NAME] = rtb_syscall_name, [RTB_SYSCALL_NUM] = rtb_syscall_num,
+	[RTB_KTAP_INPUT] = rtb_ktap_input,
 };
 
 enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,

@@ -19,6 +19,7 @@
 #include "fileio.h"
 #include "run_child.h"
 #include "run_proc.h"
+#include "run_input.h"
 #include "usym.h"
 
 #include <errno.h>
@@ -89,6 +90,7 @@ struct run {
 	uint64_t ustk[RUN_USTACK_MAX];	/* a user stack with its return address */
 	int maps_tgid;			/* the last maps refresh: whose, when */
 	uint64_t maps_at;
+	struct run_input input;		/* input.char/input.line: stdin */
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -692,6 +694,8 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 	int n = 1, t = run_timeout(r, due);
 
 	fds[0] = (struct pollfd){ r->sigfd, POLLIN, 0 };
+	fds[1] = (struct pollfd){ run_input_fd(&r->input), POLLIN, 0 };	/* -1: ignored */
+	n = 2;
 	if (r->rdr && now < quiet_end) {
 		int q = (int)((quiet_end - now + 999999) / 1000000);
 
@@ -703,6 +707,11 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 		run_stop_at(r, run_now());
 	if (fds[0].revents)
 		run_signal(r);
+	if (fds[1].revents) {
+		run_input_read(&r->input, &r->ctx);
+		run_check_exit(r, run_now());
+		run_flush(r);
+	}
 }
 
 static void run_loop(struct run *r)
@@ -815,6 +824,7 @@ static void run_cleanup(struct run *r)
 		free(r->frames[i].v);
 	free(r->frames);
 	run_proc_free(&r->procs);
+	run_input_free(&r->input);
 	free(r->due);
 	free(r->want_stack);
 	free(r->ra);
@@ -877,6 +887,7 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 	r->opt = opt;
 	r->sigfd = -1;
 	r->child = (struct run_child){ 0, -1, -1 };
+	run_input_init(&r->input, p);
 	if (run_setup(r) != 0)
 		goto out;
 	run_kind(r, IR_P_BEGIN);

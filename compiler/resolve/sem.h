@@ -48,6 +48,8 @@ enum sem_probe_kind {
 	SEM_P_ERROR,
 	SEM_P_TRACE,			/* a tracepoint (event) */
 	SEM_P_TIMER,
+	SEM_P_INPUT_CHAR,	/* input.char: each byte of ktap's stdin */
+	SEM_P_INPUT_LINE,	/* input.line: each line */
 };
 
 struct sem_probe {

@@ -136,6 +136,23 @@ static int point_simple(struct sema_ctx *c, struct point_state *st,
 	return 0;
 }
 
+/*
+ * __ktap_input.char and __ktap_input.line: ktap's standard input, a byte
+ * or a line at a time (runtime/run_input.c); tapset/input.stp's
+ * input.char and input.line give them stap's variables.
+ */
+static int point_input(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
+{
+	bool line;
+
+	if (p->n != 2 || !point_is(p, 0, "__ktap_input") || p->comps[0].arg || p->comps[1].arg ||
+	    !(point_is(p, 1, "char") || point_is(p, 1, "line")))
+		return 0;
+	line = point_is(p, 1, "line");
+	point_emit(c, st, line ? SEM_P_INPUT_LINE : SEM_P_INPUT_CHAR, sema_point_text(c, p));
+	return 1;
+}
+
 /* kernel.trace("system:event") with globs; "event" alone matches any system. */
 static int point_trace(struct sema_ctx *c, struct point_state *st,
 		    const struct ast_ppoint *p)
@@ -768,7 +785,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 		return;
 	if ((r = point_simple(c, st, p)) != 0 || (r = point_trace(c, st, p)) != 0 ||
 	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
-	    (r = point_process_life(c, st, p)) != 0 ||
+	    (r = point_process_life(c, st, p)) != 0 || (r = point_input(c, st, p)) != 0 ||
 	    (r = point_kernel_function(c, st, p)) != 0 ||
 	    (r = point_kernel_statement(c, st, p)) != 0 ||
 	    (r = point_process_statement(c, st, p)) != 0)
