@@ -307,6 +307,12 @@ int kp_render(const struct kp_obj *o, struct kp_text *out)
 	case KP_OPTION:
 		rc = kp_render_option(&o->u.option, out);
 		break;
+	case KP_PERF:	/* shown, not written: the perf event's fd goes at exit */
+		out->global = true;
+		out->path = kp_printf("events/%s/%s/id", o->u.perf.system, o->u.perf.event);
+		out->line = strdup("perf_event_open(PERF_TYPE_TRACEPOINT, disabled)");
+		rc = out->path && out->line ? 0 : -1;
+		break;
 	}
 	if (rc != 0) {
 		int e = errno == EINVAL ? EINVAL : ENOMEM;

@@ -20,6 +20,7 @@
 #include "hist_parse.h"
 #include "rt_ctx.h"
 #include "store.h"
+#include "ksym.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -32,7 +33,43 @@ struct rh_warn {
 	unsigned n, cap;
 	unsigned gone;		/* entries of threads /proc no longer has */
 	unsigned full;		/* entries the store's array had no room for */
+	const struct ksym_names *names;	/* kallsyms by name, for stack keys */
+	unsigned unknown;	/* stack frames kallsyms does not have */
+	unsigned ambiguous;	/* stack frames of a name several symbols share */
+	unsigned deep;		/* stacks at the kernel's depth limit */
 };
+
+/* The kernel's HIST_STACKTRACE_DEPTH (6.1; 31 on the newest kernels). */
+#define RH_STACK_DEPTH 16
+
+/*
+ * A stack key as backtrace() would give it: the hist prints its frames
+ * symbolically (%pS), which kallsyms turns back into the addresses
+ * (symbol + offset).  Into @buf (@len bytes); its length.
+ */
+static size_t rh_stack(const struct hist_parse_key *hk, struct rh_warn *w, char *buf,
+		       size_t len)
+{
+	size_t i, n = 0;
+	uint64_t addr;
+	int rc;
+
+	buf[0] = '\0';
+	w->deep += hk->n_frames >= RH_STACK_DEPTH;
+	for (i = 0; i < hk->n_frames; i++) {
+		rc = ksym_frame_addr(w->names, hk->frames[i], &addr);
+		if (rc < 0) {
+			w->unknown++;
+			addr = 0;
+		}
+		w->ambiguous += rc > 0;
+		rc = ksym_format_parts(NULL, NULL, addr, 0, 0, KSYM_FMT_HEX, 0, buf + n, len - n);
+		if (rc < 0 || (size_t)rc >= len - n)
+			break;
+		n += (size_t)rc;
+	}
+	return n;
+}
 
 static void rh_renamed(struct rh_warn *w, int tid)
 {
@@ -129,7 +166,7 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 		     struct rh_warn *w)
 {
 	struct rt_value keys[4];
-	char comm[4][24];
+	char comm[4][24], stk[4][1024];
 	unsigned i, n = 0, nk = r->nkeys - (r->val == IR_HV_STATX);
 	int64_t hits = (int64_t)e->vals[0];
 	uint64_t val = t->n_vals > 1 ? e->vals[1] : 0;
@@ -159,6 +196,9 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 			} else {
 				keys[n++] = rt_long(rh_sext(hk->u, k));
 			}
+			continue;
+		case IR_HK_KSTACK:
+			keys[n++] = rt_str(stk[i], (uint32_t)rh_stack(hk, w, stk[i], sizeof(stk[i])));
 			continue;
 		case IR_HK_TID: case IR_HK_CPU:
 			keys[n++] = rt_long(rh_sext(hk->u, k));
@@ -212,7 +252,8 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	struct hist_parse_file *f = NULL;
 	const struct hist_parse_trigger *t;
 	struct hist_parse_error err;
-	struct rh_warn w = { NULL, 0, 0, 0, 0 };
+	struct rh_warn w = { NULL, 0, 0, 0, 0, NULL, 0, 0, 0 };
+	struct ksym_names *names = NULL;
 	size_t len = 0, i;
 	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
 
@@ -225,6 +266,9 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 		return;
 	}
 	w.n = 0;
+	for (i = 0; i < r->nkeys; i++)
+		if (r->keys[i].kind == IR_HK_KSTACK && ctx->ksym && !names)
+			w.names = names = ksym_names_new(ctx->ksym);
 	for (i = 0; i < t->n_entries; i++)
 		rh_entry(ctx, r, t, &t->entries[i], &w);
 	if (final && t->dropped)
@@ -248,9 +292,39 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 			"read the kernel's hist and was not seen starting: named \"<...>\" "
 			"(--no-lower reads names as the events come)\n", w.gone,
 			w.gone == 1 ? "y" : "ies", gname);
+	if (final && w.deep)
+		fprintf(stderr, "WARNING: %u stack%s of %s reached the kernel's hist limit of %d "
+			"frames and may be cut there (--no-lower keeps them whole)\n", w.deep,
+			w.deep == 1 ? "" : "s", gname, RH_STACK_DEPTH);
+	if (final && w.unknown)
+		fprintf(stderr, "WARNING: %u frame%s of the kernel's stacks of %s not in kallsyms: "
+			"shown as 0x0\n", w.unknown, w.unknown == 1 ? "" : "s", gname);
+	if (final && w.ambiguous)
+		fprintf(stderr, "WARNING: %u frame%s of the kernel's stacks of %s name%s a symbol "
+			"kallsyms has more than once (of that size): the first taken\n",
+			w.ambiguous, w.ambiguous == 1 ? "" : "s", gname, w.ambiguous == 1 ? "s" : "");
+	ksym_names_free(names);
 	free(w.renamed);
 	free(text);
 	hist_parse_free(f);
+}
+
+int run_hist_stacks(const struct ir_prog *p, const struct ksym_table *ksym)
+{
+	unsigned i, k;
+
+	for (i = 0; i < p->nhreads; i++)
+		for (k = 0; k < p->hreads[i].nkeys; k++)
+			if (p->hreads[i].keys[k].kind == IR_HK_KSTACK &&
+			    (!ksym || ksym_hidden(ksym))) {
+				fprintf(stderr, "ERROR: %s is keyed by kernel stacks kept in the "
+					"kernel's hist, whose frames only kallsyms turns back into "
+					"addresses, and %s: run with --no-lower\n",
+					p->globals[p->hreads[i].global].name, !ksym ?
+					"kallsyms could not be read" : ksym_hidden_message());
+				return -1;
+			}
+	return 0;
 }
 
 void run_hist_clear(const struct ir_prog *p, const struct run_source *src, unsigned g)

@@ -11,7 +11,7 @@
 # ktap handled (crossing to user space) under 1% of the events.
 # tracefs must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=15
+guest_plan=19
 
 . /tests/guest-lib.sh
 
@@ -91,6 +91,25 @@ same timer-reads 'global c
 probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd != 999) next; c[$whence]++ }
 probe timer.ms(100) { x = 0; foreach (w in c) x += c[w] }
 probe end { foreach (w+ in c) printf("%d %d\n", w, c[w]) }'
+
+# Aggregation by kernel stack: the hist's stacktrace key (a perf event
+# held open makes it start at the probe point, as the stacktrace
+# trigger's stacks do from there), read back to backtrace()'s addresses.
+same stack-count 'global a
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; a[backtrace()]++ }
+probe end { foreach (k in a- limit 5) { print_stack(k); printf("%d\n", a[k]) } }'
+
+same stack-hex-execname 'global a
+probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd != 999) next; a[execname(), backtrace()]++ }
+probe end { foreach ([e, k] in a) printf("%s %s %d\n", e, k, a[e, k]) }'
+
+same stack-stat 'global s
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; s[backtrace()] <<< $count }
+probe end { foreach (k in s) { print(sprint_stack(k)); printf("%d %d\n", @count(s[k]), @sum(s[k])) } }'
+
+same stack-exit 'global a
+probe kernel.trace("sched:sched_process_exit") { if ($comm != "kv-x") next; a[backtrace()]++ }
+probe end { foreach (k in a) { print_stack(k); printf("%s %d\n", k, a[k]) } }'
 
 # A hist that fills up is never silent: 192 distinct offsets into a map
 # of 128 (the kernel's least), an array of 100.
