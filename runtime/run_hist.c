@@ -321,7 +321,8 @@ int run_hist_stacks(const struct ir_prog *p, const struct ksym_table *ksym)
 					"kernel's hist, whose frames only kallsyms turns back into "
 					"addresses, and %s: run with --no-lower\n",
 					p->globals[p->hreads[i].global].name, !ksym ?
-					"kallsyms could not be read" : ksym_hidden_message());
+					"kallsyms could not be read" : "/proc/kallsyms hides the "
+					"addresses (kernel.kptr_restrict, or no CAP_SYSLOG)");
 				return -1;
 			}
 	return 0;
