@@ -27,14 +27,16 @@ top_entries() { cat $TR/per_cpu/cpu*/stats | awk '/^entries:/ { n += $2 } END { 
 top_before=$(top_entries)
 
 # 1. print_backtrace(): one stack per call of the -c child (3 calls),
-#    each the same, from the tracepoint's caller down to the syscall entry.
+#    each the same, from the probe point (the tracepoint's caller: the
+#    trigger's frames of the tracing code, ftrace_syscall_enter and
+#    __traceiter_sys_enter, are dropped) down to the syscall entry.
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 3" -e \
 	"probe $TP { if (tid() == target()) { print_backtrace(); println(\"--\") } }"
 sed 's/^ 0x[0-9a-f]* : \([A-Za-z0-9_.]*\)+0x[0-9a-f]*\/0x[0-9a-f]* \[kernel\]$/\1/' \
 	"$TMP/out" | tr '\n' ' ' | sed 's/ -- /\n/g' >"$TMP/names"
 if [ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/names")" -eq 3 ] &&
 	[ "$(sort -u "$TMP/names" | wc -l)" -eq 1 ] &&
-	grep -q 'do_syscall_64 entry_SYSCALL_64_after_hwframe$' "$TMP/names"; then
+	grep -q '^syscall_trace_enter[a-z0-9.]* .*do_syscall_64 entry_SYSCALL_64_after_hwframe$' "$TMP/names"; then
 	ok "print_backtrace(): 3 identical kernel stacks ending in the syscall entry ($(head -n 1 "$TMP/names"))"
 else
 	not_ok "print_backtrace() (exit status $rc)"
