@@ -253,7 +253,6 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	const struct hist_parse_trigger *t;
 	struct hist_parse_error err;
 	struct rh_warn w = { NULL, 0, 0, 0, 0, NULL, 0, 0, 0 };
-	struct ksym_names *names = NULL;
 	size_t len = 0, i;
 	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
 
@@ -267,8 +266,9 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	}
 	w.n = 0;
 	for (i = 0; i < r->nkeys; i++)
-		if (r->keys[i].kind == IR_HK_KSTACK && ctx->ksym && !names)
-			w.names = names = ksym_names_new(ctx->ksym);
+		if (r->keys[i].kind == IR_HK_KSTACK && ctx->ksym && !ctx->ksym_names)
+			ctx->ksym_names = ksym_names_new(ctx->ksym);
+	w.names = ctx->ksym_names;
 	for (i = 0; i < t->n_entries; i++)
 		rh_entry(ctx, r, t, &t->entries[i], &w);
 	if (final && t->dropped)
@@ -303,7 +303,6 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 		fprintf(stderr, "WARNING: %u frame%s of the kernel's stacks of %s name%s a symbol "
 			"kallsyms has more than once (of that size): the first taken\n",
 			w.ambiguous, w.ambiguous == 1 ? "" : "s", gname, w.ambiguous == 1 ? "s" : "");
-	ksym_names_free(names);
 	free(w.renamed);
 	free(text);
 	hist_parse_free(f);

@@ -272,6 +272,7 @@ static void test_stack_key(void **state)
 		       "0xffffffff81a43dfe ");
 	assert_int_equal(st_aget(f.ctx.store, 0, k).l, 7);
 	st_free(f.ctx.store);
+	ksym_names_free(f.ctx.ksym_names);
 	ksym_free(t);
 }
 

@@ -11,7 +11,7 @@
 # ktap handled (crossing to user space) under 1% of the events.
 # tracefs must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=22
+guest_plan=23
 
 . /tests/guest-lib.sh
 
@@ -110,6 +110,11 @@ probe end { foreach (k in s) { print(sprint_stack(k)); printf("%d %d\n", @count(
 same stack-exit 'global a
 probe kernel.trace("sched:sched_process_exit") { if ($comm != "kv-x") next; a[backtrace()]++ }
 probe end { foreach (k in a) { print_stack(k); printf("%s %d\n", k, a[k]) } }'
+
+same stack-timer 'global a
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; a[backtrace()]++ }
+probe timer.ms(50) { x = 0; foreach (k in a) x += a[k] }
+probe end { foreach (k in a) printf("%s %d\n", k, a[k]) }'
 
 # The flame-graph one-liner over the getppid flood: every call counted
 # under its stack, in the kernel; with kallsyms hidden (kptr_restrict=2)
