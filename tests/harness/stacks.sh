@@ -44,6 +44,21 @@ else
 	explain "$TMP/err"
 fi
 
+# 1b. A tracepoint with several callbacks (here signal_generate) is called
+#    through its iterator, whose frame is tracing code too: the stack of
+#    the SIGCHLD the -c child's exit sends starts at the probe point.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 1" -e \
+	'probe kernel.trace("signal:signal_generate") { if (pid() == target()) { print_backtrace(); exit() } }'
+first=$(sed -n '1s/^ 0x[0-9a-f]* : \([A-Za-z0-9_.]*\)+.*/\1/p' "$TMP/out")
+if [ "$rc" -eq 0 ] && [ "$first" = __send_signal_locked ] &&
+	! grep -q 'trace_event_raw_event_\|__traceiter_' "$TMP/out"; then
+	ok "a tracepoint's stack starts at the probe point, not in the tracing code ($first)"
+else
+	not_ok "signal_generate's stack (exit status $rc, first frame '$first')"
+	diag_file "$TMP/out"
+	explain "$TMP/err"
+fi
+
 # 2. backtrace() is print_backtrace()'s addresses, hex, a space after
 #    each; sprint_backtrace() its "sym+0xoff [kernel]" lines; symdata()
 #    and symname() of an address as print_backtrace() prints it.
