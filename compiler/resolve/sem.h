@@ -40,6 +40,10 @@ struct sem_sym {
 	bool hist_log;
 	bool hist_linear;
 	int64_t lin_start, lin_stop, lin_step;
+	/* @variance(x, N): stap's bit-shift N, which scales every value the
+	   statistic's running variance takes in (0 without one). */
+	int variance_shift;
+	const struct ast_expr *variance_at;	/* the first @variance(x, N), or NULL */
 };
 
 enum sem_probe_kind {

@@ -190,6 +190,11 @@ bool sema_target_probefunc(struct sema_ctx *c, struct ast_expr *e);
    its pointer ($msg) or its address (&$r->tag). */
 void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e);
 
+/* ---- sema_regs.c: returnval(), returnstr(), int_arg(N) ... ---- */
+/* Such a call resolved into a fetch of the probe's event: its type, or
+   -1 when @e is not one. */
+int sema_regs_call(struct sema_ctx *c, struct ast_expr *e);
+
 /* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
 /* The system calls matching glob @pattern: syscall tracepoints and tapset
    aliases syscall.NAME[.return]; sorted, in *@names (arena). */
