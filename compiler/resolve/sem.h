@@ -36,6 +36,7 @@ struct sem_sym {
 	struct src_span span;		/* declaration or first use */
 	bool read, written;
 	const struct ast_global *decl;	/* globals */
+	bool library;			/* a global of the tapset */
 	/* Histograms printed from this statistic: for the runtime's buckets. */
 	bool hist_log;
 	bool hist_linear;
