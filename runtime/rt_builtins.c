@@ -513,6 +513,8 @@ enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
 		return rt_stack_builtin(c, id, args, n, ret);
 	if (rt_procfs_is_builtin(id))
 		return rt_procfs_builtin(c, id, args, n, ret);
+	if (id >= RTB_RETURNVAL)	/* pass 2 made every call a fetch */
+		return rt_error(c, 0, "internal error: builtin %u is resolved by the compiler", id);
 	if (id >= RTB_PID)
 		return rtb_context(c, id, ret);
 	return rt_error(c, 0, "internal error: builtin %u has no implementation", id);

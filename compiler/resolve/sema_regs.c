@@ -98,13 +98,13 @@ static int sreg_returnval(struct sema_ctx *c, struct ast_expr *e, struct tpf_eve
 static int sreg_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev,
 		    const char *type)
 {
-	const struct ast_expr *n = e->args.n == 1 ? e->args.v[0] : NULL;
+	const struct ast_expr *n = e->args.v[0];
 	static const struct ast_chain none;
 	struct fetch f;
 	char var[32], err[512];
 	const char *colon;
 
-	if (!n || n->kind != AST_NUM || n->num < 1 || n->num > 64) {
+	if (n->kind != AST_NUM || n->num < 1 || n->num > 64) {
 		if (c->report)
 			diag_error(c->diag, e->op_span, "%s() takes a literal argument number "
 				   "(1, 2 ...): ktap records the register with the event, so it "
@@ -152,10 +152,10 @@ int sema_regs_call(struct sema_ctx *c, struct ast_expr *e)
 
 	if (!strcmp(e->str, "returnval") && !e->args.n)
 		return sreg_returnval(c, e, sreg_event(c));
-	if (!strcmp(e->str, "returnstr") && e->args.n == 1 && sema_func_decl(c, "return_str"))
+	if (!strcmp(e->str, "returnstr") && e->args.n == 1)
 		return sreg_returnstr(c, e);
 	for (i = 0; i < sizeof(sreg_fns) / sizeof(sreg_fns[0]); i++)
-		if (!strcmp(e->str, sreg_fns[i].name))
+		if (!strcmp(e->str, sreg_fns[i].name) && e->args.n == 1)
 			return sreg_arg(c, e, sreg_event(c), sreg_fns[i].type);
 	return -1;
 }

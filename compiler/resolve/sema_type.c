@@ -537,8 +537,10 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 		id = sema_builtin(e->str);
 		if (id >= 0 && sema_target_probefunc(c, e))
 			return SEM_STRING;
-		if (id < 0 && (id = sema_regs_call(c, e)) >= 0)
-			return (enum sem_type)id;
+		/* returnval(), int_arg(N) ...: a fetch, or the count's error */
+		if (id >= 0 && (sema_builtin_info(id)->flags & BF_PASS2) &&
+		    (i = (unsigned)sema_regs_call(c, e)) != (unsigned)-1)
+			return (enum sem_type)i;
 		if (id >= 0)
 			return ty_builtin(c, e, id);
 		for (i = 0; i < e->args.n; i++)
