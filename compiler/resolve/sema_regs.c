@@ -126,7 +126,8 @@ static int sreg_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev
 			diag_error(c->diag, e->op_span, "%s", err);
 		return SEM_UNKNOWN;
 	}
-	colon = strrchr(f.arg, ':');
+	if (!(colon = strrchr(f.arg, ':')))	/* "%di:s64": the type goes */
+		colon = f.arg + strlen(f.arg);
 	return sreg_resolve(c, e, arena_printf(c->arena, "arg%" PRId64 "_%s", n->num, type),
 			    arena_printf(c->arena, "%.*s:%s", (int)(colon - f.arg), f.arg, type));
 }
