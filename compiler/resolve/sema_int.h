@@ -195,6 +195,8 @@ void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e);
 /* Such a call resolved into a fetch of the probe's event: its type, or
    -1 when @e is not one (or has the wrong number of arguments). */
 int sema_regs_call(struct sema_ctx *c, struct ast_expr *e);
+/* Is @name one of them (not a script function of that name)? */
+bool sema_regs_fn(struct sema_ctx *c, const char *name);
 
 /* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
 /* The system calls matching glob @pattern: syscall tracepoints and tapset

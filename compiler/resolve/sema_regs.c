@@ -147,6 +147,13 @@ static int sreg_returnstr(struct sema_ctx *c, struct ast_expr *e)
 	return (int)c->type_expr(c, e);
 }
 
+bool sema_regs_fn(struct sema_ctx *c, const char *name)
+{
+	int id = sema_builtin(name);
+
+	return id >= 0 && (sema_builtin_info(id)->flags & BF_PASS2) && !sema_func_decl(c, name);
+}
+
 int sema_regs_call(struct sema_ctx *c, struct ast_expr *e)
 {
 	unsigned i;

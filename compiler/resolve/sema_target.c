@@ -142,7 +142,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	e->module = arena_printf(c->arena, "%s_%s=%s", ad.name,
 				 mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING ? "str" : "mem",
 				 tg_mem_arg(c, &ad, mem,
-					    ((const struct fetch_site *)ev->dyn_func)->btf != NULL));
+					    ((const struct fetch_site *)ev->dyn_func)->kernel));
 	e->kind = AST_TARGET;
 	e->args.n = 0;
 	memset(&e->chain, 0, sizeof(e->chain));
@@ -597,8 +597,10 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		out->off += e->op == AST_OP_ADD ? (left ? e->b->num : e->a->num) : -e->b->num;
 		return 0;
 	}
-	if (e->kind == AST_CALL && sema_mem_fn(e->str) != AST_MEM_NONE)
-		tg_expr(c, e);		/* becomes a target */
+	/* kernel_long(A), pointer_arg(N), returnval(): become targets */
+	if (e->kind == AST_CALL && (sema_mem_fn(e->str) != AST_MEM_NONE ||
+				    sema_regs_fn(c, e->str)))
+		tg_expr(c, e);
 	if (e->kind == AST_TARGET && e->module && ev->dyn_func) {
 		tg_resolved(c, e, &f);
 	} else if (e->kind == AST_TARGET && ev->dyn_func && !e->chain.pretty &&

@@ -23,19 +23,19 @@ probe process("'"$UT"'").function("handle") {
 	       user_int64($r), pointer_arg(1) == $r, atomic_read($r), user_int32($r))
 }
 probe process("'"$UT"'").function("handle").return {
-	printf("%d %s %s %s %d\n", returnval(), returnstr(1), returnstr(2), returnstr(3),
-	       @entry(u32_arg(2)))
+	printf("%d %s %s %s %d %s\n", returnval(), returnstr(1), returnstr(2), returnstr(3),
+	       @entry(u32_arg(2)), @entry(user_string(pointer_arg(3))))
 }'
 grep -v '^[0-9]* [0-9]$' "$TMP/out" >"$TMP/got"	# the target prints "SUM N"
 cat >"$TMP/want" <<'EOW'
 handle 0 0 0 42 1 42 42
-487 487 0x1e7 0747 0
+487 487 0x1e7 0747 0 hello
 handle 1 1 1 42 1 42 42
-488 488 0x1e8 0750 1
+488 488 0x1e8 0750 1 hello
 handle 2 2 2 42 1 42 42
-489 489 0x1e9 0751 2
+489 489 0x1e9 0751 2 hello
 EOW
-expect_same "uprobe: int_arg/uint_arg/s64_arg/pointer_arg, user_int64, atomic_read, returnval/returnstr, @entry(u32_arg)" \
+expect_same "uprobe: int_arg/uint_arg/s64_arg/pointer_arg, user_int64, atomic_read, returnval/returnstr, @entry(u32_arg), user_string(pointer_arg(3))" \
 	"$TMP/want" "$TMP/got"
 
 # 2. openat of a missing file: returnval() is the tracepoint's ret.
