@@ -197,6 +197,9 @@ void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e);
 int sema_regs_call(struct sema_ctx *c, struct ast_expr *e);
 /* Is @name one of them (not a script function of that name)? */
 bool sema_regs_fn(struct sema_ctx *c, const char *name);
+/* Such a call @e used as an address that another fetch reads through:
+   resolved into the register's target, with no field of its own. */
+void sema_regs_address(struct sema_ctx *c, struct ast_expr *e);
 
 /* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
 /* The system calls matching glob @pattern: syscall tracepoints and tapset

@@ -45,9 +45,13 @@ static struct tpf_event *sreg_event(struct sema_ctx *c)
 	return pr ? pr->event : NULL;
 }
 
-/* @e becomes the resolved target NAME=FETCH (sema_target.c types it). */
+/*
+ * @e becomes the resolved target NAME=FETCH; sema_target.c types it
+ * (a field of the event) unless @only_address: then it is an address
+ * another fetch reads through, and needs no field of its own.
+ */
 static int sreg_resolve(struct sema_ctx *c, struct ast_expr *e, const char *name,
-			const char *fetch)
+			const char *fetch, bool only_address)
 {
 	e->str = sema_spec_text(c->arena, e);
 	e->module = arena_printf(c->arena, "%s=%s", name, fetch);
@@ -55,7 +59,7 @@ static int sreg_resolve(struct sema_ctx *c, struct ast_expr *e, const char *name
 	e->args.n = 0;
 	memset(&e->chain, 0, sizeof(e->chain));
 	c->changed = true;
-	return (int)c->type_expr(c, e);
+	return only_address ? SEM_LONG : (int)c->type_expr(c, e);
 }
 
 /* Not in a probe whose registers ktap can record: a located error. */
@@ -70,7 +74,8 @@ static int sreg_unavailable(struct sema_ctx *c, struct ast_expr *e)
 }
 
 /* returnval(): the return value register of a .return probe. */
-static int sreg_returnval(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev)
+static int sreg_returnval(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev,
+			  bool only_address)
 {
 	const struct tpf_field *ret = ev ? tpf_field(ev, "ret") : NULL;
 
@@ -91,12 +96,12 @@ static int sreg_returnval(struct sema_ctx *c, struct ast_expr *e, struct tpf_eve
 				   "return value: ktap records it only in a .return probe");
 		return SEM_UNKNOWN;
 	}
-	return sreg_resolve(c, e, "returnval", "$retval:s64");
+	return sreg_resolve(c, e, "returnval", "$retval:s64", only_address);
 }
 
 /* int_arg(N) and the others: argument N's register at the function's entry. */
 static int sreg_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev,
-		    const char *type)
+		    const char *type, bool only_address)
 {
 	const struct ast_expr *n = e->args.v[0];
 	static const struct ast_chain none;
@@ -129,7 +134,8 @@ static int sreg_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev
 	if (!(colon = strrchr(f.arg, ':')))	/* "%di:s64": the type goes */
 		colon = f.arg + strlen(f.arg);
 	return sreg_resolve(c, e, arena_printf(c->arena, "arg%" PRId64 "_%s", n->num, type),
-			    arena_printf(c->arena, "%.*s:%s", (int)(colon - f.arg), f.arg, type));
+			    arena_printf(c->arena, "%.*s:%s", (int)(colon - f.arg), f.arg, type),
+			    only_address);
 }
 
 /*
@@ -154,16 +160,27 @@ bool sema_regs_fn(struct sema_ctx *c, const char *name)
 	return id >= 0 && (sema_builtin_info(id)->flags & BF_PASS2) && !sema_func_decl(c, name);
 }
 
-int sema_regs_call(struct sema_ctx *c, struct ast_expr *e)
+static int sreg_call(struct sema_ctx *c, struct ast_expr *e, bool only_address)
 {
 	unsigned i;
 
 	if (!strcmp(e->str, "returnval") && !e->args.n)
-		return sreg_returnval(c, e, sreg_event(c));
-	if (!strcmp(e->str, "returnstr") && e->args.n == 1)
+		return sreg_returnval(c, e, sreg_event(c), only_address);
+	if (!strcmp(e->str, "returnstr") && e->args.n == 1 && !only_address)
 		return sreg_returnstr(c, e);
 	for (i = 0; i < sizeof(sreg_fns) / sizeof(sreg_fns[0]); i++)
 		if (!strcmp(e->str, sreg_fns[i].name) && e->args.n == 1)
-			return sreg_arg(c, e, sreg_event(c), sreg_fns[i].type);
+			return sreg_arg(c, e, sreg_event(c), sreg_fns[i].type, only_address);
 	return -1;
+}
+
+int sema_regs_call(struct sema_ctx *c, struct ast_expr *e)
+{
+	return sreg_call(c, e, false);
+}
+
+void sema_regs_address(struct sema_ctx *c, struct ast_expr *e)
+{
+	if (sema_regs_fn(c, e->str))
+		sreg_call(c, e, true);
 }

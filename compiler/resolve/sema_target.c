@@ -597,10 +597,10 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		out->off += e->op == AST_OP_ADD ? (left ? e->b->num : e->a->num) : -e->b->num;
 		return 0;
 	}
-	/* kernel_long(A), pointer_arg(N), returnval(): become targets */
-	if (e->kind == AST_CALL && (sema_mem_fn(e->str) != AST_MEM_NONE ||
-				    sema_regs_fn(c, e->str)))
-		tg_expr(c, e);
+	if (e->kind == AST_CALL && sema_mem_fn(e->str) != AST_MEM_NONE)
+		tg_expr(c, e);		/* becomes a target */
+	if (e->kind == AST_CALL && sema_regs_fn(c, e->str))
+		sema_regs_address(c, e);	/* pointer_arg(N): a register */
 	if (e->kind == AST_TARGET && e->module && ev->dyn_func) {
 		tg_resolved(c, e, &f);
 	} else if (e->kind == AST_TARGET && ev->dyn_func && !e->chain.pretty &&
