@@ -38,6 +38,23 @@ EOW
 expect_same "uprobe: int_arg/uint_arg/s64_arg/pointer_arg, user_int64, atomic_read, returnval/returnstr, @entry(u32_arg), user_string(pointer_arg(3))" \
 	"$TMP/want" "$TMP/got"
 
+# 1b. thread_indent() around handle(): stap's "%6d %s(%d):%-*s", the
+#     timestamp base reset at each outermost call, so every entry is 0
+#     (a return's microseconds vary: N).
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$UT" -e '
+probe process("'"$UT"'").function("handle") { printf("%s-> %s\n", thread_indent(1), ppfunc()) }
+probe process("'"$UT"'").function("handle").return { printf("%s<- %s\n", thread_indent(-1), ppfunc()) }'
+grep -v '^[0-9]* [0-9]$' "$TMP/out" | sed -e 's/([0-9]*)/(TID)/' -e '/<-/s/^ *[0-9]* /  N /' >"$TMP/got"
+cat >"$TMP/want" <<'EOW'
+     0 ktap-uprobe-tar(TID):-> handle
+  N ktap-uprobe-tar(TID):<- handle
+     0 ktap-uprobe-tar(TID):-> handle
+  N ktap-uprobe-tar(TID):<- handle
+     0 ktap-uprobe-tar(TID):-> handle
+  N ktap-uprobe-tar(TID):<- handle
+EOW
+expect_same "thread_indent(1)/(-1) and ppfunc() at handle()'s entry and return" "$TMP/want" "$TMP/got"
+
 # 2. openat of a missing file: returnval() is the tracepoint's ret.
 LC_ALL=C run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "/bin/cat /nonexistent/x" -e '
 probe syscall.openat.return { if (pid() == target()) printf("%d %s\n", returnval(), returnstr(2)) }'
