@@ -15,7 +15,16 @@
  * under its last name: that is warned about, with the count.  Keys are
  * u64 in the hist: a signed field narrower than 64 bits is
  * sign-extended back; sums are u64 and reinterpreted.
+ *
+ * Order: the kernel prints a hist sorted by hitcount, ties in its
+ * tracing map's slot order (hashes of pids that change from run to
+ * run), so the entries are read in key order instead: an unsorted
+ * foreach of a lowered array, and the ties of a sorted one, come out the
+ * same for the same workload (thread ids ascending, which is the order
+ * the threads were created in while pids do not wrap).  It is not
+ * --no-lower's order (first seen), which no hist records.
  */
+#define _GNU_SOURCE		/* qsort_r */
 #include "run.h"
 #include "hist_parse.h"
 #include "rt_ctx.h"
@@ -205,6 +214,54 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 	}
 }
 
+/* Order two keys of one column: numbers, then strings, then stacks. */
+static int rh_key_cmp(const struct hist_parse_key *a, const struct hist_parse_key *b)
+{
+	size_t i;
+	int c;
+
+	if (!a->str != !b->str)
+		return a->str ? 1 : -1;
+	if (a->str && (c = strcmp(a->str, b->str)) != 0)
+		return c;
+	if (a->u != b->u)
+		return a->u < b->u ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	for (i = 0; i < a->n_frames && i < b->n_frames; i++)
+		if ((c = strcmp(a->frames[i], b->frames[i])) != 0)
+			return c;
+	return a->n_frames < b->n_frames ? -1 : a->n_frames > b->n_frames;
+}
+
+/* qsort_r: entries by their key columns, first column first. */
+static int rh_entry_cmp(const void *x, const void *y, void *arg)
+{
+	const struct hist_parse_entry *a = *(const struct hist_parse_entry *const *)x;
+	const struct hist_parse_entry *b = *(const struct hist_parse_entry *const *)y;
+	size_t i, n = *(const size_t *)arg;
+	int c;
+
+	for (i = 0; i < n; i++)
+		if ((c = rh_key_cmp(&a->keys[i], &b->keys[i])) != 0)
+			return c;
+	return 0;
+}
+
+/* @t's entries in key order (malloc'd), or NULL when out of memory. */
+static const struct hist_parse_entry **rh_sorted(const struct hist_parse_trigger *t)
+{
+	const struct hist_parse_entry **v = malloc((t->n_entries + 1) * sizeof(*v));
+	size_t i, n = t->n_keys;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < t->n_entries; i++)
+		v[i] = &t->entries[i];
+	qsort_r(v, t->n_entries, sizeof(*v), rh_entry_cmp, &n);
+	return v;
+}
+
 static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 		    const struct run_source *src, const struct ir_hread *r, bool final)
 {
@@ -213,6 +270,7 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	const struct hist_parse_trigger *t;
 	struct hist_parse_error err;
 	struct rh_warn w = { NULL, 0, 0, 0, 0 };
+	const struct hist_parse_entry **sorted;
 	size_t len = 0, i;
 	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
 
@@ -225,8 +283,10 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 		return;
 	}
 	w.n = 0;
+	sorted = rh_sorted(t);
 	for (i = 0; i < t->n_entries; i++)
-		rh_entry(ctx, r, t, &t->entries[i], &w);
+		rh_entry(ctx, r, t, sorted ? sorted[i] : &t->entries[i], &w);
+	free(sorted);
 	if (final && t->dropped)
 		fprintf(stderr, "WARNING: the kernel's hist of %s on %s:%s was full: %" PRIu64
 			" events dropped (size=%" PRIu64 "; raise -D MAXMAPENTRIES or declare "
