@@ -461,7 +461,7 @@ else
 	diag $T/err
 fi
 
-# 10f. issue 13's context functions on kprobes: the register functions
+# 10g. issue 13's context functions on kprobes: the register functions
 #      as fetch arguments (entry, @entry() at the return, $retval), and
 #      the @offsetof/@cast_sizeof/@container_of constants from BTF.
 size=$(stat -c %s /etc/hostname)
