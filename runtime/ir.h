@@ -80,6 +80,7 @@ struct ir_global {
 	struct rt_value init;	/* initial value (type 0: none) */
 	int64_t lin_start, lin_stop, lin_step;	/* @hist_linear buckets */
 	bool hist_log, hist_linear;
+	int variance_shift;	/* @variance(x, N)'s bit-shift N */
 };
 
 struct ir_foreach {

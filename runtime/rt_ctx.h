@@ -151,4 +151,10 @@ enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)
  */
 struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len);
 
+/*
+ * The thread the handler runs for: the event's, or ktap itself in
+ * begin, end and timer probes (filled into @self).  Never NULL.
+ */
+const struct rt_proc *rt_current(struct rt_ctx *c, struct rt_proc *self);
+
 #endif
