@@ -23,6 +23,7 @@
 
 struct rt_store;
 struct ksym_table;
+struct ksym_names;
 struct usym_ctx;
 struct st_stat;
 
@@ -131,6 +132,9 @@ struct rt_ctx {
 	/* Symbols (rt_stack.c): the session's kallsyms table (NULL: none
 	   loaded) and the processes' maps; said once when hidden. */
 	const struct ksym_table *ksym;
+	/* kallsyms by name, built by run_hist.c the first time a stack key
+	   is read (about 20 ms for 120,000 symbols); freed by rt_fini() */
+	struct ksym_names *ksym_names;
 	struct usym_ctx *usym;
 	bool ksym_warned;
 };
@@ -147,5 +151,11 @@ enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)
  * (uncut: MAXSTRINGLEN applies where the value enters the value stack).
  */
 struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len);
+
+/*
+ * The thread the handler runs for: the event's, or ktap itself in
+ * begin, end and timer probes (filled into @self).  Never NULL.
+ */
+const struct rt_proc *rt_current(struct rt_ctx *c, struct rt_proc *self);
 
 #endif

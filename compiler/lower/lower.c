@@ -218,6 +218,7 @@ static void lw_global(struct lw_ctx *c, const struct sem_sym *s,
 	g->lin_start = s->lin_start;
 	g->lin_stop = s->lin_stop;
 	g->lin_step = s->lin_step;
+	g->variance_shift = s->variance_shift;
 	if (s->decl) {
 		g->wrap = s->decl->wrap;
 		g->maxentries = s->decl->is_array ? s->decl->size : 0;

@@ -36,10 +36,15 @@ struct sem_sym {
 	struct src_span span;		/* declaration or first use */
 	bool read, written;
 	const struct ast_global *decl;	/* globals */
+	bool library;			/* a global of the tapset */
 	/* Histograms printed from this statistic: for the runtime's buckets. */
 	bool hist_log;
 	bool hist_linear;
 	int64_t lin_start, lin_stop, lin_step;
+	/* @variance(x, N): stap's bit-shift N, which scales every value the
+	   statistic's running variance takes in (0 without one). */
+	int variance_shift;
+	const struct ast_expr *variance_at;	/* the first @variance(x, N), or NULL */
 };
 
 enum sem_probe_kind {
