@@ -82,6 +82,8 @@ static char *kp_dyn_line(const struct kp_dynevent *d)
 	if (d->kind == KP_KRETPROBE && d->maxactive)
 		fprintf(b.f, "%u", d->maxactive);
 	fprintf(b.f, ":%s/%s %s", d->group, d->name, d->target);
+	if (d->ref_ctr_offset)
+		fprintf(b.f, "(0x%llx)", d->ref_ctr_offset);
 	for (i = 0; i < d->nargs; i++) {
 		const struct kp_arg *a = &d->args[i];
 

@@ -53,6 +53,10 @@ struct kp_dynevent {
 	   "PATH:0xOFF" (uprobes) */
 	const char *target;
 	unsigned maxactive;	/* kretprobe instances ("rN:"); 0: kernel default */
+	/* uprobes: the file offset of a reference counter (an SDT marker's
+	   semaphore) the kernel increments while the probe is attached,
+	   "PATH:0xOFF(0xREF)"; 0: none */
+	unsigned long long ref_ctr_offset;
 	struct kp_arg *args;
 	unsigned nargs;
 	size_t acap;		/* for the builder's growing array */

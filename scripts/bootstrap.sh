@@ -41,7 +41,7 @@ packages=(
 	libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libbpf-dev zlib1g-dev
 	libcmocka-dev valgrind clang libclang-rt-14-dev
 	qemu-system-x86 busybox-static bpftrace time strace bpftool
-	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	gcc-aarch64-linux-gnu libc6-dev-arm64-cross systemtap-sdt-dev
 )
 
 missing_packages() {

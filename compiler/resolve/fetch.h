@@ -19,6 +19,7 @@
 struct arena;
 struct btf;
 struct relf_file;
+struct rsdt_mark;
 
 /* One resolved function, or a statement inside one. */
 struct fetch_site {
@@ -35,6 +36,8 @@ struct fetch_site {
 	const struct btf *btf;
 	int32_t proto;
 	bool kernel;			/* a kernel function, whatever the type source */
+	/* An SDT marker (process().mark()): $argN are its operands. */
+	const struct rsdt_mark *sdt;
 };
 
 /* A target variable as a fetch argument, and what it yields. */

@@ -9,6 +9,7 @@
 #include "resolve_cconv.h"
 #include "resolve_dwloc.h"
 #include "resolve_elf.h"
+#include "resolve_sdt.h"
 
 #include <dwarf.h>
 #include <inttypes.h>
@@ -572,6 +573,8 @@ int rdwarf_fetch(struct arena *a, const struct fetch_site *fn, const char *var,
 	if (fn->btf)
 		return rbtf_fetch(a, fn->btf, fn->proto, fn->name, var, chain, ret, out, err,
 				errlen);
+	if (fn->sdt)
+		return rsdt_fetch(a, fn, var, chain, out, err, errlen);
 	r = rdwarf_base(a, fn, var, ret, &l, err, errlen);
 	if (r < 0)
 		return -1;

@@ -5,6 +5,7 @@
 #include "arena.h"
 #include "resolve_btf.h"
 #include "resolve_dwarf.h"
+#include "resolve_sdt.h"
 
 #include <dwarf.h>
 #include <stdio.h>
@@ -90,6 +91,12 @@ unsigned rlist_decls(struct arena *a, const struct fetch_site *fn, const char **
 	*decls = NULL;
 	if (fn->btf)
 		return rbtf_param_decls(a, fn->btf, fn->proto, decls);
+	if (fn->sdt) {		/* untyped operands: stap says long */
+		*decls = arena_alloc(a, (fn->sdt->nargs + 1) * sizeof(**decls));
+		for (n = 0; n < fn->sdt->nargs; n++)
+			(*decls)[n] = arena_printf(a, "$arg%u:long", n + 1);
+		return n;
+	}
 	if (fn->stmt)
 		return rlist_scope_decls(a, fn, decls);
 	if (!fn->die || dwarf_child(fn->die, &child) != 0)

@@ -6,6 +6,7 @@
 #include "arena.h"
 #include "resolve_btf.h"
 #include "resolve_dwarf.h"
+#include "resolve_sdt.h"
 
 #include <bpf/btf.h>
 #include <dwarf.h>
@@ -497,6 +498,27 @@ static void rpretty_ctx_btf(struct rpretty_buf *p)
 	}
 }
 
+/*
+ * $$parms and $$vars of an SDT marker, as stap prints them:
+ * "$arg1=%#x $arg2=%#x" ($$locals: nothing, a marker has none).
+ */
+static unsigned rpretty_sdt(struct rpretty_buf *p, const char *which,
+			    struct rpretty_item **out)
+{
+	struct ast_chain raw = { .raw = true };
+	unsigned i;
+
+	if (strcmp(which, "$$parms") && strcmp(which, "$$vars"))
+		return 0;
+	for (i = 1; i <= p->fn->sdt->nargs; i++) {
+		p->var = arena_printf(p->a, "$arg%u", i);
+		rpretty_text(p, arena_printf(p->a, "%s%s=", i > 1 ? " " : "", p->var));
+		rpretty_val(p, RPRETTY_HEX, &raw);
+	}
+	*out = p->v;
+	return p->n;
+}
+
 unsigned rpretty_context(struct arena *a, const struct fetch_site *fn, const char *which,
 		    unsigned pretty, bool ret, struct rpretty_item **out)
 {
@@ -504,6 +526,8 @@ unsigned rpretty_context(struct arena *a, const struct fetch_site *fn, const cha
 	struct rpretty_ctx s = { &p, -1, pretty, true };
 
 	*out = NULL;
+	if (fn->sdt)
+		return rpretty_sdt(&p, which, out);
 	if (!strcmp(which, "$$return")) {	/* "return=%#x", or "" for void */
 		struct ast_chain raw = { .raw = true };
 

@@ -15,6 +15,7 @@
 #include "resolve_tpfmt.h"
 #include "resolve_elf.h"
 #include "resolve_list.h"
+#include "resolve_sdt.h"
 #include "resolve_sym.h"
 
 #include <stdbool.h>
@@ -325,6 +326,8 @@ void sema_type_sources(FILE *out, const struct sem_prog *p)
 			fprintf(out, "no target variables (a statement probe)\n");
 		else if (uf->btf)
 			fprintf(out, "types from the kernel's BTF\n");
+		else if (uf->sdt)
+			fprintf(out, "SDT marker: $arg1... from its operands, untyped\n");
 		else if (uf->die)
 			fprintf(out, "types from the DWARF of %s\n", relf_dwarf_path(uf));
 		else if (uf->kernel)

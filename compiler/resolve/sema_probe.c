@@ -11,6 +11,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "resolve_tpfmt.h"
+#include "resolve_sdt.h"
 #include "resolve_sym.h"
 
 #include <fnmatch.h>
@@ -355,6 +356,74 @@ static int point_process_statement(struct sema_ctx *c, struct point_state *st,
 	sp = point_emit(c, st, SEM_P_TRACE, arena_printf(c->arena,
 				"process(\"%s\").statement(\"%s\")", uf->path, spec));
 	sp->event = ev;
+	return 1;
+}
+
+/* The string argument of component @i of @p, or NULL. */
+static const char *point_str_arg(struct sema_ctx *c, const struct ast_ppoint *p, unsigned i)
+{
+	const struct ast_expr *a = p->comps[i].arg;
+
+	return a && a->kind == AST_STR ? arena_strndup(c->arena, a->str, a->len) : NULL;
+}
+
+/*
+ * process("PATH").mark("NAME") and process("PATH").provider("P").mark("NAME")
+ * (globs both): a uprobe on each SDT marker (resolve_sdt.c); its
+ * semaphore is the uprobe's reference counter, so the kernel sets it
+ * while the probe is attached and markers guarded by it fire only then.
+ */
+static int point_process_mark(struct sema_ctx *c, struct point_state *st,
+			      const struct ast_ppoint *p)
+{
+	const char *path, *prov = NULL, *name;
+	struct relf_file *u;
+	struct rsdt_mark *m = NULL;
+	char err[512];
+	int i, n;
+
+	if (p->n < 2 || p->n > 3 || !point_is(p, 0, "process") || !point_is(p, p->n - 1, "mark") ||
+	    (p->n == 3 && !point_is(p, 1, "provider")))
+		return 0;
+	path = point_str_arg(c, p, 0);
+	name = point_str_arg(c, p, p->n - 1);
+	if (p->n == 3)
+		prov = point_str_arg(c, p, 1);
+	if (!path || !name || (p->n == 3 && !prov)) {
+		diag_error(c->diag, p->span, "expected process(\"PATH\").mark(\"NAME\") or "
+			   "process(\"PATH\").provider(\"P\").mark(\"NAME\")");
+		return -1;
+	}
+	if (!c->in->up) {
+		diag_error(c->diag, p->span, "process() probes are not available here");
+		return -1;
+	}
+	u = relf_open(c->in->up, path, err, sizeof(err));
+	n = u ? rsdt_marks(c->arena, u->elf, prov, name, &m, err, sizeof(err)) : -1;
+	if (n < 0 || (n == 0 && !st->optional)) {
+		if (n == 0)
+			snprintf(err, sizeof(err), "no SDT marker matches \"%s\" in %s", name,
+				 u->path);
+		if (!st->optional)
+			diag_error(c->diag, p->span, "%s", err);
+		return st->optional ? 1 : -1;
+	}
+	for (i = 0; i < n; i++) {
+		struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
+
+		memset(uf, 0, sizeof(*uf));
+		uf->path = arena_strdup(c->arena, u->path);
+		uf->name = m[i].name;
+		uf->offset = m[i].offset;
+		uf->file = u;
+		uf->sdt = &m[i];
+		point_emit_dyn(c, st, uf, uf->path, false,
+			    arena_printf(c->arena, "process(\"%s\")%s%s%s.mark(\"%s\")", uf->path,
+					 prov ? ".provider(\"" : "", prov ? m[i].provider : "",
+					 prov ? "\")" : "", m[i].name));
+		c->prog->probes[c->prog->nprobes - 1]->event->dyn->ref_ctr_offset =
+			m[i].sem_offset;
+	}
 	return 1;
 }
 
@@ -788,7 +857,8 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 	    (r = point_process_life(c, st, p)) != 0 || (r = point_input(c, st, p)) != 0 ||
 	    (r = point_kernel_function(c, st, p)) != 0 ||
 	    (r = point_kernel_statement(c, st, p)) != 0 ||
-	    (r = point_process_statement(c, st, p)) != 0)
+	    (r = point_process_statement(c, st, p)) != 0 ||
+	    (r = point_process_mark(c, st, p)) != 0)
 		return;
 	if (st->optional)
 		return;

@@ -33,6 +33,7 @@
 #include "resolve_tpfmt.h"
 #include "resolve_dwarf.h"
 #include "resolve_pretty.h"
+#include "resolve_sdt.h"
 #include "resolve_sym.h"
 #include "resolve_btf.h"
 
@@ -277,9 +278,19 @@ static enum sem_type tg_pretty(struct sema_ctx *c, struct ast_expr *e, struct tp
 static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 				   struct tpf_event *ev)
 {
+	const struct fetch_site *site = ev->dyn_func;
 	struct fetch f;
 	char err[512];
 
+	if (site->sdt && (!strcmp(e->str, "$$name") || !strcmp(e->str, "$$provider"))) {
+		const char *v = e->str[2] == 'n' ? site->sdt->name : site->sdt->provider;
+
+		e->kind = AST_STR;	/* known now: a constant */
+		e->str = v;
+		e->len = strlen(v);
+		c->changed = true;
+		return SEM_STRING;
+	}
 	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
 	    !strcmp(e->str, "$$locals") || !strcmp(e->str, "$$return")) {
 		struct rpretty_item *v;
