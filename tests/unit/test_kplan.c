@@ -87,6 +87,11 @@ static void test_uprobes(void **state)
 	expect(&o, true, "uprobe_events", "r:ktap_$PID/add_0 /bin/prog:0x1139 n=%di:s32",
 	       "-:ktap_$PID/add_0");
 	assert_string_equal(kp_dyn_file(&d), "uprobe_events");
+	/* An SDT marker's semaphore: the reference counter's file offset. */
+	d.kind = KP_UPROBE;
+	d.ref_ctr_offset = 0x402c;
+	expect(&o, true, "uprobe_events",
+	       "p:ktap_$PID/add_0 /bin/prog:0x1139(0x402c) n=%di:s32", "-:ktap_$PID/add_0");
 }
 
 static void test_enable_filter(void **state)
