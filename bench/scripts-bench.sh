@@ -52,7 +52,7 @@ shebang_opts() {
 # and numbers replaced, for counting.
 cause() {
 	grep -m 1 -E '(^ERROR: |: error: |^semantic error)' "$1" |
-		sed -E -e 's/^[^ ]*:[0-9]+:[0-9]+: error: //' -e 's/^ERROR: //' \
+		sed -E -e 's/^ERROR: //' -e 's/^[^ ]*:[0-9]+:[0-9]+: (error: )?//' \
 			-e "s/'[^']*'/'X'/g" -e 's/"[^"]*"/"X"/g' -e 's/[0-9]+/N/g' |
 		cut -c 1-110
 }
