@@ -30,7 +30,7 @@ trap 'rm -rf "$TMP"' EXIT
 # The target with its kernel's BTF beside it, as tests/harness/target.sh.
 cp -R "$TARGET" "$TMP/target"
 cache=${KTAP_VM_CACHE:-$PWD/tests/vm/cache}
-vmlinux=$(ls "$cache"/*/vmlinux 2>/dev/null | head -n 1)
+vmlinux=$(find "$cache/" -maxdepth 2 -name vmlinux 2>/dev/null | head -n 1)
 if [ -n "$vmlinux" ] && [ ! -e "$TMP/target/btf/vmlinux" ]; then
 	mkdir -p "$TMP/target/btf" && ln -s "$vmlinux" "$TMP/target/btf/vmlinux"
 fi
@@ -90,7 +90,7 @@ for dir in "$@"; do
 		try t3 -w -p3 --target "$TMP/target" "$opts" "$name" "$args" && t3=$((t3 + 1))
 		[ "$RUN" = 1 ] || continue
 		case $opts in *-c*) limit= ;; *) limit="-T 2" ;; esac
-		if try run -w $limit "$opts" "$name" "$args"; then
+		if try run -w "$limit" "$opts" "$name" "$args"; then
 			if [ ! -f "${f%.stp}.out" ] || cmp -s "${f%.stp}.out" "$TMP/out"; then
 				run=$((run + 1))
 			else

@@ -14,9 +14,9 @@ cd $S || { not_ok "no $S"; guest_done; }
 for f in *.stp; do
 	n=$((n + 1))
 	base=${f%.stp}
-	opts=$(header $f run)
-	args=$(header $f args)
-	todo=$(header $f xfail)
+	opts=$(header "$f" run)
+	args=$(header "$f" args)
+	todo=$(header "$f" xfail)
 	eval "bounded 60 ktap -w -p2 $opts $f $args" >$T/out 2>$T/err && p2=$((p2 + 1))
 	eval "bounded 60 ktap -w -p3 $opts $f $args" >$T/out 2>$T/err && p3=$((p3 + 1))
 	if [ -f $base.out ]; then
