@@ -27,6 +27,8 @@ struct lower_options {
 	bool hist_why;		/* the target has hist triggers (for -v's reasons) */
 	bool synth;		/* the target has synthetic events (latency pairs) */
 	unsigned maxmapentries;	/* -D MAXMAPENTRIES (0: stap's 2048) */
+	const char *hist_stack;	/* the hist's stack key: "stacktrace" (6.1) or
+				   "common_stacktrace" */
 	int verbose;		/* -v: say what was lowered and why not */
 };
 

@@ -150,7 +150,8 @@ static void test_hist_count(void **state)
 	expect(&o, false, "events/syscalls/sys_enter_getppid/trigger",
 	       "hist:keys=common_pid.execname:sort=hitcount.descending:size=4096 "
 	       "if common_pid != 99",
-	       "!hist:keys=common_pid.execname:sort=hitcount.descending:size=4096");
+	       "!hist:keys=common_pid.execname:sort=hitcount.descending:size=4096 "
+	       "if common_pid != 99");
 }
 
 /* Every key modifier, values, variables, a name, pause. */
@@ -225,7 +226,8 @@ static void test_hist_onmatch(void **state)
 	expect(&start, false, "events/sched/sched_waking/trigger",
 	       "hist:keys=$saved_pid:saved_pid=pid:ts0=common_timestamp.usecs "
 	       "if comm==\"cyclictest\"",
-	       "!hist:keys=$saved_pid:saved_pid=pid:ts0=common_timestamp.usecs");
+	       "!hist:keys=$saved_pid:saved_pid=pid:ts0=common_timestamp.usecs "
+	       "if comm==\"cyclictest\"");
 	expect(&end, false, "events/sched/sched_switch/trigger",
 	       "hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0"
 	       ":onmatch(sched.sched_waking).trace(wakeup_latency,$wakeup_lat,$saved_pid,next_prio)"
@@ -254,7 +256,7 @@ static void test_hist_commands(void **state)
 	(void)state;
 	expect(&o, false, "events/syscalls/sys_enter_read/trigger",
 	       "hist:keys=common_pid:vals=count:nohitcount:pause if fd == 0",
-	       "!hist:keys=common_pid:vals=count:nohitcount:pause");
+	       "!hist:keys=common_pid:vals=count:nohitcount:pause if fd == 0");
 	s = kp_hist_cmd_line(&o, KP_HIST_CLEAR);
 	assert_string_equal(s, "hist:keys=common_pid:vals=count:nohitcount:clear if fd == 0");
 	free(s);
@@ -310,6 +312,20 @@ static void test_options(void **state)
 	expect(&o, false, "buffer_size_kb", "4096", NULL);
 }
 
+/* A perf event held open (not written): shown as its id file, no undo
+   line (closing it removes it); no such event: an error, no fd. */
+static void test_perf(void **state)
+{
+	struct kp_obj o = { .kind = KP_PERF, .u.perf = { "syscalls", "sys_enter_read" } };
+	char err[256];
+
+	(void)state;
+	expect(&o, true, "events/syscalls/sys_enter_read/id",
+	       "perf_event_open(PERF_TYPE_TRACEPOINT, disabled)", NULL);
+	assert_int_equal(kplan_perf_hold(&o, "/nonexistent-tracefs", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent-tracefs/events/syscalls/sys_enter_read/id"));
+}
+
 static void test_expand(void **state)
 {
 	char want[128], *s;
@@ -345,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_hist_without_keys),
 		cmocka_unit_test(test_synth),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_perf),
 		cmocka_unit_test(test_expand),
 	};
 
