@@ -13,6 +13,7 @@ header() { sed -n "s/^# $2: //p" "$1" | head -n 1 | sed "s|@TOOLS@|/usr/bin|g"; 
 cd $S || { not_ok "no $S"; guest_done; }
 for f in *.stp; do
 	n=$((n + 1))
+	echo "# $f"
 	base=${f%.stp}
 	opts=$(header "$f" run)
 	args=$(header "$f" args)
