@@ -125,7 +125,7 @@ int rsdt_marks(struct arena *a, Elf *elf, const char *provider, const char *name
 
 	*out = NULL;
 	if (!scn || sh.sh_type != SHT_NOTE) {
-		snprintf(err, errlen, "no SDT markers (no .note.stapsdt section)");
+		snprintf(err, errlen, "no .note.stapsdt section");
 		return -1;
 	}
 	d = elf_getdata(scn, NULL);

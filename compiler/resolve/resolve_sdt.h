@@ -30,7 +30,7 @@ struct rsdt_mark {
 /*
  * Every marker of @elf whose provider matches glob @provider (NULL: any)
  * and name glob @name, in note order: the count (*@out in @a), or -1
- * with a message in @err.
+ * with the reason (no notes) in @err.
  */
 int rsdt_marks(struct arena *a, Elf *elf, const char *provider, const char *name,
 	       struct rsdt_mark **out, char *err, size_t errlen);

@@ -379,7 +379,7 @@ static int point_process_mark(struct sema_ctx *c, struct point_state *st,
 	const char *path, *prov = NULL, *name;
 	struct relf_file *u;
 	struct rsdt_mark *m = NULL;
-	char err[512];
+	char err[600], why[64];
 	int i, n;
 
 	if (p->n < 2 || p->n > 3 || !point_is(p, 0, "process") || !point_is(p, p->n - 1, "mark") ||
@@ -399,11 +399,12 @@ static int point_process_mark(struct sema_ctx *c, struct point_state *st,
 		return -1;
 	}
 	u = relf_open(c->in->up, path, err, sizeof(err));
-	n = u ? rsdt_marks(c->arena, u->elf, prov, name, &m, err, sizeof(err)) : -1;
+	n = u ? rsdt_marks(c->arena, u->elf, prov, name, &m, why, sizeof(why)) : -1;
 	if (n < 0 || (n == 0 && !st->optional)) {
-		if (n == 0)
-			snprintf(err, sizeof(err), "no SDT marker matches \"%s\" in %s", name,
-				 u->path);
+		if (u)
+			snprintf(err, sizeof(err), n ? "%s has no SDT markers (%s)" :
+				 "no SDT marker matches \"%s\" in %s", n ? u->path : name,
+				 n ? why : u->path);
 		if (!st->optional)
 			diag_error(c->diag, p->span, "%s", err);
 		return st->optional ? 1 : -1;
