@@ -197,10 +197,13 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 		w->full += st_stat_bulk(ctx->store, r->global, n ? keys : NULL, (int64_t)val, hits,
 					false) == ST_FULL;
 		break;
-	case IR_HV_STATX:
+	case IR_HV_STATX:	/* a .buckets=div key's low end is a multiple of div */
 		w->full += st_stat_bulk(ctx->store, r->global, n ? keys : NULL,
 					rh_sext(e->keys[r->keys[r->nkeys - 1].col].u,
-						&r->keys[r->nkeys - 1]), hits, true) == ST_FULL;
+						&r->keys[r->nkeys - 1]) / (r->div > 1 ? r->div : 1),
+					hits, true) == ST_FULL;
+		break;
+	case IR_HV_DROPS:
 		break;
 	}
 }
@@ -225,7 +228,7 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 		return;
 	}
 	w.n = 0;
-	for (i = 0; i < t->n_entries; i++)
+	for (i = 0; r->val != IR_HV_DROPS && i < t->n_entries; i++)
 		rh_entry(ctx, r, t, &t->entries[i], &w);
 	if (final && t->dropped)
 		fprintf(stderr, "WARNING: the kernel's hist of %s on %s:%s was full: %" PRIu64
@@ -281,9 +284,10 @@ void run_hist_load(const struct ir_prog *p, struct rt_ctx *ctx,
 	for (i = 0; i < p->nhreads; i++) {
 		for (k = 0; k < i && p->hreads[k].global != p->hreads[i].global; k++)
 			;
-		if (k == i)	/* first of its global: replace what the store had */
-			st_reset(ctx->store, p->hreads[i].global);
+		if (k == i && p->hreads[i].val != IR_HV_DROPS)	/* first of its global: */
+			st_reset(ctx->store, p->hreads[i].global);	/* replace the store's */
 	}
-	for (i = 0; i < p->nhreads; i++)
-		rh_read(p, ctx, src, &p->hreads[i], final);
+	for (i = 0; i < p->nhreads; i++)	/* a Dropped count matters at the end */
+		if (final || p->hreads[i].val != IR_HV_DROPS)
+			rh_read(p, ctx, src, &p->hreads[i], final);
 }

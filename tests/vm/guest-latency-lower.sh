@@ -12,7 +12,7 @@
 # run is killed with SIGKILL: its guardian must remove the instance and
 # the synthetic event.  tracefs must be the same before and after.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=6
+guest_plan=9
 
 . /tests/guest-lib.sh
 
@@ -42,7 +42,7 @@ bounded 60 ktap --no-lower -c ktap-values $T/lat.stp >$T/ref 2>$T/ref.err
 rrc=$?
 ktap-tfs-snapshot >$T/after-ref
 if [ "$lrc" -eq 0 ] && grep -q "latency pair .* runs in the kernel" $T/low.err &&
-	grep -q '^count 480$' $T/low && [ "$(total $T/low)" = 480 ]; then
+	! grep -q "WARNING: .*hist" $T/low.err && grep -q '^count 480$' $T/low && [ "$(total $T/low)" = 480 ]; then
 	ok "lowered latency pair: 480 reads counted, 480 in the histogram"
 else
 	not_ok "lowered latency pair (exit $lrc, histogram total $(total $T/low))"
@@ -82,6 +82,86 @@ else
 	not_ok "keyed latency statistic: lowered (exit $lrc) and --no-lower (exit $rrc) differ"
 	echo "# lowered:"; diag $T/low; diag $T/low.err
 	echo "# --no-lower:"; diag $T/ref; diag $T/ref.err
+fi
+
+# (CLOCK() - t) / 1000: the kernel's x/1000 is not exact below 2^20
+# (6.1 div_by_mult_and_shift), the key lat.buckets=1000 is.  Two pairs on
+# the same events see the same timestamps: the divided statistic's
+# extremes must be the undivided one's divided, in both runs.
+cat >$T/div.stp <<'STP'
+global s1, s2, l1, l2
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; s1[tid()] = local_clock_ns() }
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; s2[tid()] = local_clock_ns() }
+probe kernel.trace("syscalls:sys_exit_read") {
+	if (tid() in s1) { l1 <<< local_clock_ns() - s1[tid()]; delete s1[tid()] }
+}
+probe kernel.trace("syscalls:sys_exit_read") {
+	if (tid() in s2) { l2 <<< (local_clock_ns() - s2[tid()]) / 1000; delete s2[tid()] }
+}
+probe end {
+	printf("count %d %d\n", @count(l1), @count(l2))
+	printf("min %s\n", @min(l1) / 1000 == @min(l2) ? "ok" : sprintf("%d %d", @min(l1), @min(l2)))
+	printf("max %s\n", @max(l1) / 1000 == @max(l2) ? "ok" : sprintf("%d %d", @max(l1), @max(l2)))
+}
+STP
+bounded 60 ktap -v -c ktap-values $T/div.stp >$T/low 2>$T/low.err
+lrc=$?
+bounded 60 ktap --no-lower -c ktap-values $T/div.stp >$T/ref 2>$T/ref.err
+rrc=$?
+printf 'count 480 480\nmin ok\nmax ok\n' >$T/want
+if [ "$lrc" -eq 0 ] && [ "$rrc" -eq 0 ] &&
+	[ "$(grep -c 'latency pair .* runs in the kernel' $T/low.err)" = 2 ] &&
+	cmp -s $T/low $T/want && cmp -s $T/ref $T/want; then
+	ok "(clock - t) / 1000: lowered (.buckets=1000) and --no-lower print the same, exact"
+else
+	not_ok "(clock - t) / 1000: lowered (exit $lrc) and --no-lower (exit $rrc) differ"
+	echo "# lowered:"; diag $T/low; diag $T/low.err
+	echo "# --no-lower:"; diag $T/ref; diag $T/ref.err
+fi
+
+# examples/sched_latency.stp without -c: two start events (wakeup,
+# wakeup_new) sharing one named hist, the string key next_comm and / 1000.
+# Five "sleep 0.05" processes run meanwhile: each is woken new once and
+# by its timer once, in both runs.
+ex=/usr/share/ktap/examples/sched_latency.stp
+# wakeups FILE: the wake-ups counted for "sleep" (0: none).
+wakeups() { sed -n 's/^sleep: \([0-9]*\) wake-ups.*/\1/p' "$1" | grep . || echo 0; }
+# sleeps: once ktap's instance has its sched_switch armed (no sleep
+# process before), five "sleep 0.05".
+sleeps() {
+	_i=0
+	while [ $_i -lt 5000 ] &&
+		! grep -qs hist /sys/kernel/tracing/instances/ktap_*/events/sched/sched_switch/trigger &&
+		! grep -qs 1 /sys/kernel/tracing/instances/ktap_*/events/sched/sched_switch/enable; do
+		_i=$((_i + 1))
+	done
+	for _i in 1 2 3 4 5; do sleep 0.05; done
+}
+sleeps & bounded 60 ktap -v -T 3 $ex >$T/low 2>$T/low.err
+lrc=$?
+wait
+sleeps & bounded 60 ktap --no-lower -T 3 $ex >$T/ref 2>$T/ref.err
+rrc=$?
+wait
+if [ "$lrc" -eq 0 ] && [ "$rrc" -eq 0 ] && grep -q "latency pair .* runs in the kernel" $T/low.err &&
+	! grep -q "WARNING: .*hist" $T/low.err && [ "$(wakeups $T/low)" -ge 10 ] && [ "$(wakeups $T/ref)" -ge 10 ]; then
+	ok "sched_latency.stp lowered: sleep $(wakeups $T/low) wake-ups (--no-lower $(wakeups $T/ref))"
+else
+	not_ok "sched_latency.stp lowered (exit $lrc) vs --no-lower (exit $rrc)"
+	echo "# lowered:"; diag $T/low; diag $T/low.err
+	echo "# --no-lower:"; diag $T/ref; diag $T/ref.err
+	diag /sys/kernel/tracing/error_log
+fi
+
+# With -c the "task_pid in ours" test stays in user space: so does the pair.
+bounded 60 ktap -v -c 'sh -c "sleep 0.1; sleep 0.1"' $ex >$T/low 2>$T/low.err
+lrc=$?
+if [ "$lrc" -eq 0 ] && grep -q "latency pair .* stays in user space: .*condition needs user space (target() is set by -c or -x)" $T/low.err &&
+	grep -q '^sleep: ' $T/low; then
+	ok "sched_latency.stp -c: the pair stays in user space (-v says why) and measures sleep"
+else
+	not_ok "sched_latency.stp -c (exit $lrc)"
+	diag $T/low; diag $T/low.err
 fi
 
 # SIGKILL: the guardian removes the session, synthetic event included.
