@@ -12,7 +12,7 @@
  *
  * Build (not built by make):
  *   gcc -O2 -std=gnu11 -Iruntime -o bench/store-bench bench/store-bench.c \
- *     runtime/store.c runtime/buf.c
+ *     runtime/store*.c runtime/buf.c
  */
 #include "store.h"
 

@@ -1,13 +1,16 @@
 /*
  * store_int.h - the store's own representation, shared by store.c (the
- * globals and their operations) and store_print.c (the text stap prints
- * for histograms and at exit).  Nothing outside those two includes it.
+ * globals and their operations), store_stat.c (a statistic's
+ * arithmetic), store_iter.c (sorting and foreach) and store_print.c (the
+ * text stap prints for histograms and at exit).  Nothing else includes it.
  */
 #ifndef KTAP_RT_STORE_INT_H
 #define KTAP_RT_STORE_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "store.h"
 
@@ -88,10 +91,63 @@ static inline int64_t st_log_value(unsigned b)
 	return (int64_t)1 << (b - ST_LOG_BUCKET0 - 1);
 }
 
+/* Zeroed memory; running out of memory aborts, as buf.c does. */
+static inline void *st_alloc(size_t n)
+{
+	void *p = calloc(1, n ? n : 1);
+
+	if (!p) {
+		fprintf(stderr, "ktap: out of memory\n");
+		abort();
+	}
+	return p;
+}
+
+/* ---- store.c ---- */
+
+/* stap's comparison: longs numerically, strings as strcmp(). */
+int st_cmp(struct rt_value a, struct rt_value b);
+
+/* Do the keys match, ignoring positions in @star (bit k: key k is '*')? */
+bool st_keys_match(const struct rt_value *a, const struct rt_value *b,
+		   unsigned n, uint32_t star);
+
+/* @keys with strings cut at @max bytes: @keys itself, or @tmp (9 keys). */
+const struct rt_value *st_clip(const struct rt_value *keys, unsigned n,
+			       unsigned max, struct rt_value *tmp);
+
+/* Make @v (all n entries) the array's order. */
+void st_list_relink(struct st_array *a, struct st_ent **v, size_t n);
+
+/* Free an entry that is no longer linked anywhere (NULL: no-op). */
+void st_ent_free(struct st_ent *e);
+
 /* The statistic of global @g, or of its element @keys; NULL when the
    element does not exist (and @create is false). */
 enum st_err st_stat_of(struct rt_store *s, unsigned g, const struct rt_value *keys,
 		       bool create, struct st_stat **out);
+
+/* ---- store_stat.c ---- */
+
+/* Bucket of @v in a log histogram (_stp_val_to_bucket). */
+unsigned st_log_bucket(int64_t v);
+
+/* Bucket of @v in @sg's linear histogram: 0 underflow, nb-1 overflow. */
+unsigned st_lin_bucket(const struct st_global *sg, int64_t v);
+
+/* Add @v to @st (__stp_stat_add()), and to its histogram, @sg's kind. */
+void st_stat_update(const struct st_global *sg, struct st_stat *st, int64_t v);
+
+/* @op of @st (NULL: nothing added); @element: of an array element, whose
+   @variance stap reads without pooling.  ST_EMPTY for stap's "empty
+   aggregate" error (@count and @sum of nothing are 0). */
+enum st_err st_stat_value(const struct st_stat *st, bool element,
+			  enum ir_stat op, int64_t *out);
+
+/* Zero @st and its @nbuckets histogram counters, keeping the memory. */
+void st_stat_clear(struct st_stat *st, unsigned nbuckets);
+
+/* ---- store_iter.c ---- */
 
 /* The array's entries in map order, sorted as @fe asks (a plain array
    keeps the new order); @limit applies when @limited.  Free with free(). */

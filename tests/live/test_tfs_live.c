@@ -12,7 +12,8 @@
  * Build by hand:
  *   gcc -std=gnu11 -Iruntime $(pkg-config --cflags libtracefs libtraceevent) \
  *     -o test_tfs_live tests/live/test_tfs_live.c tests/tools/tfs_snapshot.c \
- *     runtime/reader.c runtime/tfs.c runtime/fileio.c \
+ *     runtime/reader.c runtime/tfs.c runtime/tfs_sweep.c runtime/tfs_session.c \
+ *     runtime/fileio.c \
  *     $(pkg-config --libs libtracefs libtraceevent) -lcmocka
  */
 #define _GNU_SOURCE
