@@ -26,6 +26,19 @@
  *   probe A1, A2... { [if (C)] t[K] = CLOCK() }
  *   probe B { if (K' in t) { s[KEYS] <<< (CLOCK() - t[K']) [/ D]; delete t[K'] } }
  *
+ * or a .return probe alone, whose entry kprobe/uprobe (the @entry
+ * companion, sema_target.c's dyn_entry) is A, both keyed on common_pid:
+ *
+ *   probe F.return { s[KEYS] <<< (CLOCK() - @entry(CLOCK())) [/ D] }
+ *
+ * Its one difference from the user-space path (a stack of frames per
+ * thread): a call nested in the same thread overwrites the outer one's
+ * time, so the outer return finds none and is not counted; nor is a
+ * return whose call began before ktap started (stap's kretprobes skip
+ * those too; --no-lower counts them from 0).  run_hist.c warns with the
+ * count of such returns (IR_HV_UNMATCHED: the return hist's hits less
+ * the statistic's).
+ *
  * An alias's prologue ("task_tid = $pid") is read through: K may be a
  * local bound there.  C must be true all run: target() is 0 without -c
  * and -x, so "!target() || task_pid in ours" vanishes; with -c the pair
@@ -100,6 +113,8 @@ struct ll_pair {
 	const struct ast_expr *sk[LL_MAX_KEYS];	/* s[KEYS] <<< ...: B's keys, resolved */
 	unsigned nsk;
 	bool keyed;			/* s is an array */
+	bool entry;			/* B's "CLOCK() - @entry(CLOCK())": A is its entry
+					   probe, both keyed on common_pid, no t */
 	int64_t div;			/* (CLOCK() - t[K']) / div; 1: no division */
 	bool exact;			/* s is read with @min/@max/@hist_* (or divided) */
 	const char *why;		/* found while matching: why it stays in user space */
@@ -188,7 +203,8 @@ static const struct ast_expr *ll_resolve(const struct ll_binds *b, const struct 
  * (bound in @b) and leading guards, or NULL when there are more or a
  * guard has no kernel filter.
  */
-static const struct ast_stmt *ll_body(const struct lw_ctx *c, unsigned i, struct ll_binds *b)
+static const struct ast_stmt *ll_body(const struct lw_ctx *c, unsigned i, struct ll_binds *b,
+				      bool entry)
 {
 	const struct sem_probe *p = c->sp->probes[i];
 	const struct lw_probe_guards *g = &c->guards[i];
@@ -199,7 +215,7 @@ static const struct ast_stmt *ll_body(const struct lw_ctx *c, unsigned i, struct
 	for (k = 0; k < g->n; k++)	/* the wrap's "K in t": ll_end() checks it */
 		if (!g->v[k].filter && (!g->wrap || g->v[k].origin != g->wrap))
 			return NULL;
-	if (p->nentries || p->event->dyn_entry)
+	if (entry ? p->nentries != 1 || !p->event->dyn_entry : p->nentries || p->event->dyn_entry)
 		return NULL;
 	if ((n = ll_flat(p->body, v, 0, LL_MAX_FLAT)) > LL_MAX_FLAT)
 		return NULL;
@@ -308,7 +324,7 @@ static bool ll_start(const struct lw_ctx *c, const struct lower_options *opt, un
 		     struct ll_pair *l)
 {
 	struct ll_binds b;
-	const struct ast_stmt *s = ll_body(c, i, &b);
+	const struct ast_stmt *s = ll_body(c, i, &b, false);
 	int f;
 
 	if (!s || l->na == LL_MAX_STARTS)
@@ -336,11 +352,54 @@ static const struct ast_expr *ll_value(const struct ast_expr *v, struct ll_pair 
 		l->div = v->b->num;
 		v = v->a;
 	}
-	if (v->kind != AST_BINARY || v->op != AST_OP_SUB || ll_clock(v->a) < 0 ||
-	    v->b->kind != AST_INDEX || v->b->args.n != 1)
+	if (v->kind != AST_BINARY || v->op != AST_OP_SUB || ll_clock(v->a) < 0)
 		return NULL;
 	l->cb = ll_clock(v->a);
 	return v->b;
+}
+
+/* "s[KEYS] <<< VALUE" in probe @p with its keys resolved through @bd
+   into @l; VALUE, or NULL. */
+static const struct ast_expr *ll_update(const struct ast_expr *upd, const struct ll_binds *bd,
+					struct ll_pair *l)
+{
+	const struct sem_sym *st;
+	unsigned k;
+
+	if (upd->kind != AST_ASSIGN || upd->op != AST_OP_STAT_ADD ||
+	    (upd->a->kind != AST_VAR && upd->a->kind != AST_INDEX) ||
+	    !(st = ll_global(upd->a)) || st->type != SEM_STATS)
+		return NULL;
+	l->keyed = upd->a->kind == AST_INDEX;
+	if (l->keyed && upd->a->args.n > LL_MAX_KEYS)
+		return NULL;
+	for (k = 0; l->keyed && k < upd->a->args.n; k++)
+		l->sk[k] = ll_resolve(bd, upd->a->args.v[k]);
+	l->nsk = l->keyed ? upd->a->args.n : 0;
+	l->stat = st->slot;
+	return upd->b;
+}
+
+/*
+ * probe B, a .return: "s[KEYS] <<< CLOCK() - @entry(CLOCK())" alone
+ * (after guards).  Its entry probe is the start, keyed on common_pid as
+ * the kernel's return event is.
+ */
+static bool ll_end_entry(const struct lw_ctx *c, unsigned i, struct ll_pair *l)
+{
+	struct ll_binds bd;
+	const struct ast_stmt *s = ll_body(c, i, &bd, true);
+	const struct ast_expr *v, *en;
+
+	if (!s || s->kind != AST_S_EXPR || !(v = ll_update(s->e, &bd, l)) ||
+	    !(en = ll_value(v, l)) || en->kind != AST_ENTRY || ll_clock(en->a) < 0)
+		return false;
+	l->entry = true;
+	l->start = ~0u;
+	l->a[0] = l->b = i;
+	l->ca[0] = ll_clock(en->a);
+	l->na = 1;
+	return true;
 }
 
 /* probe B: "if (K in t) { s <<< CLOCK() - t[K]; delete t[K] }" alone
@@ -348,10 +407,9 @@ static const struct ast_expr *ll_value(const struct ast_expr *v, struct ll_pair 
 static bool ll_end(const struct lw_ctx *c, unsigned i, struct ll_pair *l)
 {
 	struct ll_binds bd;
-	const struct ast_stmt *s = ll_body(c, i, &bd), *body;
-	const struct ast_expr *in, *upd, *v, *del;
-	const struct sem_sym *st, *t;
-	unsigned k;
+	const struct ast_stmt *s = ll_body(c, i, &bd, false), *body;
+	const struct ast_expr *in, *v, *del;
+	const struct sem_sym *t;
 
 	if (!s || s->kind != AST_S_IF || s->s2 || !(in = s->e) ||
 	    in->kind != AST_IN || in->args.n != 1 || !(t = ll_global(in)))
@@ -360,19 +418,9 @@ static bool ll_end(const struct lw_ctx *c, unsigned i, struct ll_pair *l)
 	if (!body || body->kind != AST_S_BLOCK || body->body.n != 2 ||
 	    body->body.v[0]->kind != AST_S_EXPR || body->body.v[1]->kind != AST_S_DELETE)
 		return false;
-	upd = body->body.v[0]->e;
 	del = body->body.v[1]->e;
-	if (upd->kind != AST_ASSIGN || upd->op != AST_OP_STAT_ADD ||
-	    (upd->a->kind != AST_VAR && upd->a->kind != AST_INDEX) ||
-	    !(st = ll_global(upd->a)) || st->type != SEM_STATS)
-		return false;
-	l->keyed = upd->a->kind == AST_INDEX;
-	if (l->keyed && upd->a->args.n > LL_MAX_KEYS)
-		return false;
-	for (k = 0; l->keyed && k < upd->a->args.n; k++)
-		l->sk[k] = ll_resolve(&bd, upd->a->args.v[k]);
-	l->nsk = l->keyed ? upd->a->args.n : 0;
-	if (!(v = ll_value(upd->b, l)))
+	if (!(v = ll_update(body->body.v[0]->e, &bd, l)) || !(v = ll_value(v, l)) ||
+	    v->kind != AST_INDEX || v->args.n != 1)
 		return false;
 	if (!ll_global(v) || ll_global(v)->slot != t->slot ||
 	    del->kind != AST_INDEX || !ll_global(del) || ll_global(del)->slot != t->slot ||
@@ -380,7 +428,6 @@ static bool ll_end(const struct lw_ctx *c, unsigned i, struct ll_pair *l)
 	    !ast_expr_equal(in->args.v[0], del->args.v[0]))
 		return false;
 	l->start = t->slot;
-	l->stat = st->slot;
 	l->kb = ll_resolve(&bd, in->args.v[0]);
 	return true;
 }
@@ -541,7 +588,7 @@ static bool ll_stat_key(const struct sem_probe *p, const struct ast_expr *e, str
    within the kernel's bounds (lower_hist.c's rule). */
 static unsigned ll_size(const struct lw_ctx *c, const struct lower_options *opt, unsigned g)
 {
-	int64_t n = c->ir->globals[g].maxentries > 0 ? c->ir->globals[g].maxentries :
+	int64_t n = g != ~0u && c->ir->globals[g].maxentries > 0 ? c->ir->globals[g].maxentries :
 		    opt->maxmapentries ? opt->maxmapentries : 2048;
 
 	return (unsigned)(n < LL_SIZE_MIN ? LL_SIZE_MIN : n > LL_SIZE_MAX ? LL_SIZE_MAX : n);
@@ -572,6 +619,8 @@ static const char *ll_starts_why(struct lw_ctx *c, const struct ll_pair *l)
 	const struct tpf_field *fa, *f0 = NULL, *fb;
 	unsigned i, k;
 
+	if (l->entry)	/* common_pid on the entry and the return */
+		return NULL;
 	if (!ll_key(b, l->kb, &fb))
 		return "a key is not tid() or an integer event field";
 	for (i = 0; i < l->na; i++) {
@@ -617,8 +666,9 @@ static const char *ll_why(struct lw_ctx *c, const struct lower_options *opt,
 		return l->why;
 	if (c->lowered[l->b])
 		return "a probe of the pair already runs in the kernel";
-	ll_uses_all(sp, &ut, false);
-	if (ut.n != 3 + l->na)	/* t[K] = (each start), K in t, t[K] read, delete t[K] */
+	if (!l->entry)
+		ll_uses_all(sp, &ut, false);
+	if (!l->entry && ut.n != 3 + l->na)	/* t[K] = (each start), K in t, t[K] read, delete t[K] */
 		return arena_printf(c->arena, "%s is used outside the pair",
 				    sp->globals[l->start]->name);
 	ll_uses_all(sp, &us, true);
@@ -641,7 +691,7 @@ static const char *ll_why(struct lw_ctx *c, const struct lower_options *opt,
 			       "a char[N] field or an integer field of a synthetic field's type";
 	if ((why = ll_starts_why(c, l)))
 		return why;
-	l->size = ll_size(c, opt, l->start);
+	l->size = ll_size(c, opt, l->start);	/* ~0u for @entry: MAXMAPENTRIES */
 	return NULL;
 }
 
@@ -658,6 +708,12 @@ static unsigned ll_find(struct lw_ctx *c, const struct lower_options *opt,
 	for (j = 0; j < sp->nprobes; j++) {
 		if (sp->probes[j]->kind != SEM_P_TRACE)
 			continue;
+		memset(&l, 0, sizeof(l));
+		if (ll_end_entry(c, j, &l)) {
+			v = arena_grow(c->arena, v, n, &cap, sizeof(*v));
+			v[n++] = l;
+			continue;
+		}
 		memset(&l, 0, sizeof(l));
 		if (!ll_end(c, j, &l))
 			continue;
@@ -682,6 +738,9 @@ static const char *ll_starts_pp(struct lw_ctx *c, const struct ll_pair *l)
 	const char *s = c->sp->probes[l->a[0]]->pp;
 	unsigned i;
 
+	if (l->entry)
+		return arena_printf(c->arena, "%s's entry", s);
+
 	for (i = 1; i < l->na; i++)
 		s = arena_printf(c->arena, "%s, %s", s, c->sp->probes[l->a[i]]->pp);
 	return s;
@@ -692,6 +751,13 @@ static void ll_add_read(struct lw_ctx *c, const struct ir_hread *r)
 	c->ir->hreads = arena_grow(c->arena, c->ir->hreads, c->ir->nhreads,
 				   &c->ir->hrcap, sizeof(*c->ir->hreads));
 	c->ir->hreads[c->ir->nhreads++] = *r;
+}
+
+/* The global a full start or end hist is reported under: t, or for
+   @entry the statistic. */
+static unsigned ll_drop_global(const struct ll_pair *l)
+{
+	return l->entry ? l->stat : l->start;
 }
 
 /* Trigger @obj (a start or end hist keyed like t) is read at the end for
@@ -710,9 +776,14 @@ static void ll_add_drops(struct lw_ctx *c, unsigned t, unsigned obj)
 	ll_add_read(c, &r);
 }
 
-static const char *ll_onmatch_event(struct lw_ctx *c, const struct sem_probe *p)
+/* Start @i of @l's event: the probe's, or for @entry the return's entry
+   probe. */
+static const struct tpf_event *ll_start_event(const struct lw_ctx *c, const struct ll_pair *l,
+					      unsigned i)
 {
-	return arena_printf(c->arena, "%s.%s", p->event->system, p->event->name);
+	const struct tpf_event *ev = c->sp->probes[l->a[i]]->event;
+
+	return l->entry ? ev->dyn_entry : ev;
 }
 
 /*
@@ -730,26 +801,29 @@ static void ll_emit_starts(struct lw_ctx *c, const struct ll_pair *l, unsigned n
 	struct kp_obj o;
 	unsigned i;
 
-	ka->field = ll_key(c->sp->probes[l->a[0]], l->ka[0], &f);
+	ka->field = l->entry ? "common_pid" : ll_key(c->sp->probes[l->a[0]], l->ka[0], &f);
 	va->name = ts;
 	va->expr = "common_timestamp";
 	for (i = 0; i < l->na; i++) {
-		const struct sem_probe *a = c->sp->probes[l->a[i]];
+		const struct tpf_event *ev = ll_start_event(c, l, i);
 
+		/* An entry probe has no guards of its own: only ktap's pid. */
 		o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
-			.system = a->event->system, .event = a->event->name, .kind = KP_T_HIST,
-			.filter = ll_filter(c, l->a[i]),
+			.system = ev->system, .event = ev->name, .kind = KP_T_HIST,
+			.filter = l->entry ? lw_own_pid(ev->system, ev->name) :
+					     ll_filter(c, l->a[i]),
 			.hist = { .keys = ka, .nkeys = 1, .vars = va, .nvars = 1, .clock = "mono",
 				  .size = l->size, .name = name } } };
 		lower_kplan_add(c->arena, c->ir, &o);
-		ll_add_drops(c, l->start, c->ir->kplan.n - 1);
+		ll_add_drops(c, ll_drop_global(l), c->ir->kplan.n - 1);
 	}
 }
 
 static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 {
 	const struct sem_prog *sp = c->sp;
-	const struct sem_probe *a = sp->probes[l->a[0]], *b = sp->probes[l->b];
+	const struct tpf_event *a = ll_start_event(c, l, 0);
+	const struct sem_probe *b = sp->probes[l->b];
 	const char *synth = arena_printf(c->arena, "ktap_$PID_lat%u", n);
 	const char *ts = arena_printf(c->arena, "ktap_ts%u", n);
 	const char *lat = arena_printf(c->arena, "ktap_lat%u", n);
@@ -765,6 +839,7 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	struct ll_skey sk[LL_MAX_KEYS];
 	struct kp_obj o;
 	struct ir_hread r;
+	unsigned bobj;
 
 	sf[0].type = "u64";
 	sf[0].name = "lat";
@@ -782,11 +857,11 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 
 	ll_emit_starts(c, l, n, ts);
 
-	kb->field = ll_key(b, l->kb, &f);
+	kb->field = l->entry ? "common_pid" : ll_key(b, l->kb, &f);
 	vb->name = lat;
 	vb->expr = arena_printf(c->arena, "common_timestamp-$%s", ts);
 	*act = (struct kp_hist_action){ .handler = KP_ON_MATCH,
-		.arg = ll_onmatch_event(c, a), .action = KP_ACT_TRACE,
+		.arg = arena_printf(c->arena, "%s.%s", a->system, a->name), .action = KP_ACT_TRACE,
 		.synth = synth, .params = params, .nparams = 1 + nsk };
 	o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
 		.system = b->event->system, .event = b->event->name, .kind = KP_T_HIST,
@@ -796,7 +871,8 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	lower_kplan_add(c->arena, c->ir, &o);
 	/* An end event whose key finds no room in its full hist fires no
 	   onmatch: that latency is lost, and said so. */
-	ll_add_drops(c, l->start, c->ir->kplan.n - 1);
+	bobj = c->ir->kplan.n - 1;
+	ll_add_drops(c, ll_drop_global(l), bobj);
 
 	/* The statistic, read back as lower_hist.c's scalars are: one entry
 	   per CPU (summed), the value as the last key when exact. */
@@ -838,6 +914,16 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	lower_kplan_add(c->arena, c->ir, &o);
 	r.obj = c->ir->kplan.n - 1;
 	ll_add_read(c, &r);
+	if (l->entry) {	/* returns without an entry time: warned about */
+		memset(&r, 0, sizeof(r));
+		r.global = l->stat;
+		r.obj = bobj;
+		r.system = b->event->system;
+		r.event = b->event->name;
+		r.val = IR_HV_UNMATCHED;
+		r.pair = c->ir->nhreads - 1;
+		ll_add_read(c, &r);
+	}
 	for (i = 0; i < r.nkeys; i++)
 		if (r.keys[i].kind == IR_HK_PID || r.keys[i].kind == IR_HK_EXECNAME)
 			c->ir->hist_track = true;

@@ -12,7 +12,7 @@
 # run is killed with SIGKILL: its guardian must remove the instance and
 # the synthetic event.  tracefs must be the same before and after.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=9
+guest_plan=10
 
 . /tests/guest-lib.sh
 
@@ -115,6 +115,31 @@ if [ "$lrc" -eq 0 ] && [ "$rrc" -eq 0 ] &&
 	ok "(clock - t) / 1000: lowered (.buckets=1000) and --no-lower print the same, exact"
 else
 	not_ok "(clock - t) / 1000: lowered (exit $lrc) and --no-lower (exit $rrc) differ"
+	echo "# lowered:"; diag $T/low; diag $T/low.err
+	echo "# --no-lower:"; diag $T/ref; diag $T/ref.err
+fi
+
+# A .return probe's "CLOCK() - @entry(CLOCK())": its entry kprobe is
+# the start, keyed on common_pid.  ktap-values's reads (its loader's
+# too) all begin after ktap is armed and do not nest: the same count
+# and no absurd value in both runs.
+cat >$T/entry.stp <<'STP'
+global lat
+probe kprobe.function("ksys_read").return {
+	if (tid() != target()) next	# common_pid: ktap-values has one thread
+	lat <<< local_clock_ns() - @entry(local_clock_ns())
+}
+probe end { printf("count %d\nunder 1s %d\n", @count(lat), @count(lat) && @max(lat) < 1000000000) }
+STP
+bounded 60 ktap -v -c ktap-values $T/entry.stp >$T/low 2>$T/low.err
+lrc=$?
+bounded 60 ktap --no-lower -c ktap-values $T/entry.stp >$T/ref 2>$T/ref.err
+rrc=$?
+if [ "$lrc" -eq 0 ] && [ "$rrc" -eq 0 ] && grep -q "latency pair .*'s entry -> .* runs in the kernel" $T/low.err &&
+	! grep -q "WARNING: .*hist" $T/low.err && grep -q '^under 1s 1$' $T/ref && cmp -s $T/low $T/ref; then
+	ok "@entry(local_clock_ns()) pair: lowered and --no-lower print the same ($(head -n 1 $T/ref))"
+else
+	not_ok "@entry pair: lowered (exit $lrc) and --no-lower (exit $rrc) differ"
 	echo "# lowered:"; diag $T/low; diag $T/low.err
 	echo "# --no-lower:"; diag $T/ref; diag $T/ref.err
 fi
