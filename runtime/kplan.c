@@ -172,7 +172,7 @@ static const char *const kp_trig_names[] = {
 /*
  * A trigger without its filter: "stacktrace:5", "enable_event:sys:ev",
  * "hist:keys=...".  This is also what removes it after a '!' (the kernel
- * ignores a removal's filter).
+ * ignores a removal's filter, but for hist triggers: kp_render_trigger).
  */
 static char *kp_trigger_base(const struct kp_trigger *t)
 {
@@ -253,7 +253,11 @@ static int kp_render_trigger(const struct kp_trigger *t, struct kp_text *out)
 		return -1;
 	out->path = kp_printf("events/%s/%s/trigger", t->system, t->event);
 	out->line = t->filter ? kp_printf("%s if %s", base, t->filter) : strdup(base);
-	out->undo = kp_printf("!%s", base);
+	/* A hist trigger is removed only by a command with the same filter
+	   (6.1 hist_trigger_match compares it; without, the removal matches
+	   nothing and still succeeds); the other triggers ignore it. */
+	out->undo = t->kind == KP_T_HIST && t->filter ? kp_printf("!%s", out->line) :
+							kp_printf("!%s", base);
 	free(base);
 	return out->path && out->line && out->undo ? 0 : -1;
 }
