@@ -16,7 +16,7 @@
 # guardian must remove the instance and the synthetic event.  tracefs
 # must be the same before and after.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=10
+guest_plan=11
 
 . /tests/guest-lib.sh
 
@@ -147,6 +147,28 @@ if [ "$lrc" -eq 0 ] && [ "$rrc" -eq 0 ] && grep -q "latency pair .*'s entry -> .
 else
 	not_ok "@entry pair: lowered (exit $lrc) and --no-lower (exit $rrc) differ"
 	say_both
+fi
+
+# A full start hist loses start times: said, with the count.  t[128]
+# sizes it to 128 entries; ktap-values's 480 reads have 190 distinct
+# counts, whose calls beyond the first 128 keys are 157 (each value v
+# number i is read 1 + i % 4 times).
+cat >$T/full.stp <<'STP'
+global t[128], lat
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; t[$count] = local_clock_ns() }
+probe kernel.trace("syscalls:sys_exit_read") {
+	if ($ret in t) { lat <<< local_clock_ns() - t[$ret]; delete t[$ret] }
+}
+probe end { printf("count %d\n", @count(lat)) }
+STP
+bounded 60 ktap -v -c ktap-values $T/full.stp >$T/low 2>$T/low.err
+lrc=$?
+if [ "$lrc" -eq 0 ] && grep -q "latency pair .* runs in the kernel" $T/low.err &&
+	grep -q "^WARNING: the kernel's hist of t on syscalls:sys_enter_read was full: 157 events dropped (size=128;" $T/low.err; then
+	ok "a full start hist (t[128]): 157 dropped start times warned about"
+else
+	not_ok "a full start hist (exit $lrc): no exact Dropped warning"
+	diag $T/low; diag $T/low.err
 fi
 
 # examples/sched_latency.stp without -c: two start events (wakeup,
