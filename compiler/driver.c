@@ -50,6 +50,12 @@ static const char drv_help[] =
 	"  -w             suppress warnings\n"
 	"  -W             treat warnings as errors\n"
 	"  -t             report each probe's hits and handler time at the end\n"
+	"  -G NAME=VALUE  set the global NAME to VALUE before begin: a number\n"
+	"                 or a string, as the global's type is\n"
+	"  --suppress-time-limits\n"
+	"                 with -g: no MAXACTION limit on a handler's statements\n"
+	"  --runtime=MODE\n"
+	"                 kernel or bpf (--bpf): ktap's tracefs runtime either way\n"
 	"  --target DIR   compile for the machine saved in DIR (-p1 to -p3,\n"
 	"                 no root needed): its kernel release, architecture,\n"
 	"                 tracefs features, event formats, BTF and config\n"
@@ -66,6 +72,13 @@ static const char drv_help[] =
 	"                 error[E0123] (doc/diagnostics.md)\n"
 	"  -h, --help     show this help\n"
 	"  -V, --version  show the version and the SystemTap language level\n"
+	"\n"
+	"SystemTap options:\n"
+	"  Accepted with no effect, since ktap builds no kernel module and reads\n"
+	"  symbols from the running system: -d MODULE, --ldd, --all-modules,\n"
+	"  -B NAME=VALUE and -k.  Refused with the reason, exit status 1: -m,\n"
+	"  -F, -S, -b, -K, --remote, --use-server and --runtime=dyninst.  See\n"
+	"  doc/stap-options.md.\n"
 	"\n"
 	"Environment:\n"
 	"  KTAP_TAPSET    the tapset directory (default: beside an uninstalled\n"
@@ -90,9 +103,6 @@ static const char drv_help[] =
 	"  --target directory saved by root.\n"
 	"\n"
 	"Exit status: 0 success, 1 an error.\n";
-
-/* Long options without a short one (beyond any char). */
-enum { DRV_OPT_TARGET = 0x100, DRV_OPT_SAVE_TARGET, DRV_OPT_DIAG_CODES, DRV_OPT_NO_LOWER };
 
 struct drv_timer {
 	struct timespec real;
@@ -182,6 +192,7 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 {
 	struct ktap_options *o = &s->opt;
 	long v;
+	int r;
 
 	switch (c) {
 	case 'p':
@@ -235,19 +246,21 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		       "language for tracefs (no kernel module)\n", PACKAGE_VERSION,
 		       KTAP_SYSTEMTAP_V);
 		return -1;
-	case 'F': case 'A':
+	case DRV_OPT_DUMP_FUNCTIONS: case DRV_OPT_DUMP_ALIASES:
 		/* stap: the library's functions or aliases; no script. */
-		o->dump = c == 'F' ? 1 : 2;
+		o->dump = c == DRV_OPT_DUMP_FUNCTIONS ? 1 : 2;
 		o->script_text = "probe never {}";
 		o->last_pass = 1;
 		return 0;
 	case DRV_OPT_DIAG_CODES: s->diag.show_codes = true; return 0;
-	case 'R':
+	case DRV_OPT_REPLAY:
 		/* The recording's formats stand in for tracefs in pass 2 too
 		   (session_target). */
 		o->replay_dir = arg;
 		return 0;
-	default: return drv_usage_error("%s", "unknown option");
+	default:
+		r = drv_stap_option(s, c, arg);
+		return r == -2 ? drv_usage_error("%s", "unknown option") : r;
 	}
 }
 
@@ -258,27 +271,39 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		/* Tests: run on a recorded directory instead of the kernel. */
-		{ "replay", required_argument, NULL, 'R' },
-		{ "dump-functions", no_argument, NULL, 'F' },
-		{ "dump-probe-aliases", no_argument, NULL, 'A' },
+		{ "replay", required_argument, NULL, DRV_OPT_REPLAY },
+		{ "dump-functions", no_argument, NULL, DRV_OPT_DUMP_FUNCTIONS },
+		{ "dump-probe-aliases", no_argument, NULL, DRV_OPT_DUMP_ALIASES },
 		{ "diag-codes", no_argument, NULL, DRV_OPT_DIAG_CODES },
 		{ "target", required_argument, NULL, DRV_OPT_TARGET },
 		{ "save-target", required_argument, NULL, DRV_OPT_SAVE_TARGET },
 		{ "no-lower", no_argument, NULL, DRV_OPT_NO_LOWER },
+		/* stap's, driver_stap.c */
+		{ "ldd", no_argument, NULL, DRV_OPT_LDD },
+		{ "all-modules", no_argument, NULL, DRV_OPT_ALL_MODULES },
+		{ "suppress-time-limits", no_argument, NULL, DRV_OPT_SUPPRESS_TIME_LIMITS },
+		{ "runtime", required_argument, NULL, DRV_OPT_RUNTIME },
+		{ "dyninst", no_argument, NULL, DRV_OPT_DYNINST },
+		{ "bpf", no_argument, NULL, DRV_OPT_BPF },
+		{ "remote", required_argument, NULL, DRV_OPT_REMOTE },
+		{ "use-server", optional_argument, NULL, DRV_OPT_USE_SERVER },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, r;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:e:l:L:guvwWtI:D:o:c:r:a:s:T:x:hV",
+	while ((c = getopt_long(argc, argv, "p:e:l:L:guvwWtI:D:o:c:r:a:s:T:x:hVG:d:B:km:FS:bK",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			if (optopt && strchr("pelLIDocrasTx", optopt))
+			if (optopt && strchr("pelLIDocrasTxGdBmS", optopt))
 				return drv_usage_error("option -%c needs a value",
 						       (char)optopt);
 			if (optopt == DRV_OPT_TARGET || optopt == DRV_OPT_SAVE_TARGET)
 				return drv_usage_error("option %s needs a directory",
+						       argv[optind - 1]);
+			if (optopt == DRV_OPT_RUNTIME || optopt == DRV_OPT_REMOTE)
+				return drv_usage_error("option %s needs a value",
 						       argv[optind - 1]);
 			/* in "-up1", argv[optind - 1] is the whole group */
 			if (optopt)
@@ -288,6 +313,8 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		if ((r = drv_option(s, c, optarg)) != 0)
 			return r;
 	}
+	if (drv_stap_options_done(s) != 0)
+		return 1;
 	if (!s->opt.script_text) {
 		if (optind >= argc)
 			return drv_usage_error("%s", "no script given (a file, '-' or -e 'SCRIPT')");
@@ -368,7 +395,7 @@ static int drv_pass2(struct ktap_session *s)
 		if (s->prog)
 			sema_type_sources(stderr, s->prog);
 	}
-	if (!s->prog || drv_warnings_fatal(s, 2))
+	if (!s->prog || drv_globals_check(s) != 0 || drv_warnings_fatal(s, 2))
 		return -1;
 	if (s->opt.list)
 		sema_list(stdout, s->arena, s->prog, s->opt.list == 2);
@@ -434,6 +461,7 @@ static int drv_pass3(struct ktap_session *s)
 	}
 	if (!s->ir || drv_warnings_fatal(s, 3))
 		return -1;
+	drv_globals_apply(s);
 	if (s->opt.last_pass == 3)
 		ir_dump(stdout, s->ir);
 	return 0;
@@ -534,6 +562,7 @@ int drv_main(int argc, char **argv)
 out:
 	free(s.opt.include);
 	free(s.opt.defines);
+	free(s.opt.globals);
 	session_free(&s);
 	fflush(stdout);
 	return r < 0 ? 0 : r;

@@ -13,6 +13,34 @@ int drv_main(int argc, char **argv);
 
 struct ktap_session;
 
+/* Long options without a short one (values beyond any char). */
+enum {
+	DRV_OPT_TARGET = 0x100, DRV_OPT_SAVE_TARGET, DRV_OPT_DIAG_CODES, DRV_OPT_NO_LOWER,
+	DRV_OPT_REPLAY, DRV_OPT_DUMP_FUNCTIONS, DRV_OPT_DUMP_ALIASES,
+	/* stap's, driver_stap.c */
+	DRV_OPT_LDD, DRV_OPT_ALL_MODULES, DRV_OPT_SUPPRESS_TIME_LIMITS, DRV_OPT_RUNTIME,
+	DRV_OPT_DYNINST, DRV_OPT_BPF, DRV_OPT_REMOTE, DRV_OPT_USE_SERVER,
+};
+
+/*
+ * The stap options driver.c leaves to driver_stap.c (-G, the no-ops and
+ * the refused ones): 0 taken, 1 an error (reported), -2 not one of them.
+ */
+int drv_stap_option(struct ktap_session *s, int c, const char *arg);
+
+/* The rules between options (--suppress-time-limits needs -g): 0 or 1. */
+int drv_stap_options_done(const struct ktap_session *s);
+
+/*
+ * -G NAME=VALUE after pass 2: each NAME must be a scalar number or
+ * string global of the program (one declared but unused is a warning),
+ * each VALUE fit its type.  Reports at the option's text; 0 or -1.
+ */
+int drv_globals_check(struct ktap_session *s);
+
+/* After pass 3: the -G values become the globals' initial values. */
+void drv_globals_apply(struct ktap_session *s);
+
 /* Pass 5: run the lowered plan (driver_run.c); returns the exit status. */
 int drv_pass5(struct ktap_session *s);
 

@@ -66,6 +66,7 @@ static int drv_limits(const struct ktap_session *s, struct rt_limits *lim)
 	unsigned i;
 
 	run_default_limits(lim);
+	lim->no_action_limit = s->opt.no_time_limits;
 	for (i = 0; i < s->opt.ndefines; i++)
 		if (drv_limit(lim, &s->opt.defines[i]) != 0)
 			return -1;

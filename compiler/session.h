@@ -57,6 +57,9 @@ struct ktap_options {
 	bool warnings_fatal;		/* -W: warnings are errors */
 	int list;			/* -l 1, -L 2: list probe points */
 	int dump;			/* --dump-functions 1, --dump-probe-aliases 2 */
+	struct ktap_define *globals;	/* -G NAME=VALUE, in order */
+	unsigned nglobals;
+	bool no_time_limits;		/* --suppress-time-limits: no MAXACTION */
 };
 
 struct ktap_session {

@@ -611,6 +611,8 @@ static enum rt_status vm_exec(struct rt_ctx *c, const struct ir_code *code,
  */
 static uint64_t rt_action_limit(const struct rt_ctx *c, const struct ir_probe *p)
 {
+	if (c->lim.no_action_limit)
+		return UINT64_MAX;
 	if (p->kind == IR_P_EVENT)
 		return c->lim.maxaction;
 	if (c->lim.maxaction_interruptible)

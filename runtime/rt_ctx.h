@@ -55,6 +55,7 @@ struct rt_limits {
 	   interrupts enabled (begin, end, error; ktap's timers, which run in
 	   ktap's own process); 0 means stap's default, 10 x maxaction. */
 	unsigned maxaction_interruptible;
+	bool no_action_limit;	/* stap's --suppress-time-limits: neither */
 	unsigned maxerrors;	/* MAXERRORS, 0 */
 	unsigned maxnesting;	/* MAXNESTING, function call depth, 10 */
 	unsigned maxstringlen;	/* MAXSTRINGLEN, 512 (strings hold 511 bytes) */

@@ -23,7 +23,8 @@ looked up from the message's format (compiler/diag.def), so it names the
 kind of problem; the text says which expression.  Codes are never reused:
 a reworded message keeps its code.  Ranges: E01xx lexer, E02xx parser,
 E03xx preprocessor, E04xx-E06xx pass 2 (names, types, probe points),
-E07xx pass 3, E08xx reading files.  E0001 is a message written in full
+E07xx pass 3, E08xx reading files, E09xx `-G NAME=VALUE` against the
+program (pointing into the option's text, `<command line>`).  E0001 is a message written in full
 by one of pass 2's back ends (BTF, DWARF, ELF symbols), whose own text
 tells the problem.  Notes "in expansion of macro" belong to the message
 before them and have no code.  Command-line mistakes ("Try 'ktap

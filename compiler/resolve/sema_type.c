@@ -18,6 +18,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "resolve_tpfmt.h"
+#include "format.h"
 
 #include <string.h>
 
@@ -439,6 +440,41 @@ static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 	return SEM_STATS;
 }
 
+static void *ty_fmt_alloc(void *arena, size_t n)
+{
+	return arena_alloc(arena, n);
+}
+
+/*
+ * printf and sprintf: a variable of no type yet passed for a conversion
+ * takes the conversion's type (%d a long, %s a string), as stap's type
+ * resolution does.  A bad format is pass 3's error (lower_format.c).
+ */
+static void ty_format_args(struct sema_ctx *c, struct ast_expr *e)
+{
+	const struct ast_expr *f = e->args.n ? e->args.v[0] : NULL;
+	struct fmt_error err;
+	struct fmt_spec *fs;
+	struct ast_expr *a;
+	bool untyped = false;
+	unsigned i;
+
+	for (i = 1; i < e->args.n; i++) {
+		a = e->args.v[i];
+		untyped |= a->kind == AST_VAR && a->sym && a->sym->type == SEM_UNKNOWN;
+	}
+	if (!untyped || !f || f->kind != AST_STR ||
+	    !(fs = fmt_compile(f->str, f->len, ty_fmt_alloc, c->arena, &err)))
+		return;
+	for (i = 0; i < fmt_nargs(fs) && i + 1 < e->args.n; i++) {
+		a = e->args.v[i + 1];
+		if (a->kind == AST_VAR && a->sym && a->sym->type == SEM_UNKNOWN)
+			ty_unify(c, &a->sym->type,
+				 fmt_arg_type(fs, i) == RT_LONG ? SEM_LONG : SEM_STRING,
+				 a->span, a->sym->name);
+	}
+}
+
 /* Check a builtin call's arguments against its signature. */
 static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 {
@@ -476,6 +512,8 @@ static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 			ty_unify(c, &a->sym->type, want == 'l' ? SEM_LONG : SEM_STRING,
 				 a->span, a->sym->name);
 	}
+	if (b->flags & BF_FORMAT)
+		ty_format_args(c, e);
 	e->ref = -id - 1;
 	return b->ret == 'l' ? SEM_LONG : b->ret == 's' ? SEM_STRING : SEM_LONG;
 }
