@@ -17,11 +17,11 @@
 # Scripts:
 #   count  c[execname()]++ on syscalls:sys_enter_getppid, printed with
 #          foreach in end;
-#   lat    t[tid()] = gettimeofday_ns() at FN's entry, h <<< the
-#          difference at its return, @count(h) and @hist_log(h) in end
-#          (FN: the first of __do_sys_getppid, __x64_sys_getppid,
-#          __task_pid_nr_ns in available_filter_functions; on Debian's
-#          6.1 __do_sys_getppid, which only getppid(2) calls).
+#   lat    t[tid()] = gettimeofday_ns() on syscalls:sys_enter_getppid,
+#          and on sys_exit_getppid, if (tid() in t), h <<< the difference
+#          and delete t[tid()]; @count(h) and @hist_log(h) in end: the
+#          shape compiler/lower/lower_latency.c lowers (hist variable,
+#          synthetic event, onmatch).
 # Workload: ktap-getppid making N getppid calls, in 1 or 2 processes.
 # A variant is "default" (no flag) or one ktap option word ("--no-lower");
 # one ktap rejects is reported as not supported and skipped.
@@ -51,19 +51,6 @@ nscall() {
 echo "kernel $(uname -r), $(nproc) CPUs, $(ktap -V 2>&1 | head -n 1)"
 # shellcheck disable=SC2153  # PROCS comes from bench.conf
 echo "N=$N getppid calls per process; procs: count $PROCS, lat $LAT_PROCS; stats polled every ${POLL}s"
-
-# The kprobe target of the latency script: getppid's own entry point if
-# ftrace can patch it (a kprobe there costs a call, not a breakpoint trap).
-FN=''
-echo "getppid in available_filter_functions: $(grep getppid $TR/available_filter_functions | tr '\n' ' ')"
-echo "getppid in /proc/kallsyms: $(grep getppid /proc/kallsyms | cut -d' ' -f2- | tr '\n' ' ')"
-for f in __do_sys_getppid __x64_sys_getppid __task_pid_nr_ns; do
-	if grep -q "^$f\$" $TR/available_filter_functions; then
-		FN=$f
-		break
-	fi
-done
-echo "latency function: ${FN:-none found (latency script skipped)}"
 
 # Workloads: w1 one process, w2 two in parallel.
 printf 'exec ktap-getppid -r %s\n' "$N" >$T/w1.sh
@@ -108,6 +95,7 @@ run_tool() {
 	timeout 300 "$@" >"$d/out" 2>"$d/err" &
 	pid=$!
 	gs_poll "$pid" "$d/stats" "$POLL"
+	echo "$gs_seen" >"$d/seen"
 	wait "$pid"
 	echo $? >"$d/rc"
 	echo $(($(now_ms) - t0)) >"$d/wall"
@@ -122,10 +110,12 @@ probe kernel.trace("syscalls:sys_enter_getppid") { c[execname()]++ }
 probe end { foreach (k in c-) printf("%s %d\n", k, c[k]) }
 EOF
 		;;
-	lat) cat <<EOF
+	lat) cat <<'EOF'
 global t, h
-probe kernel.function("$FN") { t[tid()] = gettimeofday_ns() }
-probe kernel.function("$FN").return { h <<< gettimeofday_ns() - t[tid()] }
+probe kernel.trace("syscalls:sys_enter_getppid") { t[tid()] = gettimeofday_ns() }
+probe kernel.trace("syscalls:sys_exit_getppid") {
+	if (tid() in t) { h <<< gettimeofday_ns() - t[tid()]; delete t[tid()] }
+}
 probe end { printf("@count %d\n", @count(h)); if (@count(h)) print(@hist_log(h)) }
 EOF
 		;;
@@ -134,9 +124,11 @@ EOF
 bt_script() {
 	case $1 in
 	count) echo 'tracepoint:syscalls:sys_enter_getppid { @c[comm] = count(); }' ;;
-	lat) cat <<EOF
-kprobe:$FN { @t[tid] = nsecs; }
-kretprobe:$FN { @h = hist(nsecs - @t[tid]); @n = count(); }
+	lat) cat <<'EOF'
+tracepoint:syscalls:sys_enter_getppid { @t[tid] = nsecs; }
+tracepoint:syscalls:sys_exit_getppid /@t[tid]/ {
+	@h = hist(nsecs - @t[tid]); @n = count(); delete(@t[tid]);
+}
 END { clear(@t); }
 EOF
 		;;
@@ -168,9 +160,7 @@ measure() {
 # measure_all TOOL
 measure_all() {
 	for p in 0 $PROCS; do measure count "$p" "$1"; done
-	if [ -n "$FN" ]; then
-		for p in 0 $LAT_PROCS; do measure lat "$p" "$1"; done
-	fi
+	for p in 0 $LAT_PROCS; do measure lat "$p" "$1"; done
 }
 
 # --- untraced baseline, the ktap runs, the baseline again -----------------------
@@ -203,7 +193,7 @@ cell() {
 	bt=0
 	case $d in *.bt) bt=1 ;; esac
 	# No sample of the instance at all: say so rather than print 0s.
-	if [ $bt = 0 ] && [ $((s_e + s_o + s_r + s_d)) = 0 ]; then
+	if [ $bt = 0 ] && [ "$(cat "$d/seen")" = 0 ]; then
 		case $row in written | dropped | pct | read) echo '?'; return ;; esac
 	fi
 	# count printed
@@ -239,9 +229,14 @@ cell() {
 	read) if [ $bt = 1 ]; then echo n/a; else echo "$s_r"; fi ;;
 	dropped) if [ $bt = 1 ]; then echo n/a; else echo $((s_o + s_d)); fi ;;
 	pct) if [ $bt = 1 ]; then echo n/a; else
-		awk -v r=$((s_e + s_o + s_r)) -v c="$calls" 'BEGIN { printf "%.1f%%", 100 * r / c }'; fi ;;
+		awk -v r=$((s_e + s_o + s_r)) -v c="$calls" 'BEGIN { printf "%.3f%%", 100 * r / c }'; fi ;;
 	handled) if [ $bt = 1 ]; then echo n/a; else
 		h=$(field "$d/err" 's/^Pass 5: handled \([0-9]*\) events.*$/\1/p'); echo "${h:-?}"; fi ;;
+	written5) if [ $bt = 1 ]; then echo n/a; else
+		h=$(field "$d/err" 's/^Pass 5: handled .* \([0-9]*\) written to the ring buffer$/\1/p'); echo "${h:-?}"; fi ;;
+	lowered) if [ $bt = 1 ]; then echo n/a
+		elif grep -qE '^Pass 3: (global .* is kept in kernel hists|latency pair .* runs in the kernel)' "$d/err"; then echo yes
+		else echo no; fi ;;
 	cpu) echo "$cpu" ;;
 	pcpu) echo "$pcpu" ;;
 	cpu0) echo "$cpu0" ;;
@@ -254,7 +249,7 @@ cell() {
 	esac
 }
 
-ROWS='rc calls count diff lost written dropped pct read handled cpu cpu0 pcpu cpucall wall wallall ns slow'
+ROWS='rc lowered calls count diff lost written dropped pct read handled written5 cpu cpu0 pcpu cpucall wall wallall ns slow'
 label() {
 	case $1 in
 	rc) echo 'exit status' ;;
@@ -267,6 +262,8 @@ label() {
 	pct) echo 'records / calls' ;;
 	read) echo 'read events (last sample)' ;;
 	handled) echo 'records handled (-v)' ;;
+	written5) echo 'records written (-v)' ;;
+	lowered) echo 'lowered (-v Pass 3)' ;;
 	cpu) echo 'tool CPU ms (ktap: Pass 5)' ;;
 	cpu0) echo 'tool CPU ms, -c true' ;;
 	pcpu) echo 'tool CPU ms (/proc, whole)' ;;
@@ -282,7 +279,7 @@ table() {
 	kind=$1 procs=$2
 	case $kind in
 	count) echo "== c[execname()]++ on syscalls:sys_enter_getppid ==" ;;
-	lat) echo "== latency histogram: t[tid()] at $FN entry, h <<< delta at return ==" ;;
+	lat) echo "== latency histogram: t[tid()] at sys_enter_getppid, h <<< delta at sys_exit_getppid ==" ;;
 	esac
 	dirs='' hdr=''
 	for p in $procs; do
@@ -315,7 +312,7 @@ tables() {
 	echo "untraced workload: 1 process $(nscall $T/base.1) ns/call, 2 processes $(nscall $T/base.2) ns/call (mean of the runs before and after the ktap runs)"
 	echo
 	table count "$PROCS"
-	[ -z "$FN" ] || table lat "$LAT_PROCS"
+	table lat "$LAT_PROCS"
 }
 
 # The ktap tables first: bpftrace's runs come last, so that a guest

@@ -10,10 +10,12 @@
 # bench/guest-agg-bench.sh, which runs, for each variant:
 #   count  c[execname()]++ on syscalls:sys_enter_getppid while N getppid
 #          calls are made by 1 process, then by 2 in parallel;
-#   lat    t[tid()] = gettimeofday_ns() at __do_sys_getppid's entry and
-#          h <<< gettimeofday_ns() - t[tid()] at its return (kprobe and
-#          kretprobe), printing @count(h) and @hist_log(h);
-# and prints one table per script: the count printed against the exact
+#   lat    t[tid()] = gettimeofday_ns() on sys_enter_getppid and, on
+#          sys_exit_getppid, if (tid() in t) { h <<< gettimeofday_ns() -
+#          t[tid()]; delete t[tid()] }, printing @count(h) and
+#          @hist_log(h) (the pair lower_latency.c lowers);
+# and prints one table per script: whether ktap lowered it (-v), the
+# count printed against the exact
 # number of calls, events lost (ktap's "WARNING: N events lost"), the
 # records written to and read from the instance's ring buffers (its
 # per_cpu/cpuN/stats, polled while ktap runs: tests/vm/guest-stats.sh),

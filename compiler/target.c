@@ -39,6 +39,8 @@ static const struct {
 	{ TGT_EPROBES, "eprobes", "e[:[<group>/]", NULL },
 	{ TGT_STACKTRACE, "stacktrace", "stacktrace", NULL },
 	{ TGT_SNAPSHOT, "snapshot", "snapshot", NULL },
+	/* >= 6.4 (6.1: "the special string 'stacktrace'") */
+	{ TGT_HIST_COMMON_STACK, "common_stacktrace", "common_stacktrace", NULL },
 };
 #define TGT_NFEATURES (sizeof(tgt_features) / sizeof(tgt_features[0]))
 

@@ -19,6 +19,7 @@
 #include "interp.h"
 #include "rt_builtins.h"
 #include "store.h"
+#include "ksym.h"
 
 #include <inttypes.h>
 #include <regex.h>
@@ -767,6 +768,7 @@ void rt_fini(struct rt_ctx *c)
 	free(c->match_str);
 	buf_free(&c->out);
 	rt_scratch_free(&c->scratch);
+	ksym_names_free(c->ksym_names);
 	memset(c, 0, sizeof(*c));
 }
 

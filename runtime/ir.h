@@ -164,6 +164,10 @@ struct ir_event {
 	   address is ("+0(%sp)"), the frame the kernel's frame-pointer walk
 	   of the user stack misses there; NULL otherwise. */
 	const char *uentry_ra;
+	/* A tracepoint: its kernel stacks start at the probe point (the
+	   frames of the event's own trace function, and of the tracepoint's
+	   iterator, are dropped: run.c). */
+	bool kstack_tp;
 	unsigned *probes;
 	unsigned nprobes;
 	size_t pcap;
@@ -183,6 +187,8 @@ enum ir_hkey_kind {
 	IR_HK_CPU,		/* common_cpu */
 	IR_HK_NONE,		/* common_cpu of a scalar: not a script key */
 	IR_HK_CONST,		/* a constant (probefunc() of a kprobe): no column */
+	IR_HK_KSTACK,		/* backtrace(): the stacktrace key's frames, back to
+				   stap's hex addresses through kallsyms */
 };
 
 struct ir_hkey {

@@ -109,8 +109,11 @@ static void ir_dump_writes(FILE *out, const struct ir_prog *p)
 			fprintf(out, "# object %u: cannot be written\n", i);
 			continue;
 		}
-		fprintf(out, "write %s%s '%s'\n", t.global ? "" : "instances/ktap_$PID/",
-			t.path, t.line);
+		if (p->kplan.objs[i].kind == KP_PERF)	/* held open, not written */
+			fprintf(out, "open %s '%s'\n", t.path, t.line);
+		else
+			fprintf(out, "write %s%s '%s'\n", t.global ? "" : "instances/ktap_$PID/",
+				t.path, t.line);
 		kp_text_free(&t);
 	}
 }

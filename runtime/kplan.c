@@ -171,8 +171,8 @@ static const char *const kp_trig_names[] = {
 
 /*
  * A trigger without its filter: "stacktrace:5", "enable_event:sys:ev",
- * "hist:keys=...".  This is also what removes it after a '!' (the kernel
- * ignores a removal's filter, but for hist triggers: kp_render_trigger).
+ * "hist:keys=...".  After a '!' this removes the trigger, except a hist
+ * trigger's: see kp_render_trigger().
  */
 static char *kp_trigger_base(const struct kp_trigger *t)
 {
@@ -253,11 +253,16 @@ static int kp_render_trigger(const struct kp_trigger *t, struct kp_text *out)
 		return -1;
 	out->path = kp_printf("events/%s/%s/trigger", t->system, t->event);
 	out->line = t->filter ? kp_printf("%s if %s", base, t->filter) : strdup(base);
-	/* A hist trigger is removed only by a command with the same filter
-	   (6.1 hist_trigger_match compares it; without, the removal matches
-	   nothing and still succeeds); the other triggers ignore it. */
-	out->undo = t->kind == KP_T_HIST && t->filter ? kp_printf("!%s", out->line) :
-							kp_printf("!%s", base);
+	/* The kernel finds the hist trigger a removal names by its filter
+	   too (hist_unregister_trigger() matches with ignore_filter false)
+	   and reports success when none matches: without the filter the
+	   trigger stayed, and kept a kprobe event or the variables a
+	   synthetic event's onmatch reads busy.  Other triggers are found by
+	   their command alone. */
+	if (t->kind == KP_T_HIST && t->filter)
+		out->undo = kp_printf("!%s if %s", base, t->filter);
+	else
+		out->undo = kp_printf("!%s", base);
 	free(base);
 	return out->path && out->line && out->undo ? 0 : -1;
 }
@@ -310,6 +315,12 @@ int kp_render(const struct kp_obj *o, struct kp_text *out)
 		break;
 	case KP_OPTION:
 		rc = kp_render_option(&o->u.option, out);
+		break;
+	case KP_PERF:	/* shown, not written: the perf event's fd goes at exit */
+		out->global = true;
+		out->path = kp_printf("events/%s/%s/id", o->u.perf.system, o->u.perf.event);
+		out->line = strdup("perf_event_open(PERF_TYPE_TRACEPOINT, disabled)");
+		rc = out->path && out->line ? 0 : -1;
 		break;
 	}
 	if (rc != 0) {

@@ -176,9 +176,22 @@ struct kp_option {
 	unsigned kb;		/* KP_OPT_BUFFER_KB: per CPU */
 };
 
+/*
+ * A perf tracepoint event, disabled, that ktap holds open for the run
+ * (live.c, kplan_perf.c; not a tracefs write: kplan_apply() skips it).
+ * It adds a callback to the tracepoint, which then calls its callbacks
+ * through its iterator (__traceiter_X) rather than a static call to the
+ * only one: the hist stacktrace key skips a fixed number of frames
+ * (HIST_STACKTRACE_SKIP) that counts the iterator, so only then does the
+ * key start at the probe point.
+ */
+struct kp_perf {
+	const char *system, *event;
+};
+
 /* ---- the plan ---- */
 
-enum kp_kind { KP_DYNEVENT, KP_ENABLE, KP_FILTER, KP_TRIGGER, KP_SYNTH, KP_OPTION };
+enum kp_kind { KP_DYNEVENT, KP_ENABLE, KP_FILTER, KP_TRIGGER, KP_SYNTH, KP_OPTION, KP_PERF };
 
 struct kp_obj {
 	enum kp_kind kind;
@@ -190,6 +203,7 @@ struct kp_obj {
 		struct kp_trigger trigger;
 		struct kp_synth synth;
 		struct kp_option option;
+		struct kp_perf perf;
 	} u;
 };
 
@@ -255,6 +269,14 @@ struct tfs;
  * kplan_undo().
  */
 unsigned kplan_apply(const struct kp_plan *p, struct tfs *t, int target);
+
+/*
+ * kplan_perf_hold - open the KP_PERF object @o (a disabled perf event on
+ * its tracepoint, close-on-exec) with the tracing directory @root, where
+ * the event's id is read.  Returns the fd to keep open for the run, or -1
+ * with the reason in @err (@errlen bytes).  Closing the fd removes it.
+ */
+int kplan_perf_hold(const struct kp_obj *o, const char *root, char *err, size_t errlen);
 
 /*
  * kplan_undo - remove the first @n objects of @p again, last first, each

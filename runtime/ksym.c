@@ -4,6 +4,7 @@
  * stap-format strings (ksym.h).  The names live in one copy of the text
  * (NUL-terminated in place); entries hold offsets into it.
  */
+#define _GNU_SOURCE
 #include "ksym.h"
 
 #include <errno.h>
@@ -334,4 +335,118 @@ int ksym_format(const struct ksym_table *t, uint64_t addr, enum ksym_fmt fmt, in
 	if (ksym_lookup(t, addr, &in) < 0)
 		return ksym_format_parts(NULL, NULL, addr, 0, 0, fmt, inexact, buf, len);
 	return ksym_format_parts(in.name, in.module, addr, in.offset, in.size, fmt, inexact, buf, len);
+}
+
+/* ---- by name: the hist stacktrace key's frames back to addresses ---- */
+
+struct ksym_names {
+	const struct ksym_table *t;
+	uint32_t *idx;		/* entries sorted by name, then module */
+	size_t n;
+};
+
+static int cmp_name(const void *a, const void *b, void *arg)
+{
+	const struct ksym_table *t = arg;
+	const struct ksym_entry *x = &t->e[*(const uint32_t *)a];
+	const struct ksym_entry *y = &t->e[*(const uint32_t *)b];
+	int c = strcmp(t->strings + x->name, t->strings + y->name);
+
+	return c ? c : strcmp(t->strings + x->module, t->strings + y->module);
+}
+
+struct ksym_names *ksym_names_new(const struct ksym_table *t)
+{
+	struct ksym_names *ns = calloc(1, sizeof(*ns));
+	size_t i;
+
+	if (!ns || !t || !(ns->idx = malloc((t->n + 1) * sizeof(*ns->idx)))) {
+		free(ns);
+		return NULL;
+	}
+	ns->t = t;
+	ns->n = t->n;
+	for (i = 0; i < t->n; i++)
+		ns->idx[i] = (uint32_t)i;
+	qsort_r(ns->idx, ns->n, sizeof(*ns->idx), cmp_name, (void *)t);
+	return ns;
+}
+
+void ksym_names_free(struct ksym_names *ns)
+{
+	if (ns)
+		free(ns->idx);
+	free(ns);
+}
+
+/* The first index of @ns->idx whose name is not below @name. */
+static size_t names_lower(const struct ksym_names *ns, const char *name, size_t len)
+{
+	size_t lo = 0, hi = ns->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *s = ns->t->strings + ns->t->e[ns->idx[mid]].name;
+		/* below the key iff its first @len bytes are */
+		if (strncmp(s, name, len) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int ksym_frame_addr(const struct ksym_names *ns, const char *frame, uint64_t *addr)
+{
+	const char *plus = strchr(frame, '+'), *mod = "kernel", *br;
+	unsigned long long off, size;
+	size_t len, i, modlen = 6;
+	int found = 0, sized = 0;
+	char *end;
+
+	if (!strncmp(frame, "0x", 2)) {	/* no symbol: the kernel printed the address */
+		*addr = strtoull(frame, &end, 16);
+		return *end ? -1 : 0;
+	}
+	if (!ns || ksym_hidden(ns->t) || !plus || plus == frame || plus[1] != '0' || plus[2] != 'x')
+		return -1;
+	len = (size_t)(plus - frame);
+	off = strtoull(plus + 3, &end, 16);
+	if (end[0] != '/' || end[1] != '0' || end[2] != 'x')
+		return -1;
+	size = strtoull(end + 3, &end, 16);
+	if (*end == ' ' && end[1] == '[' && (br = strchr(end, ']'))) {
+		mod = end + 2;
+		modlen = (size_t)(br - mod);
+	} else if (*end) {
+		return -1;
+	}
+	/* the same name and module; of several, those of the printed size
+	   (a static function's name can repeat) */
+	for (i = names_lower(ns, frame, len); i < ns->n; i++) {
+		const struct ksym_entry *e = &ns->t->e[ns->idx[i]];
+		const char *name = ns->t->strings + e->name, *m = ns->t->strings + e->module;
+
+		if (strncmp(name, frame, len) || name[len])
+			break;
+		if (strncmp(m, mod, modlen) || m[modlen])
+			continue;
+		if (!found++ || (e->size == size && !sized))
+			*addr = e->addr + off;
+		sized += e->size == size;
+	}
+	if (!found)
+		return -1;
+	/* ambiguous: another symbol of the kind chosen, elsewhere */
+	for (i = names_lower(ns, frame, len); i < ns->n; i++) {
+		const struct ksym_entry *e = &ns->t->e[ns->idx[i]];
+		const char *name = ns->t->strings + e->name, *m = ns->t->strings + e->module;
+
+		if (strncmp(name, frame, len) || name[len])
+			break;
+		if (!strncmp(m, mod, modlen) && !m[modlen] && (!sized || e->size == size) &&
+		    e->addr + off != *addr)
+			return 1;
+	}
+	return 0;
 }

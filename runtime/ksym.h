@@ -93,4 +93,18 @@ int ksym_format(const struct ksym_table *t, uint64_t addr, enum ksym_fmt fmt, in
 int ksym_format_parts(const char *name, const char *module, uint64_t addr, uint64_t offset,
 		      uint64_t size, enum ksym_fmt fmt, int inexact, char *buf, size_t len);
 
+/*
+ * By name, for the hist stacktrace key, which the kernel prints as %pS
+ * frames ("name+0xoff/0xsize [mod]", or "0xADDR" without a symbol):
+ * ksym_names_new() indexes T by name (T must outlive it; free with
+ * ksym_names_free()), ksym_frame_addr() gives a frame's address (the
+ * symbol's plus the offset).  Returns 0; 1 when several symbols of that
+ * name, module and size exist (*ADDR is the first's); -1 when none does
+ * (or the addresses are hidden).
+ */
+struct ksym_names;
+struct ksym_names *ksym_names_new(const struct ksym_table *t);
+void ksym_names_free(struct ksym_names *ns);
+int ksym_frame_addr(const struct ksym_names *ns, const char *frame, uint64_t *addr);
+
 #endif

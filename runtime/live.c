@@ -59,6 +59,8 @@ struct live {
 	unsigned applied;		/* its first objects, undone at close */
 	int target;
 	int guard;			/* pipe to the guardian, -1: none */
+	int *perf;			/* the plan's KP_PERF fds, held for the run */
+	unsigned nperf;
 };
 
 struct live *live_new(const struct live_options *opt)
@@ -72,9 +74,44 @@ struct live *live_new(const struct live_options *opt)
 	return l;
 }
 
+static void live_perf_release(struct live *l);
+
 void live_free(struct live *l)
 {
+	if (l)
+		live_perf_release(l);
 	free(l);
+}
+
+/* Open the plan's perf events (KP_PERF) before anything is applied, so
+   every hit of their tracepoints goes through the iterator. */
+static int live_perf_hold(struct live *l, const struct kp_plan *p)
+{
+	char err[TFS_ERRLEN];
+	unsigned i;
+	int fd;
+
+	for (i = 0; i < p->n; i++) {
+		if (p->objs[i].kind != KP_PERF)
+			continue;
+		if (!l->perf && !(l->perf = calloc(p->n, sizeof(*l->perf))))
+			return -1;
+		fd = kplan_perf_hold(&p->objs[i], tfs_root(l->tfs), err, sizeof(err));
+		if (fd < 0) {
+			fprintf(stderr, "ERROR: %s\n", err);
+			return -1;
+		}
+		l->perf[l->nperf++] = fd;
+	}
+	return 0;
+}
+
+static void live_perf_release(struct live *l)
+{
+	while (l->nperf > 0)
+		close(l->perf[--l->nperf]);
+	free(l->perf);
+	l->perf = NULL;
 }
 
 static int live_arm(struct live *l, const struct ir_prog *p, int target)
@@ -102,6 +139,8 @@ static int live_arm(struct live *l, const struct ir_prog *p, int target)
 	}
 	l->plan = &p->kplan;
 	l->target = target;
+	if (live_perf_hold(l, &p->kplan) != 0)
+		return -1;
 	l->applied = kplan_apply(&p->kplan, l->tfs, target);
 	return l->applied == p->kplan.n ? 0 : -1;
 }
@@ -140,6 +179,7 @@ static void live_close(void *ctx)
 	    kplan_undo(l->plan, l->applied, l->tfs, l->target, err, sizeof(err)) != 0)
 		fprintf(stderr, "WARNING: %s\n", err);
 	l->plan = NULL;
+	live_perf_release(l);
 	if (l->tfs && tfs_destroy(l->tfs, err, sizeof(err)) != 0)
 		fprintf(stderr, "WARNING: %s\n", err);
 	l->tfs = NULL;

@@ -39,6 +39,22 @@ bool rt_stack_is_builtin(unsigned id)
 	return id >= RTS_BACKTRACE && id <= RTS_USYMDATA;
 }
 
+void rt_stack_from_probe_point(const struct rt_ctx *c, struct rt_event *ev)
+{
+	struct ksym_info in;
+
+	if (!ev->nkstack)
+		return;
+	ev->kstack++;
+	ev->nkstack--;
+	/* (without kallsyms' names an iterator frame stays) */
+	if (ev->nkstack && c->ksym && ksym_lookup(c->ksym, ev->kstack[0], &in) == 0 &&
+	    !strncmp(in.name, "__traceiter_", 12)) {
+		ev->kstack++;
+		ev->nkstack--;
+	}
+}
+
 /* Say once that kallsyms hides the addresses. */
 static void rts_check_hidden(struct rt_ctx *c)
 {

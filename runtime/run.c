@@ -19,6 +19,7 @@
 #include "fileio.h"
 #include "run_child.h"
 #include "run_proc.h"
+#include "rt_stack.h"
 #include "usym.h"
 
 #include <errno.h>
@@ -468,6 +469,8 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 		run_proc_track(&r->procs, &r->track[rec->index * RUN_PROC_FIELDS], rec,
 			       e->track);
 	run_user_ra(r, rec, &ev);
+	if (e->kstack_tp)
+		rt_stack_from_probe_point(&r->ctx, &ev);
 	if (r->ctx.usym) {
 		/* first sight (or exec): keep the maps while the process lives */
 		int tgid = run_proc_get(&r->procs, rec->pid, false)->tgid;
@@ -842,6 +845,8 @@ static int run_setup(struct run *r)
 	if (r->prog->nhreads)
 		r->ctx.hist_clear = run_cb_hist_clear;
 	r->ctx.ksym = r->opt->ksym;
+	if (run_hist_stacks(r->prog, r->ctx.ksym) != 0)
+		return -1;
 	if (r->prog->stacks & IR_STACK_MAPS) {
 		r->ctx.usym = usym_new(r->opt->debuginfo_path);
 		r->ctx.maps = run_cb_maps;

@@ -76,6 +76,10 @@ void run_hist_load(const struct ir_prog *p, struct rt_ctx *ctx,
 		   const struct run_source *src, bool final);
 /* 'delete g': ':clear' every hist trigger that holds global @g. */
 void run_hist_clear(const struct ir_prog *p, const struct run_source *src, unsigned g);
+/* 0, or -1 (said on stderr) when a hist keyed by kernel stacks cannot be
+   read back: no kallsyms, or its addresses hidden (kptr_restrict). */
+struct ksym_table;
+int run_hist_stacks(const struct ir_prog *p, const struct ksym_table *ksym);
 
 /* stap's defaults for -D limits. */
 void run_default_limits(struct rt_limits *lim);

@@ -15,11 +15,21 @@
  * under its last name: that is warned about, with the count.  Keys are
  * u64 in the hist: a signed field narrower than 64 bits is
  * sign-extended back; sums are u64 and reinterpreted.
+ *
+ * Order: the kernel prints a hist sorted by hitcount, ties in its
+ * tracing map's slot order (hashes of pids that change from run to
+ * run), so the entries are read in key order instead: an unsorted
+ * foreach of a lowered array, and the ties of a sorted one, come out the
+ * same for the same workload (thread ids ascending, which is the order
+ * the threads were created in while pids do not wrap).  It is not
+ * --no-lower's order (first seen), which no hist records.
  */
+#define _GNU_SOURCE		/* qsort_r */
 #include "run.h"
 #include "hist_parse.h"
 #include "rt_ctx.h"
 #include "store.h"
+#include "ksym.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -32,7 +42,43 @@ struct rh_warn {
 	unsigned n, cap;
 	unsigned gone;		/* entries of threads /proc no longer has */
 	unsigned full;		/* entries the store's array had no room for */
+	const struct ksym_names *names;	/* kallsyms by name, for stack keys */
+	unsigned unknown;	/* stack frames kallsyms does not have */
+	unsigned ambiguous;	/* stack frames of a name several symbols share */
+	unsigned deep;		/* stacks at the kernel's depth limit */
 };
+
+/* The kernel's HIST_STACKTRACE_DEPTH (6.1; 31 on the newest kernels). */
+#define RH_STACK_DEPTH 16
+
+/*
+ * A stack key as backtrace() would give it: the hist prints its frames
+ * symbolically (%pS), which kallsyms turns back into the addresses
+ * (symbol + offset).  Into @buf (@len bytes); its length.
+ */
+static size_t rh_stack(const struct hist_parse_key *hk, struct rh_warn *w, char *buf,
+		       size_t len)
+{
+	size_t i, n = 0;
+	uint64_t addr;
+	int rc;
+
+	buf[0] = '\0';
+	w->deep += hk->n_frames >= RH_STACK_DEPTH;
+	for (i = 0; i < hk->n_frames; i++) {
+		rc = ksym_frame_addr(w->names, hk->frames[i], &addr);
+		if (rc < 0) {
+			w->unknown++;
+			addr = 0;
+		}
+		w->ambiguous += rc > 0;
+		rc = ksym_format_parts(NULL, NULL, addr, 0, 0, KSYM_FMT_HEX, 0, buf + n, len - n);
+		if (rc < 0 || (size_t)rc >= len - n)
+			break;
+		n += (size_t)rc;
+	}
+	return n;
+}
 
 static void rh_renamed(struct rh_warn *w, int tid)
 {
@@ -129,7 +175,7 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 		     struct rh_warn *w)
 {
 	struct rt_value keys[4];
-	char comm[4][24];
+	char comm[4][24], stk[4][1024];
 	unsigned i, n = 0, nk = r->nkeys - (r->val == IR_HV_STATX);
 	int64_t hits = (int64_t)e->vals[0];
 	uint64_t val = t->n_vals > 1 ? e->vals[1] : 0;
@@ -159,6 +205,9 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 			} else {
 				keys[n++] = rt_long(rh_sext(hk->u, k));
 			}
+			continue;
+		case IR_HK_KSTACK:
+			keys[n++] = rt_str(stk[i], (uint32_t)rh_stack(hk, w, stk[i], sizeof(stk[i])));
 			continue;
 		case IR_HK_TID: case IR_HK_CPU:
 			keys[n++] = rt_long(rh_sext(hk->u, k));
@@ -208,6 +257,54 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 	}
 }
 
+/* Order two keys of one column: numbers, then strings, then stacks. */
+static int rh_key_cmp(const struct hist_parse_key *a, const struct hist_parse_key *b)
+{
+	size_t i;
+	int c;
+
+	if (!a->str != !b->str)
+		return a->str ? 1 : -1;
+	if (a->str && (c = strcmp(a->str, b->str)) != 0)
+		return c;
+	if (a->u != b->u)
+		return a->u < b->u ? -1 : 1;
+	if (a->hi != b->hi)
+		return a->hi < b->hi ? -1 : 1;
+	for (i = 0; i < a->n_frames && i < b->n_frames; i++)
+		if ((c = strcmp(a->frames[i], b->frames[i])) != 0)
+			return c;
+	return a->n_frames < b->n_frames ? -1 : a->n_frames > b->n_frames;
+}
+
+/* qsort_r: entries by their key columns, first column first. */
+static int rh_entry_cmp(const void *x, const void *y, void *arg)
+{
+	const struct hist_parse_entry *a = *(const struct hist_parse_entry *const *)x;
+	const struct hist_parse_entry *b = *(const struct hist_parse_entry *const *)y;
+	size_t i, n = *(const size_t *)arg;
+	int c;
+
+	for (i = 0; i < n; i++)
+		if ((c = rh_key_cmp(&a->keys[i], &b->keys[i])) != 0)
+			return c;
+	return 0;
+}
+
+/* @t's entries in key order (malloc'd), or NULL when out of memory. */
+static const struct hist_parse_entry **rh_sorted(const struct hist_parse_trigger *t)
+{
+	const struct hist_parse_entry **v = malloc((t->n_entries + 1) * sizeof(*v));
+	size_t i, n = t->n_keys;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < t->n_entries; i++)
+		v[i] = &t->entries[i];
+	qsort_r(v, t->n_entries, sizeof(*v), rh_entry_cmp, &n);
+	return v;
+}
+
 static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 		    const struct run_source *src, const struct ir_hread *r, bool final)
 {
@@ -215,7 +312,8 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	struct hist_parse_file *f = NULL;
 	const struct hist_parse_trigger *t;
 	struct hist_parse_error err;
-	struct rh_warn w = { NULL, 0, 0, 0, 0 };
+	struct rh_warn w = { NULL, 0, 0, 0, 0, NULL, 0, 0, 0 };
+	const struct hist_parse_entry **sorted;
 	size_t len = 0, i;
 	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
 
@@ -228,8 +326,14 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 		return;
 	}
 	w.n = 0;
+	for (i = 0; i < r->nkeys; i++)
+		if (r->keys[i].kind == IR_HK_KSTACK && ctx->ksym && !ctx->ksym_names)
+			ctx->ksym_names = ksym_names_new(ctx->ksym);
+	w.names = ctx->ksym_names;
+	sorted = r->val < IR_HV_DROPS ? rh_sorted(t) : NULL;	/* DROPS: no entries */
 	for (i = 0; r->val < IR_HV_DROPS && i < t->n_entries; i++)
-		rh_entry(ctx, r, t, &t->entries[i], &w);
+		rh_entry(ctx, r, t, sorted ? sorted[i] : &t->entries[i], &w);
+	free(sorted);
 	if (final && t->dropped)
 		fprintf(stderr, "WARNING: the kernel's hist of %s on %s:%s was full: %" PRIu64
 			" events dropped (size=%" PRIu64 "; raise -D MAXMAPENTRIES or declare "
@@ -251,6 +355,17 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 			"read the kernel's hist and was not seen starting: named \"<...>\" "
 			"(--no-lower reads names as the events come)\n", w.gone,
 			w.gone == 1 ? "y" : "ies", gname);
+	if (final && w.deep)
+		fprintf(stderr, "WARNING: %u stack%s of %s reached the kernel's hist limit of %d "
+			"frames and may be cut there (--no-lower keeps them whole)\n", w.deep,
+			w.deep == 1 ? "" : "s", gname, RH_STACK_DEPTH);
+	if (final && w.unknown)
+		fprintf(stderr, "WARNING: %u frame%s of the kernel's stacks of %s not in kallsyms: "
+			"shown as 0x0\n", w.unknown, w.unknown == 1 ? "" : "s", gname);
+	if (final && w.ambiguous)
+		fprintf(stderr, "WARNING: %u frame%s of the kernel's stacks of %s name%s a symbol "
+			"kallsyms has more than once (of that size): the first taken\n",
+			w.ambiguous, w.ambiguous == 1 ? "" : "s", gname, w.ambiguous == 1 ? "s" : "");
 	free(w.renamed);
 	free(text);
 	hist_parse_free(f);
@@ -296,6 +411,25 @@ static void rh_unmatched(const struct ir_prog *p, struct rt_ctx *ctx,
 		"not in %s (--no-lower counts nested calls)\n", returns - matched,
 		returns - matched == 1 ? "" : "s", r->system, r->event,
 		p->globals[r->global].name);
+}
+
+int run_hist_stacks(const struct ir_prog *p, const struct ksym_table *ksym)
+{
+	unsigned i, k;
+
+	for (i = 0; i < p->nhreads; i++)
+		for (k = 0; k < p->hreads[i].nkeys; k++)
+			if (p->hreads[i].keys[k].kind == IR_HK_KSTACK &&
+			    (!ksym || ksym_hidden(ksym))) {
+				fprintf(stderr, "ERROR: %s is keyed by kernel stacks kept in the "
+					"kernel's hist, whose frames only kallsyms turns back into "
+					"addresses, and %s: run with --no-lower\n",
+					p->globals[p->hreads[i].global].name, !ksym ?
+					"kallsyms could not be read" : "/proc/kallsyms hides the "
+					"addresses (kernel.kptr_restrict, or no CAP_SYSLOG)");
+				return -1;
+			}
+	return 0;
 }
 
 void run_hist_clear(const struct ir_prog *p, const struct run_source *src, unsigned g)

@@ -52,6 +52,7 @@ struct lh_global {
 	bool used;			/* some update could be lowered */
 	bool exact;			/* <<< with @min/@max/@hist_*: values as keys */
 	bool cleared;			/* 'delete a' in a timer: ':clear' */
+	bool stack;			/* keyed by backtrace() */
 };
 
 struct lh_probe {
@@ -396,6 +397,14 @@ static const char *lh_key(const struct sem_probe *p, const struct ast_expr *e,
 	return "common_pid";
 }
 
+/* Is key @e backtrace()?  The hist's stacktrace key holds it (from the
+   probe point: kernel stacks of tracepoints start there, rt_stack.c). */
+static bool lh_backtrace(const struct ast_expr *e)
+{
+	return e->kind == AST_CALL && e->ref < 0 && !e->args.n &&
+	       -e->ref - 1 == IR_BI_BACKTRACE;
+}
+
 /* ---- the plan ---- */
 
 static unsigned lh_size(struct lh *h, unsigned g)
@@ -437,7 +446,18 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 	r->event = p->event->name;
 	r->mult = u->mult;
 	for (i = 0; i < nk; i++) {
-		if (!(f = lh_key(p, kl->v[i], &r->keys[r->nkeys]))) {
+		if (lh_backtrace(kl->v[i])) {
+			if (p->event->dyn) {
+				*why = "backtrace() of a kprobe or uprobe: the hist key's frames are "
+				       "not the stacktrace trigger's (6.1: the trigger's stop at the "
+				       "kprobe's ftrace trampoline)";
+				return NULL;
+			}
+			/* from the probe point: the perf event lw_hist_emit() adds */
+			r->keys[r->nkeys] = (struct ir_hkey){ .kind = IR_HK_KSTACK, .is_string = true };
+			f = h->opt->hist_stack ? h->opt->hist_stack : "stacktrace";
+			h->g[u->global].stack = true;
+		} else if (!(f = lh_key(p, kl->v[i], &r->keys[r->nkeys]))) {
 			*why = "a key is not an event field, tid(), pid(), execname(), cpu() "
 			       "or a constant";
 			return NULL;
@@ -667,6 +687,27 @@ static unsigned lh_add(struct lw_ctx *c, const struct kp_trigger *t)
 	return c->ir->kplan.n - 1;
 }
 
+/*
+ * A tracepoint with a stacktrace key also gets a perf event held open
+ * (kplan.h's KP_PERF), once: with two callbacks the tracepoint calls
+ * through its iterator, whose frame HIST_STACKTRACE_SKIP counts, so the
+ * key starts at the probe point (checked in the VM: the static call to
+ * a lone callback made the key start one frame lower, at the caller of
+ * the function that hit the tracepoint).
+ */
+static void lh_perf(struct lw_ctx *c, const char *system, const char *event)
+{
+	unsigned i;
+
+	for (i = 0; i < c->ir->kplan.n; i++)
+		if (c->ir->kplan.objs[i].kind == KP_PERF &&
+		    !strcmp(c->ir->kplan.objs[i].u.perf.system, system) &&
+		    !strcmp(c->ir->kplan.objs[i].u.perf.event, event))
+			return;
+	lower_kplan_add(c->arena, c->ir, &(struct kp_obj){ .kind = KP_PERF,
+			.u.perf = { system, event } });
+}
+
 static void lh_verbose(struct lh *h)
 {
 	const struct sem_prog *sp = h->c->sp;
@@ -679,9 +720,11 @@ static void lh_verbose(struct lh *h)
 			fprintf(stderr, "Pass 3: global %s stays in user space: %s\n",
 				sp->globals[i]->name, h->g[i].why);
 		else
-			fprintf(stderr, "Pass 3: global %s is kept in kernel hists%s\n",
+			fprintf(stderr, "Pass 3: global %s is kept in kernel hists%s%s\n",
 				sp->globals[i]->name, h->g[i].exact ?
-				" (one entry per distinct value)" : "");
+				" (one entry per distinct value)" : "", h->g[i].stack ?
+				" (stacks: the hist's stacktrace key, at most 16 frames on 6.1; "
+				"a perf event held open makes it start at the probe point)" : "");
 	}
 	for (i = 0; i < sp->nprobes; i++) {
 		if (sp->probes[i]->kind != SEM_P_TRACE)
@@ -801,6 +844,8 @@ void lw_hist_emit(struct lw_ctx *c)
 
 			if (!t)
 				continue;
+			if (h->g[r.global].stack)
+				lh_perf(c, t->system, t->event);
 			r.obj = lh_add(c, t);
 			c->ir->hreads = arena_grow(c->arena, c->ir->hreads, c->ir->nhreads,
 						   &c->ir->hrcap, sizeof(*c->ir->hreads));

@@ -149,6 +149,7 @@ void lower_stack_event(struct arena *a, struct ir_event *e, const struct tpf_eve
 {
 	const struct fetch_site *fs = ev->dyn_func;
 
+	e->kstack_tp = !ev->dyn;
 	if (!ev->dyn || ev->dyn->kind != KP_UPROBE || ev->dyn_return || !fs || fs->stmt ||
 	    !fs->file || !fs->file->cc || !fs->file->cc->stack0)
 		return;
@@ -210,6 +211,11 @@ void lower_stack(struct arena *a, struct ir_prog *ir, FILE *explain)
 		if (p->kind == IR_P_EVENT && p->event < nev)
 			ir->events[p->event].stacks |= bits & (IR_STACK_KERNEL | IR_STACK_USER);
 	}
+	/* a hist's stack key: its frames are read back through kallsyms */
+	for (i = 0; i < ir->nhreads; i++)
+		for (bits = 0; bits < ir->hreads[i].nkeys; bits++)
+			if (ir->hreads[i].keys[bits].kind == IR_HK_KSTACK)
+				all |= IR_STACK_KSYMS;
 	ir->stacks = all;
 	for (i = 0; i < nev; i++) {
 		struct ir_event *e = &ir->events[i];

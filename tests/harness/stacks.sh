@@ -27,17 +27,34 @@ top_entries() { cat $TR/per_cpu/cpu*/stats | awk '/^entries:/ { n += $2 } END { 
 top_before=$(top_entries)
 
 # 1. print_backtrace(): one stack per call of the -c child (3 calls),
-#    each the same, from the tracepoint's caller down to the syscall entry.
+#    each the same, from the probe point (the tracepoint's caller: the
+#    trigger's frames of the tracing code, ftrace_syscall_enter and
+#    __traceiter_sys_enter, are dropped) down to the syscall entry.
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 3" -e \
 	"probe $TP { if (tid() == target()) { print_backtrace(); println(\"--\") } }"
 sed 's/^ 0x[0-9a-f]* : \([A-Za-z0-9_.]*\)+0x[0-9a-f]*\/0x[0-9a-f]* \[kernel\]$/\1/' \
 	"$TMP/out" | tr '\n' ' ' | sed 's/ -- /\n/g' >"$TMP/names"
 if [ "$rc" -eq 0 ] && [ "$(wc -l <"$TMP/names")" -eq 3 ] &&
 	[ "$(sort -u "$TMP/names" | wc -l)" -eq 1 ] &&
-	grep -q 'do_syscall_64 entry_SYSCALL_64_after_hwframe$' "$TMP/names"; then
+	grep -q '^syscall_trace_enter[a-z0-9.]* .*do_syscall_64 entry_SYSCALL_64_after_hwframe$' "$TMP/names"; then
 	ok "print_backtrace(): 3 identical kernel stacks ending in the syscall entry ($(head -n 1 "$TMP/names"))"
 else
 	not_ok "print_backtrace() (exit status $rc)"
+	diag_file "$TMP/out"
+	explain "$TMP/err"
+fi
+
+# 1b. A tracepoint with several callbacks (here signal_generate) is called
+#    through its iterator, whose frame is tracing code too: the stack of
+#    the SIGCHLD the -c child's exit sends starts at the probe point.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 1" -e \
+	'probe kernel.trace("signal:signal_generate") { if (pid() == target()) { print_backtrace(); exit() } }'
+first=$(sed -n '1s/^ 0x[0-9a-f]* : \([A-Za-z0-9_.]*\)+.*/\1/p' "$TMP/out")
+if [ "$rc" -eq 0 ] && [ "$first" = __send_signal_locked ] &&
+	! grep -q 'trace_event_raw_event_\|__traceiter_' "$TMP/out"; then
+	ok "a tracepoint's stack starts at the probe point, not in the tracing code ($first)"
+else
+	not_ok "signal_generate's stack (exit status $rc, first frame '$first')"
 	diag_file "$TMP/out"
 	explain "$TMP/err"
 fi

@@ -150,7 +150,6 @@ static void test_hist_count(void **state)
 	expect(&o, false, "events/syscalls/sys_enter_getppid/trigger",
 	       "hist:keys=common_pid.execname:sort=hitcount.descending:size=4096 "
 	       "if common_pid != 99",
-	       /* a hist trigger's removal names its filter (6.1 compares it) */
 	       "!hist:keys=common_pid.execname:sort=hitcount.descending:size=4096 "
 	       "if common_pid != 99");
 }
@@ -313,6 +312,20 @@ static void test_options(void **state)
 	expect(&o, false, "buffer_size_kb", "4096", NULL);
 }
 
+/* A perf event held open (not written): shown as its id file, no undo
+   line (closing it removes it); no such event: an error, no fd. */
+static void test_perf(void **state)
+{
+	struct kp_obj o = { .kind = KP_PERF, .u.perf = { "syscalls", "sys_enter_read" } };
+	char err[256];
+
+	(void)state;
+	expect(&o, true, "events/syscalls/sys_enter_read/id",
+	       "perf_event_open(PERF_TYPE_TRACEPOINT, disabled)", NULL);
+	assert_int_equal(kplan_perf_hold(&o, "/nonexistent-tracefs", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent-tracefs/events/syscalls/sys_enter_read/id"));
+}
+
 static void test_expand(void **state)
 {
 	char want[128], *s;
@@ -348,6 +361,7 @@ int main(void)
 		cmocka_unit_test(test_hist_without_keys),
 		cmocka_unit_test(test_synth),
 		cmocka_unit_test(test_options),
+		cmocka_unit_test(test_perf),
 		cmocka_unit_test(test_expand),
 	};
 

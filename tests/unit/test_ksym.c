@@ -147,6 +147,62 @@ static void test_errors(void **state)
 }
 
 /* This machine's /proc/kallsyms: vfs_read's own address maps back to it. */
+/* The hist stacktrace key's %pS frames back to addresses. */
+static void test_frame_addr(void **state)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T startup_64\n"
+		"ffffffff81100000 t dup\n"
+		"ffffffff81100040 t after_dup\n"
+		"ffffffff81200000 t dup\n"
+		"ffffffff81200080 t after_dup2\n"
+		"ffffffff81300000 t dupsame\n"
+		"ffffffff81300040 t x1\n"
+		"ffffffff81400000 t dupsame\n"
+		"ffffffff81400040 t x2\n"
+		"ffffffffc0001000 t modfn\t[mymod]\n"
+		"ffffffffc0001100 t modfn2\t[mymod]\n";
+	struct ksym_table *t = NULL, *h = NULL;
+	struct ksym_names *ns, *nh;
+	char err[256];
+	uint64_t a = 0;
+
+	(void)state;
+	assert_int_equal(ksym_parse(text, sizeof(text) - 1, &t, err, sizeof(err)), 0);
+	ns = ksym_names_new(t);
+	assert_non_null(ns);
+	assert_int_equal(ksym_frame_addr(ns, "startup_64+0x10/0x100000", &a), 0);
+	assert_true(a == 0xffffffff81000010ull);
+	/* one name twice: the printed size tells them apart */
+	assert_int_equal(ksym_frame_addr(ns, "dup+0x8/0x40", &a), 0);
+	assert_true(a == 0xffffffff81100008ull);
+	assert_int_equal(ksym_frame_addr(ns, "dup+0x8/0x80", &a), 0);
+	assert_true(a == 0xffffffff81200008ull);
+	/* ... or does not: the first, said */
+	assert_int_equal(ksym_frame_addr(ns, "dupsame+0x4/0x40", &a), 1);
+	assert_true(a == 0xffffffff81300004ull);
+	assert_int_equal(ksym_frame_addr(ns, "dup+0x8/0x999", &a), 1);
+	assert_true(a == 0xffffffff81100008ull);
+	assert_int_equal(ksym_frame_addr(ns, "modfn+0x20/0x100 [mymod]", &a), 0);
+	assert_true(a == 0xffffffffc0001020ull);
+	assert_int_equal(ksym_frame_addr(ns, "modfn+0x20/0x100", &a), -1);
+	assert_int_equal(ksym_frame_addr(ns, "modfn+0x20/0x100 [other]", &a), -1);
+	assert_int_equal(ksym_frame_addr(ns, "0xffffffffc02010c8", &a), 0);
+	assert_true(a == 0xffffffffc02010c8ull);
+	assert_int_equal(ksym_frame_addr(ns, "nosuch+0x1/0x2", &a), -1);
+	assert_int_equal(ksym_frame_addr(ns, "du+0x1/0x40", &a), -1);
+	assert_int_equal(ksym_frame_addr(ns, "dup", &a), -1);
+	ksym_names_free(ns);
+	ksym_free(t);
+	/* kptr_restrict: nothing to go back to */
+	h = load("kallsyms-hidden");
+	nh = ksym_names_new(h);
+	assert_int_equal(ksym_frame_addr(nh, "vfs_read+0x5/0x1a0", &a), -1);
+	ksym_names_free(nh);
+	ksym_free(h);
+}
+
 static void test_proc_kallsyms(void **state)
 {
 	(void)state;
@@ -186,6 +242,7 @@ int main(void)
 		cmocka_unit_test(test_formats),
 		cmocka_unit_test(test_hidden),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_frame_addr),
 		cmocka_unit_test(test_proc_kallsyms),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include "../../runtime/rt_ctx.h"
 #include "../../runtime/run.h"
 #include "../../runtime/store.h"
+#include "../../runtime/ksym.h"
 
 static const char *hist_text;
 
@@ -221,12 +222,121 @@ static void test_narrow_signed_key(void **state)
 	st_free(f.ctx.store);
 }
 
+/* a[execname(), backtrace()]++: the stacktrace key's frames (6.1's
+   spelling, after another key) back to backtrace()'s hex addresses
+   through kallsyms, module and unsymbolised frames included; without
+   kallsyms the run refuses to start. */
+static void test_stack_key(void **state)
+{
+	static const char *const fields[] = { "common_pid", "stacktrace", NULL };
+	static const char syms[] =
+		"ffffffff81146420 t syscall_trace_enter.constprop.0\n"
+		"ffffffff811465c0 t next_one\n"
+		"ffffffff81a43dc0 T do_syscall_64\n"
+		"ffffffff81a43e70 T after\n"
+		"ffffffffc0001000 t modfn\t[mymod]\n"
+		"ffffffffc0001100 t modfn2\t[mymod]\n";
+	struct ksym_table *t = NULL;
+	struct fix f;
+	struct rt_value k[2];
+	char err[128];
+
+	(void)state;
+	hist_text =
+		"# event histogram\n#\n"
+		"# trigger info: hist:keys=common_pid,stacktrace:vals=hitcount:sort=hitcount:"
+		"size=2048 [active]\n#\n\n"
+		"{ common_pid:        120, stacktrace:\n"
+		"         modfn+0x20/0x100 [mymod]\n"
+		"         0xffffffffc02010c8\n"
+		"         syscall_trace_enter.constprop.0+0x183/0x1a0\n"
+		"         do_syscall_64+0x3e/0xb0\n"
+		"} hitcount:          7\n"
+		"\nTotals:\n    Hits: 7\n    Entries: 1\n    Dropped: 0\n";
+	fix_init(&f, false, 2, fields);
+	f.g.keys[0] = RT_STRING;
+	f.g.keys[1] = RT_STRING;
+	f.r.keys[0] = (struct ir_hkey){ .kind = IR_HK_EXECNAME, .is_string = true,
+					.is_signed = true, .size = 4, .col = 0 };
+	f.r.keys[1] = (struct ir_hkey){ .kind = IR_HK_KSTACK, .is_string = true, .col = 1 };
+	f.r.val = IR_HV_COUNT;
+	f.r.mult = 1;
+	fix_store(&f, false);
+	assert_int_equal(run_hist_stacks(&f.p, NULL), -1);
+	assert_int_equal(ksym_parse(syms, sizeof(syms) - 1, &t, err, sizeof(err)), 0);
+	assert_int_equal(run_hist_stacks(&f.p, t), 0);
+	f.ctx.ksym = t;
+	run_hist_load(&f.p, &f.ctx, &f.src, true);
+	k[0] = rt_cstr("a");
+	k[1] = rt_cstr("0xffffffffc0001020 0xffffffffc02010c8 0xffffffff811465a3 "
+		       "0xffffffff81a43dfe ");
+	assert_int_equal(st_aget(f.ctx.store, 0, k).l, 7);
+	st_free(f.ctx.store);
+	ksym_names_free(f.ctx.ksym_names);
+	ksym_free(t);
+}
+
+/*
+ * The kernel prints by hitcount, ties in its map's order; the store gets
+ * the entries in key order (thread ids ascending for execname()), so an
+ * unsorted foreach does not depend on the kernel's hashes.
+ */
+static void test_key_order(void **state)
+{
+	static const char *const fields[] = { "common_pid", "fd", NULL };
+	static const char *const want_name[] = { "a", "a", "a", "b" };
+	static const int64_t want_fd[] = { 3, 5, 7, 3 };
+	struct ir_foreach fe = { .global = 0, .nkeys = 2 };
+	struct rt_value k[2], v;
+	struct st_iter *it;
+	struct fix f;
+	unsigned n = 0;
+
+	(void)state;
+	hist_text =
+		"# event histogram\n#\n"
+		"# trigger info: hist:keys=common_pid,fd:vals=hitcount:sort=hitcount:"
+		"size=2048 [active]\n#\n\n"
+		"{ common_pid:        130, fd:          3 } hitcount:          1\n"
+		"{ common_pid:        120, fd:          7 } hitcount:          1\n"
+		"{ common_pid:        120, fd:          5 } hitcount:          2\n"
+		"{ common_pid:        121, fd:          3 } hitcount:          2\n"
+		"{ common_pid:        120, fd:          3 } hitcount:          4\n"
+		"\nTotals:\n    Hits: 10\n    Entries: 5\n    Dropped: 0\n";
+	fix_init(&f, false, 2, fields);
+	f.g.keys[0] = RT_STRING;
+	f.g.keys[1] = RT_LONG;
+	f.r.keys[0] = (struct ir_hkey){ .kind = IR_HK_EXECNAME, .is_string = true,
+					 .is_signed = true, .size = 4, .col = 0 };
+	f.r.keys[1] = (struct ir_hkey){ .kind = IR_HK_FIELD, .size = 8, .col = 1 };
+	f.r.val = IR_HV_COUNT;
+	f.r.mult = 1;
+	fix_store(&f, false);
+	run_hist_load(&f.p, &f.ctx, &f.src, false);
+	it = st_iter_new(f.ctx.store, &fe, NULL, -1, NULL);
+	while (st_iter_next(it, k, &v)) {
+		assert_true(n < 4);
+		assert_int_equal(k[0].len, 1);
+		assert_memory_equal(k[0].s, want_name[n], 1);
+		assert_int_equal(k[1].l, want_fd[n]);
+		n++;
+	}
+	assert_int_equal(n, 4);
+	st_iter_free(it);
+	k[0] = rt_cstr("a");
+	k[1] = rt_long(3);
+	assert_int_equal(st_aget(f.ctx.store, 0, k).l, 6);	/* threads 120 and 121 */
+	st_free(f.ctx.store);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sum_by_execname_pid),
 		cmocka_unit_test(test_exact_stat),
 		cmocka_unit_test(test_narrow_signed_key),
+		cmocka_unit_test(test_key_order),
+		cmocka_unit_test(test_stack_key),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

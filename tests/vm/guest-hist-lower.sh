@@ -11,7 +11,7 @@
 # ktap handled (crossing to user space) under 1% of the events.
 # tracefs must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=15
+guest_plan=23
 
 . /tests/guest-lib.sh
 
@@ -91,6 +91,60 @@ same timer-reads 'global c
 probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd != 999) next; c[$whence]++ }
 probe timer.ms(100) { x = 0; foreach (w in c) x += c[w] }
 probe end { foreach (w+ in c) printf("%d %d\n", w, c[w]) }'
+
+# Aggregation by kernel stack: the hist's stacktrace key (a perf event
+# held open makes it start at the probe point, as the stacktrace
+# trigger's stacks do from there), read back to backtrace()'s addresses.
+same stack-count 'global a
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; a[backtrace()]++ }
+probe end { foreach (k in a- limit 5) { print_stack(k); printf("%d\n", a[k]) } }'
+
+same stack-hex-execname 'global a
+probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd != 999) next; a[execname(), backtrace()]++ }
+probe end { foreach ([e, k] in a) printf("%s %s %d\n", e, k, a[e, k]) }'
+
+same stack-stat 'global s
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; s[backtrace()] <<< $count }
+probe end { foreach (k in s) { print(sprint_stack(k)); printf("%d %d\n", @count(s[k]), @sum(s[k])) } }'
+
+same stack-exit 'global a
+probe kernel.trace("sched:sched_process_exit") { if ($comm != "kv-x") next; a[backtrace()]++ }
+probe end { foreach (k in a) { print_stack(k); printf("%s %d\n", k, a[k]) } }'
+
+same stack-timer 'global a
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; a[backtrace()]++ }
+probe timer.ms(50) { x = 0; foreach (k in a) x += a[k] }
+probe end { foreach (k in a) printf("%s %d\n", k, a[k]) }'
+
+# The flame-graph one-liner over the getppid flood: every call counted
+# under its stack, in the kernel; with kallsyms hidden (kptr_restrict=2)
+# the lowered run refuses to start, saying why, and leaves tracefs alone.
+printf '%s\n' 'global a
+probe kernel.trace("syscalls:sys_enter_getppid") { a[backtrace()]++ }
+probe end { foreach (k in a- limit 1) printf("%d\n", a[k]) }' >$T/stackflood.stp
+bounded 100 ktap -v -c "ktap-getppid 200000" $T/stackflood.stp >$T/out 2>$T/err
+rc=$?
+echo 200000 >$T/want
+expect "stack flood: 200000 getppid calls counted under one kernel stack in the kernel"
+handled=$(sed -n 's/^Pass 5: handled \([0-9]*\) events, \([0-9]*\) lost.*$/\1 \2/p' $T/err)
+set -- $handled
+if [ -n "$handled" ] && [ $(($1 + $2)) -lt 2000 ]; then
+	ok "stack flood: $1 records handled and $2 lost in user space (< 1% of 200000)"
+else
+	not_ok "stack flood: records crossing to user space: '$handled'"
+	diag $T/err
+fi
+echo 2 >/proc/sys/kernel/kptr_restrict
+bounded 60 ktap -c "ktap-getppid 3" $T/stackflood.stp >$T/out 2>$T/err
+rc=$?
+echo 0 >/proc/sys/kernel/kptr_restrict
+if [ "$rc" -ne 0 ] && [ ! -s $T/out ] &&
+	grep -q "^ERROR: a is keyed by kernel stacks.*hides the addresses.*run with --no-lower$" $T/err; then
+	ok "stack key with kallsyms hidden: refused, saying why"
+else
+	not_ok "stack key with kallsyms hidden (exit status $rc)"
+	diag $T/out $T/err
+fi
 
 # A hist that fills up is never silent: 192 distinct offsets into a map
 # of 128 (the kernel's least), an array of 100.

@@ -33,13 +33,14 @@ fi
 ktap-tfs-snapshot >$T/before
 top0=$(top_entries)
 
-# 2. ktap: 3 calls, 3 stacks from the tracepoint to the syscall entry
+# 2. ktap: 3 calls, 3 stacks from the probe point (syscall_trace_enter:
+#    the trigger's ftrace_syscall_enter frame dropped) to the syscall entry
 run -e 'probe kernel.trace("syscalls:sys_enter_getppid") {
 	if (tid() == target()) { print_backtrace(); println("--") } }' -c "ktap-getppid 3"
 sed 's/^ 0x[0-9a-f]* : \([A-Za-z0-9_.]*\)+0x[0-9a-f]*\/0x[0-9a-f]* \[kernel\]$/\1/' $T/out |
 	tr '\n' ' ' | sed 's/ -- /\n/g' >$T/names
 if [ "$rc" -eq 0 ] && [ "$(wc -l <$T/names)" -eq 3 ] && [ "$(sort -u $T/names | wc -l)" -eq 1 ] &&
-	grep -q 'do_syscall_64 entry_SYSCALL_64_after_hwframe$' $T/names; then
+	grep -q '^syscall_trace_enter[a-z0-9.]* .*do_syscall_64 entry_SYSCALL_64_after_hwframe$' $T/names; then
 	ok "6.1: print_backtrace(): 3 identical stacks ($(head -n 1 $T/names))"
 else
 	not_ok "6.1: print_backtrace() (exit status $rc)"

@@ -37,7 +37,9 @@
 # read), also "ENTRIES OVERRUN READ DROPPED", plus,
 # from /proc/PID/stat, the process's own CPU time as a fifth and sixth
 # field (utime and stime in clock ticks, USER_HZ: 100 a second).  The
-# first four fields are 0 when the instance was never seen.
+# first four fields are 0 when the instance was never seen, or when it
+# never held a record (a fully lowered script may write none); gs_seen
+# then tells them apart: the number of samples that found the instance.
 # The instance is torn down after ktap has drained its buffers, so the
 # last sample is taken after the last records were read, give or take
 # one INTERVAL.
@@ -87,7 +89,7 @@ gs_proc() {
 # gs_poll PID FILE [INTERVAL]
 gs_poll() {
 	gs_pid=$1 gs_out=$2 gs_iv=${3:-0.05}
-	gs_last_s="0 0 0 0" gs_last_c="0 0"
+	gs_last_s="0 0 0 0" gs_last_c="0 0" gs_seen=0
 	# A child that exited stays a zombie (state Z) until it is waited for.
 	while gs_proc "$gs_pid" && [ "$gs_state" != Z ]; do
 		gs_last_c="$gs_ut $gs_st"
@@ -96,7 +98,9 @@ gs_poll() {
 		# while the counters move can overshoot by a few per cent.)
 		for gs_i in "$GS_TRACEFS/instances/ktap_${gs_pid}_"* \
 			"$GS_TRACEFS/instances/ktap_$gs_pid"; do
-			if gs_read "$gs_i" && [ $((gs_e + gs_o + gs_r + gs_d)) -gt 0 ]; then
+			gs_read "$gs_i" || continue
+			gs_seen=$((gs_seen + 1))
+			if [ $((gs_e + gs_o + gs_r + gs_d)) -gt 0 ]; then
 				gs_last_s="$gs_e $gs_o $gs_r $gs_d"
 			fi
 		done
