@@ -80,6 +80,7 @@ struct ir_global {
 	struct rt_value init;	/* initial value (type 0: none) */
 	int64_t lin_start, lin_stop, lin_step;	/* @hist_linear buckets */
 	bool hist_log, hist_linear;
+	int variance_shift;	/* @variance(x, N)'s bit-shift N */
 };
 
 struct ir_foreach {
@@ -96,7 +97,10 @@ struct ir_foreach {
 	bool want_value;
 };
 
-enum ir_probe_kind { IR_P_BEGIN, IR_P_END, IR_P_ERROR, IR_P_EVENT, IR_P_TIMER };
+enum ir_probe_kind {
+	IR_P_BEGIN, IR_P_END, IR_P_ERROR, IR_P_EVENT, IR_P_TIMER,
+	IR_P_INPUT_CHAR, IR_P_INPUT_LINE,	/* ktap's stdin (run_input.c) */
+};
 
 struct ir_field {
 	const char *name;	/* as in the event's format */

@@ -8,7 +8,9 @@
 #define _GNU_SOURCE
 #include "rt_builtins.h"
 #include "format.h"
+#include "rt_procfs.h"
 #include "rt_stack.h"
+#include "syscall_table.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -165,6 +167,34 @@ static enum rt_status rtb_substr(struct rt_ctx *c, struct rt_value *a, unsigned 
 	if (len > a[0].len - start)
 		len = a[0].len - start;
 	*ret = rt_scratch_str(c, a[0].s + start, (size_t)len);
+	return RT_OK;
+}
+
+/* ---- system-call numbers ---- */
+
+/* stap's: "" for a number the table does not have. */
+static enum rt_status rtb_syscall_name(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				       struct rt_value *ret)
+{
+	const char *name = sct_name(a[0].l);
+
+	*ret = rt_cstr(name ? name : "");
+	return RT_OK;
+}
+
+/* input.char/input.line's text: "" in any other probe. */
+static enum rt_status rtb_ktap_input(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				     struct rt_value *ret)
+{
+	*ret = c->input.type == RT_STRING ? c->input : rt_str("", 0);
+	return RT_OK;
+}
+
+/* stap's: -1 for a name the table does not have. */
+static enum rt_status rtb_syscall_num(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				      struct rt_value *ret)
+{
+	*ret = rt_long(sct_number(a[0].s, (size_t)a[0].len));
 	return RT_OK;
 }
 
@@ -351,22 +381,68 @@ static enum rt_status rtb_randint(struct rt_ctx *c, struct rt_value *a,
 	return RT_OK;
 }
 
-/* ---- context ---- */
+/* ---- terminal, time zone, output files ---- */
 
 /*
- * The thread the handler runs for.  begin, end and timer probes run in
- * ktap itself (as stap's run in stapio), so they see ktap's own ids.
+ * ansi_set_color(fg), (fg, bg), (fg, bg, attr): stap's three overloads,
+ * one Select Graphic Rendition sequence, background first; attr 0 is left out.
  */
-static const struct rt_proc *rtb_proc(struct rt_ctx *c, struct rt_proc *self)
+static enum rt_status rtb_ansi_set_color(struct rt_ctx *c, struct rt_value *a,
+					 unsigned n, struct rt_value *ret)
 {
-	if (c->ev && c->proc)
-		return c->proc(c, c->ev->tid);
-	*self = (struct rt_proc){ .tid = getpid(), .tgid = getpid(), .ppid = getppid(),
-				  .uid = (int)getuid(), .euid = (int)geteuid(),
-				  .gid = (int)getgid(), .egid = (int)getegid(),
-				  .comm = "ktap" };
-	return self;
+	if (n == 1)
+		buf_printf(&c->out, "\033[%" PRId64 "m", a[0].l);
+	else if (n == 2 || !a[2].l)
+		buf_printf(&c->out, "\033[%" PRId64 ";%" PRId64 "m", a[1].l, a[0].l);
+	else
+		buf_printf(&c->out, "\033[%" PRId64 ";%" PRId64 ";%" PRId64 "m", a[1].l,
+			   a[0].l, a[2].l);
+	return RT_OK;
 }
+
+/*
+ * tz_gmtoff() (seconds west of UTC) and tz_name(): the local time zone
+ * now, which staprun passes to stap's module when it starts.
+ */
+static enum rt_status rtb_tz(struct rt_ctx *c, struct rt_value *a, unsigned n,
+			     struct rt_value *ret, bool name)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!localtime_r(&now, &tm))
+		return RT_OK;
+	*ret = name ? rt_scratch_str(c, tm.tm_zone ? tm.tm_zone : "",
+				     tm.tm_zone ? strlen(tm.tm_zone) : 0)
+		    : rt_long(-(int64_t)tm.tm_gmtoff);
+	return RT_OK;
+}
+
+static enum rt_status rtb_tz_gmtoff(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				    struct rt_value *ret)
+{
+	return rtb_tz(c, a, n, ret, false);
+}
+
+static enum rt_status rtb_tz_name(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				  struct rt_value *ret)
+{
+	return rtb_tz(c, a, n, ret, true);
+}
+
+/*
+ * switch_file(): stap's stapio moves to the next output file when -S
+ * limits their size; ktap writes one output, so only what the script
+ * printed so far is written out.
+ */
+static enum rt_status rtb_switch_file(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				      struct rt_value *ret)
+{
+	rt_flush(c);
+	return RT_OK;
+}
+
+/* ---- context ---- */
 
 static int64_t rtb_clock(clockid_t id, int64_t unit)
 {
@@ -405,7 +481,7 @@ static enum rt_status rtb_context(struct rt_ctx *c, unsigned id,
 				  struct rt_value *ret)
 {
 	struct rt_proc self;
-	const struct rt_proc *p = rtb_proc(c, &self);
+	const struct rt_proc *p = rt_current(c, &self);
 
 	switch (id) {
 	case RTB_TID: *ret = rt_long(p->tid); break;
@@ -448,6 +524,10 @@ static const rtb_fn rtb_table[] = {
 	[RTB_TEXT_STRN] = rtb_text_str, [RTB_STRINGAT] = rtb_stringat,
 	[RTB_STRTOL] = rtb_strtol, [RTB_MATCHED] = rtb_matched,
 	[RTB_STRING] = rtb_string, [RTB_RANDINT] = rtb_randint,
+	[RTB_ANSI_SET_COLOR] = rtb_ansi_set_color, [RTB_TZ_GMTOFF] = rtb_tz_gmtoff,
+	[RTB_TZ_NAME] = rtb_tz_name, [RTB_SWITCH_FILE] = rtb_switch_file,
+	[RTB_SYSCALL_NAME] = rtb_syscall_name, [RTB_SYSCALL_NUM] = rtb_syscall_num,
+	[RTB_KTAP_INPUT] = rtb_ktap_input,
 };
 
 enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
@@ -462,6 +542,10 @@ enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
 		return rtb_table[id](c, args, n, ret);
 	if (rt_stack_is_builtin(id))
 		return rt_stack_builtin(c, id, args, n, ret);
+	if (rt_procfs_is_builtin(id))
+		return rt_procfs_builtin(c, id, args, n, ret);
+	if (id >= RTB_RETURNVAL)	/* pass 2 made every call a fetch */
+		return rt_error(c, 0, "internal error: builtin %u is resolved by the compiler", id);
 	if (id >= RTB_PID)
 		return rtb_context(c, id, ret);
 	return rt_error(c, 0, "internal error: builtin %u has no implementation", id);

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <unistd.h>
 
 struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len)
 {
@@ -37,4 +38,19 @@ enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)
 	va_end(ap);
 	c->errloc = loc;
 	return RT_ERROR;
+}
+
+/*
+ * The thread the handler runs for.  begin, end and timer probes run in
+ * ktap itself (as stap's run in stapio), so they see ktap's own ids.
+ */
+const struct rt_proc *rt_current(struct rt_ctx *c, struct rt_proc *self)
+{
+	if (c->ev && c->proc)
+		return c->proc(c, c->ev->tid);
+	*self = (struct rt_proc){ .tid = getpid(), .tgid = getpid(), .ppid = getppid(),
+				  .uid = (int)getuid(), .euid = (int)geteuid(),
+				  .gid = (int)getgid(), .egid = (int)getegid(),
+				  .comm = "ktap" };
+	return self;
 }

@@ -106,6 +106,7 @@ struct rt_ctx {
 	bool exiting;		/* exit() was called */
 	bool aborting;		/* abort(): no end probes either */
 	bool failed;		/* too many errors */
+	struct rt_value input;	/* input.char/.line: what was read (run_input.c) */
 	unsigned errors;
 	/* Per handler run. */
 	uint64_t actions;
@@ -150,5 +151,11 @@ enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)
  * (uncut: MAXSTRINGLEN applies where the value enters the value stack).
  */
 struct rt_value rt_scratch_str(struct rt_ctx *c, const char *s, size_t len);
+
+/*
+ * The thread the handler runs for: the event's, or ktap itself in
+ * begin, end and timer probes (filled into @self).  Never NULL.
+ */
+const struct rt_proc *rt_current(struct rt_ctx *c, struct rt_proc *self);
 
 #endif

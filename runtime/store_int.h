@@ -24,10 +24,11 @@ struct st_slot {
 	uint32_t cap;
 };
 
-/* One statistic, as stap's struct stat_data for one CPU (shift 0). */
+/* One statistic, as stap's struct stat_data for one CPU. */
 struct st_stat {
 	int64_t count, sum, min, max;
 	int64_t avg_s, m2, variance_s;	/* Welford, in stap's integers */
+	int shift;			/* @variance(x, N)'s N: avg_s, m2 scaled by 2^N */
 	int64_t *hist;			/* nbuckets counters, or NULL */
 };
 

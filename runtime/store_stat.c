@@ -65,14 +65,18 @@ static void st_stat_hist(const struct st_global *sg, struct st_stat *st, int64_t
 	st->hist[sg->g->hist_log ? st_log_bucket(v) : st_lin_bucket(sg, v)]++;
 }
 
-/* __stp_stat_add() with every operation enabled and shift 0. */
+/* __stp_stat_add() with every operation enabled: values scaled by
+   2^shift (stap's "val << shift") for the running variance. */
 void st_stat_update(const struct st_global *sg, struct st_stat *st, int64_t v)
 {
-	int64_t delta;
+	int64_t delta, vs;
 
+	st->shift = sg ? sg->g->variance_shift : 0;
+	vs = st_wmul(v, (int64_t)1 << st->shift);
 	if (st->count == 0) {
 		st->count = 1;
-		st->sum = st->min = st->max = st->avg_s = v;
+		st->sum = st->min = st->max = v;
+		st->avg_s = vs;
 		st->m2 = 0;
 	} else {
 		st->count++;
@@ -81,9 +85,9 @@ void st_stat_update(const struct st_global *sg, struct st_stat *st, int64_t v)
 			st->max = v;
 		if (v < st->min)
 			st->min = v;
-		delta = st_int32(st_wsub(v, st->avg_s));
+		delta = st_int32(st_wsub(vs, st->avg_s));
 		st->avg_s = st_wadd(st->avg_s, st_div(delta, st->count));
-		st->m2 = st_wadd(st->m2, st_wmul(delta, st_wsub(v, st->avg_s)));
+		st->m2 = st_wadd(st->m2, st_wmul(delta, st_wsub(vs, st->avg_s)));
 		st->variance_s = st_div(st->m2, st->count - 1);
 	}
 	st_stat_hist(sg, st, v);
@@ -99,12 +103,13 @@ static int64_t st_variance(const struct st_stat *st, bool element)
 {
 	int64_t d, s1, s2;
 
+	/* stap's "variance = variance_s >> (2 * shift)", both ways */
 	if (element)
-		return st->variance_s;
-	d = st_wsub(st->avg_s, st_div(st->sum, st->count));
+		return st->variance_s >> (2 * st->shift);
+	d = st_wsub(st->avg_s, st_div(st_wmul(st->sum, (int64_t)1 << st->shift), st->count));
 	s1 = st_wmul(st_wmul(st->count, d), d);
 	s2 = st_wmul(st->count - 1, st->variance_s);
-	return st_div(st_wadd(s1, s2), st->count - 1);
+	return st_div(st_wadd(s1, s2), st->count - 1) >> (2 * st->shift);
 }
 
 /* @count and @sum of nothing are 0; the others are stap's

@@ -54,10 +54,30 @@ How ktap's tapset differs from SystemTap's, in general:
   other tasks.  `HZ()` and `jiffies()` are not provided either (the
   kernel configuration is not always readable; `timer.jiffies(N)` assumes
   HZ=250).
-- SystemTap overloads some functions by arity (`ansi_set_color`,
-  `ctime()`); ktap has no overloading: the other arities have their own
-  names (`ansi_set_color2`, `ansi_set_color3`) or are left out
-  (`ctime()` without an argument: use `ctime(gettimeofday_s())`).
+- SystemTap overloads some functions by arity.  ktap has no overloading
+  of script functions; those of SystemTap's overloaded functions that
+  ktap provides are builtins taking each arity (`ansi_set_color()` with
+  1 to 3 arguments, `task_utime()`/`task_stime()` and `proc_mem_size()`,
+  `proc_mem_rss()`, `proc_mem_shr()`, `proc_mem_txt()`,
+  `proc_mem_data()`, `proc_mem_string()` with 0 or 1); `ctime()`
+  without an argument is left out (use `ctime(gettimeofday_s())`).
+- Builtins that stap computes from the running task's kernel structures
+  read /proc when ktap's handler runs, which is after the event
+  (runtime/rt_procfs.c): `cmdline_str()` (/proc/PID/cmdline),
+  `task_utime()`/`task_stime()` (/proc/TID/stat, nanoseconds in steps
+  of 10 ms), `proc_mem_*()` (/proc/PID/statm; `proc_mem_shr()` is
+  RssFile of /proc/PID/status, stap's file pages), `proc_mem_string()`,
+  `bytes_to_string()`, `pages_to_string()` and `mem_page_size()` as
+  stap writes them.  A process that is gone by then gives "" or 0,
+  stap's value for "cannot be retrieved".  `tz_gmtoff()`/`tz_name()`
+  are the local time zone when the handler runs; `switch_file()` writes
+  the output out (ktap writes one output file, so there is nothing to
+  rotate to).
+- The register functions (`returnval()`, `returnstr()`, `int_arg(N)`
+  ... `ulonglong_arg(N)`) are resolved at compile time into fetch
+  arguments of the probe's kprobe or uprobe (see context.stp below);
+  `atomic_read(A)`, `user_int8(A)` ... `user_int64(A)` are memory reads
+  like `kernel_int(A)`: A must be fetchable.
 EOH
 
 for f in "$dir"/*.stp; do

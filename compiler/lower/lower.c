@@ -59,7 +59,8 @@ static void lw_probe_cond(struct lw_ctx *c, unsigned idx)
 static const enum ir_probe_kind lw_kinds[] = {
 	[SEM_P_BEGIN] = IR_P_BEGIN, [SEM_P_END] = IR_P_END,
 	[SEM_P_ERROR] = IR_P_ERROR, [SEM_P_TRACE] = IR_P_EVENT,
-	[SEM_P_TIMER] = IR_P_TIMER,
+	[SEM_P_TIMER] = IR_P_TIMER, [SEM_P_INPUT_CHAR] = IR_P_INPUT_CHAR,
+	[SEM_P_INPUT_LINE] = IR_P_INPUT_LINE,
 };
 
 /* Probe point @p as the script writes it (-t's "from:"). */
@@ -223,6 +224,7 @@ static void lw_global(struct lw_ctx *c, const struct sem_sym *s,
 	g->lin_start = s->lin_start;
 	g->lin_stop = s->lin_stop;
 	g->lin_step = s->lin_step;
+	g->variance_shift = s->variance_shift;
 	if (s->decl) {
 		g->wrap = s->decl->wrap;
 		g->maxentries = s->decl->is_array ? s->decl->size : 0;

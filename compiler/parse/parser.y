@@ -515,6 +515,11 @@ primary
 	| AT_UREGISTER LPAREN expr RPAREN
 		{ $$ = parse_guru_op(ctx, AST_REGISTER, AST_OP_UREGISTER, $3, NULL, @$); }
 	| stat_tok LPAREN expr RPAREN	{ $$ = kid(ctx, AST_STAT, (enum ast_op)$1, $3, @$); }
+	| stat_tok LPAREN expr COMMA expr RPAREN
+		{ $$ = kid(ctx, AST_STAT, (enum ast_op)$1, $3, @$);
+		  ast_list_push(A, &$$->args, $5);
+		  if ($1 != AST_OP_VARIANCE)
+			diag_error(ctx->diag, @4, "only @variance takes a second argument (its bit-shift)"); }
 	| hist_op %prec LOWEST
 	| hist_op LBRACKET expr RBRACKET
 		{ struct ast_list l = { 0 }; ast_list_push(A, &l, $3); $$ = parse_index(ctx, $1, &l, @$); }

@@ -404,6 +404,18 @@ static int32_t rbtf_named_type(const struct btf *btf, const char *type)
 	return id;
 }
 
+int rbtf_sizeof(const struct btf *btf, const char *type, int64_t *size, char *err,
+		size_t errlen)
+{
+	int32_t id = rbtf_named_type(btf, type);
+
+	if (id < 0 || (*size = btf__resolve_size(btf, (uint32_t)id)) < 0) {
+		snprintf(err, errlen, "no type \"%s\" in the kernel's BTF", type);
+		return -1;
+	}
+	return 0;
+}
+
 int rbtf_cast(struct arena *a, const struct btf *btf, const char *value, const char *name,
 	    const char *type, const struct ast_chain *chain, struct fetch *out,
 	    char *err, size_t errlen)

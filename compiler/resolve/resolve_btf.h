@@ -36,6 +36,9 @@ int rbtf_cast(struct arena *a, const struct btf *btf, const char *value, const c
 	    char *err, size_t errlen);
 
 /* rbtf_cast() of the struct at @value + @off (stap's "kernel<...>" or a module's BTF). */
+/* sizeof(@type) of a struct, union or typedef; 0, or -1 + @err. */
+int rbtf_sizeof(const struct btf *btf, const char *type, int64_t *size, char *err,
+		size_t errlen);
 int rbtf_cast_at(struct arena *a, const struct btf *btf, const char *value, int64_t off,
 	       const char *name, const char *type, const struct ast_chain *chain,
 	       struct fetch *out, char *err, size_t errlen);

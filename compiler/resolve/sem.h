@@ -36,10 +36,15 @@ struct sem_sym {
 	struct src_span span;		/* declaration or first use */
 	bool read, written;
 	const struct ast_global *decl;	/* globals */
+	bool library;			/* a global of the tapset */
 	/* Histograms printed from this statistic: for the runtime's buckets. */
 	bool hist_log;
 	bool hist_linear;
 	int64_t lin_start, lin_stop, lin_step;
+	/* @variance(x, N): stap's bit-shift N, which scales every value the
+	   statistic's running variance takes in (0 without one). */
+	int variance_shift;
+	const struct ast_expr *variance_at;	/* the first @variance(x, N), or NULL */
 };
 
 enum sem_probe_kind {
@@ -48,6 +53,8 @@ enum sem_probe_kind {
 	SEM_P_ERROR,
 	SEM_P_TRACE,			/* a tracepoint (event) */
 	SEM_P_TIMER,
+	SEM_P_INPUT_CHAR,	/* input.char: each byte of ktap's stdin */
+	SEM_P_INPUT_LINE,	/* input.line: each line */
 };
 
 struct sem_probe {
@@ -78,6 +85,9 @@ struct sem_probe {
 	   "syscall.NAME[.return]", "scheduler.ctxswitch". */
 	const char *family;
 	const char *alias_vars;		/* -L: " name:type ..." its body sets */
+	/* Its context is a task the record names (scheduler.cpu_on: the
+	   one switched in), not the recording task (sema_context.c). */
+	bool other_task;
 };
 
 struct sem_func {

@@ -32,6 +32,7 @@ static void sema_add_global(struct sema_ctx *c, const struct ast_global *g,
 	s->kind = SEM_GLOBAL;
 	s->span = g->span;
 	s->decl = g;
+	s->library = library;
 	s->is_array = g->is_array || g->wrap;
 	if (g->init)
 		s->type = g->init->kind == AST_STR ? SEM_STRING : SEM_LONG;
@@ -146,6 +147,28 @@ static void sema_final_checks(struct sema_ctx *c)
 			   "no probes: the script has nothing to run");
 }
 
+/*
+ * Drop the tapset's globals that nothing used (those of functions the
+ * script does not call): they cost nothing, and the program is then the
+ * same whether the tapset was parsed whole or only the files the script
+ * needs (tapset.c's lazy loading).
+ */
+static void sema_prune_globals(struct sema_ctx *c)
+{
+	struct sem_prog *p = c->prog;
+	unsigned i, n = 0;
+
+	for (i = 0; i < p->nglobals; i++) {
+		struct sem_sym *s = p->globals[i];
+
+		if (s->library && !s->read && !s->written)
+			continue;
+		s->slot = n;
+		p->globals[n++] = s;
+	}
+	p->nglobals = n;
+}
+
 struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 			  const struct sema_input *in)
 {
@@ -167,6 +190,7 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 		if (dl->kind == AST_D_PROBE && dl->probe->kind == AST_PROBE)
 			sema_resolve_probe(&c, dl->probe);
 	}
+	sema_context_order(&c);
 	/* Before typing: unused alias locals go (with what they would have
 	   needed), then syscall probes that still read user memory get it. */
 	for (j = 0; j < c.prog->nprobes; j++) {
@@ -184,5 +208,6 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 		return NULL;
 	sema_check(&c);
 	sema_final_checks(&c);
+	sema_prune_globals(&c);
 	return d->errors ? NULL : c.prog;
 }

@@ -85,6 +85,7 @@ static inline bool sema_tracefs_said(struct sema_ctx *c)
 #define BF_EVENT 1u	/* builtins.def flags, see there */
 #define BF_SIDE 2u
 #define BF_FORMAT 4u
+#define BF_PASS2 8u
 
 /* A builtin's signature (runtime/builtins.def). */
 struct sema_bi {
@@ -141,6 +142,13 @@ struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_eve
 /* ---- sema_probe.c: probe points to probes ---- */
 
 void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe);
+/* A probe whose alias names another task as its context (sema_context.c):
+   tid(), pid() and execname() read that task's fields. */
+void sema_context_rewrite(struct sema_ctx *c, struct sem_probe *sp);
+/* ... and run after the other probes of their record. */
+void sema_context_order(struct sema_ctx *c);
+/* Is @name a function the script or the tapset defines (not a builtin)? */
+bool sema_defines_func(struct sema_ctx *c, const char *name);
 
 /* ---- sema_type.c: names and types ---- */
 
@@ -189,6 +197,16 @@ bool sema_target_probefunc(struct sema_ctx *c, struct ast_expr *e);
 /* Before typing @e where a number is wanted: a string target becomes
    its pointer ($msg) or its address (&$r->tag). */
 void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e);
+
+/* ---- sema_regs.c: returnval(), returnstr(), int_arg(N) ... ---- */
+/* Such a call resolved into a fetch of the probe's event: its type, or
+   -1 when @e is not one (or has the wrong number of arguments). */
+int sema_regs_call(struct sema_ctx *c, struct ast_expr *e);
+/* Is @name one of them (not a script function of that name)? */
+bool sema_regs_fn(struct sema_ctx *c, const char *name);
+/* Such a call @e used as an address that another fetch reads through:
+   resolved into the register's target, with no field of its own. */
+void sema_regs_address(struct sema_ctx *c, struct ast_expr *e);
 
 /* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
 /* The system calls matching glob @pattern: syscall tracepoints and tapset

@@ -58,6 +58,10 @@ static const struct { const char *name; enum ast_mem mem; } spc_mem_fns[] = {
 	{ "user_short", AST_MEM_S16 }, { "user_char", AST_MEM_S8 },
 	{ "user_uint32", AST_MEM_U32 }, { "user_uint16", AST_MEM_U16 },
 	{ "user_uint8", AST_MEM_U8 }, { "user_uint64", AST_MEM_U64 },
+	{ "user_int8", AST_MEM_S8 }, { "user_int16", AST_MEM_S16 },
+	{ "user_int32", AST_MEM_S32 }, { "user_int64", AST_MEM_S64 },
+	/* atomic_t is { int counter; } */
+	{ "atomic_read", AST_MEM_S32 },
 };
 
 enum ast_mem sema_mem_fn(const char *name)

@@ -101,6 +101,7 @@ static void tg_resolved(struct sema_ctx *c, const struct ast_expr *e, struct fet
 
 static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct tg_addr *out);
+static bool tg_is_const_addr(const struct ast_expr *e);
 static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct fetch *f);
 static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum ast_mem mem,
@@ -141,7 +142,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	e->module = arena_printf(c->arena, "%s_%s=%s", ad.name,
 				 mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING ? "str" : "mem",
 				 tg_mem_arg(c, &ad, mem,
-					    ((const struct fetch_site *)ev->dyn_func)->btf != NULL));
+					    ((const struct fetch_site *)ev->dyn_func)->kernel));
 	e->kind = AST_TARGET;
 	e->args.n = 0;
 	memset(&e->chain, 0, sizeof(e->chain));
@@ -585,6 +586,8 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		out->name = base.name;
 		return 0;
 	}
+	if (e->kind == AST_BINARY && tg_is_const_addr(e->b))
+		tg_expr(c, e->b);	/* @offsetof: a number now */
 	if (e->kind == AST_BINARY && (e->op == AST_OP_ADD || e->op == AST_OP_SUB) &&
 	    (e->b->kind == AST_NUM || (e->op == AST_OP_ADD && e->a->kind == AST_NUM))) {
 		bool left = e->b->kind == AST_NUM;
@@ -596,6 +599,8 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 	}
 	if (e->kind == AST_CALL && sema_mem_fn(e->str) != AST_MEM_NONE)
 		tg_expr(c, e);		/* becomes a target */
+	if (e->kind == AST_CALL && sema_regs_fn(c, e->str))
+		sema_regs_address(c, e);	/* pointer_arg(N): a register */
 	if (e->kind == AST_TARGET && e->module && ev->dyn_func) {
 		tg_resolved(c, e, &f);
 	} else if (e->kind == AST_TARGET && ev->dyn_func && !e->chain.pretty &&
@@ -658,6 +663,71 @@ static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 	return f.is_string ? SEM_STRING : SEM_LONG;
 }
 
+/* A '&' of @cast(NUMBER, ...): stap's @offsetof and @cast_sizeof. */
+static bool tg_is_const_addr(const struct ast_expr *e)
+{
+	return e->kind == AST_UNARY && e->op == AST_OP_ADDR && e->a->kind == AST_CAST &&
+	       e->a->a->kind == AST_NUM && e->a->chain.n;
+}
+
+/*
+ * &@cast(N, "T"[, "module"])->member (stap's @offsetof(T, member)) and
+ * &@cast(N, "T")[K] (@cast_sizeof(T) with N = 0, K = 1): N plus the
+ * member's offset, or N + K * sizeof(T), known now from the kernel's
+ * BTF, so a constant.  Members reached through a pointer are an error
+ * (the address would need a read).
+ */
+static enum sem_type tg_const_addr_of(struct sema_ctx *c, struct ast_expr *e)
+{
+	static const char here[] = "%ktap_base";	/* no register has this name */
+	const struct fetch_site *uf = tg_event(c) ? tg_event(c)->dyn_func : NULL;
+	struct ast_expr *x = e->a;
+	const struct btf *btf = NULL;
+	const struct ast_comp *k = &x->chain.v[0];
+	char err[512] = "";
+	struct fetch f;
+	int64_t size;
+	const char *at;
+
+	if (uf && !x->module)
+		btf = uf->btf;
+	else if (!x->module || !strcmp(x->module, "kernel") || !strncmp(x->module, "kernel<", 7))
+		btf = relf_kernel_btf(c->in->up, c->arena, NULL, err, sizeof(err));
+	else
+		btf = relf_kernel_btf(c->in->up, c->arena, x->module, err, sizeof(err));
+	if (!btf) {
+		tg_err(c, e->span, "%s", *err ? err : "this @cast() needs a kernel type (BTF)");
+		return SEM_UNKNOWN;
+	}
+	if (x->chain.n == 1 && k->is_index && k->index && k->index->kind == AST_NUM) {
+		if (rbtf_sizeof(btf, x->str, &size, err, sizeof(err)) != 0) {
+			tg_err(c, x->span, "%s", err);
+			return SEM_UNKNOWN;
+		}
+		e->num = x->a->num + k->index->num * size;
+	} else {
+		x->chain.mem = AST_MEM_ADDR;
+		if (rbtf_cast_at(c->arena, btf, here, 0, "c", x->str, &x->chain, &f, err,
+				 sizeof(err)) != 0) {
+			x->chain.mem = AST_MEM_NONE;
+			tg_err(c, x->span, "%s", err);
+			return SEM_UNKNOWN;
+		}
+		x->chain.mem = AST_MEM_NONE;
+		at = strrchr(f.arg, '@');
+		if (!at || strncmp(f.arg, here, strlen(here)) || f.arg[strlen(here)] != ':') {
+			tg_err(c, e->span, "'&' of a member reached through a pointer needs the "
+			       "pointer read at run time: only &@cast(N, \"T\")->member of "
+			       "members inside T is a constant");
+			return SEM_UNKNOWN;
+		}
+		e->num = x->a->num + strtoll(at + 1, NULL, 10);
+	}
+	e->kind = AST_NUM;
+	c->changed = true;
+	return SEM_LONG;
+}
+
 /*
  * &$p->member, &@cast(A, "T")->member: the member's address, which is
  * the fetched value of the last pointer on the way plus the member's
@@ -672,6 +742,8 @@ static enum sem_type tg_addr_of(struct sema_ctx *c, struct ast_expr *e)
 	char err[512];
 	int rc;
 
+	if (tg_is_const_addr(e))
+		return tg_const_addr_of(c, e);
 	if (!ev || !ev->dyn_func || (x->kind != AST_TARGET && x->kind != AST_CAST) ||
 	    (!x->chain.n && x->kind == AST_CAST)) {
 		tg_err(c, e->span, "'&' takes a target variable in memory: &$p->member or "

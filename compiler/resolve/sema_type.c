@@ -404,6 +404,28 @@ static void ty_hist_range(struct sema_ctx *c, const struct ast_expr *e, const in
 		       "must not be negative");
 }
 
+/* @variance(x, N): one literal bit-shift from 0 to 62 per statistic, as stap. */
+static void ty_variance_shift(struct sema_ctx *c, struct ast_expr *e, struct sem_sym *s)
+{
+	const struct ast_expr *n = e->args.n ? e->args.v[0] : NULL;
+
+	if (!n)
+		return;
+	if (n->kind != AST_NUM || n->num < 0 || n->num > 62) {
+		ty_err(c, n->span, "@variance's bit-shift must be a literal number from 0 to 62");
+		return;
+	}
+	if (!s)
+		return;
+	if (!s->variance_at) {
+		s->variance_at = e;
+		s->variance_shift = (int)n->num;
+	} else if (s->variance_at != e && s->variance_shift != (int)n->num) {
+		ty_err(c, e->span, "'%s' is used with two different @variance bit-shifts",
+		       s->name);
+	}
+}
+
 static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct sem_sym *s = ty_stat_operand(c, e->a);
@@ -419,6 +441,14 @@ static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (!s || !literal)	/* no range to read from what is not a number */
 		return SEM_STATS;
+	/*
+	 * A statistic keeps one kind of buckets (stap refuses both too);
+	 * said once, at the @hist_linear (typing passes until nothing changes,
+	 * so it sees a later @hist_log's mark too).
+	 */
+	if (e->op != AST_OP_HIST_LOG && s->hist_log)
+		ty_err(c, e->span, "multiple histogram types declared on '%s': it is used with "
+		       "both @hist_log and @hist_linear", s->name);
 	if (e->op == AST_OP_HIST_LOG) {
 		s->hist_log = true;
 	} else if (e->args.n == 3) {
@@ -479,17 +509,30 @@ static void ty_format_args(struct sema_ctx *c, struct ast_expr *e)
 static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 {
 	const struct sema_bi *b = sema_builtin_info(id);
-	const char *sig = b->args;
-	unsigned i, fixed = 0;
+	const char *sig = b->args, *bar = strchr(sig, '|');
+	char letters[16];
+	unsigned i, fixed = 0, min;
 	bool rep = strchr(sig, '*') != NULL;
 
+	/* "l|ll": one to three longs (stap's overloads by arity). */
+	if (bar) {
+		snprintf(letters, sizeof(letters), "%.*s%s", (int)(bar - sig), sig, bar + 1);
+		sig = letters;
+	}
 	while (sig[fixed] && sig[fixed] != '*')
 		fixed++;
 	if (rep)
 		fixed--;	/* the letter before '*' may repeat 0+ times */
-	if (e->args.n < fixed || (!rep && e->args.n > fixed))
-		ty_err(c, e->span, "%s() takes %s%u argument%s, %u given", b->name,
-		       rep ? "at least " : "", fixed, fixed == 1 ? "" : "s", e->args.n);
+	min = bar ? (unsigned)(bar - b->args) : fixed;
+	if (e->args.n < min || (!rep && e->args.n > fixed)) {
+		char range[32];
+
+		snprintf(range, sizeof(range), "%s", rep ? "at least " : "");
+		if (min != fixed)
+			snprintf(range, sizeof(range), "%u to ", min);
+		ty_err(c, e->span, "%s() takes %s%u argument%s, %u given", b->name, range,
+		       fixed, fixed == 1 && min == fixed ? "" : "s", e->args.n);
+	}
 	for (i = 0; i < e->args.n; i++) {
 		char want = i < fixed ? sig[i] : rep ? sig[fixed] : 'a';
 		struct ast_expr *a = e->args.v[i];
@@ -540,6 +583,10 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 		id = sema_builtin(e->str);
 		if (id >= 0 && sema_target_probefunc(c, e))
 			return SEM_STRING;
+		/* returnval(), int_arg(N) ...: a fetch, or the count's error */
+		if (id >= 0 && (sema_builtin_info(id)->flags & BF_PASS2) &&
+		    (i = (unsigned)sema_regs_call(c, e)) != (unsigned)-1)
+			return (enum sem_type)i;
 		if (id >= 0)
 			return ty_builtin(c, e, id);
 		for (i = 0; i < e->args.n; i++)
@@ -614,7 +661,7 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 	case AST_ASSIGN: return ty_assign(c, e);
 	case AST_INCDEC: return ty_incdec(c, e);
 	case AST_IN: return ty_in(c, e);
-	case AST_STAT: ty_stat_operand(c, e->a); return SEM_LONG;
+	case AST_STAT: ty_variance_shift(c, e, ty_stat_operand(c, e->a)); return SEM_LONG;
 	case AST_HIST: return ty_hist(c, e);
 	case AST_DEFINED: case AST_ENTRY: case AST_CAST: case AST_ATVAR:
 		return sema_target_expr(c, e);

@@ -634,10 +634,15 @@ void tapset_need_tokens(struct tapset_index *ix, const struct token *v,
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (v[i].kind == TOK_IDENT)
-			ts_lookup(ix, v[i].text, i + 1 < n && v[i + 1].kind == TOK_LPAREN ?
-				  TS_FUNC : TS_GLOBAL, false);
+	for (i = 0; i < n; i++) {
+		if (v[i].kind != TOK_IDENT)
+			continue;
+		ts_lookup(ix, v[i].text, i + 1 < n && v[i + 1].kind == TOK_LPAREN ?
+			  TS_FUNC : TS_GLOBAL, false);
+		/* pass 2 makes returnstr(F) return_str(F, returnval()) (sema_regs.c) */
+		if (!strcmp(v[i].text, "returnstr"))
+			ts_lookup(ix, "return_str", TS_FUNC, false);
+	}
 }
 
 /*

@@ -57,7 +57,9 @@ for f in $scripts; do
 	for r in 6.18 6.1; do
 		dir=$F/target-$r
 		[ "$r" = 6.1 ] && dir=$TMP/target-6.1
-		if [ "$r" = 6.1 ] && [ "$name" = btf ] && [ -z "$btf61" ]; then
+		# the scripts whose 6.1 plan needs the kernel's BTF
+		if [ "$r" = 6.1 ] && { [ "$name" = btf ] || [ "$name" = container-of ]; } &&
+			[ -z "$btf61" ]; then
 			skip "$name on $r" "no 6.1 kernel in the VM cache ($(head -n 1 "$TMP/fetch.err"))"
 			continue
 		fi

@@ -204,12 +204,20 @@ task_rlimit_rttime:long (task:long)
 task_rlimit_sigpending:long (task:long)
 task_rlimit_stack:long (task:long)
 task_state:long (task:long)
+task_stime:long ()
+task_stime:long (arg1:long)
+task_stime_tid:long (arg1:long)
 task_tid:long (task:long)
+task_time_string:string ()
+task_time_string_tid:string (tid:long)
 task_uid:long (task:long)
+task_utime:long ()
+task_utime:long (arg1:long)
+task_utime_tid:long (arg1:long)
 EOW
 grep '^task_' "$TMP/out" | LC_ALL=C sort >"$TMP/got"
 if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/got"; then
-	ok "--dump-functions: the 29 task_*() functions with stap's signatures"
+	ok "--dump-functions: the task_*() functions with stap's signatures (and the task time ones)"
 else
 	not_ok "--dump-functions (exit status $rc)"
 	diag_diff "$TMP/want" "$TMP/got"

@@ -461,6 +461,24 @@ else
 	diag $T/err
 fi
 
+# 10g. issue 13's context functions on kprobes: the register functions
+#      as fetch arguments (entry, @entry() at the return, $retval), and
+#      the @offsetof/@cast_sizeof/@container_of constants from BTF.
+size=$(stat -c %s /etc/hostname)
+[ "$size" -lt 123 ] || size=123
+run -e 'probe kernel.function("vfs_read") {
+	if (pid() == target() && int_arg(3) == 123)
+		printf("%s %d %d %d %d %d %d\n", ppfunc(), int_arg(3), uint_arg(3),
+		       pointer_arg(1) == $file, @cast_sizeof("file") > @offsetof("file", f_pos),
+		       @container_of(&$file->f_pos, "file", f_pos)->f_inode == $file->f_inode,
+		       @offsetof("file", f_pos) == &$file->f_pos - $file) }
+probe kernel.function("vfs_read").return {
+	if (pid() == target() && @entry(int_arg(3)) == 123)
+		printf("%d %s\n", returnval(), returnstr(2)) }' \
+	-c "dd if=/etc/hostname of=/dev/null bs=123 count=1"
+printf 'vfs_read 123 123 1 1 1 1\n%d 0x%x\n' "$size" "$size" >$T/want
+expect "int_arg/uint_arg/pointer_arg, @entry(int_arg), returnval/returnstr, @offsetof/@cast_sizeof/@container_of"
+
 # 11. nothing left behind
 ktap-tfs-snapshot >$T/after
 if cmp -s $T/before $T/after; then

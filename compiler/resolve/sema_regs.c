@@ -1,0 +1,186 @@
+/*
+ * sema_regs.c - pass 2: stap's register context functions, returnval(),
+ * returnstr(), int_arg(N), uint_arg(N), long_arg(N), ulong_arg(N),
+ * pointer_arg(N), s32_arg(N) ... ulonglong_arg(N), as fetch arguments.
+ *
+ * In: such a call met by typing (sema_type.c) in a probe body, inside
+ * @entry(), or in a function specialised for a probe.  Out: the call
+ * resolved in place into a target of the probe's dynamic event (the
+ * argument's calling-convention register, typed s32/u32/s64/u64, or the
+ * return value $retval), as $argN is; in a system call's return
+ * tracepoint returnval() is its `ret` field; returnstr(F) becomes
+ * return_str(F, returnval()) (tapset/errno.stp), as stap's computes it.
+ *
+ * Why at compile time: stap reads the registers of the probe's pt_regs
+ * when the handler runs in the kernel; ktap's handler runs later in
+ * user space, so the kernel must record the register with the event,
+ * which it can only do for a register chosen now: the argument number
+ * must be a literal.
+ */
+#include "sema_int.h"
+#include "arena.h"
+#include "diag.h"
+#include "fetch.h"
+#include "resolve_dwarf.h"
+#include "resolve_tpfmt.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* The functions and the fetch type of what they return. */
+static const struct { const char *name, *type; } sreg_fns[] = {
+	{ "int_arg", "s32" }, { "uint_arg", "u32" }, { "long_arg", "s64" },
+	{ "ulong_arg", "u64" }, { "pointer_arg", "u64" }, { "s32_arg", "s32" },
+	{ "u32_arg", "u32" }, { "s64_arg", "s64" }, { "u64_arg", "u64" },
+	{ "longlong_arg", "s64" }, { "ulonglong_arg", "u64" },
+};
+
+/* The event whose records the call reads (as sema_target.c's tg_event). */
+static struct tpf_event *sreg_event(struct sema_ctx *c)
+{
+	struct sem_probe *pr = c->func ? c->func->site : c->probe;
+
+	if (c->entry)
+		return c->entry;
+	return pr ? pr->event : NULL;
+}
+
+/*
+ * @e becomes the resolved target NAME=FETCH; sema_target.c types it
+ * (a field of the event) unless @only_address: then it is an address
+ * another fetch reads through, and needs no field of its own.
+ */
+static int sreg_resolve(struct sema_ctx *c, struct ast_expr *e, const char *name,
+			const char *fetch, bool only_address)
+{
+	e->str = sema_spec_text(c->arena, e);
+	e->module = arena_printf(c->arena, "%s=%s", name, fetch);
+	e->kind = AST_TARGET;
+	e->args.n = 0;
+	memset(&e->chain, 0, sizeof(e->chain));
+	c->changed = true;
+	return only_address ? SEM_LONG : (int)c->type_expr(c, e);
+}
+
+/* Not in a probe whose registers ktap can record: a located error. */
+static int sreg_unavailable(struct sema_ctx *c, struct ast_expr *e)
+{
+	if (c->report)
+		diag_error(c->diag, e->op_span, "%s() reads a register of the probed function, "
+			   "which ktap records only in a kernel.function(), kprobe.function() "
+			   "or process().function() probe (not in a function or this kind "
+			   "of probe)", e->str);
+	return SEM_UNKNOWN;
+}
+
+/* returnval(): the return value register of a .return probe. */
+static int sreg_returnval(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev,
+			  bool only_address)
+{
+	const struct tpf_field *ret = ev ? tpf_field(ev, "ret") : NULL;
+
+	if (ev && !ev->dyn && ret && ret->kind == TPF_INT &&
+	    !strncmp(ev->name, "sys_exit", 8)) {	/* a system call's return */
+		e->kind = AST_TARGET;
+		e->str = "$ret";
+		e->args.n = 0;
+		memset(&e->chain, 0, sizeof(e->chain));
+		c->changed = true;
+		return (int)c->type_expr(c, e);
+	}
+	if (!ev || !ev->dyn_func)
+		return sreg_unavailable(c, e);
+	if (!ev->dyn_return) {
+		if (c->report)
+			diag_error(c->diag, e->op_span, "returnval() is the probed function's "
+				   "return value: ktap records it only in a .return probe");
+		return SEM_UNKNOWN;
+	}
+	return sreg_resolve(c, e, "returnval", "$retval:s64", only_address);
+}
+
+/* int_arg(N) and the others: argument N's register at the function's entry. */
+static int sreg_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev,
+		    const char *type, bool only_address)
+{
+	const struct ast_expr *n = e->args.v[0];
+	static const struct ast_chain none;
+	struct fetch f;
+	char var[32], err[512];
+	const char *colon;
+
+	if (n->kind != AST_NUM || n->num < 1 || n->num > 64) {
+		if (c->report)
+			diag_error(c->diag, e->op_span, "%s() takes a literal argument number "
+				   "(1, 2 ...): ktap records the register with the event, so it "
+				   "must be known when the script is compiled", e->str);
+		return SEM_UNKNOWN;
+	}
+	if (!ev || !ev->dyn_func)
+		return sreg_unavailable(c, e);
+	if (ev->dyn_return) {
+		if (c->report)
+			diag_error(c->diag, e->op_span, "%s(%lld) reads an argument register, "
+				   "which a .return probe no longer holds: use @entry(%s(%lld))",
+				   e->str, (long long)n->num, e->str, (long long)n->num);
+		return SEM_UNKNOWN;
+	}
+	snprintf(var, sizeof(var), "$arg%" PRId64, n->num);
+	if (rdwarf_fetch(c->arena, ev->dyn_func, var, &none, false, &f, err, sizeof(err)) != 0) {
+		if (c->report)
+			diag_error(c->diag, e->op_span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	if (!(colon = strrchr(f.arg, ':')))	/* "%di:s64": the type goes */
+		colon = f.arg + strlen(f.arg);
+	return sreg_resolve(c, e, arena_printf(c->arena, "arg%" PRId64 "_%s", n->num, type),
+			    arena_printf(c->arena, "%.*s:%s", (int)(colon - f.arg), f.arg, type),
+			    only_address);
+}
+
+/*
+ * returnstr(F): stap's "%ld (ENAME)", "0x%lx", "%#lo" or "%ld" of
+ * returnval(), which is tapset/errno.stp's return_str(F, returnval()).
+ */
+static int sreg_returnstr(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct ast_expr *rv = ast_named(c->arena, AST_CALL, "returnval", e->span);
+
+	rv->op_span = e->op_span;
+	e->str = "return_str";
+	ast_list_push(c->arena, &e->args, rv);
+	c->changed = true;
+	return (int)c->type_expr(c, e);
+}
+
+bool sema_regs_fn(struct sema_ctx *c, const char *name)
+{
+	int id = sema_builtin(name);
+
+	return id >= 0 && (sema_builtin_info(id)->flags & BF_PASS2) && !sema_func_decl(c, name);
+}
+
+static int sreg_call(struct sema_ctx *c, struct ast_expr *e, bool only_address)
+{
+	unsigned i;
+
+	if (!strcmp(e->str, "returnval") && !e->args.n)
+		return sreg_returnval(c, e, sreg_event(c), only_address);
+	if (!strcmp(e->str, "returnstr") && e->args.n == 1 && !only_address)
+		return sreg_returnstr(c, e);
+	for (i = 0; i < sizeof(sreg_fns) / sizeof(sreg_fns[0]); i++)
+		if (!strcmp(e->str, sreg_fns[i].name) && e->args.n == 1)
+			return sreg_arg(c, e, sreg_event(c), sreg_fns[i].type, only_address);
+	return -1;
+}
+
+int sema_regs_call(struct sema_ctx *c, struct ast_expr *e)
+{
+	return sreg_call(c, e, false);
+}
+
+void sema_regs_address(struct sema_ctx *c, struct ast_expr *e)
+{
+	if (sema_regs_fn(c, e->str))
+		sreg_call(c, e, true);
+}
