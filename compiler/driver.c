@@ -441,6 +441,7 @@ static int drv_pass3(struct ktap_session *s)
 	lo.hist_why = target_has(&s->target, TGT_HIST);
 	lo.hist = lo.hist_why && !s->opt.no_lower;
 	lo.synth = target_has(&s->target, TGT_SYNTH);
+	lo.target_zero = !s->opt.command && s->opt.target_pid < 0;
 	lo.hist_stack = target_has(&s->target, TGT_HIST_COMMON_STACK) ? "common_stacktrace" :
 			"stacktrace";
 	for (i = 0; i < s->opt.ndefines; i++)	/* -t counts each probe's hits */
