@@ -6,7 +6,7 @@
 #
 #   "# Title"            dropped (the NAME line is NAME \- SUMMARY)
 #   "## Heading"         .SH HEADING          "### Heading"  .SS Heading
-#   paragraphs           joined, .PP between
+#   paragraphs           joined into one line, .PP between
 #   "- item" (+ indented continuation lines)  .IP \(bu 2
 #   "```" fences and 4-space indented lines   .nf/.fi, verbatim
 #   "| a | b |" tables   .TP per row, first cell bold (header and
@@ -53,7 +53,7 @@ function line(s) {
 	print s
 }
 function flush() {
-	if (par != "") { line(par); par = "" }
+	if (par != "") { line(inline(par)); par = "" }
 }
 function verbatim(s) {
 	s = esc(s)
@@ -105,11 +105,11 @@ state == "code" || (/^    / && !inlist && par == "") {
 	s = $0; sub(/^    /, "", s); verbatim(s); next
 }
 /^[-*] / {
-	flush(); print ".IP \\(bu 2"; par = inline(substr($0, 3)); inlist = 1; need_pp = 0; next
+	flush(); print ".IP \\(bu 2"; par = substr($0, 3); inlist = 1; need_pp = 0; next
 }
 /^[0-9]+\. / {
 	flush(); n = $0; sub(/\..*/, "", n)
-	print ".IP " n ". 4"; s = $0; sub(/^[0-9]+\. +/, "", s); par = inline(s); inlist = 1; need_pp = 0; next
+	print ".IP " n ". 4"; s = $0; sub(/^[0-9]+\. +/, "", s); par = s; inlist = 1; need_pp = 0; next
 }
 {
 	s = $0
@@ -117,6 +117,6 @@ state == "code" || (/^    / && !inlist && par == "") {
 	if (need_pp && !inlist) { print ".PP"; need_pp = 0 }
 	if (inlist && need_pp && s ~ /^[ \t]/) { need_pp = 0 }
 	sub(/^[ \t]+/, "", s)
-	par = par == "" ? inline(s) : par "\n" inline(s)
+	par = par == "" ? s : par " " s	# inline() on the whole: `code` may span lines
 }
 END { flush(); if (state != "text") { print ".fi"; print ".RE" } }'
