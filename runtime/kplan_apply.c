@@ -52,6 +52,12 @@ static void kp_refused(const struct kp_obj *o, struct tfs *t, int err)
 		if (d->origin)
 			fprintf(stderr, "ERROR: %s: the kernel refused the probe%s\n",
 				d->origin, why);
+		/*
+		 * A missing feature is the whole story: one line, as issue 13
+		 * asks, not the failed write and its text after it.
+		 */
+		if (*why && d->origin)
+			return;
 	}
 	fprintf(stderr, "ERROR: %s\n", tfs_error(t));
 }

@@ -392,7 +392,7 @@ Dwarf_Die *rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n)
  * statics (the compile unit) last, as C's scoping and stap's lookup.
  */
 static bool rdwarf_lookup(const struct fetch_site *fn, const char *name, Dwarf_Die *var,
-		      Dwarf_Die *frame)
+		      Dwarf_Die *frame, bool *file_scope)
 {
 	Dwarf_Die *scopes, child;
 	int i, n = rdwarf_scopes(fn, &scopes);
@@ -411,6 +411,9 @@ static bool rdwarf_lookup(const struct fetch_site *fn, const char *name, Dwarf_D
 	}
 	if (found && rdwarf_frame(fn, scopes, n))
 		*frame = *rdwarf_frame(fn, scopes, n);
+	/* the loop's i++ ran once after the match: scopes[n - 1] is the CU */
+	if (file_scope)
+		*file_scope = found && i == n;
 	free(scopes);
 	return found;
 }
@@ -472,10 +475,18 @@ static int rdwarf_scoped(struct arena *a, const struct fetch_site *fn, const cha
 {
 	Dwarf_Die vd, frame;
 	unsigned pos;
+	bool file_scope;
 
 	if (ret) {
 		Dwarf_Die t;
 
+		/*
+		 * A variable of the file (a global, @var("counter")) lives at
+		 * its address, still there when the function returns.
+		 */
+		if (rdwarf_param(fn->die, var + 1, &pos, &t) != 0 &&
+		    rdwarf_lookup(fn, var + 1, &vd, &frame, &file_scope) && file_scope)
+			return rdwarf_var_loc(a, fn, &vd, &frame, var, l, err, errlen);
 		if (rdwarf_param(fn->die, var + 1, &pos, &t) == 0)
 			snprintf(err, errlen, "parameter %s is not available in a return probe "
 				 "(its register is reused): use @entry(%s)", var, var);
@@ -484,7 +495,7 @@ static int rdwarf_scoped(struct arena *a, const struct fetch_site *fn, const cha
 				 var + 1);
 		return -1;
 	}
-	if (!rdwarf_lookup(fn, var + 1, &vd, &frame)) {
+	if (!rdwarf_lookup(fn, var + 1, &vd, &frame, NULL)) {
 		if (fn->stmt)
 			snprintf(err, errlen, "no variable '%s' in scope at this address "
 				 "(pc: 0x%" PRIx64 " in %s)", var + 1, fn->addr, fn->name);

@@ -441,6 +441,14 @@ static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (!s || !literal)	/* no range to read from what is not a number */
 		return SEM_STATS;
+	/*
+	 * A statistic keeps one kind of buckets (stap refuses both too);
+	 * said once, at the @hist_linear (typing passes until nothing changes,
+	 * so it sees a later @hist_log's mark too).
+	 */
+	if (e->op != AST_OP_HIST_LOG && s->hist_log)
+		ty_err(c, e->span, "multiple histogram types declared on '%s': it is used with "
+		       "both @hist_log and @hist_linear", s->name);
 	if (e->op == AST_OP_HIST_LOG) {
 		s->hist_log = true;
 	} else if (e->args.n == 3) {
