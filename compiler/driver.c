@@ -106,7 +106,12 @@ static const char drv_help[] =
 	"  with kernel probes read event formats from tracefs (root), or from a\n"
 	"  --target directory saved by root.\n"
 	"\n"
-	"Exit status: 0 success, 1 an error.\n";
+	"Exit status:\n"
+	"  0              success: the script ended by exit(), -T, the end of\n"
+	"                 -c's command, SIGINT or SIGTERM (end probes run)\n"
+	"  1              an error: a command-line mistake, a compile error, a\n"
+	"                 run-time error (error(), division by zero, a limit)\n"
+	"                 or a kernel object ktap could not create\n";
 
 struct drv_timer {
 	struct timespec real;

@@ -44,7 +44,7 @@ state == "usage" && /^$/ { print ".SH DESCRIPTION"; state = "desc"; next }
 }
 /^$/ { if (state == "section") print ".PP"; next }
 state == "desc" { print esc($0); next }
-/^  [^ ]/ && (/^  [-A-Z]/) && (/^  [^ ]+( [^ ]+)?(  +|$)/) && !/^  [A-Z][a-z]/ {
+/^  [^ ]/ && (/^  [-A-Z0-9]/) && (/^  [^ ]+( [^ ]+)?(  +|$)/) && !/^  [A-Z][a-z]/ {
 	line = substr($0, 3)
 	if (match(line, /  +/)) { name = substr(line, 1, RSTART - 1); text = substr(line, RSTART + RLENGTH) }
 	else { name = line; text = "" }

@@ -45,6 +45,23 @@ for sec in SYNOPSIS OPTIONS ENVIRONMENT 'EXIT STATUS' FILES EXAMPLES \
 done
 render "man -l ktap(1): no warnings" "$TMP/ktap.1" '^ *--color=WHEN'
 
+# EXIT STATUS says what ktap does (runs of begin and timer probes only).
+statuses=
+for s in 'probe begin { exit() }' 'probe begin { error("x") }' \
+	'probe begin { x = 0; println(1 / x) }'; do
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$s"
+	statuses="$statuses$rc"
+done
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -T 1 -e 'probe timer.s(30) { }'
+statuses="$statuses$rc"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" --no-such-option
+statuses="$statuses$rc"
+if [ "$statuses" = 01101 ] && grep -q '^ *0 *success: the script ended by exit(), -T' "$TMP/help"; then
+	ok "EXIT STATUS: exit() 0, error() 1, division by zero 1, -T 0, a bad option 1"
+else
+	not_ok "exit statuses $statuses, want 01101"
+fi
+
 # -- section 7: generated from doc/language.md and the tapset ------------
 mkdir "$TMP/man7"
 sh "$S/md2man.sh" ktap-language 7 "the SystemTap script language as ktap implements it" \
