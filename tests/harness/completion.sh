@@ -38,6 +38,15 @@ if [ -s "$TMP/want" ] && cmp -s "$TMP/want" "$TMP/got" && grep -q -- '^--dump-fu
 else
 	not_ok "options"; diag_diff "$TMP/want" "$TMP/got"
 fi
+# -D: every name the driver gives a meaning to (compiler/driver_run.c).
+names=$(sed -n '/^static int drv_limit/,/^}/s/^[[:space:]]*{ "\([A-Z_]*\)",.*/\1=/p' compiler/driver_run.c)
+printf '%s\n' "$names" STP_TIMING= KRETACTIVE= | sort >"$TMP/want"
+bash -c '. scripts/bash-completion/ktap; _ktap "$1" "" -D; printf "%s\n" "${COMPREPLY[@]}"' c "$KTAP" | sort >"$TMP/got"
+if [ "$(wc -l <"$TMP/want")" -gt 2 ] && cmp -s "$TMP/want" "$TMP/got"; then
+	ok "-D completes every name the driver accepts ($(wc -l <"$TMP/got"))"
+else
+	not_ok "-D names"; diag_diff "$TMP/want" "$TMP/got"
+fi
 bash -c '. scripts/bash-completion/ktap; complete -p ktap' >"$TMP/got" 2>&1
 if grep -q -- '-F _ktap ktap' "$TMP/got"; then ok "complete -F _ktap ktap"; else not_ok "complete -p ktap"; diag_file "$TMP/got"; fi
 done_testing

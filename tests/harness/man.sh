@@ -69,13 +69,13 @@ sh "$S/md2man.sh" ktap-language 7 "the SystemTap script language as ktap impleme
 sh "$S/tapset-doc.sh" --man "$TMP/man7" "$KTAP_SRCDIR/tapset"
 render "man -l ktap-language(7): no warnings" "$TMP/man7/ktap-language.7" '^LIMITS AND -D NAMES'
 # Every name the driver gives a meaning to is documented.
-names=$(sed -n 's/.*{ "\([A-Z_]*\)", offsetof.*/\1/p' "$KTAP_SRCDIR/compiler/driver_run.c")
+names=$(sed -n '/^static int drv_limit/,/^}/s/^[[:space:]]*{ "\([A-Z_]*\)",.*/\1/p' "$KTAP_SRCDIR/compiler/driver_run.c")
 missing=
 for n in $names STP_TIMING KRETACTIVE; do
 	grep -q "^\.B $n\$" "$TMP/man7/ktap-language.7" || missing="$missing $n"
 done
 if [ -n "$names" ] && [ -z "$missing" ]; then
-	ok "ktap-language(7) documents every -D name ($(echo $names | wc -w) limits, STP_TIMING, KRETACTIVE)"
+	ok "ktap-language(7) documents every -D name ($(echo "$names" | wc -w) limits, STP_TIMING, KRETACTIVE)"
 else
 	not_ok "ktap-language(7) lacks -D names:${missing:- (none found in driver_run.c)}"
 fi
@@ -89,9 +89,11 @@ else
 fi
 bad=
 for p in "$TMP"/man7/ktap-tapset-*.7; do
-	MANWIDTH=80 man --warnings -l "$p" >"$TMP/man" 2>"$TMP/err" &&
-		[ ! -s "$TMP/err" ] && grep -q '^PROBES AND FUNCTIONS' "$TMP/man" ||
-		{ bad="$bad ${p##*/}"; diag_file "$TMP/err"; }
+	if ! MANWIDTH=80 man --warnings -l "$p" >"$TMP/man" 2>"$TMP/err" ||
+		[ -s "$TMP/err" ] || ! grep -q '^PROBES AND FUNCTIONS' "$TMP/man"; then
+		bad="$bad ${p##*/}"
+		diag_file "$TMP/err"
+	fi
 done
 if [ -z "$bad" ]; then ok "man -l: every tapset page renders without warnings"; else not_ok "tapset pages:$bad"; fi
 render "ktap-tapset-ctime(7): a function with its signature and argument" \
