@@ -7,6 +7,26 @@
 #include <stdarg.h>
 #include <string.h>
 
+/*
+ * gcc's default GCC_COLORS: the location bold, "error:" bold red,
+ * "warning:" bold magenta, "note:" bold cyan, the caret line green.  Each
+ * start is closed by DIAG_SGR_END; "\33[K" (erase to end of line) is
+ * what gcc adds so a background colour never bleeds past a line break.
+ */
+#define DIAG_SGR(codes) "\33[" codes "m\33[K"
+#define DIAG_SGR_END DIAG_SGR("")
+static const char *const diag_level_colors[] = {
+	[DIAG_ERROR] = DIAG_SGR("01;31"),
+	[DIAG_WARNING] = DIAG_SGR("01;35"),
+	[DIAG_NOTE] = DIAG_SGR("01;36"),
+};
+
+/* @sgr when colours are on, else "" (for the "%s" around a part). */
+static const char *diag_sgr(const struct diag_sink *d, const char *sgr)
+{
+	return d->color ? sgr : "";
+}
+
 static const char *const diag_level_names[] = {
 	[DIAG_ERROR] = "error",
 	[DIAG_WARNING] = "warning",
@@ -62,12 +82,13 @@ static void diag_show_line(struct diag_sink *d, struct src_span at,
 	fprintf(d->out, "\n%*s| ", gutter, "");
 	for (i = 1; i < col; i++)
 		fputc(' ', d->out);
+	fputs(diag_sgr(d, DIAG_SGR("01;32")), d->out);
 	fputc('^', d->out);
 	/* Underline the rest of the span, but not past the end of the line. */
 	width = at.end > at.start ? at.end - at.start : 1;
 	for (i = 1; i < width && col - 1 + i < len; i++)
 		fputc('~', d->out);
-	fputc('\n', d->out);
+	fprintf(d->out, "%s\n", diag_sgr(d, DIAG_SGR_END));
 }
 
 /* "error", or "error[E0123]" when @code is set. */
@@ -84,17 +105,21 @@ static void diag_emit(struct diag_sink *d, enum diag_level level,
 		      const char *code, struct src_span at, const char *msg)
 {
 	const struct src_file *f = src_file(d->src, at.file);
+	const char *on = diag_sgr(d, diag_level_colors[level]);
+	const char *bold = diag_sgr(d, DIAG_SGR("01"));
+	const char *off = diag_sgr(d, DIAG_SGR_END);
 	const char *lv;
 	unsigned line, col;
 	char buf[32];
 
 	lv = diag_level_text(level, code, buf, sizeof(buf));
 	if (!f) {
-		fprintf(d->out, "ktap: %s: %s\n", lv, msg);
+		fprintf(d->out, "%sktap:%s %s%s:%s %s\n", bold, off, on, lv, off, msg);
 		return;
 	}
 	src_linecol(d->src, at.file, at.start, &line, &col);
-	fprintf(d->out, "%s:%u:%u: %s: %s\n", f->name, line, col, lv, msg);
+	fprintf(d->out, "%s%s:%u:%u:%s %s%s:%s %s\n", bold, f->name, line, col, off,
+		on, lv, off, msg);
 	diag_show_line(d, at, line, col);
 }
 

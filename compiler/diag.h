@@ -39,6 +39,7 @@ struct diag_sink {
 	bool warnings_off;		/* -w */
 	bool muted;			/* count but print nothing (fuzzing) */
 	bool show_codes;		/* --diag-codes: "error[E0123]: " */
+	bool color;			/* --color: gcc's SGR colours */
 	struct src_span last;		/* last error's span, for dedup */
 };
 

@@ -70,6 +70,9 @@ static const char drv_help[] =
 	"                 list the tapset's probe aliases and exit\n"
 	"  --diag-codes   show each compiler message's stable code,\n"
 	"                 error[E0123] (doc/diagnostics.md)\n"
+	"  --color=WHEN   colour diagnostics as gcc does: auto (the default:\n"
+	"                 when stderr is a terminal and NO_COLOR is unset),\n"
+	"                 always or never\n"
 	"  -h, --help     show this help\n"
 	"  -V, --version  show the version and the SystemTap language level\n"
 	"\n"
@@ -94,6 +97,7 @@ static const char drv_help[] =
 	"  KTAP_TAPSET_EAGER\n"
 	"                 1: parse the whole tapset, not only what is used\n"
 	"  PATH           where process(\"NAME\") finds the program NAME\n"
+	"  NO_COLOR       when set and not empty, --color=auto means never\n"
 	"\n"
 	"Privileges:\n"
 	"  Running a script with kernel probes (tracepoints, kprobes, uprobes)\n"
@@ -102,7 +106,12 @@ static const char drv_help[] =
 	"  with kernel probes read event formats from tracefs (root), or from a\n"
 	"  --target directory saved by root.\n"
 	"\n"
-	"Exit status: 0 success, 1 an error.\n";
+	"Exit status:\n"
+	"  0              success: the script ended by exit(), -T, the end of\n"
+	"                 -c's command, SIGINT or SIGTERM (end probes run)\n"
+	"  1              an error: a command-line mistake, a compile error, a\n"
+	"                 run-time error (error(), division by zero, a limit)\n"
+	"                 or a kernel object ktap could not create\n";
 
 struct drv_timer {
 	struct timespec real;
@@ -253,6 +262,12 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		o->last_pass = 1;
 		return 0;
 	case DRV_OPT_DIAG_CODES: s->diag.show_codes = true; return 0;
+	case DRV_OPT_COLOR:
+		if (!strcmp(arg, "auto")) o->color = KTAP_COLOR_AUTO;
+		else if (!strcmp(arg, "never")) o->color = KTAP_COLOR_NEVER;
+		else if (!strcmp(arg, "always")) o->color = KTAP_COLOR_ALWAYS;
+		else return drv_usage_error("--color expects auto, always or never, got '%s'", arg);
+		return 0;
 	case DRV_OPT_REPLAY:
 		/* The recording's formats stand in for tracefs in pass 2 too
 		   (session_target). */
@@ -275,6 +290,8 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "dump-functions", no_argument, NULL, DRV_OPT_DUMP_FUNCTIONS },
 		{ "dump-probe-aliases", no_argument, NULL, DRV_OPT_DUMP_ALIASES },
 		{ "diag-codes", no_argument, NULL, DRV_OPT_DIAG_CODES },
+		{ "color", required_argument, NULL, DRV_OPT_COLOR },
+		{ "colour", required_argument, NULL, DRV_OPT_COLOR },
 		{ "target", required_argument, NULL, DRV_OPT_TARGET },
 		{ "save-target", required_argument, NULL, DRV_OPT_SAVE_TARGET },
 		{ "no-lower", no_argument, NULL, DRV_OPT_NO_LOWER },
@@ -441,6 +458,7 @@ static int drv_pass3(struct ktap_session *s)
 	lo.hist_why = target_has(&s->target, TGT_HIST);
 	lo.hist = lo.hist_why && !s->opt.no_lower;
 	lo.synth = target_has(&s->target, TGT_SYNTH);
+	lo.target_zero = !s->opt.command && s->opt.target_pid < 0;
 	lo.hist_stack = target_has(&s->target, TGT_HIST_COMMON_STACK) ? "common_stacktrace" :
 			"stacktrace";
 	for (i = 0; i < s->opt.ndefines; i++)	/* -t counts each probe's hits */
@@ -541,6 +559,7 @@ int drv_main(int argc, char **argv)
 	if (r != 0)
 		goto out;
 	s.diag.warnings_off = s.opt.no_warnings;
+	session_color(&s);
 	r = 1;
 	if (drv_check_target(&s) != 0 || session_target(&s) != 0)
 		goto out;

@@ -86,6 +86,18 @@ static const char *session_getenv(const char *name)
 	return v && *v ? v : NULL;
 }
 
+void session_color(struct ktap_session *s)
+{
+	switch (s->opt.color) {
+	case KTAP_COLOR_ALWAYS: s->diag.color = true; break;
+	case KTAP_COLOR_NEVER: s->diag.color = false; break;
+	case KTAP_COLOR_AUTO:
+		s->diag.color = !session_getenv("NO_COLOR") &&
+				isatty(fileno(s->diag.out));
+		break;
+	}
+}
+
 int session_target(struct ktap_session *s)
 {
 	char err[PATH_MAX + 256];

@@ -29,6 +29,13 @@ struct ktap_define {
 	const char *value;
 };
 
+/* --color=WHEN for diagnostics; auto is resolved by session_color(). */
+enum ktap_color {
+	KTAP_COLOR_AUTO,
+	KTAP_COLOR_NEVER,
+	KTAP_COLOR_ALWAYS,
+};
+
 struct ktap_options {
 	int last_pass;			/* -p N; 5 = run */
 	const char *script_text;	/* -e */
@@ -60,6 +67,7 @@ struct ktap_options {
 	struct ktap_define *globals;	/* -G NAME=VALUE, in order */
 	unsigned nglobals;
 	bool no_time_limits;		/* --suppress-time-limits: no MAXACTION */
+	enum ktap_color color;		/* --color=WHEN */
 };
 
 struct ktap_session {
@@ -108,6 +116,13 @@ void session_free(struct ktap_session *s);
  * or -1 when --target is not a target directory (reported).
  */
 int session_target(struct ktap_session *s);
+
+/*
+ * Whether diagnostics are coloured: --color=always, or auto (the default)
+ * when the diagnostics' stream is a terminal and NO_COLOR is unset or
+ * empty (no-color.org).  Sets s->diag.color.
+ */
+void session_color(struct ktap_session *s);
 
 /* Fill s->facts from the target, -r/-a and the script arguments. */
 void session_facts(struct ktap_session *s);

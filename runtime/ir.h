@@ -210,6 +210,9 @@ enum ir_hval {
 	IR_HV_SUM,		/* a[k] = the value column (+= EXPR) */
 	IR_HV_STAT,		/* <<<: @count = hitcount, @sum = the value column */
 	IR_HV_STATX,		/* <<<: the value is the last key (exact) */
+	IR_HV_DROPS,		/* nothing stored: only the hist's Dropped is reported */
+	IR_HV_UNMATCHED,	/* nothing stored: an @entry pair's returns less its
+				   matches (hreads[pair]'s hits) are reported */
 };
 
 struct ir_hread {
@@ -225,6 +228,9 @@ struct ir_hread {
 	   (sign2 1 or -1, 0: none), + vconst per hit. */
 	int sign2;
 	int64_t vconst;
+	int64_t div;		/* IR_HV_STATX: the value key is .buckets=div, the
+				   value its low end / div (0, 1: none) */
+	unsigned pair;		/* IR_HV_UNMATCHED: the statistic's hreads index */
 };
 /* ir_event.stacks and ir_prog.stacks bits (lower_stack.c). */
 #define IR_STACK_KERNEL 1u	/* the kernel_stack record (stacktrace trigger) */

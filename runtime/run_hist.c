@@ -246,10 +246,13 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 		w->full += st_stat_bulk(ctx->store, r->global, n ? keys : NULL, (int64_t)val, hits,
 					false) == ST_FULL;
 		break;
-	case IR_HV_STATX:
+	case IR_HV_STATX:	/* a .buckets=div key's low end is a multiple of div */
 		w->full += st_stat_bulk(ctx->store, r->global, n ? keys : NULL,
 					rh_sext(e->keys[r->keys[r->nkeys - 1].col].u,
-						&r->keys[r->nkeys - 1]), hits, true) == ST_FULL;
+						&r->keys[r->nkeys - 1]) / (r->div > 1 ? r->div : 1),
+					hits, true) == ST_FULL;
+		break;
+	case IR_HV_DROPS: case IR_HV_UNMATCHED:
 		break;
 	}
 }
@@ -327,8 +330,8 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 		if (r->keys[i].kind == IR_HK_KSTACK && ctx->ksym && !ctx->ksym_names)
 			ctx->ksym_names = ksym_names_new(ctx->ksym);
 	w.names = ctx->ksym_names;
-	sorted = rh_sorted(t);
-	for (i = 0; i < t->n_entries; i++)
+	sorted = r->val < IR_HV_DROPS ? rh_sorted(t) : NULL;	/* DROPS: no entries */
+	for (i = 0; r->val < IR_HV_DROPS && i < t->n_entries; i++)
 		rh_entry(ctx, r, t, sorted ? sorted[i] : &t->entries[i], &w);
 	free(sorted);
 	if (final && t->dropped)
@@ -366,6 +369,48 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	free(w.renamed);
 	free(text);
 	hist_parse_free(f);
+}
+
+/* The Hits of @r's hist; -1 when it cannot be read. */
+static int rh_hits(const struct ir_prog *p, struct rt_ctx *ctx, const struct run_source *src,
+		   const struct ir_hread *r, uint64_t *hits)
+{
+	struct hist_parse_file *f = NULL;
+	const struct hist_parse_trigger *t;
+	struct hist_parse_error err;
+	size_t len = 0;
+	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
+	int rc = -1;
+
+	if (text && hist_parse_text(text, len, &f, &err) == 0 &&
+	    (t = rh_find(p, r, f, ctx->target_pid))) {
+		*hits = t->hits;
+		rc = 0;
+	}
+	free(text);
+	hist_parse_free(f);
+	return rc;
+}
+
+/*
+ * An @entry pair: a return the kernel found no entry time for (its
+ * variable was overwritten by a nested call of the same thread, or the
+ * call began before ktap started) fired no synthetic event.  Say how
+ * many: the user-space path counts nested calls.
+ */
+static void rh_unmatched(const struct ir_prog *p, struct rt_ctx *ctx,
+			 const struct run_source *src, const struct ir_hread *r)
+{
+	uint64_t returns, matched;
+
+	if (rh_hits(p, ctx, src, r, &returns) != 0 ||
+	    rh_hits(p, ctx, src, &p->hreads[r->pair], &matched) != 0 || returns <= matched)
+		return;
+	fprintf(stderr, "WARNING: %" PRIu64 " return%s on %s:%s had no entry time in the "
+		"kernel's hist (calls nested in one thread, or begun before ktap started): "
+		"not in %s (--no-lower counts nested calls)\n", returns - matched,
+		returns - matched == 1 ? "" : "s", r->system, r->event,
+		p->globals[r->global].name);
 }
 
 int run_hist_stacks(const struct ir_prog *p, const struct ksym_table *ksym)
@@ -415,9 +460,14 @@ void run_hist_load(const struct ir_prog *p, struct rt_ctx *ctx,
 	for (i = 0; i < p->nhreads; i++) {
 		for (k = 0; k < i && p->hreads[k].global != p->hreads[i].global; k++)
 			;
-		if (k == i)	/* first of its global: replace what the store had */
-			st_reset(ctx->store, p->hreads[i].global);
+		if (k == i && p->hreads[i].val < IR_HV_DROPS)	/* first of its global: */
+			st_reset(ctx->store, p->hreads[i].global);	/* replace the store's */
 	}
-	for (i = 0; i < p->nhreads; i++)
-		rh_read(p, ctx, src, &p->hreads[i], final);
+	for (i = 0; i < p->nhreads; i++)	/* a Dropped count matters at the end */
+		if (p->hreads[i].val == IR_HV_UNMATCHED) {
+			if (final)
+				rh_unmatched(p, ctx, src, &p->hreads[i]);
+		} else if (final || p->hreads[i].val != IR_HV_DROPS) {
+			rh_read(p, ctx, src, &p->hreads[i], final);
+		}
 }

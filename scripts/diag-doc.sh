@@ -30,6 +30,11 @@ tells the problem.  Notes "in expansion of macro" belong to the message
 before them and have no code.  Command-line mistakes ("Try 'ktap
 --help'") and run-time errors (pass 5, `ERROR: ...`) have none either.
 
+On a terminal the messages are in gcc's colours: the location bold,
+`error:` bold red, `warning:` bold magenta, `note:` bold cyan, the caret
+green.  `--color=always|never` overrides the terminal test (`auto`), and
+a non-empty `NO_COLOR` turns `auto` off.
+
 In the formats below `%s`, `%d`, `%u` ... stand for the parts that vary.
 HEAD
 awk '

@@ -8,8 +8,14 @@
 # lines; in a section, "  -X ARG   text" starts an item (two or more
 # spaces end the item's name), a deeper-indented line continues it, and
 # a line indented two spaces that is not an item is running text.
+#
+# Argument 2 (default: doc/ktap.1.h2m beside this script) is help2man's
+# include file: "[SECTION]" lines, each followed by roff text, for what
+# --help is too short to hold (examples, kernel features, differences
+# from stap); those sections go after --help's, before FILES.
 version=${1:-ktap}
-awk -v version="$version" '
+include=${2:-$(dirname "$0")/../doc/ktap.1.h2m}
+awk -v version="$version" -v include="$include" '
 function esc(s) {
 	gsub(/\\/, "\\e", s)
 	gsub(/-/, "\\-", s)
@@ -38,7 +44,7 @@ state == "usage" && /^$/ { print ".SH DESCRIPTION"; state = "desc"; next }
 }
 /^$/ { if (state == "section") print ".PP"; next }
 state == "desc" { print esc($0); next }
-/^  [^ ]/ && (/^  [-A-Z]/) && (/^  [^ ]+( [^ ]+)?(  +|$)/) && !/^  [A-Z][a-z]/ {
+/^  [^ ]/ && (/^  [-A-Z0-9]/) && (/^  [^ ]+( [^ ]+)?(  +|$)/) && !/^  [A-Z][a-z]/ {
 	line = substr($0, 3)
 	if (match(line, /  +/)) { name = substr(line, 1, RSTART - 1); text = substr(line, RSTART + RLENGTH) }
 	else { name = line; text = "" }
@@ -51,14 +57,27 @@ state == "desc" { print esc($0); next }
 /^  / { sub(/^ +/, ""); print esc($0); next }
 { print esc($0) }
 END {
+	while (include != "" && (getline l <include) > 0) {
+		if (l ~ /^\[.*\]$/) { print ".SH " substr(l, 2, length(l) - 2); continue }
+		if (l ~ /^\.\\"/ || l ~ /^#/) continue	# comments of the include file
+		print l
+	}
 	print ".SH FILES"
 	print ".TP"
 	print ".I PREFIX/share/ktap/tapset"
 	print "the tapset (SystemTap script library)"
 	print ".TP"
 	print ".I PREFIX/share/doc/ktap"
-	print "README.md, design.md, tapset.md (the tapset reference) and examples/"
+	print "README.md, design.md, language.md, tapset.md (the tapset reference) and examples/"
+	print ".TP"
+	print ".I PREFIX/share/bash-completion/completions/ktap"
+	print "bash completion of options, probe points, tapset functions and \\-D names"
 	print ".SH SEE ALSO"
+	print ".BR ktap\\-language (7),"
+	print ".BR ktap\\-tapset\\-context (7)"
+	print "and the other"
+	print ".BR ktap\\-tapset\\-* (7)"
+	print "pages,"
 	print ".BR stap (1),"
 	print ".BR stapprobes (3stap)"
 }'

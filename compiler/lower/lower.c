@@ -139,13 +139,19 @@ static void lw_entry_probe(struct lw_ctx *c, unsigned idx, unsigned at)
 	irp->pp = p->pp;
 	irp->entry_of = idx + 1;
 	irp->event = lw_event(c, p->event->dyn_entry);
-	lw_add_probe(c, irp->event, at);
 	c->probe = p;
 	c->event = p->event->dyn_entry;
 	c->func = NULL;
 	c->irp = irp;
 	c->code = &irp->code;
 	c->nslots = 0;
+	if (c->lowered && c->lowered[idx]) {	/* the entry's hist trigger does it */
+		irp->lowered = true;
+		lw_emit(c, IR_NEXT, 0, 0, 0);
+		lw_frame(c, &irp->code, NULL, 0);
+		return;
+	}
+	lw_add_probe(c, irp->event, at);
 	for (i = 0; i < p->nentries; i++) {
 		ret->entry_types[i] = lw_rt(lw_arg_type(p->entries[i]));
 		c->at = p->entries[i]->span;

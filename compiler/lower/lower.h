@@ -26,6 +26,7 @@ struct lower_options {
 	bool hist;		/* lower aggregations to hist triggers */
 	bool hist_why;		/* the target has hist triggers (for -v's reasons) */
 	bool synth;		/* the target has synthetic events (latency pairs) */
+	bool target_zero;	/* no -c, no -x: target() is 0 all run */
 	unsigned maxmapentries;	/* -D MAXMAPENTRIES (0: stap's 2048) */
 	const char *hist_stack;	/* the hist's stack key: "stacktrace" (6.1) or
 				   "common_stacktrace" */

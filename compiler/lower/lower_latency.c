@@ -3,197 +3,91 @@
  * events and onmatch (issue 12).
  *
  * In: the elaborated program, lower_hist.c's decisions (lw_ctx.lowered)
- * and the target (lower_options.hist, .synth).  Out: more probes that run
- * in the kernel only, and for each pair the kernel objects
+ * and the target (lower_options.hist, .synth, .target_zero,
+ * .maxmapentries).  Out: more probes that run in the kernel only, and
+ * for each pair the kernel objects
  *
- *   synthetic_events      ktap_$PID_latN u64 lat
- *   A's trigger           hist:keys=K:ktap_tsN=common_timestamp
- *   B's trigger           hist:keys=K:ktap_latN=common_timestamp-$ktap_tsN:
- *                             onmatch(SYS.A).trace(ktap_$PID_latN,$ktap_latN)
- *   the synthetic's       hist:keys=common_cpu[,lat]:vals=lat  (the statistic)
+ *   synthetic_events      ktap_$PID_latN u64 lat[; KEYTYPE kI...]
+ *   each A's trigger      hist:keys=K:ktap_tsN=common_timestamp:size=S
+ *                             [:name=ktap_$PID_tsN]
+ *   B's trigger           hist:keys=K':ktap_latN=common_timestamp-$ktap_tsN:
+ *                             size=S:onmatch(SYS.A).trace(ktap_$PID_latN,
+ *                             $ktap_latN[,KEYS])
+ *   the synthetic's       hist:keys=common_cpu|kI...[,lat[.buckets=D]]
+ *                             [:vals=lat]  (the statistic)
  *
- * plus the ir_prog.hreads entry through which run_hist.c reads the
- * statistic back into the store (the same reading as lower_hist.c's).
+ * plus the ir_prog.hreads entries through which run_hist.c reads the
+ * statistic back into the store (lower_hist.c's reading) and reports
+ * the Dropped count of the start and end hists (IR_HV_DROPS).
+ * lower_latency_shape.c finds the pairs; this file decides and emits.
  *
  * The shape (the classic one of stap's function- and wake-up-latency
- * scripts):
+ * scripts, examples/sched_latency.stp):
  *
- *   probe A { t[K] = CLOCK() }
- *   probe B { if (K' in t) { s <<< CLOCK() - t[K']; delete t[K'] } }
+ *   probe A1, A2... { [if (C)] t[K] = CLOCK() }
+ *   probe B { if (K' in t) { s[KEYS] <<< (CLOCK() - t[K']) [/ D]; delete t[K'] } }
  *
- * CLOCK is gettimeofday_ns() or local_clock_ns(): in ktap both are the
- * event's own timestamp (rt_builtins.c rtb_event_ns) plus a constant, so
- * their difference is the difference of the records' timestamps, which
- * is what common_timestamp gives in the kernel (in ns; the hist names
- * ktap's clock so the kernel does not switch the instance to "global").
+ * or a .return probe alone, whose entry kprobe/uprobe (the @entry
+ * companion, sema_target.c's dyn_entry) is A, both keyed on common_pid:
+ *
+ *   probe F.return { s[KEYS] <<< (CLOCK() - @entry(CLOCK())) [/ D] }
+ *
+ * Its one difference from the user-space path (a stack of frames per
+ * thread): a call nested in the same thread overwrites the outer one's
+ * time, so the outer return finds none and is not counted; nor is a
+ * return whose call began before ktap started (stap's kretprobes skip
+ * those too; --no-lower counts them from 0).  run_hist.c warns with the
+ * count of such returns (IR_HV_UNMATCHED: the return hist's hits less
+ * the statistic's).
+ *
+ * An alias's prologue ("task_tid = $pid") is read through: K may be a
+ * local bound there.  C must be true all run: target() is 0 without -c
+ * and -x, so "!target() || task_pid in ours" vanishes; with -c the pair
+ * stays in user space.
+ *
+ * CLOCK is gettimeofday_ns() or local_clock_ns(), the same on both
+ * sides: in ktap both are the event's own timestamp (rt_builtins.c
+ * rtb_event_ns) plus a constant, so their difference is the difference
+ * of the records' timestamps, which is what common_timestamp gives (in
+ * ns; the hist names ktap's clock so the kernel does not switch the
+ * instance to "global").  gettimeofday_us/ms/s() truncate each
+ * wall-clock time ((b+off)/1000 - (a+off)/1000 depends on ktap's offset,
+ * and common_timestamp.usecs rounds each timestamp): those pairs stay in
+ * user space.  "/ D" (D > 0 a constant) is exact as the statistic's
+ * value key lat.buckets=D (hist_field_bucket: (lat / D) * D), read back
+ * divided by D; the kernel's expression x/D is not (6.1
+ * div_by_mult_and_shift rounds up below 2^20).
+ *
  * K and K' are tid() (common_pid) or an integer field of the same size;
  * the kernel's onmatch fires only when A set the variable for that key
- * and resets it when read, which is exactly "K' in t" then "delete".
- * A second A before B overwrites, as t[K] = ... does.
+ * and resets it when read, which is exactly "K' in t" then "delete".  A
+ * second A before B overwrites, as t[K] = ... does: several start
+ * probes share one named hist (one variable per key), which needs their
+ * keys to be the same field (name, offset, size, sign).  The statistic's
+ * keys ride along as synthetic fields: tid(), pid(), execname(), integer
+ * fields and char[N] fields (next_comm).
+ *
+ * The start and end hists hold an entry per key ever seen (a read
+ * variable is reset, its entry stays): they are sized from t's [N] or
+ * MAXMAPENTRIES, and a full one (a lost latency) is warned about with
+ * its Dropped count.
  *
  * Exactness rules (otherwise the pair stays in user space; -v says why):
  * t is used nowhere else (it is only the pair's timestamp store); s is
- * a scalar statistic updated only there and read only in end, error and
- * timer probes, and not with @variance (lower_hist.c's rule); both
- * handlers are nothing but the shape; the kernel has hist
- * triggers and synthetic events.  Leading "if (C) next" guards the kernel
- * can evaluate become the triggers' filters.
+ * updated only there and read only in end, error and timer probes, and
+ * not with @variance (lower_hist.c's rule); both handlers are nothing
+ * but the shape; the kernel has hist triggers and synthetic events.
+ * Leading "if (C) next" guards the kernel can evaluate become the
+ * triggers' filters.
  */
 #define _GNU_SOURCE
-#include "lower_int.h"
+#include "lower_latency.h"
 #include "arena.h"
 #include "ast_walk.h"
 #include "resolve_tpfmt.h"
 
 #include <stdio.h>
 #include <string.h>
-
-#define LL_SIZE_EXACT 16384		/* statistics keyed on their values */
-
-struct ll_pair {
-	unsigned a, b;			/* the probes */
-	unsigned start, stat;		/* the globals t and s */
-	const struct ast_expr *ka, *kb;	/* the keys K and K' */
-	const struct ast_list *sk;	/* s[KEYS] <<< ...: B's keys, or NULL */
-	bool exact;			/* s is read with @min/@max/@hist_* */
-};
-
-#define LL_MAX_KEYS 3			/* TRACING_MAP_KEYS_MAX */
-
-/* ---- the handlers' shapes ---- */
-
-/* @s without its enclosing one-statement blocks. */
-static const struct ast_stmt *ll_single(const struct ast_stmt *s)
-{
-	while (s && s->kind == AST_S_BLOCK && s->body.n == 1)
-		s = s->body.v[0];
-	return s;
-}
-
-/* Is @s an "if (C) next" guard? */
-static bool ll_is_guard(const struct ast_stmt *s)
-{
-	const struct ast_stmt *t = ll_single(s->s1);
-
-	return s->kind == AST_S_IF && !s->s2 && t && t->kind == AST_S_NEXT;
-}
-
-/*
- * The one statement of probe @i's handler after its leading guards, or
- * NULL when there are more or a guard has no kernel filter.
- */
-static const struct ast_stmt *ll_body(const struct lw_ctx *c, unsigned i)
-{
-	const struct sem_probe *p = c->sp->probes[i];
-	const struct lw_probe_guards *g = &c->guards[i];
-	const struct ast_stmt *s = p->body, *one = NULL;
-	unsigned k;
-
-	for (k = 0; k < g->n; k++)	/* the wrap's "K in t": ll_end() checks it */
-		if (!g->v[k].filter && (!g->wrap || g->v[k].origin != g->wrap))
-			return NULL;
-	if (p->nentries || p->event->dyn_entry)
-		return NULL;
-	while (s && s->kind == AST_S_BLOCK && s->body.n == 1 &&
-	       s->body.v[0]->kind == AST_S_BLOCK)
-		s = s->body.v[0];
-	if (!s || s->kind != AST_S_BLOCK)
-		return ll_single(s);
-	for (k = 0; k < s->body.n; k++) {
-		if (!one && ll_is_guard(s->body.v[k]))
-			continue;
-		if (one || s->body.v[k]->kind == AST_S_NULL)
-			return NULL;
-		one = s->body.v[k];
-	}
-	return ll_single(one);
-}
-
-/* The kernel filter of probe @i's guards and ktap's own-pid clause. */
-static const char *ll_filter(struct lw_ctx *c, unsigned i)
-{
-	const struct sem_probe *p = c->sp->probes[i];
-	const char *own = lw_own_pid(p->event->system, p->event->name), *f = NULL;
-	unsigned k;
-
-	for (k = 0; k < c->guards[i].n; k++) {
-		const struct lw_guard *g = &c->guards[i].v[k];
-
-		if (c->guards[i].wrap && g->origin == c->guards[i].wrap)
-			continue;	/* the pair's own "K in t" */
-		f = !f ? g->filter : arena_printf(c->arena, "%s && %s", f, g->filter);
-	}
-	return f ? arena_printf(c->arena, "(%s) && %s", f, own) : own;
-}
-
-static bool ll_is_clock(const struct ast_expr *e)
-{
-	return e && e->kind == AST_CALL && e->ref < 0 && !e->args.n &&
-	       (-e->ref - 1 == IR_BI_GETTIMEOFDAY_NS || -e->ref - 1 == IR_BI_LOCAL_CLOCK_NS);
-}
-
-/* The global array @e (VAR or INDEX with one key) names, or NULL. */
-static const struct sem_sym *ll_global(const struct ast_expr *e)
-{
-	const struct sem_sym *s = e ? e->sym : NULL;
-
-	if (!s && e && (e->kind == AST_INDEX || e->kind == AST_IN) && e->a)
-		s = e->a->sym;
-	return s && s->kind == SEM_GLOBAL ? s : NULL;
-}
-
-/* probe A: "t[K] = CLOCK()" alone (after guards). */
-static bool ll_start(const struct lw_ctx *c, unsigned i, struct ll_pair *l)
-{
-	const struct ast_stmt *s = ll_body(c, i);
-	const struct ast_expr *e = s && s->kind == AST_S_EXPR ? s->e : NULL;
-	const struct sem_sym *t;
-
-	if (!e || e->kind != AST_ASSIGN || e->op != AST_OP_SET ||
-	    e->a->kind != AST_INDEX || e->a->args.n != 1 || !ll_is_clock(e->b) ||
-	    !(t = ll_global(e->a)) || t->type != SEM_LONG)
-		return false;
-	l->start = t->slot;
-	l->ka = e->a->args.v[0];
-	return true;
-}
-
-/* probe B: "if (K in t) { s <<< CLOCK() - t[K]; delete t[K] }" alone
-   (after guards). */
-static bool ll_end(const struct lw_ctx *c, unsigned i, struct ll_pair *l)
-{
-	const struct ast_stmt *s = ll_body(c, i), *body;
-	const struct ast_expr *in, *upd, *v, *del;
-	const struct sem_sym *st;
-
-	if (!s || s->kind != AST_S_IF || s->s2 || !(in = s->e) ||
-	    in->kind != AST_IN || in->args.n != 1)
-		return false;
-	body = s->s1;
-	if (!body || body->kind != AST_S_BLOCK || body->body.n != 2 ||
-	    body->body.v[0]->kind != AST_S_EXPR || body->body.v[1]->kind != AST_S_DELETE)
-		return false;
-	upd = body->body.v[0]->e;
-	del = body->body.v[1]->e;
-	if (upd->kind != AST_ASSIGN || upd->op != AST_OP_STAT_ADD ||
-	    (upd->a->kind != AST_VAR && upd->a->kind != AST_INDEX) ||
-	    !(st = ll_global(upd->a)) || st->type != SEM_STATS)
-		return false;
-	l->sk = upd->a->kind == AST_INDEX ? &upd->a->args : NULL;
-	v = upd->b;
-	if (v->kind != AST_BINARY || v->op != AST_OP_SUB || !ll_is_clock(v->a) ||
-	    v->b->kind != AST_INDEX || v->b->args.n != 1)
-		return false;
-	if (!ll_global(in) || ll_global(in)->slot != l->start ||
-	    !ll_global(v->b) || ll_global(v->b)->slot != l->start ||
-	    del->kind != AST_INDEX || !ll_global(del) || ll_global(del)->slot != l->start ||
-	    del->args.n != 1 || !ast_expr_equal(in->args.v[0], v->b->args.v[0]) ||
-	    !ast_expr_equal(in->args.v[0], del->args.v[0]))
-		return false;
-	l->stat = st->slot;
-	l->kb = in->args.v[0];
-	return true;
-}
 
 /* ---- where t and s are used ---- */
 
@@ -209,7 +103,7 @@ static int ll_use_fn(struct ast_expr *e, void *arg)
 	struct ll_use *u = arg;
 	const struct sem_sym *s = e->sym;
 	const struct sem_sym *of = (e->kind == AST_STAT || e->kind == AST_HIST) ?
-				   ll_global(e->a) : NULL;
+				   lw_lat_array(e->a) : NULL;
 
 	if (of && of->slot == u->g) {
 		if (e->kind == AST_HIST || e->op == AST_OP_MIN || e->op == AST_OP_MAX)
@@ -249,33 +143,52 @@ static void ll_uses_all(const struct sem_prog *sp, struct ll_use *u, bool trace_
 
 /* ---- keys ---- */
 
-/* K as a hist key field of @p's event, or NULL; its size in @size. */
-static const char *ll_key(const struct sem_probe *p, const struct ast_expr *e, unsigned *size)
+/* K as a hist key field of @p's event, or NULL; the field in @f (NULL
+   for common_pid). */
+static const char *ll_key(const struct sem_probe *p, const struct ast_expr *e,
+			  const struct tpf_field **f)
 {
-	const struct tpf_field *f;
-
-	if (e->kind == AST_CALL && e->ref < 0 && !e->args.n && -e->ref - 1 == IR_BI_TID) {
-		*size = 4;
+	*f = NULL;
+	if (e->kind == AST_CALL && e->ref < 0 && !e->args.n && -e->ref - 1 == IR_BI_TID)
 		return "common_pid";
-	}
 	if (e->kind != AST_TARGET || e->ref < 0 || e->chain.n || e->chain.mem ||
 	    (unsigned)e->ref >= p->event->nfields)
 		return NULL;
-	f = &p->event->fields[e->ref];
-	if (f->kind != TPF_INT)
-		return NULL;
-	*size = f->size;
-	return f->name;
+	*f = &p->event->fields[e->ref];
+	return (*f)->kind == TPF_INT ? (*f)->name : NULL;
 }
+
+/* The key's size in bytes (common_pid: 4). */
+static unsigned ll_key_size(const struct tpf_field *f)
+{
+	return f ? f->size : 4;
+}
+
+/* Can start probes' keys @f and @g share one named hist (the kernel's
+   hist_trigger_match: the same field, offset, size and signedness)? */
+static bool ll_key_same(const struct tpf_field *f, const struct tpf_field *g)
+{
+	if (!f || !g)
+		return !f && !g;
+	return !strcmp(f->name, g->name) && f->offset == g->offset && f->size == g->size &&
+	       f->is_signed == g->is_signed;
+}
+
+/* A statistic key's synthetic field and parameter. */
+struct ll_skey {
+	const char *param;	/* B's field or common_pid */
+	const char *type;	/* the synthetic field's type */
+	unsigned len;		/* char[len] for a string field, else 0 */
+	struct ir_hkey k;	/* how the runtime reads it back */
+};
 
 /*
  * Key @e of the statistic, an expression of probe @p's event passed to
- * the synthetic event: its synthetic field type, the B-side parameter
- * and how the runtime reads it back.  NULL when it is not an integer
- * field, tid(), pid() or execname().
+ * the synthetic event, into @sk.  False when it is not an integer field
+ * of a synthetic field's type, a char[N] field, tid(), pid() or
+ * execname().
  */
-static const char *ll_stat_key(const struct sem_probe *p, const struct ast_expr *e,
-			       const char **type, struct ir_hkey *k)
+static bool ll_stat_key(const struct sem_probe *p, const struct ast_expr *e, struct ll_skey *sk)
 {
 	/* The kernel (6.1 check_synth_field) wants a parameter's type
 	   spelled as the synthetic field's: the field's own C type, when
@@ -288,53 +201,131 @@ static const char *ll_stat_key(const struct sem_probe *p, const struct ast_expr 
 	const struct tpf_field *f;
 	size_t i;
 
-	memset(k, 0, sizeof(*k));
+	memset(sk, 0, sizeof(*sk));
 	if (e->kind == AST_CALL && e->ref < 0 && !e->args.n) {
 		switch (-e->ref - 1) {
-		case IR_BI_TID: k->kind = IR_HK_TID; break;
-		case IR_BI_PID: k->kind = IR_HK_PID; break;
-		case IR_BI_EXECNAME: k->kind = IR_HK_EXECNAME; k->is_string = true; break;
-		default: return NULL;
+		case IR_BI_TID: sk->k.kind = IR_HK_TID; break;
+		case IR_BI_PID: sk->k.kind = IR_HK_PID; break;
+		case IR_BI_EXECNAME: sk->k.kind = IR_HK_EXECNAME; sk->k.is_string = true; break;
+		default: return false;
 		}
-		k->is_signed = true;
-		k->size = 4;
-		*type = "int";		/* common_pid's */
-		return "common_pid";
+		sk->k.is_signed = true;
+		sk->k.size = 4;
+		sk->type = "int";		/* common_pid's */
+		sk->param = "common_pid";
+		return true;
 	}
 	if (e->kind != AST_TARGET || e->ref < 0 || e->chain.n || e->chain.mem ||
 	    (unsigned)e->ref >= p->event->nfields)
-		return NULL;
+		return false;
 	f = &p->event->fields[e->ref];
+	if (f->kind == TPF_CHARS && f->ctype && !strcmp(f->ctype, "char") &&
+	    f->size > 0 && f->size <= 256) {	/* MAX_FILTER_STR_VAL */
+		sk->k = (struct ir_hkey){ .kind = IR_HK_FIELD, .is_string = true, .size = f->size };
+		sk->type = "char";
+		sk->len = f->size;
+		sk->param = f->name;
+		return true;
+	}
 	if (f->kind != TPF_INT || f->pointer || !f->ctype)
-		return NULL;
+		return false;
 	for (i = 0; i < sizeof(ok) / sizeof(ok[0]) && strcmp(ok[i], f->ctype); i++)
 		;
 	if (i == sizeof(ok) / sizeof(ok[0]))
-		return NULL;
-	*k = (struct ir_hkey){ .kind = IR_HK_FIELD, .is_signed = f->is_signed, .size = f->size };
-	*type = f->ctype;
-	return f->name;
+		return false;
+	sk->k = (struct ir_hkey){ .kind = IR_HK_FIELD, .is_signed = f->is_signed, .size = f->size };
+	sk->type = f->ctype;
+	sk->param = f->name;
+	return true;
 }
 
 /* ---- deciding ---- */
+
+/* The size of the start and end hists: t's [N], else MAXMAPENTRIES,
+   within the kernel's bounds (lower_hist.c's rule). */
+static unsigned ll_size(const struct lw_ctx *c, const struct lower_options *opt, unsigned g)
+{
+	int64_t n = g != ~0u && c->ir->globals[g].maxentries > 0 ? c->ir->globals[g].maxentries :
+		    opt->maxmapentries ? opt->maxmapentries : 2048;
+
+	return (unsigned)(n < LL_SIZE_MIN ? LL_SIZE_MIN : n > LL_SIZE_MAX ? LL_SIZE_MAX : n);
+}
+
+/* Why the clocks of @l give another difference in the kernel, or NULL. */
+static const char *ll_clock_why(const struct ll_pair *l)
+{
+	unsigned i;
+
+	for (i = 0; i < l->na; i++)
+		if (l->ca[i] != l->cb)
+			return "the two timestamps come from different clocks";
+	if (l->cb == IR_BI_GETTIMEOFDAY_NS || l->cb == IR_BI_LOCAL_CLOCK_NS)
+		return NULL;
+	/* (b + off) / 1000 - (a + off) / 1000 depends on ktap's wall-clock
+	   offset, which the kernel's timestamps lack; common_timestamp.usecs
+	   rounds each timestamp instead. */
+	return "a difference of gettimeofday_us/ms/s() values truncates each wall-clock "
+	       "time, which the kernel cannot (use (gettimeofday_ns() - t) / 1000)";
+}
+
+/* Why the starts of @l cannot be lowered, or NULL. */
+static const char *ll_starts_why(struct lw_ctx *c, const struct ll_pair *l)
+{
+	const struct sem_prog *sp = c->sp;
+	const struct sem_probe *b = sp->probes[l->b];
+	const struct tpf_field *fa, *f0 = NULL, *fb;
+	unsigned i, k;
+
+	if (l->entry)	/* common_pid on the entry and the return */
+		return NULL;
+	if (!ll_key(b, l->kb, &fb))
+		return "a key is not tid() or an integer event field";
+	for (i = 0; i < l->na; i++) {
+		const struct sem_probe *a = sp->probes[l->a[i]];
+
+		if (c->lowered[l->a[i]])
+			return "a probe of the pair already runs in the kernel";
+		if (!ll_key(a, l->ka[i], &fa))
+			return "a key is not tid() or an integer event field";
+		if (ll_key_size(fa) != ll_key_size(fb))
+			return "the two keys have different sizes";
+		if (i == 0) {
+			f0 = fa;
+			continue;
+		}
+		/* Several starts share one named hist, so a later start
+		   overwrites an earlier one's time as t[K] = ... does. */
+		if (!ll_key_same(f0, fa))
+			return "the start probes' keys are not the same field";
+		for (k = 0; k < i; k++)
+			if (sp->probes[l->a[k]]->event == a->event)
+				return "two start probes on one event";
+	}
+	return NULL;
+}
 
 /* Why the pair @l (shape already matched) cannot be lowered, or NULL. */
 static const char *ll_why(struct lw_ctx *c, const struct lower_options *opt,
 			  struct ll_pair *l)
 {
 	const struct sem_prog *sp = c->sp;
-	const struct sem_probe *a = sp->probes[l->a], *b = sp->probes[l->b];
+	const struct sem_probe *b = sp->probes[l->b];
 	struct ll_use ut = { .g = l->start }, us = { .g = l->stat }, ur = { .g = l->stat };
-	unsigned sa, sb;
+	const char *why;
+	struct ll_skey sk;
+	unsigned i;
 
 	if (!opt->hist)
 		return opt->hist_why ? "--no-lower" : "the kernel has no hist triggers";
 	if (!opt->synth)
 		return "the kernel has no synthetic events";
-	if (c->lowered[l->a] || c->lowered[l->b])
+	if (l->why)
+		return l->why;
+	if (c->lowered[l->b])
 		return "a probe of the pair already runs in the kernel";
-	ll_uses_all(sp, &ut, false);
-	if (ut.n != 4)		/* t[K] =, K in t, t[K] read, delete t[K] */
+	if (!l->entry)
+		ll_uses_all(sp, &ut, false);
+	if (!l->entry && ut.n != 3 + l->na)	/* t[K] = (each start), K in t, t[K] read, delete t[K] */
 		return arena_printf(c->arena, "%s is used outside the pair",
 				    sp->globals[l->start]->name);
 	ll_uses_all(sp, &us, true);
@@ -344,117 +335,167 @@ static const char *ll_why(struct lw_ctx *c, const struct lower_options *opt,
 	ll_uses_all(sp, &ur, false);
 	if (ur.bad)
 		return "@variance needs user space";
-	l->exact = ur.exact || !sp->globals[l->stat]->read;
-	if (l->sk) {
-		const char *type;
-		struct ir_hkey k;
-		unsigned i;
-
-		if (l->sk->n + (l->exact ? 1 : 0) > LL_MAX_KEYS)
-			return "the kernel's hists have at most 3 keys (the value is one)";
-		for (i = 0; i < l->sk->n; i++)
-			if (!ll_stat_key(b, l->sk->v[i], &type, &k))
-				return "a key of the statistic is not tid(), pid(), execname() "
-				       "or an integer field of a synthetic field's type";
-	}
-	if (!ll_key(a, l->ka, &sa) || !ll_key(b, l->kb, &sb))
-		return "a key is not tid() or an integer event field";
-	if (sa != sb)
-		return "the two keys have different sizes";
+	if ((why = ll_clock_why(l)))
+		return why;
+	/* x / N in the kernel's expressions is not exact (6.1
+	   div_by_mult_and_shift rounds up below 2^20); .buckets=N is. */
+	l->exact = ur.exact || !sp->globals[l->stat]->read || l->div > 1;
+	if (l->nsk + (l->exact ? 1 : 0) > LL_MAX_KEYS)
+		return "the kernel's hists have at most 3 keys (the value is one)";
+	for (i = 0; i < l->nsk; i++)
+		if (!ll_stat_key(b, l->sk[i], &sk))
+			return "a key of the statistic is not tid(), pid(), execname(), "
+			       "a char[N] field or an integer field of a synthetic field's type";
+	if ((why = ll_starts_why(c, l)))
+		return why;
+	l->size = ll_size(c, opt, l->start);	/* ~0u for @entry: MAXMAPENTRIES */
 	return NULL;
 }
 
-/* Find the pairs: each probe A with the probe B that reads its t. */
-static unsigned ll_find(struct lw_ctx *c, struct ll_pair **out)
-{
-	const struct sem_prog *sp = c->sp;
-	struct ll_pair *v = NULL, l;
-	size_t cap = 0;
-	unsigned n = 0, i, j;
-
-	for (i = 0; i < sp->nprobes; i++) {
-		if (sp->probes[i]->kind != SEM_P_TRACE)
-			continue;
-		memset(&l, 0, sizeof(l));
-		if (!ll_start(c, i, &l))
-			continue;
-		l.a = i;
-		for (j = 0; j < sp->nprobes; j++)
-			if (j != i && sp->probes[j]->kind == SEM_P_TRACE &&
-			    ll_end(c, j, &l)) {
-				l.b = j;
-				v = arena_grow(c->arena, v, n, &cap, sizeof(*v));
-				v[n++] = l;
-				break;
-			}
-	}
-	*out = v;
-	return n;
-}
 
 /* ---- the objects ---- */
 
-static const char *ll_onmatch_event(struct lw_ctx *c, const struct sem_probe *p)
+/* The start probes' names, for -v: "A" or "A, A2". */
+static const char *ll_starts_pp(struct lw_ctx *c, const struct ll_pair *l)
 {
-	return arena_printf(c->arena, "%s.%s", p->event->system, p->event->name);
+	const char *s = c->sp->probes[l->a[0]]->pp;
+	unsigned i;
+
+	if (l->entry)
+		return arena_printf(c->arena, "%s's entry", s);
+
+	for (i = 1; i < l->na; i++)
+		s = arena_printf(c->arena, "%s, %s", s, c->sp->probes[l->a[i]]->pp);
+	return s;
 }
 
+static void ll_add_read(struct lw_ctx *c, const struct ir_hread *r)
+{
+	c->ir->hreads = arena_grow(c->arena, c->ir->hreads, c->ir->nhreads,
+				   &c->ir->hrcap, sizeof(*c->ir->hreads));
+	c->ir->hreads[c->ir->nhreads++] = *r;
+}
+
+/* The global a full start or end hist is reported under: t, or for
+   @entry the statistic. */
+static unsigned ll_drop_global(const struct ll_pair *l)
+{
+	return l->entry ? l->stat : l->start;
+}
+
+/* Trigger @obj (a start or end hist keyed like t) is read at the end for
+   its Dropped count only: a full one loses latencies. */
+static void ll_add_drops(struct lw_ctx *c, unsigned t, unsigned obj)
+{
+	const struct kp_trigger *kt = &c->ir->kplan.objs[obj].u.trigger;
+	struct ir_hread r;
+
+	memset(&r, 0, sizeof(r));
+	r.global = t;
+	r.obj = obj;
+	r.system = kt->system;
+	r.event = kt->event;
+	r.val = IR_HV_DROPS;
+	ll_add_read(c, &r);
+}
+
+/* Start @i of @l's event: the probe's, or for @entry the return's entry
+   probe. */
+static const struct tpf_event *ll_start_event(const struct lw_ctx *c, const struct ll_pair *l,
+					      unsigned i)
+{
+	const struct tpf_event *ev = c->sp->probes[l->a[i]]->event;
+
+	return l->entry ? ev->dyn_entry : ev;
+}
+
+/*
+ * The start hists: "hist:keys=K:ktap_tsN=common_timestamp" on each A,
+ * one named hist when there are several, so that they share one
+ * variable per key.
+ */
+static void ll_emit_starts(struct lw_ctx *c, const struct ll_pair *l, unsigned n,
+			   const char *ts)
+{
+	struct kp_hist_key *ka = arena_alloc(c->arena, sizeof(*ka));
+	struct kp_hist_var *va = arena_alloc(c->arena, sizeof(*va));
+	const char *name = l->na > 1 ? arena_printf(c->arena, "ktap_$PID_ts%u", n) : NULL;
+	const struct tpf_field *f;
+	struct kp_obj o;
+	unsigned i;
+
+	ka->field = l->entry ? "common_pid" : ll_key(c->sp->probes[l->a[0]], l->ka[0], &f);
+	va->name = ts;
+	va->expr = "common_timestamp";
+	for (i = 0; i < l->na; i++) {
+		const struct tpf_event *ev = ll_start_event(c, l, i);
+
+		/* An entry probe has no guards of its own: only ktap's pid. */
+		o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
+			.system = ev->system, .event = ev->name, .kind = KP_T_HIST,
+			.filter = l->entry ? lw_own_pid(ev->system, ev->name) :
+					     lw_lat_filter(c, l->a[i]),
+			.hist = { .keys = ka, .nkeys = 1, .vars = va, .nvars = 1, .clock = "mono",
+				  .size = l->size, .name = name } } };
+		lower_kplan_add(c->arena, c->ir, &o);
+		ll_add_drops(c, ll_drop_global(l), c->ir->kplan.n - 1);
+	}
+}
 
 static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 {
 	const struct sem_prog *sp = c->sp;
-	const struct sem_probe *a = sp->probes[l->a], *b = sp->probes[l->b];
+	const struct tpf_event *a = ll_start_event(c, l, 0);
+	const struct sem_probe *b = sp->probes[l->b];
 	const char *synth = arena_printf(c->arena, "ktap_$PID_lat%u", n);
 	const char *ts = arena_printf(c->arena, "ktap_ts%u", n);
 	const char *lat = arena_printf(c->arena, "ktap_lat%u", n);
-	unsigned nsk = l->sk ? l->sk->n : 0, i;
+	unsigned nsk = l->nsk, i;
 	struct kp_synth_field *sf = arena_alloc(c->arena, (1 + nsk) * sizeof(*sf));
-	struct kp_hist_key *ka = arena_alloc(c->arena, sizeof(*ka));
 	struct kp_hist_key *kb = arena_alloc(c->arena, sizeof(*kb));
 	struct kp_hist_key *ks = arena_alloc(c->arena, (LL_MAX_KEYS + 1) * sizeof(*ks));
-	struct kp_hist_var *va = arena_alloc(c->arena, sizeof(*va));
 	struct kp_hist_var *vb = arena_alloc(c->arena, sizeof(*vb));
 	struct kp_hist_action *act = arena_alloc(c->arena, sizeof(*act));
 	const char **params = arena_alloc(c->arena, (1 + nsk) * sizeof(*params));
 	const char **vals = arena_alloc(c->arena, sizeof(*vals));
+	const struct tpf_field *f;
+	struct ll_skey sk[LL_MAX_KEYS];
 	struct kp_obj o;
 	struct ir_hread r;
-	unsigned size;
-
-	struct ir_hkey hk[LL_MAX_KEYS];
+	unsigned bobj;
 
 	sf[0].type = "u64";
 	sf[0].name = "lat";
 	params[0] = arena_printf(c->arena, "$%s", lat);
 	for (i = 0; i < nsk; i++) {	/* the statistic's keys ride along */
-		params[1 + i] = ll_stat_key(b, l->sk->v[i], &sf[1 + i].type, &hk[i]);
-		sf[1 + i].name = arena_printf(c->arena, "k%u", i);
+		ll_stat_key(b, l->sk[i], &sk[i]);
+		params[1 + i] = sk[i].param;
+		sf[1 + i].type = sk[i].type;
+		sf[1 + i].name = sk[i].len ? arena_printf(c->arena, "k%u[%u]", i, sk[i].len) :
+					     arena_printf(c->arena, "k%u", i);
 	}
 	o = (struct kp_obj){ .kind = KP_SYNTH,
 			     .u.synth = { .name = synth, .fields = sf, .nfields = 1 + nsk } };
 	lower_kplan_add(c->arena, c->ir, &o);
 
-	ka->field = ll_key(a, l->ka, &size);
-	va->name = ts;
-	va->expr = "common_timestamp";
-	o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
-		.system = a->event->system, .event = a->event->name, .kind = KP_T_HIST,
-		.filter = ll_filter(c, l->a),
-		.hist = { .keys = ka, .nkeys = 1, .vars = va, .nvars = 1, .clock = "mono" } } };
-	lower_kplan_add(c->arena, c->ir, &o);
+	ll_emit_starts(c, l, n, ts);
 
-	kb->field = ll_key(b, l->kb, &size);
+	kb->field = l->entry ? "common_pid" : ll_key(b, l->kb, &f);
 	vb->name = lat;
 	vb->expr = arena_printf(c->arena, "common_timestamp-$%s", ts);
 	*act = (struct kp_hist_action){ .handler = KP_ON_MATCH,
-		.arg = ll_onmatch_event(c, a), .action = KP_ACT_TRACE,
+		.arg = arena_printf(c->arena, "%s.%s", a->system, a->name), .action = KP_ACT_TRACE,
 		.synth = synth, .params = params, .nparams = 1 + nsk };
 	o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
 		.system = b->event->system, .event = b->event->name, .kind = KP_T_HIST,
-		.filter = ll_filter(c, l->b),
+		.filter = lw_lat_filter(c, l->b),
 		.hist = { .keys = kb, .nkeys = 1, .vars = vb, .nvars = 1, .clock = "mono",
-			  .actions = act, .nactions = 1 } } };
+			  .size = l->size, .actions = act, .nactions = 1 } } };
 	lower_kplan_add(c->arena, c->ir, &o);
+	/* An end event whose key finds no room in its full hist fires no
+	   onmatch: that latency is lost, and said so. */
+	bobj = c->ir->kplan.n - 1;
+	ll_add_drops(c, ll_drop_global(l), bobj);
 
 	/* The statistic, read back as lower_hist.c's scalars are: one entry
 	   per CPU (summed), the value as the last key when exact. */
@@ -463,11 +504,12 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	r.system = "synthetic";
 	r.event = synth;
 	r.mult = 1;
+	r.div = l->div;
 	for (i = 0; i < nsk; i++) {
-		ks[r.nkeys].field = sf[1 + i].name;
-		r.keys[r.nkeys++] = hk[i];
+		ks[r.nkeys].field = arena_printf(c->arena, "k%u", i);
+		r.keys[r.nkeys++] = sk[i].k;
 	}
-	if (!nsk) {	/* a scalar: one entry per CPU, summed when read */
+	if (!l->keyed) {	/* a scalar: one entry per CPU, summed when read */
 		ks[0].field = "common_cpu";
 		r.keys[r.nkeys++].kind = IR_HK_NONE;
 	}
@@ -478,6 +520,10 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 		r.val = IR_HV_STATX;
 		r.keys[r.nkeys++] = (struct ir_hkey){ .kind = IR_HK_FIELD, .size = 8 };
 		ks[r.nkeys - 1].field = "lat";
+		if (l->div > 1) {	/* (lat / div) * div, exactly */
+			ks[r.nkeys - 1].mod = KP_KEY_BUCKETS;
+			ks[r.nkeys - 1].buckets = (unsigned)l->div;
+		}
 		o.u.trigger.hist.size = LL_SIZE_EXACT;
 	} else {
 		r.val = IR_HV_STAT;
@@ -490,9 +536,17 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 		r.keys[i].col = (int)i;
 	lower_kplan_add(c->arena, c->ir, &o);
 	r.obj = c->ir->kplan.n - 1;
-	c->ir->hreads = arena_grow(c->arena, c->ir->hreads, c->ir->nhreads,
-				   &c->ir->hrcap, sizeof(*c->ir->hreads));
-	c->ir->hreads[c->ir->nhreads++] = r;
+	ll_add_read(c, &r);
+	if (l->entry) {	/* returns without an entry time: warned about */
+		memset(&r, 0, sizeof(r));
+		r.global = l->stat;
+		r.obj = bobj;
+		r.system = b->event->system;
+		r.event = b->event->name;
+		r.val = IR_HV_UNMATCHED;
+		r.pair = c->ir->nhreads - 1;
+		ll_add_read(c, &r);
+	}
 	for (i = 0; i < r.nkeys; i++)
 		if (r.keys[i].kind == IR_HK_PID || r.keys[i].kind == IR_HK_EXECNAME)
 			c->ir->hist_track = true;
@@ -502,7 +556,7 @@ void lw_lat_decide(struct lw_ctx *c, const struct lower_options *opt)
 {
 	const struct sem_prog *sp = c->sp;
 	struct ll_pair *v;
-	unsigned n = ll_find(c, &v), i, k = 0;
+	unsigned n = lw_lat_find(c, opt, &v), i, k = 0, j;
 	const char *why;
 
 	c->lat = NULL;
@@ -513,10 +567,12 @@ void lw_lat_decide(struct lw_ctx *c, const struct lower_options *opt)
 			fprintf(stderr, why ? "Pass 3: latency pair %s -> %s stays in user "
 				"space: %s\n" : "Pass 3: latency pair %s -> %s runs in the "
 				"kernel (hist variables, synthetic event, onmatch)%s\n",
-				sp->probes[v[i].a]->pp, sp->probes[v[i].b]->pp, why ? why : "");
+				ll_starts_pp(c, &v[i]), sp->probes[v[i].b]->pp, why ? why : "");
 		if (why)
 			continue;
-		c->lowered[v[i].a] = c->lowered[v[i].b] = true;
+		c->lowered[v[i].b] = true;
+		for (j = 0; j < v[i].na; j++)
+			c->lowered[v[i].a[j]] = true;
 		v[k++] = v[i];
 	}
 	c->lat = v;

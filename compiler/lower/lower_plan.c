@@ -150,6 +150,13 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 		if (c->lowered[i]) {	/* its hist trigger soft-enables the event */
 			if (!ir->events[j].nprobes && !ir->events[j].streamed)
 				ir->events[j].hist_only = true;
+			if (p->event->dyn_entry) {	/* a lowered @entry pair's start */
+				unsigned d = lw_event(c, p->event->dyn_entry);
+
+				lw_kprobe_pp(c, d, p->event->dyn_entry, p->pp);
+				if (!ir->events[d].nprobes && !ir->events[d].streamed)
+					ir->events[d].hist_only = true;
+			}
 			continue;
 		}
 		ir->events[j].hist_only = false;

@@ -7,7 +7,7 @@
 # R = fixture against tests/fixtures/tracefs (more events), or for the
 # R listed on a line "# targets: R..." of the script; its stdout
 # (the plan), then "# -v" and -v's per-probe filter lines (pass 3's
-# "probe ..." report; timings left out), must be NAME.R.p3 exactly.
+# "probe ..." and "latency pair ..." reports; timings left out), must be NAME.R.p3 exactly.
 # KTAP_GOLDEN_UPDATE=1 rewrites the expected files.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -34,7 +34,7 @@ for f in $scripts; do
 				"$name.stp"
 		fi
 		{ cat "$TMP/out"; echo "# -v"
-		  sed -n -e '/^Pass 3: probe /p' -e '/^  /p' "$TMP/err"
+		  sed -n -e '/^Pass 3: probe /p' -e '/^Pass 3: latency pair /p' -e '/^  /p' "$TMP/err"
 		  echo "# exit status $rc"; } >"$TMP/got"
 		want=$G/$name.$r.p3
 		if [ -n "${KTAP_GOLDEN_UPDATE:-}" ]; then
