@@ -864,6 +864,7 @@ static int run_setup(struct run *r)
 int run_plan(const struct ir_prog *p, const struct run_options *opt)
 {
 	struct run *r = calloc(1, sizeof(*r));
+	char why[512];
 	int status = 1;
 
 	if (!r)
@@ -879,7 +880,8 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 		goto out;
 	run_check_exit(r, run_now());
 	run_flush(r);
-	if (run_child_release(&r->child) != 0) {
+	if (run_child_release(&r->child, why, sizeof(why)) != 0) {
+		rt_report(&r->ctx, RT_REPORT_ERROR, NULL, "%s", why);
 		r->child_failed = true;
 		run_stop_at(r, run_now());
 	}
