@@ -661,6 +661,9 @@ unsigned rt_run_probe(struct rt_ctx *c, unsigned idx, const struct rt_event *ev)
 	if (c->timing)
 		st_stat_push(c->timing[idx], (int64_t)(rt_now_ns() - start));
 	rt_scratch_reset(&c->scratch);
+	/* its text was in the scratch memory just reset, which the next
+	   handler's strings reuse: no later string is that histogram */
+	c->hist_last.s = NULL;
 	if (c->out.len >= 65536)
 		rt_flush(c);
 	c->probe = NULL;

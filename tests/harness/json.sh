@@ -100,6 +100,12 @@ probe begin {
 	print(@hist_log(s))
 	print(@hist_linear(lin, 0, 50, 10))
 	print(@hist_log(a["x", 2]))
+}
+# A string of the next handler may sit where the last histogram's text
+# was: it is still a string.
+probe begin {
+	x = sprintf("%s", "abcdefghijklmnopqrstuvwxyz0123456789")
+	print(x)
 	exit()
 }
 SCRIPT
@@ -115,11 +121,12 @@ jq -r 'select(.type == "hist") | .kind as $k | .data[] |
 	"$TMP/json" >"$TMP/rows" 2>&1
 if [ "$rc" -eq 0 ] && json_lines "$TMP/json" && [ -s "$TMP/want" ] &&
 	cmp -s "$TMP/want" "$TMP/rows" &&
-	jq -e -s 'length == 3 and all(.type == "hist") and .[2].key == ["x", 2] and
+	jq -e -s 'length == 4 and .[3] == {"type": "printf",
+		"data": "abcdefghijklmnopqrstuvwxyz0123456789"} and .[2].key == ["x", 2] and
 		(.[0].data | map(select(.min == 4))[0] == {"min": 4, "max": 7, "count": 2}) and
 		(.[0].data | map(select(.min == -3))[0] == {"min": -3, "max": -2, "count": 1}) and
 		(.[1].data[-1] == {"min": 60, "count": 1})' "$TMP/json" >/dev/null; then
-	ok "@hist_log/@hist_linear: the text's rows, with each bucket's range"
+	ok "@hist_log/@hist_linear: the text's rows, with each bucket's range; later strings stay strings"
 else
 	not_ok "histograms (exit status $rc)"
 	diag_diff "$TMP/want" "$TMP/rows"
