@@ -94,7 +94,7 @@ static void dump_builtin(struct dump_list *l, const char *name, char ret,
 	size_t min = bar ? (size_t)(bar - args) : strlen(args), max = strlen(args) - !!bar;
 	size_t n, i;
 
-	if (strchr(args, '*'))
+	if (strchr(args, '*') || name[0] == '_')	/* internal, as the tapset's */
 		return;
 	for (n = min; n <= max; n++) {
 		char *text = arena_printf(l->arena, "%s:%s (", name, dump_letter(ret));

@@ -97,7 +97,10 @@ struct ir_foreach {
 	bool want_value;
 };
 
-enum ir_probe_kind { IR_P_BEGIN, IR_P_END, IR_P_ERROR, IR_P_EVENT, IR_P_TIMER };
+enum ir_probe_kind {
+	IR_P_BEGIN, IR_P_END, IR_P_ERROR, IR_P_EVENT, IR_P_TIMER,
+	IR_P_INPUT_CHAR, IR_P_INPUT_LINE,	/* ktap's stdin (run_input.c) */
+};
 
 struct ir_field {
 	const char *name;	/* as in the event's format */

@@ -10,6 +10,7 @@
 #include "format.h"
 #include "rt_procfs.h"
 #include "rt_stack.h"
+#include "syscall_table.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -177,6 +178,34 @@ static enum rt_status rtb_substr(struct rt_ctx *c, struct rt_value *a, unsigned 
 	if (len > a[0].len - start)
 		len = a[0].len - start;
 	*ret = rt_scratch_str(c, a[0].s + start, (size_t)len);
+	return RT_OK;
+}
+
+/* ---- system-call numbers ---- */
+
+/* stap's: "" for a number the table does not have. */
+static enum rt_status rtb_syscall_name(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				       struct rt_value *ret)
+{
+	const char *name = sct_name(a[0].l);
+
+	*ret = rt_cstr(name ? name : "");
+	return RT_OK;
+}
+
+/* input.char/input.line's text: "" in any other probe. */
+static enum rt_status rtb_ktap_input(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				     struct rt_value *ret)
+{
+	*ret = c->input.type == RT_STRING ? c->input : rt_str("", 0);
+	return RT_OK;
+}
+
+/* stap's: -1 for a name the table does not have. */
+static enum rt_status rtb_syscall_num(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				      struct rt_value *ret)
+{
+	*ret = rt_long(sct_number(a[0].s, (size_t)a[0].len));
 	return RT_OK;
 }
 
@@ -511,6 +540,8 @@ static const rtb_fn rtb_table[] = {
 	[RTB_STRING] = rtb_string, [RTB_RANDINT] = rtb_randint,
 	[RTB_ANSI_SET_COLOR] = rtb_ansi_set_color, [RTB_TZ_GMTOFF] = rtb_tz_gmtoff,
 	[RTB_TZ_NAME] = rtb_tz_name, [RTB_SWITCH_FILE] = rtb_switch_file,
+	[RTB_SYSCALL_NAME] = rtb_syscall_name, [RTB_SYSCALL_NUM] = rtb_syscall_num,
+	[RTB_KTAP_INPUT] = rtb_ktap_input,
 };
 
 enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,

@@ -114,6 +114,7 @@ struct rt_ctx {
 	bool exiting;		/* exit() was called */
 	bool aborting;		/* abort(): no end probes either */
 	bool failed;		/* too many errors */
+	struct rt_value input;	/* input.char/.line: what was read (run_input.c) */
 	unsigned errors;
 	/* Per handler run. */
 	uint64_t actions;

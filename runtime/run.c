@@ -19,6 +19,7 @@
 #include "fileio.h"
 #include "run_child.h"
 #include "run_proc.h"
+#include "run_input.h"
 #include "rt_stack.h"
 #include "usym.h"
 
@@ -90,6 +91,7 @@ struct run {
 	uint64_t ustk[RUN_USTACK_MAX];	/* a user stack with its return address */
 	int maps_tgid;			/* the last maps refresh: whose, when */
 	uint64_t maps_at;
+	struct run_input input;		/* input.char/input.line: stdin */
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -399,6 +401,16 @@ static int run_resolve_fields(struct run *r)
 
 /* ---- probes ---- */
 
+/*
+ * Must the rest of @kind's probes be skipped?  stap runs a begin probe
+ * only while the session is still starting: after exit() (oneshot's) or
+ * too many errors in an earlier begin probe, the later ones do not run.
+ */
+static bool run_kind_stopped(const struct run *r, enum ir_probe_kind kind)
+{
+	return r->ctx.aborting || (kind == IR_P_BEGIN && r->ctx.exiting);
+}
+
 /* Run every probe of @kind, lowest priority first, in declaration order. */
 static void run_kind(struct run *r, enum ir_probe_kind kind)
 {
@@ -422,7 +434,7 @@ static void run_kind(struct run *r, enum ir_probe_kind kind)
 			return;
 		for (i = 0; i < p->nprobes; i++)
 			if (p->probes[i].kind == kind && p->probes[i].priority == next &&
-			    !r->ctx.aborting)
+			    !run_kind_stopped(r, kind))
 				rt_run_probe(&r->ctx, i, NULL);
 		prio = next;
 		have = true;
@@ -685,6 +697,8 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 	int n = 1, t = run_timeout(r, due);
 
 	fds[0] = (struct pollfd){ r->sigfd, POLLIN, 0 };
+	fds[1] = (struct pollfd){ run_input_fd(&r->input), POLLIN, 0 };	/* -1: ignored */
+	n = 2;
 	if (r->rdr && now < quiet_end) {
 		int q = (int)((quiet_end - now + 999999) / 1000000);
 
@@ -696,6 +710,11 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 		run_stop_at(r, run_now());
 	if (fds[0].revents)
 		run_signal(r);
+	if (fds[1].revents) {
+		run_input_read(&r->input, &r->ctx);
+		run_check_exit(r, run_now());
+		run_flush(r);
+	}
 }
 
 static void run_loop(struct run *r)
@@ -807,6 +826,7 @@ static void run_cleanup(struct run *r)
 		free(r->frames[i].v);
 	free(r->frames);
 	run_proc_free(&r->procs);
+	run_input_free(&r->input);
 	free(r->due);
 	free(r->want_stack);
 	free(r->ra);
@@ -873,6 +893,7 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 	r->opt = opt;
 	r->sigfd = -1;
 	r->child = (struct run_child){ 0, -1, -1 };
+	run_input_init(&r->input, p);
 	if (run_setup(r) != 0)
 		goto out;
 	run_kind(r, IR_P_BEGIN);

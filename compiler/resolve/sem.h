@@ -53,6 +53,8 @@ enum sem_probe_kind {
 	SEM_P_ERROR,
 	SEM_P_TRACE,			/* a tracepoint (event) */
 	SEM_P_TIMER,
+	SEM_P_INPUT_CHAR,	/* input.char: each byte of ktap's stdin */
+	SEM_P_INPUT_LINE,	/* input.line: each line */
 };
 
 struct sem_probe {
@@ -83,6 +85,9 @@ struct sem_probe {
 	   "syscall.NAME[.return]", "scheduler.ctxswitch". */
 	const char *family;
 	const char *alias_vars;		/* -L: " name:type ..." its body sets */
+	/* Its context is a task the record names (scheduler.cpu_on: the
+	   one switched in), not the recording task (sema_context.c). */
+	bool other_task;
 };
 
 struct sem_func {

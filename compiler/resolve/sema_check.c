@@ -360,18 +360,24 @@ static int chk_unavail_fn(struct ast_expr *e, void *arg)
 	struct chk_unavail *u = arg;
 	struct chk_ctx *k = u->k;
 	const char *point, *var;
-	bool str;
+	bool str, missing;
 
 	if (e->kind != AST_CALL || e->args.n != 2 || e->args.v[0]->kind != AST_STR ||
 	    e->args.v[1]->kind != AST_STR)
 		return 0;
 	str = !strcmp(e->str, "__ktap_unavailable");
-	if (!str && strcmp(e->str, "__ktap_unavailable_long") != 0)
+	missing = !strcmp(e->str, "__ktap_missing");
+	if (!str && !missing && strcmp(e->str, "__ktap_unavailable_long") != 0)
 		return 0;
 	point = sema_point_text(k->c, u->sp->point);
 	var = e->args.v[0]->str;
 	if (chk_warned(k, arena_printf(k->c->arena, "%s %s", point, var)))
 		return 1;
+	if (missing) {	/* no value would do: an error */
+		diag_error(k->c->diag, u->sp->point->span, "%s: '%s' is not available: %s",
+			   point, var, e->args.v[1]->str);
+		return 1;
+	}
 	diag_warning(k->c->diag, u->sp->point->span, "%s: '%s' is %s on this kernel: %s",
 		     point, var, str ? "\"\"" : "0", e->args.v[1]->str);
 	return 1;

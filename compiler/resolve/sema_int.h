@@ -142,6 +142,13 @@ struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_eve
 /* ---- sema_probe.c: probe points to probes ---- */
 
 void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe);
+/* A probe whose alias names another task as its context (sema_context.c):
+   tid(), pid() and execname() read that task's fields. */
+void sema_context_rewrite(struct sema_ctx *c, struct sem_probe *sp);
+/* ... and run after the other probes of their record. */
+void sema_context_order(struct sema_ctx *c);
+/* Is @name a function the script or the tapset defines (not a builtin)? */
+bool sema_defines_func(struct sema_ctx *c, const char *name);
 
 /* ---- sema_type.c: names and types ---- */
 

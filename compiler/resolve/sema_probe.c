@@ -87,6 +87,7 @@ static struct sem_probe *point_emit(struct sema_ctx *c, struct point_state *st,
 	sp->cond = ast_clone_expr(c->arena, st->cond);
 	sp->span = st->written->span;
 	sp->decl = st->user->span;
+	sema_context_rewrite(c, sp);
 	return sp;
 }
 
@@ -133,6 +134,23 @@ static int point_simple(struct sema_ctx *c, struct point_state *st,
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * __ktap_input.char and __ktap_input.line: ktap's standard input, a byte
+ * or a line at a time (runtime/run_input.c); tapset/input.stp's
+ * input.char and input.line give them stap's variables.
+ */
+static int point_input(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
+{
+	bool line;
+
+	if (p->n != 2 || !point_is(p, 0, "__ktap_input") || p->comps[0].arg || p->comps[1].arg ||
+	    !(point_is(p, 1, "char") || point_is(p, 1, "line")))
+		return 0;
+	line = point_is(p, 1, "line");
+	point_emit(c, st, line ? SEM_P_INPUT_LINE : SEM_P_INPUT_CHAR, sema_point_text(c, p));
+	return 1;
 }
 
 /* kernel.trace("system:event") with globs; "event" alone matches any system. */
@@ -696,6 +714,66 @@ static int point_syscall(struct sema_ctx *c, struct point_state *st, const struc
 	return 1;
 }
 
+/*
+ * process("PATH").begin/.end/.thread.begin/.thread.end and process(PID)...:
+ * tapset/process.stp's alias of the same name without the argument, on
+ * condition that the task runs PATH or is process PID.  A trace record
+ * names no executable file, so PATH matches by the kernel's name of the
+ * program (comm: the file's base name, cut to 15 characters), which a
+ * process gets at exec and a child inherits, as the file does in stap.
+ */
+static int point_process_life(struct sema_ctx *c, struct point_state *st,
+			      const struct ast_ppoint *p)
+{
+	const struct ast_expr *arg = p->n > 1 ? p->comps[0].arg : NULL;
+	struct ast_ppoint *q;
+	struct ast_expr *who, *is;
+	struct point_state inner = *st;
+	const char *base;
+	unsigned k, first;
+
+	if (!arg || !point_is(p, 0, "process") ||
+	    !((p->n == 2 && (point_is(p, 1, "begin") || point_is(p, 1, "end"))) ||
+	      (p->n == 3 && point_is(p, 1, "thread") &&
+	       (point_is(p, 2, "begin") || point_is(p, 2, "end")))))
+		return 0;
+	for (k = 1; k < p->n; k++)
+		if (p->comps[k].arg)
+			return 0;
+	if (arg->kind == AST_NUM) {
+		who = ast_named(c->arena, AST_CALL, "pid", arg->span);
+		is = ast_num(c->arena, arg->num, arg->span);
+	} else {
+		size_t len = arg->len;
+
+		for (base = arg->str + len; base > arg->str && base[-1] != '/'; base--)
+			;
+		len -= (size_t)(base - arg->str);
+		who = ast_named(c->arena, AST_CALL, "execname", arg->span);
+		is = ast_str(c->arena, base, len > 15 ? 15 : len, arg->span);
+	}
+	who->op_span = arg->span;
+	q = arena_alloc(c->arena, sizeof(*q));
+	*q = *p;
+	q->comps = arena_alloc(c->arena, p->n * sizeof(*q->comps));
+	for (k = 0; k < p->n; k++)
+		q->comps[k] = p->comps[k];
+	q->comps[0].arg = NULL;
+	q->optional = q->sufficient = false;
+	q->cond = NULL;
+	inner.cond = point_and(c, st->cond, ast_binary(c->arena, AST_BINARY, AST_OP_EQ, who, is,
+						       arg->span));
+	first = c->prog->nprobes;
+	if (!point_aliases(c, &inner, q)) {
+		diag_error(c->diag, p->span, "no tapset alias '%s' for probe point '%s'",
+			   sema_point_text(c, q), sema_point_text(c, p));
+		return -1;
+	}
+	for (k = first; c->alias_depth == 0 && k < c->prog->nprobes; k++)
+		c->prog->probes[k]->family = sema_point_text(c, p);	/* -l: as written */
+	return 1;
+}
+
 static void point_resolve(struct sema_ctx *c, struct point_state *st,
 		       const struct ast_ppoint *p)
 {
@@ -707,6 +785,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 		return;
 	if ((r = point_simple(c, st, p)) != 0 || (r = point_trace(c, st, p)) != 0 ||
 	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
+	    (r = point_process_life(c, st, p)) != 0 || (r = point_input(c, st, p)) != 0 ||
 	    (r = point_kernel_function(c, st, p)) != 0 ||
 	    (r = point_kernel_statement(c, st, p)) != 0 ||
 	    (r = point_process_statement(c, st, p)) != 0)

@@ -302,16 +302,6 @@ struct sc_scan {
 	bool quoted_only;		/* count only user_string_quoted() */
 };
 
-static bool sc_script_func(struct sema_ctx *c, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < c->nfdecls; i++)
-		if (!strcmp(c->fdecls[i]->name, name))
-			return true;
-	return false;
-}
-
 /* user_string($field) and friends, not redefined by the script. */
 static bool sc_is_mem(struct sc_scan *s, const struct ast_expr *e)
 {
@@ -320,7 +310,7 @@ static bool sc_is_mem(struct sc_scan *s, const struct ast_expr *e)
 	return e->kind == AST_CALL && sc_in(e->str, sc_mem_fns) && a &&
 	       (!s->quoted_only || !strcmp(e->str, "user_string_quoted")) &&
 	       a->kind == AST_TARGET && a->chain.n == 0 && tpf_field(s->ev, a->str + 1) &&
-	       !sc_script_func(s->c, e->str);
+	       !sema_defines_func(s->c, e->str);
 }
 
 static int sc_scan_fn(struct ast_expr *e, void *arg)

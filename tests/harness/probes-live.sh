@@ -1,0 +1,156 @@
+#!/bin/sh
+# probes-live.sh - the probe points stap's scripts use that map onto
+# tracepoints (TAP): syscall_any[.return] (raw_syscalls), process.begin/
+# end and process.thread.* (sched/task tracepoints), scheduler.cpu_on/
+# cpu_off (sched_switch), irq_handler.* (irq), netdev.* (net).  Exact
+# counts against known workloads.  Root and tracefs only; otherwise
+# skipped.  tracefs is as it was afterwards.
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+: "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
+GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
+SC=$KTAP_BUILDDIR/tests/tools/ktap-syscalls
+UDP=$KTAP_BUILDDIR/tests/tools/ktap-udp
+
+require_live "live tests need root (run make check as root)"
+[ -d /sys/kernel/tracing/events/raw_syscalls ] ||
+	skip_all "no tracefs with raw_syscalls events at /sys/kernel/tracing"
+require_tools "$GP" "$SC" "$UDP" "$TFS_SNAP"
+
+tfs_guard_begin
+
+# --- syscall_any: the number's name from ktap's table ---
+if [ "$(uname -m)" = x86_64 ]; then
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global n
+probe syscall_any { if (pid() == target() && name == "getppid") n++ }
+probe end { printf("%d\n", n) }' -c "$GP 100"
+	expect_text "syscall_any: name == \"getppid\" counts exactly 100 calls" "100"
+
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global n, r
+probe nd_syscall_any.return {
+	if (pid() == target() && syscall_nr == syscall_num("getppid")) {
+		n++; if (retval == ppid() && name == "getppid") r++ } }
+probe end { printf("%d %d\n", n, r) }' -c "$GP 77"
+	expect_text "nd_syscall_any.return: syscall_nr, name and retval of 77 getppid calls" "77 77"
+
+	# The table against the kernel: the calls of ktap-syscalls between its
+	# two getppid markers, named from their numbers, entry and return.
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global on, calls, rets
+probe syscall_any {
+	if (pid() != target()) next
+	if (name == "getppid") { on = !on; next }
+	if (on) calls[name]++
+}
+probe syscall_any.return {
+	if (pid() == target() && on && name != "getppid") rets[name, retval]++
+}
+probe end {
+	foreach ([s] in calls) printf("%s %d\n", s, calls[s])
+	foreach ([s, r] in rets) printf("%s = %d %d\n", s, r, rets[s, r])
+}' -c "$SC $TMP/file"
+	sort "$TMP/out" >"$TMP/out.1"
+	mv "$TMP/out.1" "$TMP/out"
+	expect_text "syscall_any and .return: every call of ktap-syscalls by name, with retval" \
+		"close 2
+close = -9 1
+close = 0 1
+kill 1
+kill = 0 1
+openat 2
+openat = -2 1
+openat = 3 1
+write 1
+write = 5 1"
+else
+	skip "syscall_any on this architecture" "ktap's system-call table is x86_64's"
+fi
+
+# --- process.begin/end, process.thread.begin/end: the target's tree ---
+procs='global names
+probe process.begin { names["begin", execname(), pid() == target()]++ }
+probe process.end { names["end", execname(), pid() == target()]++ }
+probe process.thread.begin {
+	names["thread.begin", execname(), pid() == target() && tid() != pid()]++ }
+probe process.thread.end {
+	names["thread.end", execname(), pid() == target() && tid() != pid()]++ }
+probe end { foreach ([k, n, t] in names) printf("%s %s %d %d\n", k, n, t, names[k, n, t]) }'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$procs" -c "$GP -t 4 10"
+sort "$TMP/out" >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "process.begin/end once for the -c command, thread.begin/end for its 4 threads" \
+	"begin ktap-getppid 1 1
+end ktap-getppid 1 1
+thread.begin ktap-getppid 1 4
+thread.end ktap-getppid 1 4"
+
+# sh forks twice and each child execs: begin at each fork (the shell's
+# name) and exec (the program's), end at each exit; nothing outside.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$procs" -c "sh -c '$GP 1; $GP 2; :'"
+sort "$TMP/out" >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "process.begin/end over sh's two children, and nothing else" \
+	"begin ktap-getppid 0 2
+begin sh 0 2
+begin sh 1 1
+end ktap-getppid 0 2
+end sh 1 1"
+
+# process("PATH").begin/end: by the program's name; process(PID).end.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global b, e, t
+probe process("'"$GP"'").begin { b++ }
+probe process("/no/such/dir/ktap-getppid").end { e++ }
+probe process("/bin/sh").thread.begin { b += 100 }
+probe process($1).end { t++ }
+probe end { printf("%d %d %d\n", b, e, t) }' -c "sh -c '$GP 1; $GP -t 2 2; :'" 1
+expect_text "process(\"PATH\").begin/end: the two execs of ktap-getppid under sh, none of sh's threads" \
+	"2 2 0"
+
+# --- scheduler.cpu_off/cpu_on: both on one sched_switch record, cpu_off
+#     first whatever the script's order; cpu_on's context the task
+#     switched in ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global last, bad, good
+probe scheduler.cpu_on {
+	if (last != "off" || tid() != $next_pid || pid() != $next_pid ||
+	    execname() != $next_comm || idle != ($next_pid == 0) || name != "cpu_on")
+		bad++
+	else
+		good++
+	last = "on"
+}
+probe scheduler.cpu_off {
+	if (tid() != $prev_pid || idle != ($prev_pid == 0) || name != "cpu_off") bad++
+	last = "off"
+}
+probe end { printf("%d %d\n", bad, good > 10) }' -c "sleep 0.2"
+expect_text "scheduler.cpu_on: after cpu_off on each record, tid()/pid()/execname() of the task switched in" "0 1"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe scheduler.cpu_on { println(task_prev) }'
+sed 's/^[^:]*:[0-9]*:[0-9]*: //;q' "$TMP/err" >"$TMP/out"
+if [ "$rc" -eq 1 ]; then rc=0; fi
+expect_text "scheduler.cpu_on's task_prev: an error saying what to use instead" \
+	"error: scheduler.cpu_on: 'task_prev' is not available: a sched_switch record has no task_struct pointers: use \$prev_pid, \$prev_comm, \$prev_prio"
+
+# --- irq_handler.*, softirq.*: entry and exit pair up on each CPU over
+#     direct disk writes (the disk's interrupts) ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global open, bad, n
+probe irq_handler.entry { if (cpu() in open) bad++; open[cpu()] = irq; if (dev_name != "") n++ }
+probe irq_handler.exit {
+	if (!(cpu() in open) || open[cpu()] != irq || ret < 0 || ret > 2) bad++
+	delete open[cpu()]
+}
+probe softirq.entry, softirq.exit { if (vec_nr < 0 || vec_nr > 9) bad++ }
+probe end { printf("%d %d\n", bad, n > 0) }' \
+	-c "dd if=/dev/zero of=$KTAP_BUILDDIR/probes-live.dd bs=4096 count=50 oflag=direct status=none"
+rm -f "$KTAP_BUILDDIR/probes-live.dd"
+expect_text "irq_handler.entry/exit: irq and dev_name, each exit after its entry on its CPU" "0 1"
+
+# --- netdev.transmit/receive: 50 datagrams of 1234 bytes over lo ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global t, r
+probe netdev.transmit { if (dev_name == "lo") t[length]++ }
+probe netdev.receive { if (dev_name == "lo") r[length]++ }
+probe end { printf("%d %d\n", t[1234 + 42], r[1234 + 28]) }' -c "$UDP 50 1234"
+expect_text "netdev.transmit/receive: dev_name and length of 50 loopback datagrams each way" "50 50"
+
+tfs_guard_end "tracefs is as it was before the runs"
+done_testing
