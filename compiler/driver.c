@@ -39,6 +39,11 @@ static const char drv_help[] =
 	"  -I DIR         look for tapset files in DIR too\n"
 	"  -D NAME=VALUE  set a runtime limit (MAXMAPENTRIES, MAXACTION, ...)\n"
 	"  -o FILE        write the script's output to FILE\n"
+	"  --format FMT   text (the default) or json: the output as JSON Lines,\n"
+	"                 one object a line with a \"type\": printf (one print\n"
+	"                 or printf call's text), scalar, stat, array, hist,\n"
+	"                 warning, error, lost; run-time warnings and errors\n"
+	"                 go there too (doc/json.md)\n"
 	"  -s MB          per-CPU trace buffer size\n"
 	"  -T SECONDS     stop after SECONDS\n"
 	"  -c CMD         run CMD and stop when it exits; target() is its pid\n"
@@ -221,6 +226,11 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 	case 'W': o->warnings_fatal = true; return 0;
 	case DRV_OPT_TARGET: o->target_dir = arg; return 0;
 	case DRV_OPT_NO_LOWER: o->no_lower = true; return 0;
+	case DRV_OPT_FORMAT:
+		if (strcmp(arg, "text") && strcmp(arg, "json"))
+			return drv_usage_error("--format expects text or json, got '%s'", arg);
+		o->json = !strcmp(arg, "json");
+		return 0;
 	case DRV_OPT_SAVE_TARGET:
 		o->save_target = arg;
 		o->script_text = "probe never {}";
@@ -295,6 +305,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "target", required_argument, NULL, DRV_OPT_TARGET },
 		{ "save-target", required_argument, NULL, DRV_OPT_SAVE_TARGET },
 		{ "no-lower", no_argument, NULL, DRV_OPT_NO_LOWER },
+		{ "format", required_argument, NULL, DRV_OPT_FORMAT },
 		/* stap's, driver_stap.c */
 		{ "ldd", no_argument, NULL, DRV_OPT_LDD },
 		{ "all-modules", no_argument, NULL, DRV_OPT_ALL_MODULES },
@@ -319,7 +330,8 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 			if (optopt == DRV_OPT_TARGET || optopt == DRV_OPT_SAVE_TARGET)
 				return drv_usage_error("option %s needs a directory",
 						       argv[optind - 1]);
-			if (optopt == DRV_OPT_RUNTIME || optopt == DRV_OPT_REMOTE)
+			if (optopt == DRV_OPT_RUNTIME || optopt == DRV_OPT_REMOTE ||
+			    optopt == DRV_OPT_FORMAT)
 				return drv_usage_error("option %s needs a value",
 						       argv[optind - 1]);
 			/* in "-up1", argv[optind - 1] is the whole group */

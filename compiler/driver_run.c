@@ -104,6 +104,7 @@ int drv_pass5(struct ktap_session *s)
 	ro.debuginfo_path = s->env.debuginfo_path;
 	ro.out = stdout;
 	ro.out_name = s->opt.output;
+	ro.json = s->opt.json;
 	if (s->opt.output && !(ro.out = fopen(s->opt.output, "w"))) {
 		fprintf(stderr, "ktap: error: cannot open %s: %s\n", s->opt.output,
 			strerror(errno));

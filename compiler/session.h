@@ -60,6 +60,7 @@ struct ktap_options {
 	const char *target_dir;		/* --target DIR: compile for that machine */
 	const char *save_target;	/* --save-target DIR */
 	bool no_lower;			/* --no-lower: aggregations in user space */
+	bool json;			/* --format json: JSON Lines (doc/json.md) */
 	bool unoptimized;		/* -u: no elision of unused code */
 	bool warnings_fatal;		/* -W: warnings are errors */
 	int list;			/* -l 1, -L 2: list probe points */

@@ -57,12 +57,7 @@ static void vm_report(struct rt_ctx *c)
 	const struct ir_loc *l = c->errloc < c->prog->nlocs ?
 				 &c->prog->locs[c->errloc] : NULL;
 
-	rt_flush(c);
-	if (l && l->near)
-		fprintf(stderr, "ERROR: %s near %s at %s:%u:%u\n", c->errmsg,
-			l->near, l->file, l->line, l->col);
-	else
-		fprintf(stderr, "ERROR: %s\n", c->errmsg);
+	rt_report(c, RT_REPORT_ERROR, l, "%s", c->errmsg);
 	if (++c->errors > c->lim.maxerrors) {
 		c->failed = true;
 		c->exiting = true;
@@ -89,6 +84,18 @@ static inline struct rt_value vm_pop(struct rt_ctx *c)
 static struct rt_value vm_zero(enum rt_type t)
 {
 	return t == RT_STRING ? rt_str("", 0) : rt_long(0);
+}
+
+/* json: remember which histogram IR_HIST's keys (on the stack at sp)
+   name, for print() of its text (rt_builtins.c). */
+static void vm_hist_last(struct rt_ctx *c, const struct ir_insn *in)
+{
+	unsigned k;
+
+	c->hist_last.g = in->a;
+	c->hist_last.nkeys = in->n < 9 ? in->n : 9;
+	for (k = 0; k < c->hist_last.nkeys; k++)
+		c->hist_last.keys[k] = c->stack[c->sp + k];
 }
 
 static enum rt_status vm_store_err(struct rt_ctx *c, enum st_err e, uint32_t loc)
@@ -338,8 +345,10 @@ static enum rt_status vm_stats(struct rt_ctx *c, const struct ir_insn *in,
 		}
 		st_hist_text(s, in->a, in->n ? &c->stack[c->sp] : NULL,
 			     (enum ir_hist)in->b, &b);
+		vm_hist_last(c, in);
 		/* Not through vm_push: a histogram is never cut. */
 		c->stack[c->sp++] = rt_scratch_str(c, b.p ? b.p : "", b.len);
+		c->hist_last.s = c->stack[c->sp - 1].s;
 		buf_free(&b);
 		return RT_OK;
 	case IR_HBUCKET:
@@ -441,11 +450,13 @@ static enum rt_status vm_print(struct rt_ctx *c, const struct ir_insn *in,
 {
 	struct rt_buf b = { 0 };
 	enum rt_status st;
+	size_t mark = c->out.len;
 
 	c->sp -= in->n;
 	st = rt_format(c, in->b, &c->stack[c->sp], in->n,
 		       in->op == IR_PRINTF ? &c->out : &b, loc);
 	if (in->op == IR_PRINTF) {
+		rt_out_chunk(c, mark);
 		vm_push(c, rt_long(0));
 	} else {
 		vm_push(c, rt_scratch_str(c, b.p ? b.p : "", b.len));
@@ -650,6 +661,9 @@ unsigned rt_run_probe(struct rt_ctx *c, unsigned idx, const struct rt_event *ev)
 	if (c->timing)
 		st_stat_push(c->timing[idx], (int64_t)(rt_now_ns() - start));
 	rt_scratch_reset(&c->scratch);
+	/* its text was in the scratch memory just reset, which the next
+	   handler's strings reuse: no later string is that histogram */
+	c->hist_last.s = NULL;
 	if (c->out.len >= 65536)
 		rt_flush(c);
 	c->probe = NULL;
@@ -774,7 +788,10 @@ void rt_fini(struct rt_ctx *c)
 
 void rt_autoprint(struct rt_ctx *c)
 {
-	st_autoprint(c->store, &c->out);
+	if (c->json)
+		rt_json_globals(c);
+	else
+		st_autoprint(c->store, &c->out);
 }
 
 /*
@@ -789,6 +806,8 @@ void rt_timing_report(struct rt_ctx *c)
 {
 	const struct ir_prog *p = c->prog;
 	unsigned i;
+
+	size_t mark = c->out.len;
 
 	if (!c->timing)
 		return;
@@ -811,4 +830,5 @@ void rt_timing_report(struct rt_ctx *c)
 	/* stap 4.x's next section: its module-refresh timer's hits and the
 	   globals' lock contention, neither of which ktap has. */
 	buf_adds(&c->out, "----- refresh report:\n");
+	rt_out_chunk(c, mark);
 }

@@ -71,7 +71,14 @@ static enum rt_status rtb_print_family(struct rt_ctx *c, unsigned id,
 	bool nl = id == RTB_PRINTLN || id == RTB_PRINTDLN || id == RTB_SPRINTLN ||
 		  id == RTB_SPRINTDLN;
 	struct rt_buf tmp = { 0 }, *b = to_string ? &tmp : &c->out;
+	size_t mark = c->out.len;
 
+	/* json: print(@hist_log(s)) prints the buckets, not their picture */
+	if (c->json && !to_string && !delim && n == 1 && a[0].type == RT_STRING &&
+	    c->hist_last.s && a[0].s == c->hist_last.s) {
+		rt_json_hist(c, c->hist_last.g, c->hist_last.nkeys ? c->hist_last.keys : NULL);
+		return RT_OK;
+	}
 	if (delim)
 		rtb_join(b, a + 1, n - 1, a[0], nl);
 	else
@@ -79,6 +86,8 @@ static enum rt_status rtb_print_family(struct rt_ctx *c, unsigned id,
 	if (to_string) {
 		*ret = rt_scratch_str(c, tmp.p ? tmp.p : "", tmp.len);
 		buf_free(&tmp);
+	} else {
+		rt_out_chunk(c, mark);
 	}
 	return RT_OK;
 }
@@ -86,16 +95,18 @@ static enum rt_status rtb_print_family(struct rt_ctx *c, unsigned id,
 static enum rt_status rtb_log(struct rt_ctx *c, struct rt_value *a, unsigned n,
 			      struct rt_value *ret)
 {
+	size_t mark = c->out.len;
+
 	buf_add(&c->out, a[0].s, a[0].len);
 	buf_addc(&c->out, '\n');
+	rt_out_chunk(c, mark);
 	return RT_OK;
 }
 
 static enum rt_status rtb_warn(struct rt_ctx *c, struct rt_value *a, unsigned n,
 			       struct rt_value *ret)
 {
-	rt_flush(c);
-	fprintf(stderr, "WARNING: %.*s\n", (int)a[0].len, a[0].s);
+	rt_report(c, RT_REPORT_WARNING, NULL, "%.*s", (int)a[0].len, a[0].s);
 	return RT_OK;
 }
 
@@ -140,8 +151,8 @@ static enum rt_status rtb_system(struct rt_ctx *c, struct rt_value *a, unsigned 
 
 	rt_flush(c);
 	if (!cmd || posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, environ) != 0)
-		fprintf(stderr, "WARNING: system(\"%.*s\") failed: %s\n",
-			(int)a[0].len, a[0].s, strerror(errno));
+		rt_report(c, RT_REPORT_WARNING, NULL, "system(\"%.*s\") failed: %s",
+			  (int)a[0].len, a[0].s, strerror(errno));
 	free(cmd);
 	return RT_OK;
 }
@@ -390,6 +401,8 @@ static enum rt_status rtb_randint(struct rt_ctx *c, struct rt_value *a,
 static enum rt_status rtb_ansi_set_color(struct rt_ctx *c, struct rt_value *a,
 					 unsigned n, struct rt_value *ret)
 {
+	size_t mark = c->out.len;
+
 	if (n == 1)
 		buf_printf(&c->out, "\033[%" PRId64 "m", a[0].l);
 	else if (n == 2 || !a[2].l)
@@ -397,6 +410,7 @@ static enum rt_status rtb_ansi_set_color(struct rt_ctx *c, struct rt_value *a,
 	else
 		buf_printf(&c->out, "\033[%" PRId64 ";%" PRId64 ";%" PRId64 "m", a[1].l,
 			   a[0].l, a[2].l);
+	rt_out_chunk(c, mark);
 	return RT_OK;
 }
 

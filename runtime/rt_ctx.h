@@ -81,6 +81,14 @@ struct rt_ctx {
 	FILE *outf;		/* where the script's output goes */
 	int out_errno;		/* the first write error on outf, 0: none */
 	struct rt_buf out;	/* output not yet written */
+	bool json;		/* --format json: JSON Lines (rt_json.c) */
+	/* json: the last histogram text made (IR_HIST), so that printing
+	   that very string prints the histogram's buckets instead */
+	struct {
+		const char *s;
+		unsigned g, nkeys;
+		struct rt_value keys[9];
+	} hist_last;
 	struct rt_scratch scratch;
 	/* The handler running now. */
 	const struct ir_probe *probe;
@@ -141,6 +149,33 @@ struct rt_ctx {
 
 /* Write buffered output to outf. */
 void rt_flush(struct rt_ctx *c);
+
+/*
+ * rt_json.c.  An output chunk: what one output call (printf, print,
+ * log...) appended to c->out since @mark (c->out.len before it); in
+ * json mode it becomes one {"type":"printf","data":...} line.
+ */
+void rt_out_chunk(struct rt_ctx *c, size_t mark);
+
+enum rt_report_kind { RT_REPORT_WARNING, RT_REPORT_ERROR };
+
+/*
+ * A run-time warning or error, at @l (NULL, or no "near": none): text
+ * mode prints "WARNING: msg" / "ERROR: msg near X at F:L:C" on stderr
+ * after the output so far; json mode appends a {"type":"warning"} or
+ * {"type":"error"} object to the output.
+ */
+void rt_report(struct rt_ctx *c, enum rt_report_kind kind, const struct ir_loc *l,
+	       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* @count @what ("events") lost, or kprobe hits @what ("kprobe") missed
+   on @probe (non-NULL): a warning, or a {"type":"lost"} object. */
+void rt_lost(struct rt_ctx *c, const char *what, const char *probe, uint64_t count);
+
+/* json: the globals printed at exit; global @g's histogram (@keys of
+   its element, or NULL). */
+void rt_json_globals(struct rt_ctx *c);
+void rt_json_hist(struct rt_ctx *c, unsigned g, const struct rt_value *keys);
 
 /* A runtime error at instruction location @loc ("near ... at F:L:C"). */
 enum rt_status rt_error(struct rt_ctx *c, uint32_t loc, const char *fmt, ...)

@@ -60,8 +60,7 @@ static void rts_check_hidden(struct rt_ctx *c)
 {
 	if (c->ksym && ksym_hidden(c->ksym) && !c->ksym_warned) {
 		c->ksym_warned = true;
-		rt_flush(c);
-		fprintf(stderr, "WARNING: %s\n", ksym_hidden_message());
+		rt_report(c, RT_REPORT_WARNING, NULL, "%s", ksym_hidden_message());
 	}
 }
 
@@ -152,13 +151,29 @@ static enum rt_status rts_sym(struct rt_ctx *c, bool user, enum ksym_fmt fmt, in
 	return RT_OK;
 }
 
+/* print_[u]backtrace(): one output chunk, made apart from c->out so
+   that a warning said while symbolising does not land inside it. */
+static enum rt_status rts_print(struct rt_ctx *c, bool user)
+{
+	struct rt_buf tmp = { 0 };
+	size_t mark;
+
+	rts_stack(c, &tmp, user, KSYM_FMT_FULL);
+	mark = c->out.len;
+	if (tmp.len)
+		buf_add(&c->out, tmp.p, tmp.len);
+	buf_free(&tmp);
+	rt_out_chunk(c, mark);
+	return RT_OK;
+}
+
 enum rt_status rt_stack_builtin(struct rt_ctx *c, unsigned id, struct rt_value *a,
 				unsigned n, struct rt_value *ret)
 {
 	(void)n;
 	switch (id) {
-	case RTS_PRINT_BACKTRACE: rts_stack(c, &c->out, false, KSYM_FMT_FULL); return RT_OK;
-	case RTS_PRINT_UBACKTRACE: rts_stack(c, &c->out, true, KSYM_FMT_FULL); return RT_OK;
+	case RTS_PRINT_BACKTRACE: return rts_print(c, false);
+	case RTS_PRINT_UBACKTRACE: return rts_print(c, true);
 	case RTS_BACKTRACE: return rts_to_string(c, false, KSYM_FMT_HEX, ret);
 	case RTS_UBACKTRACE: return rts_to_string(c, true, KSYM_FMT_HEX, ret);
 	case RTS_SPRINT_BACKTRACE: return rts_to_string(c, false, KSYM_FMT_SIMPLE, ret);

@@ -522,7 +522,7 @@ static int run_events(struct run *r, uint64_t until, int timeout_ms)
 			until = r->stop_ns;
 	}
 	if (n == RDR_ERROR)
-		fprintf(stderr, "ERROR: %s\n", rdr_error(r->rdr));
+		rt_report(&r->ctx, RT_REPORT_ERROR, NULL, "%s", rdr_error(r->rdr));
 	return n;
 }
 
@@ -759,9 +759,8 @@ static uint64_t run_missed(struct run *r)
 	for (i = 0; i < p->nevents; i++) {
 		if (!p->events[i].kprobe_pp || missed[i] <= 0)
 			continue;
-		fprintf(stderr, "WARNING: Skipped due to missed %s on '%s': %" PRId64 "\n",
-			p->events[i].kretprobe ? "kretprobe/1" : "kprobe",
-			p->events[i].kprobe_pp, missed[i]);
+		rt_lost(&r->ctx, p->events[i].kretprobe ? "kretprobe/1" : "kprobe",
+			p->events[i].kprobe_pp, (uint64_t)missed[i]);
 		total += (uint64_t)missed[i];
 	}
 	free(missed);
@@ -795,17 +794,17 @@ static void run_finish(struct run *r)
 			rt_autoprint(&r->ctx);
 	}
 	rt_timing_report(&r->ctx);
-	run_flush(r);
 	if (r->rdr)
 		skipped = run_missed(r);
 	if (r->opt->verbose)
 		fprintf(stderr, "Pass 5: handled %" PRIu64 " events, %" PRIu64 " lost, %"
 			PRIu64 " written to the ring buffer\n", r->nevents, lost, st.written);
 	if (lost)
-		fprintf(stderr, "WARNING: %" PRIu64 " events lost\n", lost);
+		rt_lost(&r->ctx, "events", NULL, lost);
 	if (r->ctx.errors || skipped)
-		fprintf(stderr, "WARNING: Number of errors: %u, skipped probes: %" PRIu64 "\n",
-			r->ctx.errors, skipped);
+		rt_report(&r->ctx, RT_REPORT_WARNING, NULL,
+			  "Number of errors: %u, skipped probes: %" PRIu64, r->ctx.errors, skipped);
+	run_flush(r);
 }
 
 static void run_cleanup(struct run *r)
@@ -856,6 +855,7 @@ static int run_setup(struct run *r)
 	if (rt_init(&r->ctx, r->prog, r->opt->out, &r->opt->limits) != 0)
 		return -1;
 	r->ctx.runner = r;
+	r->ctx.json = r->opt->json;
 	r->ctx.target_pid = target > 0 ? target : 0;
 	r->ctx.field = run_cb_field;
 	r->ctx.entry_get = run_cb_entry_get;
@@ -884,6 +884,7 @@ static int run_setup(struct run *r)
 int run_plan(const struct ir_prog *p, const struct run_options *opt)
 {
 	struct run *r = calloc(1, sizeof(*r));
+	char why[512];
 	int status = 1;
 
 	if (!r)
@@ -900,7 +901,8 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 		goto out;
 	run_check_exit(r, run_now());
 	run_flush(r);
-	if (run_child_release(&r->child) != 0) {
+	if (run_child_release(&r->child, why, sizeof(why)) != 0) {
+		rt_report(&r->ctx, RT_REPORT_ERROR, NULL, "%s", why);
 		r->child_failed = true;
 		run_stop_at(r, run_now());
 	}

@@ -48,6 +48,7 @@ struct run_options {
 	int target_pid;			/* -x PID, or 0 */
 	FILE *out;			/* -o FILE or stdout */
 	const char *out_name;		/* its name in messages; NULL: "stdout" */
+	bool json;			/* --format json (doc/json.md) */
 	struct rt_limits limits;	/* -D */
 	unsigned verbose;
 	struct run_source source;

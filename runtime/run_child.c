@@ -120,7 +120,7 @@ fail:
 	return -1;
 }
 
-int run_child_release(struct run_child *c)
+int run_child_release(struct run_child *c, char *why, size_t size)
 {
 	char msg[256];
 	ssize_t n;
@@ -142,8 +142,8 @@ int run_child_release(struct run_child *c)
 		return 0;
 	msg[n] = '\0';
 	e = atoi(msg);
-	fprintf(stderr, "ERROR: cannot run '%s': %s\n", strchrnul(msg, ' ') + (strchr(msg, ' ') != NULL),
-		strerror(e));
+	snprintf(why, size, "cannot run '%s': %s", strchrnul(msg, ' ') + (strchr(msg, ' ') != NULL),
+		 strerror(e));
 	return -1;
 }
 

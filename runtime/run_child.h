@@ -31,10 +31,11 @@ int run_child_spawn(struct run_child *c, const char *cmd);
 
 /*
  * run_child_release - let the child exec, and wait until it did.
- * Returns 0, or -1 after printing "ERROR: cannot run 'CMD': REASON"
- * when the exec failed (the child has then exited with 127).
+ * Returns 0, or -1 with "cannot run 'CMD': REASON" in @why (@n bytes)
+ * when the exec failed (the child has then exited with 127); the caller
+ * reports it, in the run's output format.
  */
-int run_child_release(struct run_child *c);
+int run_child_release(struct run_child *c, char *why, size_t n);
 
 /*
  * run_child_end - at the end of the run: SIGTERM to a child still

@@ -318,7 +318,7 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 	char *text = src->read_hist ? src->read_hist(src->ctx, r->system, r->event, &len) : NULL;
 
 	if (!text || hist_parse_text(text, len, &f, &err) != 0 || !(t = rh_find(p, r, f, ctx->target_pid))) {
-		fprintf(stderr, "WARNING: cannot read the kernel's hist of %s on %s:%s%s%s\n",
+		rt_report(ctx, RT_REPORT_WARNING, NULL, "cannot read the kernel's hist of %s on %s:%s%s%s",
 			gname, r->system, r->event, text && !f ? ": " : "",
 			text && !f ? err.msg : "");
 		free(text);
@@ -335,36 +335,36 @@ static void rh_read(const struct ir_prog *p, struct rt_ctx *ctx,
 		rh_entry(ctx, r, t, sorted ? sorted[i] : &t->entries[i], &w);
 	free(sorted);
 	if (final && t->dropped)
-		fprintf(stderr, "WARNING: the kernel's hist of %s on %s:%s was full: %" PRIu64
+		rt_report(ctx, RT_REPORT_WARNING, NULL, "the kernel's hist of %s on %s:%s was full: %" PRIu64
 			" events dropped (size=%" PRIu64 "; raise -D MAXMAPENTRIES or declare "
-			"%s[N])\n", gname, r->system, r->event, t->dropped, t->size, gname);
+			"%s[N])", gname, r->system, r->event, t->dropped, t->size, gname);
 	if (final && w.n)
-		fprintf(stderr, "WARNING: %u thread%s in %s changed name (exec or rename) "
+		rt_report(ctx, RT_REPORT_WARNING, NULL, "%u thread%s in %s changed name (exec or rename) "
 			"while ktap ran: any hits from before are counted under the last name "
-			"(--no-lower keeps the names apart)\n",
+			"(--no-lower keeps the names apart)",
 			w.n, w.n == 1 ? "" : "s", gname);
 	/* The kernel's map is a power of two of at least 128 entries: more
 	   keys than the array's own limit can come back (stap: "Array
 	   overflow" in the handler). */
 	if (w.full)
-		fprintf(stderr, "WARNING: %u entr%s of the kernel's hist of %s did not fit in "
-			"the array (its [N] or MAXMAPENTRIES)\n", w.full, w.full == 1 ? "y" : "ies",
+		rt_report(ctx, RT_REPORT_WARNING, NULL, "%u entr%s of the kernel's hist of %s did not fit in "
+			"the array (its [N] or MAXMAPENTRIES)", w.full, w.full == 1 ? "y" : "ies",
 			gname);
 	if (final && w.gone)
-		fprintf(stderr, "WARNING: %u entr%s of %s: the thread had exited before ktap "
+		rt_report(ctx, RT_REPORT_WARNING, NULL, "%u entr%s of %s: the thread had exited before ktap "
 			"read the kernel's hist and was not seen starting: named \"<...>\" "
-			"(--no-lower reads names as the events come)\n", w.gone,
+			"(--no-lower reads names as the events come)", w.gone,
 			w.gone == 1 ? "y" : "ies", gname);
 	if (final && w.deep)
-		fprintf(stderr, "WARNING: %u stack%s of %s reached the kernel's hist limit of %d "
-			"frames and may be cut there (--no-lower keeps them whole)\n", w.deep,
+		rt_report(ctx, RT_REPORT_WARNING, NULL, "%u stack%s of %s reached the kernel's hist limit of %d "
+			"frames and may be cut there (--no-lower keeps them whole)", w.deep,
 			w.deep == 1 ? "" : "s", gname, RH_STACK_DEPTH);
 	if (final && w.unknown)
-		fprintf(stderr, "WARNING: %u frame%s of the kernel's stacks of %s not in kallsyms: "
-			"shown as 0x0\n", w.unknown, w.unknown == 1 ? "" : "s", gname);
+		rt_report(ctx, RT_REPORT_WARNING, NULL, "%u frame%s of the kernel's stacks of %s not in kallsyms: "
+			"shown as 0x0", w.unknown, w.unknown == 1 ? "" : "s", gname);
 	if (final && w.ambiguous)
-		fprintf(stderr, "WARNING: %u frame%s of the kernel's stacks of %s name%s a symbol "
-			"kallsyms has more than once (of that size): the first taken\n",
+		rt_report(ctx, RT_REPORT_WARNING, NULL, "%u frame%s of the kernel's stacks of %s name%s a symbol "
+			"kallsyms has more than once (of that size): the first taken",
 			w.ambiguous, w.ambiguous == 1 ? "" : "s", gname, w.ambiguous == 1 ? "s" : "");
 	free(w.renamed);
 	free(text);

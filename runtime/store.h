@@ -93,4 +93,33 @@ void st_iter_free(struct st_iter *it);
 /* Print every global marked autoprint, as stap does at exit. */
 void st_autoprint(struct rt_store *s, struct rt_buf *out);
 
+/*
+ * The same walk for another rendering (--format json): @value for a
+ * scalar or an array element (@keys NULL for a scalar), @stat for a
+ * statistic (count 0: an empty scalar one), @array around an array's
+ * elements (@end false before them, true after).
+ */
+struct st_values { int64_t count, sum, min, max, avg; };
+struct st_printer {
+	void (*value)(void *arg, const char *name, const struct rt_value *keys,
+		      unsigned nkeys, struct rt_value v);
+	void (*stat)(void *arg, const char *name, const struct rt_value *keys,
+		     unsigned nkeys, const struct st_values *sv);
+	void (*array)(void *arg, const char *name, bool end);
+	void *arg;
+};
+void st_print_globals(struct rt_store *s, const struct st_printer *p);
+
+/*
+ * A histogram's rows as its text shows them (elided rows left out):
+ * the values a row counts, [min, max]; a linear histogram's underflow
+ * row has no min, its overflow row no max.  Nothing for an empty one.
+ */
+struct st_bucket {
+	int64_t min, max, count;
+	bool has_min, has_max;
+};
+void st_hist_each(struct rt_store *s, unsigned g, const struct rt_value *keys,
+		  void (*fn)(void *arg, const struct st_bucket *b), void *arg);
+
 #endif

@@ -151,32 +151,63 @@ static void st_hist_row(const struct st_hist *t, unsigned i, struct rt_buf *out)
 	buf_printf(out, "%" PRId64 "\n", t->h[i]);
 }
 
-static void st_hist_render(const struct st_global *sg, const int64_t *h, struct rt_buf *out)
+/*
+ * The walk both renderers share: @row for each printed row @i of the
+ * range, elided rows left out; @gap is true when rows were left out
+ * just before @i.  False (and no call) for an empty histogram.
+ */
+typedef void st_row_fn(const struct st_hist *t, unsigned i, bool gap, void *arg);
+
+static bool st_hist_walk(struct st_hist *t, st_row_fn *row, void *arg)
 {
-	struct st_hist t = { .sg = sg, .h = h, .n = sg->nbuckets };
 	bool eliding = false;
 	unsigned i;
 
-	if (!t.n || !st_hist_rows(&t))
-		return;
-	st_hist_widths(&t);
-	st_pad(out, t.vspace - 5, ' ');
-	buf_adds(out, "value |");
-	st_pad(out, ST_HIST_WIDTH, '-');
-	buf_adds(out, " count\n");
-	for (i = t.lo; i <= t.hi; i++) {
-		if (st_hist_elided(&t, i)) {
+	if (!t->n || !st_hist_rows(t))
+		return false;
+	st_hist_widths(t);
+	for (i = t->lo; i <= t->hi; i++) {
+		if (st_hist_elided(t, i)) {
 			eliding = true;
 			continue;
 		}
-		if (eliding) {
-			st_pad(out, t.vspace, ' ');
-			buf_adds(out, " ~\n");
-			eliding = false;
-		}
-		st_hist_row(&t, i, out);
+		row(t, i, eliding, arg);
+		eliding = false;
 	}
-	buf_addc(out, '\n');
+	return true;
+}
+
+struct st_text {
+	struct rt_buf *out;
+	bool started;		/* the header is out */
+};
+
+static void st_hist_text_row(const struct st_hist *t, unsigned i, bool gap, void *arg)
+{
+	struct st_text *x = arg;
+	struct rt_buf *out = x->out;
+
+	if (!x->started) {
+		x->started = true;
+		st_pad(out, t->vspace - 5, ' ');
+		buf_adds(out, "value |");
+		st_pad(out, ST_HIST_WIDTH, '-');
+		buf_adds(out, " count\n");
+	}
+	if (gap) {
+		st_pad(out, t->vspace, ' ');
+		buf_adds(out, " ~\n");
+	}
+	st_hist_row(t, i, out);
+}
+
+static void st_hist_render(const struct st_global *sg, const int64_t *h, struct rt_buf *out)
+{
+	struct st_hist t = { .sg = sg, .h = h, .n = sg->nbuckets };
+	struct st_text x = { out, false };
+
+	if (st_hist_walk(&t, st_hist_text_row, &x))
+		buf_addc(out, '\n');
 }
 
 /*
@@ -195,6 +226,58 @@ void st_hist_text(struct rt_store *s, unsigned g, const struct rt_value *keys,
 		st_hist_render(&s->gl[g], st->hist, out);
 }
 
+/* Row @i's values: log buckets hold [2^k, 2^(k+1)) and the negative
+   mirror; linear ones [start + (i-1) step, + step), the end rows open. */
+static struct st_bucket st_bucket_of(const struct st_hist *t, unsigned i)
+{
+	const struct ir_global *g = t->sg->g;
+	struct st_bucket b = { .count = t->h[i], .has_min = true, .has_max = true };
+	int64_t v;
+
+	if (g->hist_log) {
+		v = st_log_value(i);
+		b.min = b.max = v;
+		if (v > 0)
+			b.max = st_wsub(st_wmul(v, 2), 1);
+		else if (v < 0)
+			b.min = i == 0 ? INT64_MIN : st_wadd(st_wmul(v, 2), 1);
+		return b;
+	}
+	b.has_min = i > 0;
+	b.has_max = i < t->n - 1;
+	b.min = st_wadd(g->lin_start, st_wmul((int64_t)i - 1, g->lin_step));
+	b.max = i == 0 ? st_wsub(g->lin_start, 1) : st_wsub(st_wadd(b.min, g->lin_step), 1);
+	return b;
+}
+
+struct st_each {
+	void (*fn)(void *arg, const struct st_bucket *b);
+	void *arg;
+};
+
+static void st_hist_each_row(const struct st_hist *t, unsigned i, bool gap, void *arg)
+{
+	const struct st_each *e = arg;
+	struct st_bucket b = st_bucket_of(t, i);
+
+	(void)gap;
+	e->fn(e->arg, &b);
+}
+
+void st_hist_each(struct rt_store *s, unsigned g, const struct rt_value *keys,
+		  void (*fn)(void *arg, const struct st_bucket *b), void *arg)
+{
+	struct st_each e = { fn, arg };
+	struct st_stat *st;
+	struct st_hist t = { .sg = &s->gl[g], .n = s->gl[g].nbuckets };
+
+	st_stat_of(s, g, keys, false, &st);
+	if (!st || !st->count || !st->hist)
+		return;
+	t.h = st->hist;
+	st_hist_walk(&t, st_hist_each_row, &e);
+}
+
 /* ---- printing globals at exit (elaborate.cxx add_global_var_display) ---- */
 
 static void st_print_value(struct rt_buf *out, struct rt_value v)
@@ -205,59 +288,92 @@ static void st_print_value(struct rt_buf *out, struct rt_value v)
 		buf_printf(out, "%" PRId64, v.l);
 }
 
-static void st_print_stat(struct rt_buf *out, const struct st_stat *st)
-{
-	buf_printf(out, " @count=%" PRId64 " @min=%" PRId64 " @max=%" PRId64
-		   " @sum=%" PRId64 " @avg=%" PRId64 "\n", st->count, st->min, st->max,
-		   st->sum, st_div(st->sum, st->count));
-}
-
-/* name[k1,"k2"]=value, or name[k1,"k2"] @count=... for statistics. */
-static void st_print_entry(struct rt_buf *out, const struct st_global *sg,
-			   const struct st_ent *e)
+/* name, or name[k1,"k2"] for an array's element. */
+static void st_print_name(struct rt_buf *out, const char *name,
+			  const struct rt_value *keys, unsigned nkeys)
 {
 	unsigned k;
 
-	buf_printf(out, "%s[", sg->g->name);
-	for (k = 0; k < sg->g->nkeys; k++) {
+	buf_adds(out, name);
+	if (!keys)
+		return;
+	buf_addc(out, '[');
+	for (k = 0; k < nkeys; k++) {
 		if (k)
 			buf_addc(out, ',');
-		st_print_value(out, e->keys[k]);
+		st_print_value(out, keys[k]);
 	}
 	buf_addc(out, ']');
-	if (e->stat) {
-		st_print_stat(out, e->stat);
+}
+
+static void st_text_value(void *arg, const char *name, const struct rt_value *keys,
+			  unsigned nkeys, struct rt_value v)
+{
+	st_print_name(arg, name, keys, nkeys);
+	buf_addc(arg, '=');
+	st_print_value(arg, v);
+	buf_addc(arg, '\n');
+}
+
+/* An empty scalar statistic is "name @count=0x0": stap prints that literal. */
+static void st_text_stat(void *arg, const char *name, const struct rt_value *keys,
+			 unsigned nkeys, const struct st_values *sv)
+{
+	st_print_name(arg, name, keys, nkeys);
+	if (!keys && sv->count == 0) {
+		buf_adds(arg, " @count=0x0\n");
 		return;
 	}
-	buf_addc(out, '=');
-	st_print_value(out, e->val.v);
-	buf_addc(out, '\n');
+	buf_printf(arg, " @count=%" PRId64 " @min=%" PRId64 " @max=%" PRId64
+		   " @sum=%" PRId64 " @avg=%" PRId64 "\n", sv->count, sv->min, sv->max,
+		   sv->sum, sv->avg);
+}
+
+static void st_text_array(void *arg, const char *name, bool end)
+{
+	(void)arg;
+	(void)name;
+	(void)end;
+}
+
+static struct st_values st_values_of(const struct st_stat *st)
+{
+	return (struct st_values){ st->count, st->sum, st->min, st->max,
+				   st_div(st->sum, st->count) };
 }
 
 /* Every element, by value (statistics: @count), largest first, as
    stap's synthetic "foreach (v = [k...] in name-)". */
-static void st_print_array(struct st_global *sg, unsigned g, struct rt_buf *out)
+static void st_print_array(struct st_global *sg, unsigned g, const struct st_printer *p)
 {
 	struct ir_foreach fe = { .global = g, .sort_key = -1, .sort_dir = -1,
 				 .sort_stat = IR_STAT_COUNT };
 	struct st_ent **v = st_snapshot(sg, &fe, -1, false);
+	struct st_values sv;
 	size_t i;
 
-	for (i = 0; i < sg->a.n; i++)
-		st_print_entry(out, sg, v[i]);
+	p->array(p->arg, sg->g->name, false);
+	for (i = 0; i < sg->a.n; i++) {
+		if (v[i]->stat) {
+			sv = st_values_of(v[i]->stat);
+			p->stat(p->arg, sg->g->name, v[i]->keys, sg->g->nkeys, &sv);
+		} else {
+			p->value(p->arg, sg->g->name, v[i]->keys, sg->g->nkeys, v[i]->val.v);
+		}
+	}
+	p->array(p->arg, sg->g->name, true);
 	free(v);
 }
 
 /*
- * Each global written but never read, in declaration order: a scalar as
- * name=value (strings quoted, bytes as they are), an array one line per
- * element, a statistic as its @count/@min/@max/@sum/@avg line (just
- * "@count=0x0" when empty: stap prints that literal).  Histograms are not
- * drawn.
+ * Each global written but never read, in declaration order, to @p: a
+ * scalar, an array one element at a time, a statistic's
+ * @count/@min/@max/@sum/@avg.  Histograms are not drawn.
  */
-void st_autoprint(struct rt_store *s, struct rt_buf *out)
+void st_print_globals(struct rt_store *s, const struct st_printer *p)
 {
 	struct st_global *sg;
+	struct st_values sv;
 	unsigned i;
 
 	for (i = 0; i < s->prog->nglobals; i++) {
@@ -265,16 +381,21 @@ void st_autoprint(struct rt_store *s, struct rt_buf *out)
 		if (!sg->g->autoprint)
 			continue;
 		if (sg->g->is_array) {
-			st_print_array(sg, i, out);
-		} else if (sg->stats && sg->stat.count == 0) {
-			buf_printf(out, "%s @count=0x0\n", sg->g->name);
+			st_print_array(sg, i, p);
 		} else if (sg->stats) {
-			buf_adds(out, sg->g->name);
-			st_print_stat(out, &sg->stat);
+			sv = sg->stat.count ? st_values_of(&sg->stat) : (struct st_values){ 0 };
+			p->stat(p->arg, sg->g->name, NULL, 0, &sv);
 		} else {
-			buf_printf(out, "%s=", sg->g->name);
-			st_print_value(out, sg->val.v);
-			buf_addc(out, '\n');
+			p->value(p->arg, sg->g->name, NULL, 0, sg->val.v);
 		}
 	}
+}
+
+/* The text of st_print_globals(): name=value (strings quoted, bytes as
+   they are), one line per array element. */
+void st_autoprint(struct rt_store *s, struct rt_buf *out)
+{
+	struct st_printer p = { st_text_value, st_text_stat, st_text_array, out };
+
+	st_print_globals(s, &p);
 }
