@@ -509,15 +509,44 @@ static void run_record(struct run *r, const struct rdr_record *rec)
  * Handle records before @until.  @timeout_ms as for rdr_next(): 0 takes
  * only what is deliverable now.  Returns the reader's last answer.
  */
+static void run_signal(struct run *r);
+
+/*
+ * Look at the signals at least every RUN_SIGNAL_NS while handling
+ * records: while records keep coming faster than ktap handles them (a
+ * flood on another CPU, slow handlers, a sanitizer build), the loop
+ * below never runs dry, and without this the -c command's end, SIGINT
+ * and SIGTERM would wait for a quiet moment that never comes.  A stop
+ * bounds the reading to the records before it.  The clock is read every
+ * 64 records only.
+ */
+#define RUN_SIGNAL_NS 20000000ULL
+
+static void run_signal_check(struct run *r, uint64_t *last)
+{
+	struct pollfd p = { r->sigfd, POLLIN, 0 };
+	uint64_t now = run_now();
+
+	if (now - *last < RUN_SIGNAL_NS)
+		return;
+	*last = now;
+	if (poll(&p, 1, 0) > 0 && p.revents)
+		run_signal(r);
+}
+
 static int run_events(struct run *r, uint64_t until, int timeout_ms)
 {
 	struct rdr_record rec;
+	uint64_t checked = run_now();
+	unsigned seen = 0;
 	int n;
 
 	if (!r->rdr)
 		return RDR_UNTIL;
 	while ((n = rdr_next(r->rdr, &rec, until, timeout_ms)) == RDR_RECORD) {
 		run_record(r, &rec);
+		if (++seen % 64 == 0 && !r->stopping)
+			run_signal_check(r, &checked);
 		if (r->stopping && until > r->stop_ns)
 			until = r->stop_ns;
 	}

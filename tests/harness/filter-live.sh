@@ -116,6 +116,20 @@ else
 	diag_file "$TMP/err"
 fi
 
+# Handlers slower than the noise: the loop never runs out of records, and
+# the -c command's end must still stop the run (it used to be noticed only
+# when the buffers ran dry: never, here; the run was killed by the timeout).
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -D MAXACTION=100000 -c "sleep 1" -e '
+global n
+probe kernel.trace("syscalls:sys_enter_getppid") { for (i = 0; i < 300; i++) n++ }
+probe end { printf("stopped %d\n", n >= 0) }'
+if [ "$rc" -eq 0 ] && [ -z "$why" ] && [ "$(cat "$TMP/out")" = "stopped 1" ]; then
+	ok "a flood faster than the handlers: the -c command's end stops the run"
+else
+	not_ok "a flood faster than the handlers: the -c command's end stops the run (exit status $rc${why:+, $why})"
+	diag_file "$TMP/err"
+fi
+
 kill $noise
 wait $noise 2>/dev/null
 trap - EXIT
