@@ -37,7 +37,7 @@ same() {
 # The "before" state is taken after a first run with an enabled event:
 # kernel 6.1 allocates the top-level buffer at its full size the first
 # time any event is enabled, instances included (as guest-ktap.sh).
-ktap --no-lower -e 'global n probe kernel.trace("syscalls:sys_enter_getppid") { n++ }' \
+bounded 60 ktap --no-lower -e 'global n probe kernel.trace("syscalls:sys_enter_getppid") { n++ }' \
 	-c "ktap-getppid 1" >/dev/null 2>&1
 ktap-tfs-snapshot >$T/before
 

@@ -39,7 +39,8 @@ both() {
 }
 # say_both: the two runs' output, when a check failed.
 say_both() {
-	say_both
+	echo "# lowered:"; diag $T/low; diag $T/low.err
+	echo "# --no-lower:"; diag $T/ref; diag $T/ref.err
 }
 
 # total FILE: the sum of the histogram rows' counts.
@@ -48,7 +49,7 @@ total() { awk '$2 ~ /^\|/ && $NF ~ /^[0-9]+$/ { s += $NF } END { print s + 0 }' 
 # The "before" state is taken after a first run with an enabled event:
 # kernel 6.1 allocates the top-level buffer at its full size the first
 # time any event is enabled, instances included (as guest-hist-lower.sh).
-ktap --no-lower -e 'global n probe kernel.trace("syscalls:sys_enter_getppid") { n++ }' \
+bounded 60 ktap --no-lower -e 'global n probe kernel.trace("syscalls:sys_enter_getppid") { n++ }' \
 	-c "ktap-getppid 1" >/dev/null 2>&1
 ktap-tfs-snapshot >$T/before
 
