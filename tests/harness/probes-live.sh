@@ -108,7 +108,8 @@ expect_text "process(\"PATH\").begin/end: the two execs of ktap-getppid under sh
 
 # --- scheduler.cpu_off/cpu_on: both on one sched_switch record, cpu_off
 #     first whatever the script's order; cpu_on's context the task
-#     switched in ---
+#     switched in; twenty sleeps make the switches (ktap's own are left
+#     out, and an idle machine may make fewer than 10 in 0.2 s) ---
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global last, bad, good
 probe scheduler.cpu_on {
 	if (last != "off" || tid() != $next_pid || pid() != $next_pid ||
@@ -122,7 +123,8 @@ probe scheduler.cpu_off {
 	if (tid() != $prev_pid || idle != ($prev_pid == 0) || name != "cpu_off") bad++
 	last = "off"
 }
-probe end { printf("%d %d\n", bad, good > 10) }' -c "sleep 0.2"
+probe end { printf("%d %d\n", bad, good > 10) }' \
+	-c "sh -c 'i=0; while [ \$i -lt 20 ]; do sleep 0.01; i=\$((i + 1)); done'"
 expect_text "scheduler.cpu_on: after cpu_off on each record, tid()/pid()/execname() of the task switched in" "0 1"
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe scheduler.cpu_on { println(task_prev) }'
