@@ -103,6 +103,10 @@ bool sema_builtin_has_side_effects(int id);
 struct sem_sym *sema_global(struct sema_ctx *c, const char *name);
 /* The closest known name to @name, for "did you mean" (or NULL). */
 const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs);
+/* An error at @at, only in the reporting round (typing runs in rounds
+   until nothing changes; earlier rounds may lack types). */
+void sema_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 const char *sema_suggest_field(const struct tpf_event *ev, const char *name);
 /* The declaration of script or tapset function @name, or NULL. */
 const struct ast_func *sema_func_decl(struct sema_ctx *c, const char *name);

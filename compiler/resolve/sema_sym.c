@@ -10,8 +10,10 @@
  */
 #include "sema_int.h"
 #include "arena.h"
+#include "diag.h"
 #include "resolve_tpfmt.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 static const struct sema_bi sema_bi_table[] = {
@@ -201,3 +203,13 @@ struct sem_probe *sema_new_probe(struct sema_ctx *c)
 	return sp;
 }
 
+void sema_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!c->report)
+		return;
+	va_start(ap, fmt);
+	diag_vreport(c->diag, DIAG_ERROR, at, fmt, ap);
+	va_end(ap);
+}

@@ -42,21 +42,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void tg_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Errors only in the reporting round, as sema_type.c's ty_err(). */
-static void tg_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!c->report)
-		return;
-	va_start(ap, fmt);
-	diag_vreport(c->diag, DIAG_ERROR, at, fmt, ap);
-	va_end(ap);
-}
-
 /* Type subexpression @e: typing's own walk (sema_types() sets it). */
 static enum sem_type tg_expr(struct sema_ctx *c, struct ast_expr *e)
 {
@@ -127,7 +112,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	if (mem == AST_MEM_NONE || sema_func_use(c, e->str))
 		return -1;
 	if (!arg || !ev || !ev->dyn_func) {
-		tg_err(c, e->span, "%s() reads memory, which ktap can only do in the kernel: "
+		sema_err(c, e->span, "%s() reads memory, which ktap can only do in the kernel: "
 		       "its argument must be a target variable of a kernel.function() or "
 		       "process() probe ($ptr, $p->member)", e->str);
 		return SEM_UNKNOWN;
@@ -268,7 +253,7 @@ static enum sem_type tg_pretty(struct sema_ctx *c, struct ast_expr *e, struct tp
 
 	if (rpretty_var(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &v, &n,
 		      err, sizeof(err)) != 0) {
-		tg_err(c, e->span, "%s", err);
+		sema_err(c, e->span, "%s", err);
 		return SEM_UNKNOWN;
 	}
 	return tg_items(c, e, v, n);
@@ -303,7 +288,7 @@ static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 		return tg_pretty(c, e, ev);
 	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
 		     err, sizeof(err)) != 0) {
-		tg_err(c, e->span, "%s", err);
+		sema_err(c, e->span, "%s", err);
 		return SEM_UNKNOWN;
 	}
 	e->ref = tg_dyn_field(c, ev, &f);
@@ -323,19 +308,19 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 		return uf.is_string ? SEM_STRING : SEM_LONG;
 	}
 	if (!ev) {
-		tg_err(c, e->span, "target variable '%s' is not available %s", e->str,
+		sema_err(c, e->span, "target variable '%s' is not available %s", e->str,
 		       c->func ? "in a function" : "in this kind of probe");
 		return SEM_UNKNOWN;
 	}
 	if (c->entry && !strcmp(e->str, "$return")) {
-		tg_err(c, e->span, "$return does not exist yet at the function's entry, "
+		sema_err(c, e->span, "$return does not exist yet at the function's entry, "
 		       "where @entry() is evaluated");
 		return SEM_UNKNOWN;
 	}
 	if (ev->dyn_func)
 		return tg_dyn_target(c, e, (struct tpf_event *)ev);
 	if (ev->dyn) {
-		tg_err(c, e->span, "target variable '%s' is not available in a kernel "
+		sema_err(c, e->span, "target variable '%s' is not available in a kernel "
 		       "statement probe: registers only hold the parameters at a function's "
 		       "entry (use kernel.function())", e->str);
 		return SEM_UNKNOWN;
@@ -357,13 +342,13 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 	if (!f || f->kind == TPF_OTHER || e->str[1] == '$') {
 		const char *hint = f ? NULL : sema_suggest_field(ev, e->str + 1);
 
-		tg_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
+		sema_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
 		       ev->system, ev->name, e->str + 1, hint ? "; did you mean '$" : "",
 		       hint ? hint : "", hint ? "'?" : "");
 		return SEM_UNKNOWN;
 	}
 	if (e->chain.n) {
-		tg_err(c, e->chain.v[0].span,
+		sema_err(c, e->chain.v[0].span,
 		       "'%s' is a plain tracepoint field: '->' and '[]' need a kprobe with type information",
 		       e->str);
 		return SEM_UNKNOWN;
@@ -496,12 +481,12 @@ static enum sem_type tg_entry(struct sema_ctx *c, struct ast_expr *e)
 	enum sem_type t;
 
 	if (!ev || !ev->dyn_func || !ev->dyn_return) {
-		tg_err(c, e->span, "@entry() is for .return probes of kernel.function() and "
+		sema_err(c, e->span, "@entry() is for .return probes of kernel.function() and "
 		       "process().function()");
 		return SEM_UNKNOWN;
 	}
 	if (c->entry) {
-		tg_err(c, e->span, "@entry() inside @entry(): the operand is already "
+		sema_err(c, e->span, "@entry() inside @entry(): the operand is already "
 		       "evaluated at the function's entry");
 		return SEM_UNKNOWN;
 	}
@@ -510,7 +495,7 @@ static enum sem_type tg_entry(struct sema_ctx *c, struct ast_expr *e)
 	t = tg_expr(c, e->a);
 	c->entry = NULL;
 	if (t == SEM_STATS) {
-		tg_err(c, e->a->span, "@entry() of a statistic: use @count(), @sum() ...");
+		sema_err(c, e->a->span, "@entry() of a statistic: use @count(), @sum() ...");
 		return SEM_UNKNOWN;
 	}
 	return t;
@@ -569,7 +554,7 @@ static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 			   sizeof(err)) == 0) {
 		return 0;
 	}
-	tg_err(c, e->span, "%s", err);
+	sema_err(c, e->span, "%s", err);
 	return -1;
 }
 
@@ -618,14 +603,14 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		   strncmp(e->str, "$$", 2) != 0) {
 		if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
 			     err, sizeof(err)) != 0) {
-			tg_err(c, e->span, "%s", err);
+			sema_err(c, e->span, "%s", err);
 			return -1;
 		}
 	} else if (e->kind == AST_CAST && ev->dyn_func) {
 		if (tg_cast_fetch(c, ev, e, &f) != 0)
 			return -1;
 	} else {
-		tg_err(c, e->span, "this is not an address the kernel can fetch at the probe: "
+		sema_err(c, e->span, "this is not an address the kernel can fetch at the probe: "
 		       "use a target variable ($ptr, $p->member), a @cast() chain, or one of "
 		       "these plus a constant (a value computed at run time cannot be read "
 		       "through)");
@@ -664,7 +649,7 @@ static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 	struct fetch f;
 
 	if (!ev || !ev->dyn_func) {
-		tg_err(c, e->span, "@cast() needs an address the kernel can fetch: a target "
+		sema_err(c, e->span, "@cast() needs an address the kernel can fetch: a target "
 		       "variable of a kernel.function() or process() probe");
 		return SEM_UNKNOWN;
 	}
@@ -707,12 +692,12 @@ static enum sem_type tg_const_addr_of(struct sema_ctx *c, struct ast_expr *e)
 	else
 		btf = relf_kernel_btf(c->in->up, c->arena, x->module, err, sizeof(err));
 	if (!btf) {
-		tg_err(c, e->span, "%s", *err ? err : "this @cast() needs a kernel type (BTF)");
+		sema_err(c, e->span, "%s", *err ? err : "this @cast() needs a kernel type (BTF)");
 		return SEM_UNKNOWN;
 	}
 	if (x->chain.n == 1 && k->is_index && k->index && k->index->kind == AST_NUM) {
 		if (rbtf_sizeof(btf, x->str, &size, err, sizeof(err)) != 0) {
-			tg_err(c, x->span, "%s", err);
+			sema_err(c, x->span, "%s", err);
 			return SEM_UNKNOWN;
 		}
 		e->num = x->a->num + k->index->num * size;
@@ -721,13 +706,13 @@ static enum sem_type tg_const_addr_of(struct sema_ctx *c, struct ast_expr *e)
 		if (rbtf_cast_at(c->arena, btf, here, 0, "c", x->str, &x->chain, &f, err,
 				 sizeof(err)) != 0) {
 			x->chain.mem = AST_MEM_NONE;
-			tg_err(c, x->span, "%s", err);
+			sema_err(c, x->span, "%s", err);
 			return SEM_UNKNOWN;
 		}
 		x->chain.mem = AST_MEM_NONE;
 		at = strrchr(f.arg, '@');
 		if (!at || strncmp(f.arg, here, strlen(here)) || f.arg[strlen(here)] != ':') {
-			tg_err(c, e->span, "'&' of a member reached through a pointer needs the "
+			sema_err(c, e->span, "'&' of a member reached through a pointer needs the "
 			       "pointer read at run time: only &@cast(N, \"T\")->member of "
 			       "members inside T is a constant");
 			return SEM_UNKNOWN;
@@ -757,7 +742,7 @@ static enum sem_type tg_addr_of(struct sema_ctx *c, struct ast_expr *e)
 		return tg_const_addr_of(c, e);
 	if (!ev || !ev->dyn_func || (x->kind != AST_TARGET && x->kind != AST_CAST) ||
 	    (!x->chain.n && x->kind == AST_CAST)) {
-		tg_err(c, e->span, "'&' takes a target variable in memory: &$p->member or "
+		sema_err(c, e->span, "'&' takes a target variable in memory: &$p->member or "
 		       "&@cast(ADDR, \"T\")->member in a kernel.function() or process() probe");
 		return SEM_UNKNOWN;
 	}
@@ -768,7 +753,7 @@ static enum sem_type tg_addr_of(struct sema_ctx *c, struct ast_expr *e)
 	x->chain.mem = AST_MEM_NONE;
 	if (rc != 0) {
 		if (x->kind == AST_TARGET)
-			tg_err(c, x->span, "%s", err);
+			sema_err(c, x->span, "%s", err);
 		return SEM_UNKNOWN;
 	}
 	/* rbtf_finish gave "EXPR:u64@OFF" for an address. */
@@ -791,12 +776,12 @@ static enum sem_type tg_atvar(struct sema_ctx *c, struct ast_expr *e)
 	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
 
 	if (!ev || !ev->dyn_func || ((const struct fetch_site *)ev->dyn_func)->btf) {
-		tg_err(c, e->span, "@var() needs a process() probe on a binary with debug "
+		sema_err(c, e->span, "@var() needs a process() probe on a binary with debug "
 		       "information");
 		return SEM_UNKNOWN;
 	}
 	if (e->module || strchr(e->str, '@')) {
-		tg_err(c, e->span, "@var(\"NAME@CU\", \"MODULE\") is not supported: write "
+		sema_err(c, e->span, "@var(\"NAME@CU\", \"MODULE\") is not supported: write "
 		       "@var(\"NAME\") for a variable in scope at the probe");
 		return SEM_UNKNOWN;
 	}

@@ -27,21 +27,6 @@
 static enum sem_type ty_expr(struct sema_ctx *c, struct ast_expr *e);
 static void ty_stmt(struct sema_ctx *c, struct ast_stmt *s, unsigned loops);
 
-static void ty_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-/* Errors only in the reporting round: earlier rounds may lack types. */
-static void ty_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!c->report)
-		return;
-	va_start(ap, fmt);
-	diag_vreport(c->diag, DIAG_ERROR, at, fmt, ap);
-	va_end(ap);
-}
-
 /* Merge @t into *slot; a conflict is an error naming @what. */
 static void ty_unify(struct sema_ctx *c, enum sem_type *slot, enum sem_type t,
 		     struct src_span at, const char *what)
@@ -54,7 +39,7 @@ static void ty_unify(struct sema_ctx *c, enum sem_type *slot, enum sem_type t,
 		return;
 	}
 	/* @what is a variable's name, or a phrase ("an array key"). */
-	ty_err(c, at, strchr(what, ' ') ? "type mismatch for %s: %s expected, %s found" :
+	sema_err(c, at, strchr(what, ' ') ? "type mismatch for %s: %s expected, %s found" :
 	       "type mismatch for '%s': %s expected, %s found", what,
 	       sem_type_name(*slot), sem_type_name(t));
 }
@@ -71,7 +56,7 @@ static void ty_want(struct sema_ctx *c, struct ast_expr *e, enum sem_type want,
 
 	if (t == SEM_UNKNOWN || t == want)
 		return;
-	ty_err(c, e->span, "%s must be a %s, not a %s", what,
+	sema_err(c, e->span, "%s must be a %s, not a %s", what,
 	       sem_type_name(want), sem_type_name(t));
 }
 
@@ -124,10 +109,10 @@ static struct sem_sym *ty_scalar(struct sema_ctx *c, struct ast_expr *e)
 		s = ty_new_local(c, e->str, e->span);
 	e->sym = s;
 	if (s->is_array)
-		ty_err(c, e->span, "array '%s' used as a scalar (index it: %s[...])",
+		sema_err(c, e->span, "array '%s' used as a scalar (index it: %s[...])",
 		       s->name, s->name);
 	if (c->entry && !c->func && s->kind == SEM_LOCAL)
-		ty_err(c, e->span, "local variable '%s' does not exist at the function's "
+		sema_err(c, e->span, "local variable '%s' does not exist at the function's "
 		       "entry, where @entry() is evaluated (use a global, a target "
 		       "variable or a function)", s->name);
 	return s;
@@ -142,7 +127,7 @@ static struct sem_sym *ty_array(struct sema_ctx *c, struct ast_expr *e,
 	if (!s || s->kind != SEM_GLOBAL) {
 		const char *hint = sema_suggest(c, e->str, false);
 
-		ty_err(c, e->span,
+		sema_err(c, e->span,
 		       "unresolved arity-%u global array '%s', missing global declaration?%s%s%s",
 		       nkeys, e->str, hint ? " (did you mean '" : "",
 		       hint ? hint : "", hint ? "'?)" : "");
@@ -151,7 +136,7 @@ static struct sem_sym *ty_array(struct sema_ctx *c, struct ast_expr *e,
 	e->sym = s;
 	if (!s->is_array) {
 		if (s->written || s->read || s->type != SEM_UNKNOWN) {
-			ty_err(c, e->span, "'%s' is a scalar, not an array", s->name);
+			sema_err(c, e->span, "'%s' is a scalar, not an array", s->name);
 			return NULL;
 		}
 		s->is_array = true;
@@ -161,7 +146,7 @@ static struct sem_sym *ty_array(struct sema_ctx *c, struct ast_expr *e,
 		s->nkeys = nkeys;
 		c->changed = true;
 	} else if (nkeys && s->nkeys != nkeys) {
-		ty_err(c, e->span, "array '%s' has %u key%s here but %u elsewhere",
+		sema_err(c, e->span, "array '%s' has %u key%s here but %u elsewhere",
 		       s->name, nkeys, nkeys == 1 ? "" : "s", s->nkeys);
 		return NULL;
 	}
@@ -179,16 +164,16 @@ static void ty_keys(struct sema_ctx *c, struct sem_sym *s, struct ast_list *keys
 
 		if (k->kind == AST_STAR) {
 			if (!stars_ok)
-				ty_err(c, k->span,
+				sema_err(c, k->span,
 				       "'*' is only allowed in foreach, delete and 'in' (array slices)");
 			continue;
 		}
 		ty_unify(c, &s->keys[i], ty_expr(c, k), k->span, "an array key");
 		if (s->keys[i] == SEM_STATS)
-			ty_err(c, k->span, "an array key cannot be a statistic");
+			sema_err(c, k->span, "an array key cannot be a statistic");
 	}
 	if (keys->n > SEM_MAX_KEYS)
-		ty_err(c, keys->v[SEM_MAX_KEYS]->span, "arrays have at most %d keys",
+		sema_err(c, keys->v[SEM_MAX_KEYS]->span, "arrays have at most %d keys",
 		       SEM_MAX_KEYS);
 }
 
@@ -242,7 +227,7 @@ static enum sem_type *ty_lvalue(struct sema_ctx *c, struct ast_expr *e,
 	} else if (e->kind == AST_INDEX && e->a->kind == AST_VAR) {
 		s = ty_base(c, e->a, &e->args, false);
 	} else {
-		ty_err(c, e->span, "%s cannot be assigned to",
+		sema_err(c, e->span, "%s cannot be assigned to",
 		       e->kind == AST_TARGET ? "a tracepoint field" : "this expression");
 		ty_expr(c, e);
 		return NULL;
@@ -266,7 +251,7 @@ static enum sem_type ty_assign(struct sema_ctx *c, struct ast_expr *e)
 	case AST_OP_SET:
 		ty_unify(c, slot, rt, e->span, s->name);
 		if (*slot == SEM_STATS)
-			ty_err(c, e->op_span, "statistics only take values with '<<<'");
+			sema_err(c, e->op_span, "statistics only take values with '<<<'");
 		return *slot;
 	case AST_OP_STAT_ADD:
 		ty_unify(c, slot, SEM_STATS, e->a->span, s->name);
@@ -318,10 +303,10 @@ static enum sem_type ty_binary(struct sema_ctx *c, struct ast_expr *e)
 		l = ty_expr(c, e->a);
 		r = ty_expr(c, e->b);
 		if (l != SEM_UNKNOWN && r != SEM_UNKNOWN && l != r)
-			ty_err(c, e->op_span, "cannot compare a %s with a %s",
+			sema_err(c, e->op_span, "cannot compare a %s with a %s",
 			       sem_type_name(l), sem_type_name(r));
 		else if (l == SEM_STATS || r == SEM_STATS)
-			ty_err(c, e->op_span, "cannot compare statistics; use @count, @sum, ...");
+			sema_err(c, e->op_span, "cannot compare statistics; use @count, @sum, ...");
 		/* Pass a known type to an untyped variable on the other side. */
 		if (l == SEM_UNKNOWN && r != SEM_UNKNOWN && e->a->sym && e->a->kind == AST_VAR)
 			ty_unify(c, &e->a->sym->type, r, e->a->span, e->a->sym->name);
@@ -372,7 +357,7 @@ static struct sem_sym *ty_stat_operand(struct sema_ctx *c, struct ast_expr *x)
 	else if (x->kind == AST_INDEX && x->a->kind == AST_VAR)
 		s = ty_base(c, x->a, &x->args, false);
 	else
-		ty_err(c, x->span, "statistical operators apply to a statistic variable or array element");
+		sema_err(c, x->span, "statistical operators apply to a statistic variable or array element");
 	if (!s)
 		return NULL;
 	s->read = true;
@@ -392,7 +377,7 @@ static void ty_hist_range(struct sema_ctx *c, const struct ast_expr *e, const in
 	int64_t n;
 
 	if (v[2] == 0) {
-		ty_err(c, e->span, "@hist_linear: interval cannot be zero");
+		sema_err(c, e->span, "@hist_linear: interval cannot be zero");
 		return;
 	}
 	if ((v[1] < 0 && v[0] > INT64_MAX + v[1]) || (v[1] >= 0 && v[0] < v[1] - INT64_MAX))
@@ -400,7 +385,7 @@ static void ty_hist_range(struct sema_ctx *c, const struct ast_expr *e, const in
 	else
 		n = v[2] == -1 ? -(v[1] - v[0]) : (v[1] - v[0]) / v[2];
 	if (n < 0)
-		ty_err(c, e->span, "@hist_linear: the number of buckets, (stop - start) / interval, "
+		sema_err(c, e->span, "@hist_linear: the number of buckets, (stop - start) / interval, "
 		       "must not be negative");
 }
 
@@ -412,7 +397,7 @@ static void ty_variance_shift(struct sema_ctx *c, struct ast_expr *e, struct sem
 	if (!n)
 		return;
 	if (n->kind != AST_NUM || n->num < 0 || n->num > 62) {
-		ty_err(c, n->span, "@variance's bit-shift must be a literal number from 0 to 62");
+		sema_err(c, n->span, "@variance's bit-shift must be a literal number from 0 to 62");
 		return;
 	}
 	if (!s)
@@ -421,7 +406,7 @@ static void ty_variance_shift(struct sema_ctx *c, struct ast_expr *e, struct sem
 		s->variance_at = e;
 		s->variance_shift = (int)n->num;
 	} else if (s->variance_at != e && s->variance_shift != (int)n->num) {
-		ty_err(c, e->span, "'%s' is used with two different @variance bit-shifts",
+		sema_err(c, e->span, "'%s' is used with two different @variance bit-shifts",
 		       s->name);
 	}
 }
@@ -435,7 +420,7 @@ static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 	for (i = 0; i < e->args.n; i++) {
 		if (e->args.v[i]->kind != AST_NUM &&
 		    !(e->args.v[i]->kind == AST_UNARY && e->args.v[i]->a->kind == AST_NUM)) {
-			ty_err(c, e->args.v[i]->span, "@hist_linear takes literal numbers");
+			sema_err(c, e->args.v[i]->span, "@hist_linear takes literal numbers");
 			literal = false;
 		}
 	}
@@ -447,7 +432,7 @@ static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 	 * so it sees a later @hist_log's mark too).
 	 */
 	if (e->op != AST_OP_HIST_LOG && s->hist_log)
-		ty_err(c, e->span, "multiple histogram types declared on '%s': it is used with "
+		sema_err(c, e->span, "multiple histogram types declared on '%s': it is used with "
 		       "both @hist_log and @hist_linear", s->name);
 	if (e->op == AST_OP_HIST_LOG) {
 		s->hist_log = true;
@@ -460,7 +445,7 @@ static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 		ty_hist_range(c, e, v);
 		if (s->hist_linear && (s->lin_start != v[0] || s->lin_stop != v[1] ||
 				       s->lin_step != v[2]))
-			ty_err(c, e->span, "'%s' is used with two different @hist_linear ranges",
+			sema_err(c, e->span, "'%s' is used with two different @hist_linear ranges",
 			       s->name);
 		s->hist_linear = true;
 		s->lin_start = v[0];
@@ -530,7 +515,7 @@ static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 		snprintf(range, sizeof(range), "%s", rep ? "at least " : "");
 		if (min != fixed)
 			snprintf(range, sizeof(range), "%u to ", min);
-		ty_err(c, e->span, "%s() takes %s%u argument%s, %u given", b->name, range,
+		sema_err(c, e->span, "%s() takes %s%u argument%s, %u given", b->name, range,
 		       fixed, fixed == 1 && min == fixed ? "" : "s", e->args.n);
 	}
 	for (i = 0; i < e->args.n; i++) {
@@ -545,12 +530,12 @@ static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 		}
 		t = ty_expr(c, a);
 		if (t == SEM_STATS)
-			ty_err(c, a->span, "a statistic cannot be passed to %s(); use @count, @sum, ...",
+			sema_err(c, a->span, "a statistic cannot be passed to %s(); use @count, @sum, ...",
 			       b->name);
 		else if (want == 'l' && t == SEM_STRING)
-			ty_err(c, a->span, "argument %u of %s() must be a long", i + 1, b->name);
+			sema_err(c, a->span, "argument %u of %s() must be a long", i + 1, b->name);
 		else if (want == 's' && t == SEM_LONG)
-			ty_err(c, a->span, "argument %u of %s() must be a string", i + 1, b->name);
+			sema_err(c, a->span, "argument %u of %s() must be a string", i + 1, b->name);
 		else if (want != 'a' && t == SEM_UNKNOWN && a->kind == AST_VAR && a->sym)
 			ty_unify(c, &a->sym->type, want == 'l' ? SEM_LONG : SEM_STRING,
 				 a->span, a->sym->name);
@@ -593,7 +578,7 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 			ty_expr(c, e->args.v[i]);
 		if (!strcmp(e->str, "task_backtrace")) {
 			/* stap's own is a warning stub since 1.6 */
-			ty_err(c, e->op_span, "task_backtrace() is not supported: tracefs records "
+			sema_err(c, e->op_span, "task_backtrace() is not supported: tracefs records "
 			       "the stack of the task an event runs in, not of another task; "
 			       "use backtrace() in a probe that runs in that task");
 			return SEM_UNKNOWN;
@@ -601,7 +586,7 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 		{
 			const char *hint = sema_suggest(c, e->str, true);
 
-			ty_err(c, e->op_span, "unknown function '%s'%s%s%s", e->str,
+			sema_err(c, e->op_span, "unknown function '%s'%s%s%s", e->str,
 			       hint ? "; did you mean '" : "", hint ? hint : "",
 			       hint ? "'?" : "");
 		}
@@ -609,7 +594,7 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 	}
 	e->ref = (int)f->index;
 	if (e->args.n != f->nparams)
-		ty_err(c, e->span, "function '%s' takes %u argument%s, %u given",
+		sema_err(c, e->span, "function '%s' takes %u argument%s, %u given",
 		       f->name, f->nparams, f->nparams == 1 ? "" : "s", e->args.n);
 	for (i = 0; i < e->args.n; i++) {
 		enum sem_type t = ty_expr(c, e->args.v[i]);
@@ -636,7 +621,7 @@ static enum sem_type ty_unsupported(struct sema_ctx *c, struct ast_expr *e)
 		[AST_EMBEDDED] = "embedded C code",
 	};
 
-	ty_err(c, e->span, "%s is not supported by this version of ktap%s",
+	sema_err(c, e->span, "%s is not supported by this version of ktap%s",
 	       what[e->kind] ? what[e->kind] : "this expression",
 	       e->kind == AST_EMBEDDED ? ": ktap never compiles C" : "");
 	return SEM_UNKNOWN;
@@ -666,7 +651,7 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 	case AST_DEFINED: case AST_ENTRY: case AST_CAST: case AST_ATVAR:
 		return sema_target_expr(c, e);
 	case AST_STAR:
-		ty_err(c, e->span, "'*' is only allowed as an array slice key");
+		sema_err(c, e->span, "'*' is only allowed as an array slice key");
 		return SEM_UNKNOWN;
 	default:
 		return ty_unsupported(c, e);
@@ -702,7 +687,7 @@ static void ty_foreach(struct sema_ctx *c, struct ast_foreach *fe, unsigned loop
 	} else {
 		ty_expr(c, fe->array);
 		if (fe->keys.n != 1)
-			ty_err(c, fe->array->span, "a histogram has one key: its bucket");
+			sema_err(c, fe->array->span, "a histogram has one key: its bucket");
 	}
 	for (i = 0; i < fe->keys.n; i++) {
 		struct sem_sym *k = ty_scalar(c, fe->keys.v[i]);
@@ -723,7 +708,7 @@ static void ty_foreach(struct sema_ctx *c, struct ast_foreach *fe, unsigned loop
 		fe->value->type = (int)v->type;
 	}
 	if (fe->has_sort_stat && arr && arr->type != SEM_UNKNOWN && arr->type != SEM_STATS)
-		ty_err(c, fe->array->span, "'%s' holds no statistics to sort by", arr->name);
+		sema_err(c, fe->array->span, "'%s' holds no statistics to sort by", arr->name);
 	if (fe->limit)
 		ty_want(c, fe->limit, SEM_LONG, "a foreach limit");
 	ty_stmt(c, fe->body, loops + 1);
@@ -749,7 +734,7 @@ static void ty_delete(struct sema_ctx *c, struct ast_expr *e)
 		    s->read || s->written || c->report)
 			s->written = true;
 	} else {
-		ty_err(c, e->span, "delete needs a variable, an array or an array element");
+		sema_err(c, e->span, "delete needs a variable, an array or an array element");
 	}
 }
 
@@ -795,7 +780,7 @@ static void ty_stmt(struct sema_ctx *c, struct ast_stmt *s, unsigned loops)
 	case AST_S_FOREACH: ty_foreach(c, s->fe, loops); break;
 	case AST_S_BREAK: case AST_S_CONTINUE:
 		if (!loops)
-			ty_err(c, s->span, "'%s' outside a loop",
+			sema_err(c, s->span, "'%s' outside a loop",
 			       s->kind == AST_S_BREAK ? "break" : "continue");
 		break;
 	case AST_S_RETURN: ty_return(c, s); break;
@@ -812,7 +797,7 @@ static void ty_stmt(struct sema_ctx *c, struct ast_stmt *s, unsigned loops)
 		ty_stmt(c, s->s2, loops);
 		break;
 	case AST_S_EMBEDDED:
-		ty_err(c, s->span, "embedded C code is not supported: ktap never compiles C");
+		sema_err(c, s->span, "embedded C code is not supported: ktap never compiles C");
 		break;
 	default:
 		break;

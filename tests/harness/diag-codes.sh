@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 
 FUNCS="diag_error:3 diag_warning:3 diag_note:3 diag_plain:3 diag_report:4"
-FUNCS="$FUNCS lex_error:4 parse_err:3 pp_err:3 ty_err:3 tg_err:3"
+FUNCS="$FUNCS lex_error:4 parse_err:3 pp_err:3 sema_err:3"
 src=$KTAP_SRCDIR
 def=$src/compiler/diag.def
 [ -f "$def" ] || skip_all "no compiler/diag.def"
