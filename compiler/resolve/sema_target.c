@@ -571,6 +571,20 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 	char err[512];
 
 	memset(out, 0, sizeof(*out));
+	if (e->kind == AST_VAR) {
+		struct ast_expr *def = sema_var_def(c, e);
+
+		if (def) {	/* 'r = $r; ... @cast(r, ...)': $r at the probe */
+			c->type_expr(c, e);	/* 'r' is read */
+			return tg_fetch_addr(c, ev, def, out);
+		}
+		sema_err(c, e->span, "'%s' is not an address the kernel can fetch at the probe: "
+			 "ktap reads memory only through an address known there, so read through "
+			 "a variable only after setting it from one (a target variable, a @cast() "
+			 "chain) earlier in the same probe, outside any if or loop",
+			 e->str);
+		return -1;
+	}
 	if (e->kind == AST_UNARY && e->op == AST_OP_ADDR) {
 		struct fetch base;
 
