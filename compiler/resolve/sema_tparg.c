@@ -91,8 +91,8 @@ bool sema_tparg_applies(struct sema_ctx *c, const struct tpf_event *ev, const st
 
 	if (!te || e->kind != AST_TARGET || e->module || !strncmp(e->str, "$$", 2))
 		return false;
-	if (!e->chain.n && !e->chain.pretty && tpf_field(ev, e->str + 1))
-		return false;		/* the record's own field */
+	if (!e->chain.n && tpf_field(ev, e->str + 1))
+		return false;		/* the record's own field ($irq, $irq$) */
 	return tpa_is_arg(c, te, e->str + 1);
 }
 
@@ -137,9 +137,15 @@ static enum sem_type tpa_unrecorded(struct sema_ctx *c, const struct tpf_event *
 	return SEM_UNKNOWN;
 }
 
-/* The field of @ev holding @path, of the kind the table says; NULL. */
+/*
+ * The field of @ev holding @path, of the kind the table says, or NULL.
+ * @size: the size of the value at @path by the running kernel's BTF (-1
+ * without): a number must fit the field, or the kernel's assignment is
+ * no longer the copy the table says it is.
+ */
 static const struct tpf_field *tpa_field(const struct tpf_event *ev,
-					 const struct rtparg_event *te, const char *path)
+					 const struct rtparg_event *te, const char *path,
+					 int64_t size)
 {
 	bool is_string;
 	const char *name = rtparg_field(te, path, &is_string);
@@ -149,7 +155,23 @@ static const struct tpf_field *tpa_field(const struct tpf_event *ev,
 		return NULL;
 	if (is_string ? f->kind != TPF_CHARS && f->kind != TPF_DATALOC_STR : f->kind != TPF_INT)
 		return NULL;
+	if (!is_string && size > (int64_t)f->size)
+		return NULL;
 	return f;
+}
+
+/* The size of the value $arg->chain is by the kernel's BTF, or -1. */
+static int64_t tpa_size(struct sema_ctx *c, const struct rtparg_event *te,
+			const struct ast_expr *e)
+{
+	struct tpa_btf b = tpa_btf(c, te);
+	char err[512];
+	uint32_t type;
+
+	if (!b.btf || rbtf_chain_type(c->arena, b.btf, b.proto, b.fname, e->str, &e->chain,
+				      false, &type, err, sizeof(err)) != 0)
+		return -1;
+	return rbtf_type_size(b.btf, type);
 }
 
 /*
@@ -189,7 +211,7 @@ static const struct tpf_field *tpa_resolve(struct sema_ctx *c, const struct tpf_
 	}
 	if (tpa_check_members(c, te, e, written) != 0)
 		return NULL;
-	f = path ? tpa_field(ev, te, path) : NULL;
+	f = path ? tpa_field(ev, te, path, tpa_size(c, te, e)) : NULL;
 	if (!f)
 		tpa_unrecorded(c, ev, e, written);
 	return f;
@@ -219,13 +241,11 @@ bool sema_tparg_defined(struct sema_ctx *c, const struct tpf_event *ev, const st
 	const struct rtparg_event *te = sema_tparg_event(ev);
 	const char *path = tpa_path(c, e);
 	struct tpa_btf b = tpa_btf(c, te);
-	char err[512];
-	uint32_t type;
+	int64_t size = tpa_size(c, te, e);
 
-	if (!path || e->chain.pretty || !tpa_field(ev, te, path))
-		return false;
-	return !b.btf || rbtf_chain_type(c->arena, b.btf, b.proto, b.fname, e->str, &e->chain,
-					 false, &type, err, sizeof(err)) == 0;
+	if (!path || e->chain.pretty || (b.btf && size < 0))
+		return false;	/* with BTF, a member it does not have */
+	return tpa_field(ev, te, path, size) != NULL;
 }
 
 /* "task_struct" of "struct task_struct *", "struct task_struct" or "task_struct". */
