@@ -29,7 +29,7 @@ static const struct rtparg_event rtparg_events[] = {
 #undef TPARG_MAP
 };
 
-static const struct rtparg_map rtparg_maps[] = {
+static const struct rtparg_map rtparg_table[] = {
 #define TPARG_EVENT(sys, name, cls, proto)
 #define TPARG_MAP(cls, expr, field, kind) { cls, expr, field, kind },
 #include "resolve_tparg.def"
@@ -53,8 +53,8 @@ const char *rtparg_field(const struct rtparg_event *ev, const char *expr, bool *
 {
 	size_t i;
 
-	for (i = 0; i < RTPARG_N(rtparg_maps); i++) {
-		const struct rtparg_map *m = &rtparg_maps[i];
+	for (i = 0; i < RTPARG_N(rtparg_table); i++) {
+		const struct rtparg_map *m = &rtparg_table[i];
 
 		if (!strcmp(m->expr, expr) && !strcmp(m->cls, ev->cls)) {
 			*is_string = m->is_string;
@@ -62,6 +62,25 @@ const char *rtparg_field(const struct rtparg_event *ev, const char *expr, bool *
 		}
 	}
 	return NULL;
+}
+
+unsigned rtparg_maps(struct arena *a, const struct rtparg_event *ev, const char ***exprs,
+		     const char ***fields)
+{
+	unsigned n = 0, k = 0;
+	size_t i;
+
+	for (i = 0; i < RTPARG_N(rtparg_table); i++)
+		n += !strcmp(rtparg_table[i].cls, ev->cls);
+	*exprs = arena_alloc(a, (n + 1) * sizeof(**exprs));
+	*fields = arena_alloc(a, (n + 1) * sizeof(**fields));
+	for (i = 0; i < RTPARG_N(rtparg_table) && k < n; i++) {
+		if (strcmp(rtparg_table[i].cls, ev->cls) != 0)
+			continue;
+		(*exprs)[k] = rtparg_table[i].expr;
+		(*fields)[k++] = rtparg_table[i].field;
+	}
+	return n;
 }
 
 /* The declarator of one parameter "struct task_struct *prev": its name's start. */

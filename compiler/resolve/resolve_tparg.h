@@ -35,6 +35,14 @@ const struct rtparg_event *rtparg_event(const char *system, const char *name);
 const char *rtparg_field(const struct rtparg_event *ev, const char *expr, bool *is_string);
 
 /*
+ * Every argument expression of @ev a record field holds, in the table's
+ * order: *@exprs ("prev->pid") and *@fields ("prev_pid"), arrays in @a;
+ * the count.
+ */
+unsigned rtparg_maps(struct arena *a, const struct rtparg_event *ev, const char ***exprs,
+		     const char ***fields);
+
+/*
  * The C type of argument @name as the prototype writes it ("struct
  * task_struct *"), in @a; NULL when @name is not an argument of @ev.
  */
