@@ -119,3 +119,23 @@ const char *rtparg_arg_type(struct arena *a, const struct rtparg_event *ev, cons
 	}
 	return NULL;
 }
+
+const char *rtparg_arg_list(struct arena *a, const struct rtparg_event *ev)
+{
+	const char *p = ev->proto, *s = "";
+
+	while (*p) {
+		const char *end = strchr(p, ','), *n;
+		size_t len = 0;
+
+		if (!end)
+			end = p + strlen(p);
+		n = rtparg_name_at(p, end);
+		while (isalnum((unsigned char)n[len]) || n[len] == '_')
+			len++;
+		if (len && strcmp(ev->proto, "void") != 0)
+			s = arena_printf(a, "%s%s$%.*s", s, *s ? ", " : "", (int)len, n);
+		p = *end ? end + 1 : end;
+	}
+	return s;
+}

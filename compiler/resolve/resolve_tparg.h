@@ -48,4 +48,7 @@ unsigned rtparg_maps(struct arena *a, const struct rtparg_event *ev, const char 
  */
 const char *rtparg_arg_type(struct arena *a, const struct rtparg_event *ev, const char *name);
 
+/* "$preempt, $prev, $next, $prev_state": @ev's arguments as the prototype names them, in @a. */
+const char *rtparg_arg_list(struct arena *a, const struct rtparg_event *ev);
+
 #endif

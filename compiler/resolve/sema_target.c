@@ -349,10 +349,16 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 	f = tpf_field(ev, e->str + 1);
 	if (!f || f->kind == TPF_OTHER || e->str[1] == '$') {
 		const char *hint = f ? NULL : sema_suggest_field(ev, e->str + 1);
+		const char *args = hint || f ? NULL : sema_tparg_arg_list(c, ev);
 
-		sema_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
-		       ev->system, ev->name, e->str + 1, hint ? "; did you mean '$" : "",
-		       hint ? hint : "", hint ? "'?" : "");
+		if (args)	/* stap's variables there, which may be what was meant */
+			sema_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
+				 ev->system, ev->name, e->str + 1, "; its arguments are ", args,
+				 " (doc/probes.md: the ones a field holds can be read)");
+		else
+			sema_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
+				 ev->system, ev->name, e->str + 1, hint ? "; did you mean '$" : "",
+				 hint ? hint : "", hint ? "'?" : "");
 		return SEM_UNKNOWN;
 	}
 	if (e->chain.n) {

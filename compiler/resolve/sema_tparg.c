@@ -334,3 +334,11 @@ int sema_tparg_mem_call(struct sema_ctx *c, struct tpf_event *ev, struct ast_exp
 		return tpa_unrecorded(c, ev, e, sema_spec_text(c->arena, e));
 	return (int)tpa_become(c, e, f);
 }
+
+const char *sema_tparg_arg_list(struct sema_ctx *c, const struct tpf_event *ev)
+{
+	const struct rtparg_event *te = sema_tparg_event(ev);
+	const char *s = te ? rtparg_arg_list(c->arena, te) : "";
+
+	return *s ? s : NULL;
+}

@@ -84,6 +84,8 @@ static void test_arg_type(void **state)
 	assert_null(rtparg_arg_type(a, ev, "pre"));	/* a prefix is not a name */
 	assert_null(rtparg_arg_type(a, ev, "prev_pid"));
 	assert_string_equal(rtparg_arg_type(a, tr, "comm"), "const char *");
+	assert_string_equal(rtparg_arg_list(a, ev), "$preempt, $prev, $next, $prev_state");
+	assert_string_equal(rtparg_arg_list(a, tr), "$task, $comm");
 	arena_free(a);
 }
 
