@@ -37,6 +37,7 @@ enum tgt_feature {
 	TGT_STACKTRACE = 1u << 6,	/* the stacktrace event trigger */
 	TGT_SNAPSHOT = 1u << 7,		/* the snapshot trigger */
 	TGT_HIST_COMMON_STACK = 1u << 8, /* hist's stack key is spelled common_stacktrace */
+	TGT_TPROBES = 1u << 9,		/* tracepoint probe events (t:, >= 6.10) */
 };
 
 /*
