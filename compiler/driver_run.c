@@ -8,6 +8,7 @@
 #include "../runtime/ksym.h"
 #include "../runtime/live.h"
 #include "../runtime/run.h"
+#include "../runtime/tracedat.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -87,6 +88,20 @@ static int drv_replay(struct ktap_session *s, struct run_options *ro)
 	return status;
 }
 
+/* -i FILE: a trace-cmd recording's records (runtime/tracedat.h). */
+static int drv_tracedat(struct ktap_session *s, struct run_options *ro)
+{
+	struct tracedat *t = tracedat_new(s->opt.input_file);
+	int status;
+
+	if (!t)
+		return 1;
+	tracedat_source(t, &ro->source);
+	status = run_plan(s->ir, ro);
+	tracedat_free(t);
+	return status;
+}
+
 int drv_pass5(struct ktap_session *s)
 {
 	struct live_options lo = { NULL, (unsigned)s->opt.verbose };
@@ -114,6 +129,10 @@ int drv_pass5(struct ktap_session *s)
 	ro.ksym = ksyms;
 	if (s->opt.replay_dir) {
 		status = drv_replay(s, &ro);
+		goto out;
+	}
+	if (s->opt.input_file) {
+		status = drv_tracedat(s, &ro);
 		goto out;
 	}
 	live = live_new(&lo);

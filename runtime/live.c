@@ -23,9 +23,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* "system/event" of every event of @p, in index order, for session
-   @session (NULL: a replay); free with names_free(). */
-static char **names_new(const struct ir_prog *p, const char *session)
+char **names_new(const struct ir_prog *p, const char *session)
 {
 	char **names = calloc(p->nevents + 1, sizeof(*names));
 	unsigned i;
@@ -42,7 +40,7 @@ static char **names_new(const struct ir_prog *p, const char *session)
 	return names;
 }
 
-static void names_free(const struct ir_prog *p, char **names)
+void names_free(const struct ir_prog *p, char **names)
 {
 	unsigned i;
 

@@ -23,6 +23,11 @@ struct live *live_new(const struct live_options *opt);
 void live_source(struct live *l, struct run_source *src);
 void live_free(struct live *l);
 
+/* "system/event" of every event of @p, in index order, for session
+   @session (NULL: a recording); free with names_free(). */
+char **names_new(const struct ir_prog *p, const char *session);
+void names_free(const struct ir_prog *p, char **names);
+
 /* Replay a recorded directory (tests/tools/ktap-record). */
 struct replay;
 struct replay *replay_new(const char *dir);

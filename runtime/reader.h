@@ -148,6 +148,17 @@ struct rdr *rdr_open_replay(const char *dir, const char *const *events,
 			    char *err, size_t errlen);
 
 /*
+ * rdr_open_tracedat - read trace-cmd recording @file (reader_tracedat.c,
+ * libtracecmd) the same way: @events/@nevents as for rdr_open_live(),
+ * found among the recording's formats.  rdr_tep() is the recording's
+ * handle, with its saved command lines; rdr_now() starts at its first
+ * record.  Returns the reader or NULL with a message in @err.
+ */
+struct rdr *rdr_open_tracedat(const char *file, const char *const *events,
+			      unsigned nevents, const struct rdr_options *opt,
+			      char *err, size_t errlen);
+
+/*
  * rdr_next - the next record in merged order, if its timestamp is below
  * @until_ns (RDR_FOREVER: no limit).  Waits at most @timeout_ms (0: do
  * not wait, -1: as long as needed) for the hold-back window or for data.
@@ -183,7 +194,10 @@ int rdr_timeout_ms(struct rdr *r);
 
 /*
  * rdr_now - the current time in the trace clock (ns), for the caller's
- * until_ns.  0 for replay.
+ * until_ns.  For a recording, the time it has been read up to: its
+ * start (rdr_open_tracedat(); 0 for a recorded directory), the last
+ * record delivered, or a later until_ns that rdr_next() answered
+ * RDR_UNTIL.
  */
 uint64_t rdr_now(struct rdr *r);
 

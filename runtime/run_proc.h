@@ -23,6 +23,10 @@
 struct run_procs {
 	struct rt_proc *v;
 	size_t cap, n;			/* cap: power of two */
+	/* A recording's names (run_source.comm): new entries come from
+	   comm(comm_ctx, tid) instead of /proc, and seeding reads nothing. */
+	const char *(*comm)(void *ctx, int tid);
+	void *comm_ctx;
 };
 
 /* The fields each kind of tracked record is read through, per event. */
