@@ -9,6 +9,7 @@
 #include "../runtime/live.h"
 #include "../runtime/run.h"
 #include "../runtime/tracedat.h"
+#include "../runtime/tracedat_write.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -88,6 +89,28 @@ static int drv_replay(struct ktap_session *s, struct run_options *ro)
 	return status;
 }
 
+/* --record FILE: the writer, created before the run (a bad path fails
+   before anything is armed). */
+static struct tdw *drv_record_new(const struct ktap_session *s)
+{
+	char err[TDW_ERRLEN];
+	struct tdw *w = tdw_new(s->opt.record_file, err, sizeof(err));
+
+	if (!w)
+		fprintf(stderr, "ktap: error: %s\n", err);
+	return w;
+}
+
+static int drv_record_finish(struct tdw *w)
+{
+	char err[TDW_ERRLEN];
+
+	if (tdw_finish(w, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "ktap: error: %s\n", err);
+	return -1;
+}
+
 /* -i FILE: a trace-cmd recording's records (runtime/tracedat.h). */
 static int drv_tracedat(struct ktap_session *s, struct run_options *ro)
 {
@@ -104,7 +127,7 @@ static int drv_tracedat(struct ktap_session *s, struct run_options *ro)
 
 int drv_pass5(struct ktap_session *s)
 {
-	struct live_options lo = { NULL, (unsigned)s->opt.verbose };
+	struct live_options lo = { .verbose = (unsigned)s->opt.verbose };
 	struct run_options ro = { 0 };
 	struct ksym_table *ksyms;
 	struct live *live;
@@ -135,6 +158,10 @@ int drv_pass5(struct ktap_session *s)
 		status = drv_tracedat(s, &ro);
 		goto out;
 	}
+	if (s->opt.record_file && !(lo.record = drv_record_new(s))) {
+		status = 1;
+		goto out;
+	}
 	live = live_new(&lo);
 	if (!live) {
 		status = 1;
@@ -143,6 +170,9 @@ int drv_pass5(struct ktap_session *s)
 	live_source(live, &ro.source);
 	status = run_plan(s->ir, &ro);
 	live_free(live);
+	if (lo.record && drv_record_finish(lo.record) != 0 && status == 0)
+		status = 1;
+	tdw_free(lo.record);
 out:
 	ksym_free(ksyms);
 	/* A write error during the run was reported by run_plan() already. */

@@ -16,6 +16,7 @@
 #include "reader.h"
 #include "tfs.h"
 #include "tfs_guard.h"
+#include "tracedat_write.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -143,17 +144,35 @@ static int live_arm(struct live *l, const struct ir_prog *p, int target)
 	return l->applied == p->kplan.n ? 0 : -1;
 }
 
+/* --record: what describes the records, from the armed instance. */
+static int live_record_headers(struct live *l, char **names, unsigned n)
+{
+	char err[TDW_ERRLEN];
+
+	if (tdw_headers(l->opt.record, tfs_instance_dir(l->tfs), (const char *const *)names,
+			n, rdr_ncpus(l->rdr), rdr_subbuf_size(l->rdr), err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "ERROR: %s\n", err);
+	return -1;
+}
+
 static struct rdr *live_open(void *ctx, const struct ir_prog *p, int target)
 {
 	struct live *l = ctx;
+	struct rdr_options ro = { .tap = l->opt.record ? tdw_page : NULL,
+				  .tap_ctx = l->opt.record };
 	char **names, err[TFS_ERRLEN];
 
 	if (live_arm(l, p, target) != 0 || !(names = names_new(p, tfs_name(l->tfs))))
 		return NULL;
 	l->rdr = rdr_open_live(tfs_instance_dir(l->tfs), (const char *const *)names,
-			       p->nevents, NULL, err, sizeof(err));
+			       p->nevents, &ro, err, sizeof(err));
 	if (!l->rdr)
 		fprintf(stderr, "ERROR: %s\n", err);
+	if (l->rdr && l->opt.record && live_record_headers(l, names, p->nevents) != 0) {
+		rdr_close(l->rdr);
+		l->rdr = NULL;
+	}
 	names_free(p, names);
 	return l->rdr;
 }
@@ -273,11 +292,20 @@ static int live_hist_cmd(void *ctx, const struct kp_obj *o, const char *line)
 	return rc;
 }
 
+/* --record: the process table's names become the saved command lines. */
+static void live_thread_name(void *ctx, int tid, const char *comm)
+{
+	struct live *l = ctx;
+
+	tdw_comm(l->opt.record, tid, comm);
+}
+
 void live_source(struct live *l, struct run_source *src)
 {
 	*src = (struct run_source){ .open = live_open, .stop = live_stop,
 				    .close = live_close, .missed = live_missed,
 				    .read_hist = live_read_hist, .hist_cmd = live_hist_cmd,
+				    .thread_name = l->opt.record ? live_thread_name : NULL,
 				    .ctx = l };
 }
 

@@ -12,9 +12,13 @@
 
 #include "run.h"
 
+struct tdw;
+
 struct live_options {
 	const char *root;		/* tracing dir, NULL: the mounted tracefs */
 	unsigned verbose;
+	struct tdw *record;		/* --record: every sub-buffer read goes
+					   there too (tracedat_write.h); or NULL */
 };
 
 /* Fill @src with the live source; @ctx must outlive the run. */

@@ -357,6 +357,8 @@ static int rdr_read_pipe(struct rdr *r, struct rdr_cpu *c)
 			c->done = true;
 		return 0;
 	}
+	if (r->tap)
+		r->tap(r->tap_ctx, c->cpu, c->page, (size_t)r->subbuf_size);
 	return rdr_load(r, c) ? -1 : 1;
 }
 
@@ -908,6 +910,11 @@ const char *rdr_error(const struct rdr *r)
 int rdr_ncpus(const struct rdr *r)
 {
 	return r->ncpus;
+}
+
+int rdr_subbuf_size(const struct rdr *r)
+{
+	return r->subbuf_size;
 }
 
 struct tep_event *rdr_event(struct rdr *r, unsigned index)

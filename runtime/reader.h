@@ -121,6 +121,11 @@ struct rdr_stats {
 /* Options for rdr_open_*(); zero-initialised means defaults. */
 struct rdr_options {
 	uint64_t holdback_ns;	/* W; 0: RDR_HOLDBACK_NS */
+	/* Live: called with every sub-buffer read from CPU @cpu (@size
+	   bytes, as the kernel wrote it) before its records are handed out
+	   (--record, tracedat_write.h); NULL: none. */
+	void (*tap)(void *ctx, int cpu, const void *subbuf, size_t size);
+	void *tap_ctx;
 };
 
 /*
@@ -216,6 +221,9 @@ const char *rdr_error(const struct rdr *r);
 
 /* rdr_ncpus - the number of CPUs (per_cpu directories or recorded files). */
 int rdr_ncpus(const struct rdr *r);
+
+/* rdr_subbuf_size - the bytes of one sub-buffer (what a tap receives). */
+int rdr_subbuf_size(const struct rdr *r);
 
 /* rdr_event - the format of event @index (NULL if out of range). */
 struct tep_event *rdr_event(struct rdr *r, unsigned index);

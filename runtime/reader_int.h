@@ -69,6 +69,8 @@ struct rdr {
 	void *backend;
 	uint64_t first_ts;		/* offline: the recording's start */
 	uint64_t proven;		/* offline: no record before this remains */
+	void (*tap)(void *ctx, int cpu, const void *subbuf, size_t size);
+	void *tap_ctx;			/* rdr_options' */
 	bool live, draining;
 	clockid_t clock;
 	uint64_t holdback;		/* W */

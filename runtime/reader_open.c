@@ -39,6 +39,10 @@ struct rdr *rdr_alloc(const char *dir, bool live, bool big_endian,
 	r->kstack_idx = r->ustack_idx = -1;
 	r->clock = CLOCK_MONOTONIC;
 	r->holdback = opt && opt->holdback_ns ? opt->holdback_ns : RDR_HOLDBACK_NS;
+	if (opt) {
+		r->tap = opt->tap;
+		r->tap_ctx = opt->tap_ctx;
+	}
 	r->dir = strdup(dir);
 	r->tep = tep_alloc();
 	if (!r->dir || !r->tep) {

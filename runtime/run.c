@@ -852,6 +852,8 @@ static void run_cleanup(struct run *r)
 {
 	unsigned i;
 
+	if (r->source_open && r->opt->source.thread_name)
+		run_proc_each(&r->procs, r->opt->source.thread_name, r->opt->source.ctx);
 	if (r->source_open && r->opt->source.close)
 		r->opt->source.close(r->opt->source.ctx);
 	run_child_end(&r->child);

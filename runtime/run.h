@@ -50,6 +50,12 @@ struct run_source {
 	 * process table then uses instead of /proc (NULL: /proc).
 	 */
 	const char *(*comm)(void *ctx, int tid);
+	/*
+	 * At the end of the run, before close(): each thread of the process
+	 * table with the name it had last (--record saves them); NULL: not
+	 * wanted.
+	 */
+	void (*thread_name)(void *ctx, int tid, const char *comm);
 	void *ctx;
 };
 

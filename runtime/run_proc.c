@@ -243,6 +243,16 @@ void run_proc_seed_all(struct run_procs *t)
 		closedir(proc);
 }
 
+void run_proc_each(const struct run_procs *t,
+		   void (*fn)(void *ctx, int tid, const char *comm), void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->v[i].tid != -1)
+			fn(ctx, t->v[i].tid, t->v[i].comm);
+}
+
 void run_proc_free(struct run_procs *t)
 {
 	free(t->v);
