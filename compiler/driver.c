@@ -587,7 +587,7 @@ int drv_main(int argc, char **argv)
 	s.diag.warnings_off = s.opt.no_warnings;
 	session_color(&s);
 	r = 1;
-	if (drv_check_target(&s) != 0 || drv_tracedat_check(&s) != 0 ||
+	if (drv_tracedat_check(&s) != 0 || drv_check_target(&s) != 0 ||
 	    session_target(&s) != 0)
 		goto out;
 	if (s.opt.save_target) {
