@@ -108,6 +108,8 @@ static const char drv_help[] =
 	"  KTAP_TAPSET_EAGER\n"
 	"                 1: parse the whole tapset, not only what is used\n"
 	"  PATH           where process(\"NAME\") finds the program NAME\n"
+	"  TMPDIR         where -i copies the recording's event formats while\n"
+	"                 it runs (default /tmp)\n"
 	"  NO_COLOR       when set and not empty, --color=auto means never\n"
 	"\n"
 	"Privileges:\n"
@@ -477,7 +479,8 @@ static int drv_pass3(struct ktap_session *s)
 	unsigned i;
 
 	lo.hist_why = target_has(&s->target, TGT_HIST);
-	lo.hist = lo.hist_why && !s->opt.no_lower;
+	/* --record: every record the script reads must reach the file */
+	lo.hist = lo.hist_why && !s->opt.no_lower && !s->opt.record_file;
 	lo.synth = target_has(&s->target, TGT_SYNTH);
 	lo.target_zero = !s->opt.command && s->opt.target_pid < 0;
 	lo.hist_stack = target_has(&s->target, TGT_HIST_COMMON_STACK) ? "common_stacktrace" :

@@ -1,6 +1,7 @@
 /*
  * driver_run.c - pass 5 from the command line: the -D limits, -o, -T,
- * -c and -x options turned into run_options, and the live source.
+ * -c and -x options turned into run_options, and the source: live (with
+ * --record's writer), or a recording (-i, --replay).
  */
 #include "driver.h"
 #include "session.h"
@@ -8,7 +9,7 @@
 #include "../runtime/ksym.h"
 #include "../runtime/live.h"
 #include "../runtime/run.h"
-#include "../runtime/tracedat.h"
+#include "../runtime/recorded.h"
 #include "../runtime/tracedat_write.h"
 
 #include <errno.h>
@@ -75,17 +76,18 @@ static int drv_limits(const struct ktap_session *s, struct rt_limits *lim)
 	return 0;
 }
 
-/* --replay DIR: the recorded records instead of the kernel's. */
-static int drv_replay(struct ktap_session *s, struct run_options *ro)
+/* --replay DIR or -i FILE: recorded records instead of the kernel's. */
+static int drv_recorded(struct ktap_session *s, struct run_options *ro, const char *path,
+			bool tracedat)
 {
-	struct replay *rp = replay_new(s->opt.replay_dir);
+	struct recorded *rc = recorded_new(path, tracedat);
 	int status;
 
-	if (!rp)
+	if (!rc)
 		return 1;
-	replay_source(rp, &ro->source);
+	recorded_source(rc, &ro->source);
 	status = run_plan(s->ir, ro);
-	replay_free(rp);
+	recorded_free(rc);
 	return status;
 }
 
@@ -109,20 +111,6 @@ static int drv_record_finish(struct tdw *w)
 		return 0;
 	fprintf(stderr, "ktap: error: %s\n", err);
 	return -1;
-}
-
-/* -i FILE: a trace-cmd recording's records (runtime/tracedat.h). */
-static int drv_tracedat(struct ktap_session *s, struct run_options *ro)
-{
-	struct tracedat *t = tracedat_new(s->opt.input_file);
-	int status;
-
-	if (!t)
-		return 1;
-	tracedat_source(t, &ro->source);
-	status = run_plan(s->ir, ro);
-	tracedat_free(t);
-	return status;
 }
 
 int drv_pass5(struct ktap_session *s)
@@ -150,12 +138,9 @@ int drv_pass5(struct ktap_session *s)
 	}
 	ksyms = session_ksyms(s);
 	ro.ksym = ksyms;
-	if (s->opt.replay_dir) {
-		status = drv_replay(s, &ro);
-		goto out;
-	}
-	if (s->opt.input_file) {
-		status = drv_tracedat(s, &ro);
+	if (s->opt.replay_dir || s->opt.input_file) {
+		status = s->opt.replay_dir ? drv_recorded(s, &ro, s->opt.replay_dir, false) :
+			 drv_recorded(s, &ro, s->opt.input_file, true);
 		goto out;
 	}
 	if (s->opt.record_file && !(lo.record = drv_record_new(s))) {

@@ -4,7 +4,8 @@
  * FILE writes one while the script runs live.  What the options allow
  * together, and -p3's account of which recorded events feed which probe.
  * The target description of a recording is target_tracedat.c's; the
- * record source and the writer are the runtime's (runtime/tracedat.h).
+ * record source and the writer are the runtime's (runtime/recorded.h,
+ * runtime/tracedat_write.h).
  */
 #include "driver.h"
 #include "session.h"

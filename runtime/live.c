@@ -1,5 +1,5 @@
 /*
- * live.c - the live and replay record sources of pass 5 (see live.h).
+ * live.c - the live record source of pass 5 (see live.h).
  *
  * Live: remove what dead ktap sessions left behind, create the private
  * instance ktap_<pid>_<tag>, start its guardian (tfs_guard.h), apply the
@@ -307,58 +307,4 @@ void live_source(struct live *l, struct run_source *src)
 				    .read_hist = live_read_hist, .hist_cmd = live_hist_cmd,
 				    .thread_name = l->opt.record ? live_thread_name : NULL,
 				    .ctx = l };
-}
-
-/* ---- replay ---- */
-
-struct replay {
-	char *dir;
-	struct rdr *rdr;
-};
-
-struct replay *replay_new(const char *dir)
-{
-	struct replay *rp = calloc(1, sizeof(*rp));
-
-	if (rp && !(rp->dir = strdup(dir))) {
-		free(rp);
-		return NULL;
-	}
-	return rp;
-}
-
-void replay_free(struct replay *rp)
-{
-	if (rp)
-		free(rp->dir);
-	free(rp);
-}
-
-static struct rdr *replay_open(void *ctx, const struct ir_prog *p, int target)
-{
-	struct replay *rp = ctx;
-	char **names = names_new(p, NULL), err[1024];
-
-	(void)target;
-	if (!names)
-		return NULL;
-	rp->rdr = rdr_open_replay(rp->dir, (const char *const *)names, p->nevents,
-				  NULL, err, sizeof(err));
-	if (!rp->rdr)
-		fprintf(stderr, "ERROR: %s\n", err);
-	names_free(p, names);
-	return rp->rdr;
-}
-
-static void replay_close(void *ctx)
-{
-	struct replay *rp = ctx;
-
-	rdr_close(rp->rdr);
-	rp->rdr = NULL;
-}
-
-void replay_source(struct replay *rp, struct run_source *src)
-{
-	*src = (struct run_source){ .open = replay_open, .close = replay_close, .ctx = rp };
 }

@@ -5,7 +5,7 @@
  * run.c stays free of tracefs: it asks a struct run_source for a reader
  * once it knows target() (the -c child's pid is only known after the
  * fork), tells it when to stop recording, and closes it.  This file is
- * the live implementation; tests use a replay source instead.
+ * the live implementation; recordings are recorded.h's.
  */
 #ifndef KTAP_RT_LIVE_H
 #define KTAP_RT_LIVE_H
@@ -32,10 +32,5 @@ void live_free(struct live *l);
 char **names_new(const struct ir_prog *p, const char *session);
 void names_free(const struct ir_prog *p, char **names);
 
-/* Replay a recorded directory (tests/tools/ktap-record). */
-struct replay;
-struct replay *replay_new(const char *dir);
-void replay_source(struct replay *rp, struct run_source *src);
-void replay_free(struct replay *rp);
 
 #endif
