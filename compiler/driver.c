@@ -503,7 +503,7 @@ static int drv_pass3(struct ktap_session *s)
 			s->ir ? s->ir->nevents : 0, s->ir ? s->ir->kplan.n : 0);
 		drv_timer_print(&t, stderr);
 	}
-	if (!s->ir || drv_warnings_fatal(s, 3))
+	if (!s->ir || drv_warnings_fatal(s, 3) || drv_tracedat_plan(s) != 0)
 		return -1;
 	drv_globals_apply(s);
 	if (s->opt.last_pass == 3 && s->target.recording) {

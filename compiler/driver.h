@@ -52,6 +52,9 @@ int drv_pass5(struct ktap_session *s);
  * plan in place of the tracefs writes.
  */
 int drv_tracedat_check(const struct ktap_session *s);
+/* After pass 3 with -i: 0, or -1 (reported) when a probe needs a
+   kprobe or uprobe that ktap would create: a recording cannot. */
+int drv_tracedat_plan(struct ktap_session *s);
 void drv_tracedat_dump(const struct ktap_session *s, FILE *out);
 
 /*

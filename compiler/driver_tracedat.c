@@ -61,6 +61,27 @@ static void drv_td_readers(const struct ir_prog *p, unsigned i, FILE *out)
 		fputs(" (nothing)", out);
 }
 
+int drv_tracedat_plan(struct ktap_session *s)
+{
+	const struct ir_prog *p = s->ir;
+	unsigned i;
+	int rc = 0;
+
+	for (i = 0; s->target.recording && i < p->nevents; i++) {
+		/* ktap's own dynamic events are named with placeholders */
+		if (!strchr(p->events[i].system, '$') && !strchr(p->events[i].name, '$'))
+			continue;
+		diag_plain(&s->diag, DIAG_ERROR, "probe %s needs a %s event ktap would create "
+			   "in the kernel, and -i %s is a recording: record a kprobe or "
+			   "uprobe event with it (trace-cmd record -e GROUP:EVENT) and probe "
+			   "kernel.trace(\"GROUP:EVENT\")",
+			   p->events[i].nprobes ? p->probes[p->events[i].probes[0]].pp : "?",
+			   p->events[i].kprobe_pp ? "kprobe" : "dynamic", s->target.recording);
+		rc = -1;
+	}
+	return rc;
+}
+
 void drv_tracedat_dump(const struct ktap_session *s, FILE *out)
 {
 	const struct ir_prog *p = s->ir;

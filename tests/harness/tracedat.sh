@@ -58,6 +58,10 @@ else
 	diag_file "$TMP/err"
 fi
 
+run_ktap "$FIX" "$TMP/out" "$TMP/err" -p3 -i "$DAT" -e 'probe kprobe.function("do_sys_open") { n++ } global n'
+check_err "-i: a probe that needs a kprobe ktap would create is an error" \
+	"ktap: error: probe kprobe.function(\"do_sys_open\") needs a kprobe event ktap would create in the kernel, and -i $DAT is a recording: record a kprobe or uprobe event with it (trace-cmd record -e GROUP:EVENT) and probe kernel.trace(\"GROUP:EVENT\")"
+
 for clash in "-c true" "-x 1" "--target $FIX/target-6.1"; do
 	# shellcheck disable=SC2086
 	run_ktap "$FIX" "$TMP/out" "$TMP/err" -i "$DAT" $clash -e 'probe begin {}'
