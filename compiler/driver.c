@@ -605,6 +605,8 @@ int drv_main(int argc, char **argv)
 	}
 	if (s.opt.last_pass > 2 && drv_pass3(&s) != 0)
 		goto out;
+	/* -i: passes 2 and 3 were the only readers of the formats' copy */
+	target_cleanup(&s.target);
 	r = 0;
 	/* -p4 (stap: build the module) has nothing to do in ktap. */
 	if (s.opt.last_pass > 4)
