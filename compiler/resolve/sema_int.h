@@ -142,11 +142,15 @@ struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_eve
  * plan prints anywhere) and the kernel's refusal is reported at run time.
  *
  * SEMA_NO_TRACEFS(c): three "%s" arguments, " (why there is no tracefs
- * to read)" when the target has none, else "".
+ * to read)" when the target has none, " (the recording FILE has no such
+ * event)" for -i, else "".
  */
 #define SEMA_NO_TRACEFS(c) \
+	(c)->in->target->recording ? " (the recording " : \
 	*(c)->in->target->tracefs ? "" : " (", \
+	(c)->in->target->recording ? (c)->in->target->recording : \
 	*(c)->in->target->tracefs ? "" : (c)->in->target->tracefs_problem, \
+	(c)->in->target->recording ? " has no such event)" : \
 	*(c)->in->target->tracefs ? "" : ")"
 
 /* ---- sema_probe.c: probe points to probes ---- */
