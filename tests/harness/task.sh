@@ -131,11 +131,12 @@ first_error() {
 	fi
 }
 
-# 4. a value computed at run time
+# 4. a value computed at run time (a local changed after it was set from
+#    $p: t = $p alone is $p at the probe, sema_vardef.c)
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kernel.function("wake_up_new_task") {
-	t = $p; print(task_pid(t)) }'
-first_error "task_pid() of a local variable: a located error" \
-	"<input>:2:25: error: function 'task_pid' reads memory through its parameter 'task': the argument must be an address the kernel can fetch at the probe (\$var, \$p->member, @cast(...)->member, or one of these plus a constant), not a value computed at run time"
+	t = $p; t += 8; print(task_pid(t)) }'
+first_error "task_pid() of a local variable changed at run time: a located error" \
+	"<input>:2:33: error: function 'task_pid' reads memory through its parameter 'task': the argument must be an address the kernel can fetch at the probe (\$var, \$p->member, @cast(...)->member, or one of these plus a constant), not a value computed at run time"
 
 # 5. a tracepoint probe, also through task_parent(): the tracepoint's
 # argument $parent is read where the record holds it (sema_tparg.c), and
