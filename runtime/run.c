@@ -20,6 +20,7 @@
 #include "run_child.h"
 #include "run_proc.h"
 #include "run_input.h"
+#include "run_prom.h"
 #include "rt_stack.h"
 #include "usym.h"
 
@@ -590,13 +591,18 @@ static uint64_t run_next_due(struct run *r, int *probe)
  * Time @due has come: handle every record before it (waiting out the
  * reader's window), then the timer tick or the -T stop.
  */
-static void run_due(struct run *r, uint64_t due, int probe)
+static void run_until(struct run *r, uint64_t due)
 {
 	int n;
 
 	do
 		n = run_events(r, due, 50);
 	while (n == RDR_NONE && !r->stopping);
+}
+
+static void run_due(struct run *r, uint64_t due, int probe)
+{
+	run_until(r, due);
 	if (r->stopping)
 		return;
 	if (probe < 0) {
@@ -608,6 +614,28 @@ static void run_due(struct run *r, uint64_t due, int probe)
 		run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
 	rt_run_probe(&r->ctx, (unsigned)probe, NULL);
 	run_check_exit(r, due);
+}
+
+/*
+ * --prometheus: answer the scrapes waiting, each as a timer tick at the
+ * time its request came: after every record before it (kernel hists
+ * read back too), with the prometheus probes (run_prom.c).
+ */
+static void run_scrapes(struct run *r)
+{
+	struct run_prom_req *q;
+	struct rt_buf body = { 0 };
+	uint64_t at;
+	bool ok;
+
+	while ((q = run_prom_next(r->opt->prom, &at))) {
+		run_until(r, at);
+		if (r->prog->nhreads)
+			run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
+		ok = run_prom_probes(&r->ctx, &body);
+		run_prom_answer(r->opt->prom, q, &body, !ok);
+		run_check_exit(r, at);
+	}
 }
 
 /* ---- set-up ---- */
@@ -727,13 +755,14 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 
 	fds[0] = (struct pollfd){ r->sigfd, POLLIN, 0 };
 	fds[1] = (struct pollfd){ run_input_fd(&r->input), POLLIN, 0 };	/* -1: ignored */
-	n = 2;
+	fds[2] = (struct pollfd){ run_prom_fd(r->opt->prom), POLLIN, 0 };
+	n = 3;
 	if (r->rdr && now < quiet_end) {
 		int q = (int)((quiet_end - now + 999999) / 1000000);
 
 		t = t < 0 || q < t ? q : t;
 	} else if (r->rdr) {
-		n += rdr_pollfds(r->rdr, fds + 1, RUN_MAX_FDS - 1);
+		n += rdr_pollfds(r->rdr, fds + n, RUN_MAX_FDS - n);
 	}
 	if (poll(fds, (nfds_t)n, t) < 0 && errno != EINTR)
 		run_stop_at(r, run_now());
@@ -742,6 +771,10 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 	if (fds[1].revents) {
 		run_input_read(&r->input, &r->ctx);
 		run_check_exit(r, run_now());
+		run_flush(r);
+	}
+	if (fds[2].revents) {
+		run_scrapes(r);
 		run_flush(r);
 	}
 }
