@@ -19,6 +19,7 @@
 #include "sema_int.h"
 #include "ast_walk.h"
 #include "arena.h"
+#include "diag.h"
 
 #include <string.h>
 
@@ -46,8 +47,10 @@ static int prom_rewrite_fn(struct ast_expr *e, void *arg)
 
 	if (e->kind == AST_ASSIGN && prom_is_value(e->a)) {
 		if (e->op != AST_OP_SET && e->op != AST_OP_CAT_SET) {
-			sema_err(c, e->op_span, "$value of a prometheus probe is the answer's "
-				 "text: assign it with '=' or append to it with '.='");
+			/* said now: pass 2's later rounds see the call only */
+			diag_error(c->diag, e->op_span, "$value of a prometheus probe is the "
+				   "answer's text: assign it with '=' or append to it with '.='");
+			prom_call(c, e, "__ktap_prometheus_value", NULL);
 			return 1;
 		}
 		prom_call(c, e, e->op == AST_OP_SET ? "__ktap_prometheus_set" :
