@@ -523,16 +523,23 @@ static void run_signal(struct run *r);
  */
 #define RUN_SIGNAL_NS 20000000ULL
 
+static void run_scrapes(struct run *r, bool catch_up);
+
 static void run_signal_check(struct run *r, uint64_t *last)
 {
-	struct pollfd p = { r->sigfd, POLLIN, 0 };
+	struct pollfd p[2] = { { r->sigfd, POLLIN, 0 },
+			       { run_prom_fd(r->opt->prom), POLLIN, 0 } };
 	uint64_t now = run_now();
 
 	if (now - *last < RUN_SIGNAL_NS)
 		return;
 	*last = now;
-	if (poll(&p, 1, 0) > 0 && p.revents)
+	if (poll(p, 2, 0) <= 0)
+		return;
+	if (p[0].revents)
 		run_signal(r);
+	if (p[1].revents)	/* behind the records: answer from here */
+		run_scrapes(r, false);
 }
 
 static int run_events(struct run *r, uint64_t until, int timeout_ms)
@@ -617,11 +624,14 @@ static void run_due(struct run *r, uint64_t due, int probe)
 }
 
 /*
- * --prometheus: answer the scrapes waiting, each as a timer tick at the
- * time its request came: after every record before it (kernel hists
- * read back too), with the prometheus probes (run_prom.c).
+ * --prometheus: answer the scrapes waiting with the prometheus probes
+ * (run_prom.c).  With @catch_up, each is a timer tick at the time its
+ * request came: after every record before it (kernel hists read back
+ * too).  Without, the loop is behind a flood of records and answers
+ * with the state after the record it handled last: as consistent, and
+ * in time for the scraper.
  */
-static void run_scrapes(struct run *r)
+static void run_scrapes(struct run *r, bool catch_up)
 {
 	struct run_prom_req *q;
 	struct rt_buf body = { 0 };
@@ -629,7 +639,8 @@ static void run_scrapes(struct run *r)
 	bool ok;
 
 	while ((q = run_prom_next(r->opt->prom, &at))) {
-		run_until(r, at);
+		if (catch_up)
+			run_until(r, at);
 		if (r->prog->nhreads)
 			run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
 		ok = run_prom_probes(&r->ctx, &body);
@@ -774,7 +785,7 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 		run_flush(r);
 	}
 	if (fds[2].revents) {
-		run_scrapes(r);
+		run_scrapes(r, true);
 		run_flush(r);
 	}
 }
