@@ -599,10 +599,7 @@ static uint64_t run_next_due(struct run *r, int *probe)
 	return t;
 }
 
-/*
- * Time @due has come: handle every record before it (waiting out the
- * reader's window), then the timer tick or the -T stop.
- */
+/* Handle every record before @due (waiting out the reader's window). */
 static void run_until(struct run *r, uint64_t due)
 {
 	int n;
@@ -612,6 +609,7 @@ static void run_until(struct run *r, uint64_t due)
 	while (n == RDR_NONE && !r->stopping);
 }
 
+/* Time @due has come: the records before it, then the timer tick or the -T stop. */
 static void run_due(struct run *r, uint64_t due, int probe)
 {
 	run_until(r, due);
