@@ -277,11 +277,12 @@ if ! serve live.stp; then
 fi
 
 # Where it listens: 127.0.0.1 only.
-listen=$(ss -ltnH "sport = :$PORT" | awk '{ print $4 }')
-if [ "$listen" = "127.0.0.1:$PORT" ]; then
+if ! command -v ss >/dev/null 2>&1; then
+	skip "the server listens on 127.0.0.1 only" "ss is not installed (Debian: iproute2)"
+elif [ "$(ss -ltnH "sport = :$PORT" | awk '{ print $4 }')" = "127.0.0.1:$PORT" ]; then
 	ok "the server listens on 127.0.0.1:$PORT only (ss)"
 else
-	not_ok "listening: '$listen'"
+	not_ok "listening: $(ss -ltnH "sport = :$PORT" | awk '{ print $4 }' | tr '\n' ' ')"
 fi
 
 # A second ktap on the same port: one line, exit 1, nothing done to tracefs.
