@@ -44,20 +44,21 @@ serve() {
 	# shellcheck disable=SC2086  # KTAP_VALGRIND is a command and options
 	(cd "$TMP" && exec timeout -k 5 "$KTAP_TIMEOUT" \
 		${KTAP_VALGRIND:+$KTAP_VALGRIND --log-file="$TMP/vg.log"} \
-		"$KTAP" --prometheus 0 "$@" "$_script") >"$TMP/k.out" 2>"$TMP/k.err" </dev/null 9<&- &
+		"$KTAP" --prometheus "${LISTEN:-0}" "$@" "$_script") >"$TMP/k.out" 2>"$TMP/k.err" \
+		</dev/null 9<&- &
 	set +f
 	KPID=$!
 	PORT=
 	_i=0
 	while [ $_i -lt 300 ]; do
-		PORT=$(sed -n 's|^ktap: serving metrics at http://127\.0\.0\.1:\([0-9]*\)/metrics$|\1|p' \
+		PORT=$(sed -n 's#^ktap: serving metrics at http://\(127\.0\.0\.1\|\[::1\]\):\([0-9]*\)/metrics$#\2#p' \
 			"$TMP/k.err")
 		[ -n "$PORT" ] && grep -qx ready "$TMP/k.out" && break
 		kill -0 $KPID 2>/dev/null || break
 		sleep 0.1
 		_i=$((_i + 1))
 	done
-	URL=http://127.0.0.1:$PORT/metrics
+	URL=http://${HOST:-127.0.0.1}:$PORT/metrics
 	[ -n "$PORT" ] && grep -qx ready "$TMP/k.out"
 }
 
@@ -186,6 +187,28 @@ else
 	diag_file "$TMP/k.err"
 	finish
 fi
+
+# IPv6: [ADDR]:PORT, where the machine has ::1.
+if grep -q '^0\{31\}1 ' /proc/net/if_inet6 2>/dev/null; then
+	LISTEN='[::1]:0' HOST='[::1]'
+	if serve timer.stp; then
+		scrape "$TMP/body" -g
+		finish
+		if [ "${CODE%% *}" = 200 ] && cmp -s "$TMP/timer.want" "$TMP/body"; then
+			ok "--prometheus '[::1]:0': served on IPv6's loopback"
+		else
+			not_ok "--prometheus '[::1]:0': '$CODE'"
+			diag_file "$TMP/curl.err"
+		fi
+	else
+		not_ok "--prometheus '[::1]:0': ktap did not serve"
+		diag_file "$TMP/k.err"
+		finish
+	fi
+else
+	skip "--prometheus '[::1]:0'" "no IPv6 loopback"
+fi
+LISTEN='' HOST=''
 
 # shellcheck disable=SC2016  # the script's $value, not the shell's
 printf '%s\n' 'probe begin { println("ready") }' \
