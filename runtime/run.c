@@ -528,7 +528,7 @@ static void run_signal(struct run *r);
  */
 #define RUN_SIGNAL_NS 20000000ULL
 
-static void run_scrapes(struct run *r, bool catch_up);
+static void run_scrape_state(void *arg, uint64_t at);
 
 static void run_signal_check(struct run *r, uint64_t *last)
 {
@@ -544,7 +544,7 @@ static void run_signal_check(struct run *r, uint64_t *last)
 	if (p[0].revents)
 		run_signal(r);
 	if (p[1].revents)	/* behind the records: answer from here */
-		run_scrapes(r, false);
+		run_prom_serve(r->opt->prom, &r->ctx, run_scrape_state, r, false);
 }
 
 static int run_events(struct run *r, uint64_t until, int timeout_ms)
@@ -627,29 +627,18 @@ static void run_due(struct run *r, uint64_t due, int probe)
 }
 
 /*
- * --prometheus: answer the scrapes waiting with the prometheus probes
- * (run_prom.c).  With @catch_up, each is a timer tick at the time its
- * request came: after every record before it (kernel hists read back
- * too).  Without, the loop is behind a flood of records and answers
- * with the state after the record it handled last: as consistent, and
- * in time for the scraper.
+ * --prometheus (run_prom.c): the state a scrape at @at answers from, as
+ * a timer tick's: every record before @at (unless @at is 0: behind a
+ * flood, the state after the last record handled), kernel hists read.
  */
-static void run_scrapes(struct run *r, bool catch_up)
+static void run_scrape_state(void *arg, uint64_t at)
 {
-	struct run_prom_req *q;
-	struct rt_buf body = { 0 };
-	uint64_t at;
-	bool ok;
+	struct run *r = arg;
 
-	while ((q = run_prom_next(r->opt->prom, &at))) {
-		if (catch_up)
-			run_until(r, at);
-		if (r->prog->nhreads)
-			run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
-		ok = run_prom_probes(&r->ctx, &body);
-		run_prom_answer(r->opt->prom, q, &body, !ok);
-		run_check_exit(r, at);
-	}
+	if (at)
+		run_until(r, at);
+	if (r->prog->nhreads)
+		run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
 }
 
 /* ---- set-up ---- */
@@ -788,7 +777,8 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 		run_flush(r);
 	}
 	if (fds[2].revents) {
-		run_scrapes(r, true);
+		run_prom_serve(r->opt->prom, &r->ctx, run_scrape_state, r, true);
+		run_check_exit(r, run_now());
 		run_flush(r);
 	}
 }

@@ -319,13 +319,15 @@ static void rp_resume(struct run_prom_req *q, unsigned status, char *body, size_
 	MHD_resume_connection(q->conn);
 }
 
-struct run_prom_req *run_prom_next(struct run_prom *p, uint64_t *at)
+/*
+ * The oldest request waiting for its answer and, in *@at, when it came
+ * (CLOCK_MONOTONIC ns, the trace clock); NULL when none waits.
+ */
+static struct run_prom_req *rp_next(struct run_prom *p, uint64_t *at)
 {
 	struct run_prom_req *q;
 	uint64_t n;
 
-	if (!p)
-		return NULL;
 	if (read(p->efd, &n, sizeof(n)) < 0 && errno != EAGAIN)
 		perror("ktap: --prometheus: eventfd");
 	pthread_mutex_lock(&p->lock);
@@ -341,8 +343,9 @@ struct run_prom_req *run_prom_next(struct run_prom *p, uint64_t *at)
 	return q;
 }
 
-void run_prom_answer(struct run_prom *p, struct run_prom_req *q, struct rt_buf *body,
-		     bool failed)
+/* Answer @q with @body (taken): 200, or 500 when @failed. */
+static void rp_answer(struct run_prom *p, struct run_prom_req *q, struct rt_buf *body,
+		      bool failed)
 {
 	static const char why[] = "ktap: a prometheus probe ended in an error (see ktap's "
 				  "messages)\n";
@@ -364,7 +367,8 @@ void run_prom_answer(struct run_prom *p, struct run_prom_req *q, struct rt_buf *
 	pthread_mutex_unlock(&p->lock);
 }
 
-bool run_prom_probes(struct rt_ctx *c, struct rt_buf *body)
+/* @c's prometheus probes into @body; false when one ended in an error. */
+static bool rp_probes(struct rt_ctx *c, struct rt_buf *body)
 {
 	unsigned i, errors = c->errors;
 
@@ -377,6 +381,21 @@ bool run_prom_probes(struct rt_ctx *c, struct rt_buf *body)
 	}
 	c->prom_body = NULL;
 	return c->errors == errors;
+}
+
+void run_prom_serve(struct run_prom *p, struct rt_ctx *c, void (*state)(void *arg, uint64_t at),
+		    void *arg, bool catch_up)
+{
+	struct rt_buf body = { 0 };
+	struct run_prom_req *q;
+	uint64_t at;
+
+	if (!p)
+		return;
+	while ((q = rp_next(p, &at))) {
+		state(arg, catch_up ? at : 0);
+		rp_answer(p, q, &body, !rp_probes(c, &body));
+	}
 }
 
 int run_prom_fd(const struct run_prom *p)

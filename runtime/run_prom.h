@@ -20,7 +20,6 @@
 struct rt_ctx;
 struct rt_buf;
 struct run_prom;
-struct run_prom_req;
 
 /*
  * "[ADDR:]PORT": a numeric IPv4 address or a bracketed IPv6 address
@@ -45,24 +44,15 @@ void run_prom_stop(struct run_prom *p);
 /* The descriptor that is readable when a request waits; -1 for NULL. */
 int run_prom_fd(const struct run_prom *p);
 
-/*
- * The oldest request waiting for its answer and, in *@at, when it came
- * (CLOCK_MONOTONIC ns, the trace clock); NULL when none waits.  Every
- * request taken must be answered with run_prom_answer().
- */
-struct run_prom_req *run_prom_next(struct run_prom *p, uint64_t *at);
 
 /*
- * Answer @q with @body (taken: @body is empty afterwards): 200, or 500
- * when @failed (a prometheus probe ended in an error).
+ * Answer every request waiting: for each, @state(@arg, AT) makes the
+ * globals those of the request's time AT (with @catch_up; else AT is 0:
+ * answer from the state as it is), then @c's prometheus probes run in
+ * order, each appending its $value to the answer.  An error in one of
+ * them answers 500.
  */
-void run_prom_answer(struct run_prom *p, struct run_prom_req *q, struct rt_buf *body,
-		     bool failed);
-
-/*
- * Run @c's prometheus probes in order, each appending its $value to
- * @body.  False when one of them ended in an error.
- */
-bool run_prom_probes(struct rt_ctx *c, struct rt_buf *body);
+void run_prom_serve(struct run_prom *p, struct rt_ctx *c, void (*state)(void *arg, uint64_t at),
+		    void *arg, bool catch_up);
 
 #endif
