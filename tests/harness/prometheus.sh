@@ -239,7 +239,7 @@ sed -i '/^ktap: serving metrics at /d' "$TMP/err"
 expect_err "--prometheus without a prometheus probe: a warning" 0 \
 	"WARNING: --prometheus: the script has no prometheus probe: every scrape's answer is empty"
 
-for arg in x 70000 1.2.3:80 '[::1]' 'localhost:9100' ':'; do
+for arg in x 70000 1.2.3:80 '[::1]' '[::1' 1.2.3.4: 'localhost:9100' ':'; do
 	run_ktap "$TMP" "$TMP/out" "$TMP/err" --prometheus "$arg" -e 'probe begin { exit() }'
 	expect_err "--prometheus '$arg': one line, exit status 1" 1 \
 		"ktap: error: --prometheus expects [ADDR:]PORT (ADDR a numeric IPv4 address or an IPv6 one in brackets, PORT from 0 to 65535), got '$arg'"
