@@ -9,6 +9,8 @@
 #include "sema.h"
 #include "session.h"
 
+#include "../runtime/run_prom.h"
+
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,6 +46,13 @@ static const char drv_help[] =
 	"                 or printf call's text), scalar, stat, array, hist,\n"
 	"                 warning, error, lost; run-time warnings and errors\n"
 	"                 go there too (doc/json.md)\n"
+	"  --prometheus [ADDR:]PORT\n"
+	"                 serve the prometheus probes' metrics over HTTP at\n"
+	"                 http://ADDR:PORT/metrics (ADDR 127.0.0.1 unless\n"
+	"                 given: 0.0.0.0 or [::] for every address; PORT 0:\n"
+	"                 any free port, said on stderr); each scrape runs the\n"
+	"                 prometheus probes between two events\n"
+	"                 (doc/prometheus.md)\n"
 	"  -s MB          per-CPU trace buffer size\n"
 	"  -T SECONDS     stop after SECONDS\n"
 	"  -c CMD         run CMD and stop when it exits; target() is its pid\n"
@@ -209,6 +218,24 @@ static int drv_add_define(struct ktap_session *s, const char *arg)
 	return 0;
 }
 
+/*
+ * --prometheus [ADDR:]PORT, checked now (pass 5 listens): a mistake is
+ * one line, as a port in use is when ktap cannot listen on it.
+ */
+static int drv_prometheus(struct ktap_options *o, const char *arg)
+{
+	struct sockaddr_storage sa;
+	socklen_t len;
+	char err[256];
+
+	if (run_prom_parse(arg, &sa, &len, err, sizeof(err)) != 0) {
+		fprintf(stderr, "ktap: error: %s\n", err);
+		return 1;
+	}
+	o->prometheus = arg;
+	return 0;
+}
+
 /* One short option; returns 0, 1 for an error, or -1 for "exit 0 now". */
 static int drv_option(struct ktap_session *s, int c, const char *arg)
 {
@@ -239,6 +266,8 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 			return drv_usage_error("--format expects text or json, got '%s'", arg);
 		o->json = !strcmp(arg, "json");
 		return 0;
+	case DRV_OPT_PROMETHEUS:
+		return drv_prometheus(o, arg);
 	case DRV_OPT_SAVE_TARGET:
 		o->save_target = arg;
 		o->script_text = "probe never {}";
@@ -317,6 +346,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "no-lower", no_argument, NULL, DRV_OPT_NO_LOWER },
 		{ "format", required_argument, NULL, DRV_OPT_FORMAT },
 		{ "record", required_argument, NULL, DRV_OPT_RECORD },
+		{ "prometheus", required_argument, NULL, DRV_OPT_PROMETHEUS },
 		/* stap's, driver_stap.c */
 		{ "ldd", no_argument, NULL, DRV_OPT_LDD },
 		{ "all-modules", no_argument, NULL, DRV_OPT_ALL_MODULES },
@@ -342,7 +372,8 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 				return drv_usage_error("option %s needs a directory",
 						       argv[optind - 1]);
 			if (optopt == DRV_OPT_RUNTIME || optopt == DRV_OPT_REMOTE ||
-			    optopt == DRV_OPT_FORMAT || optopt == DRV_OPT_RECORD)
+			    optopt == DRV_OPT_FORMAT || optopt == DRV_OPT_RECORD ||
+			    optopt == DRV_OPT_PROMETHEUS)
 				return drv_usage_error("option %s needs a value",
 						       argv[optind - 1]);
 			/* in "-up1", argv[optind - 1] is the whole group */

@@ -11,6 +11,7 @@
 #include "../runtime/run.h"
 #include "../runtime/recorded.h"
 #include "../runtime/tracedat_write.h"
+#include "../runtime/run_prom.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -113,6 +114,37 @@ static int drv_record_finish(struct tdw *w)
 	return -1;
 }
 
+/*
+ * --prometheus: listen before anything else of pass 5 happens, so that
+ * a port in use is an error with nothing done to the kernel.  Either of
+ * the option and the script's prometheus probes without the other is
+ * a warning.  0, or -1 when it cannot listen (said).
+ */
+static int drv_prometheus_start(const struct ktap_session *s, struct run_options *ro)
+{
+	bool probes = false;
+	char err[256];
+	unsigned i;
+
+	for (i = 0; i < s->ir->nprobes; i++)
+		probes = probes || s->ir->probes[i].kind == IR_P_PROMETHEUS;
+	if (!s->opt.prometheus) {
+		if (probes && !s->opt.no_warnings)
+			fprintf(stderr, "WARNING: probe prometheus never runs without "
+				"--prometheus [ADDR:]PORT\n");
+		return 0;
+	}
+	if (!probes && !s->opt.no_warnings)
+		fprintf(stderr, "WARNING: --prometheus: the script has no prometheus probe: "
+			"every scrape's answer is empty\n");
+	ro->prom = run_prom_start(s->opt.prometheus, s->opt.verbose > 0, err, sizeof(err));
+	if (!ro->prom) {
+		fprintf(stderr, "ktap: error: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 int drv_pass5(struct ktap_session *s)
 {
 	struct live_options lo = { .verbose = (unsigned)s->opt.verbose };
@@ -134,6 +166,11 @@ int drv_pass5(struct ktap_session *s)
 	if (s->opt.output && !(ro.out = fopen(s->opt.output, "w"))) {
 		fprintf(stderr, "ktap: error: cannot open %s: %s\n", s->opt.output,
 			strerror(errno));
+		return 1;
+	}
+	if (drv_prometheus_start(s, &ro) != 0) {
+		if (ro.out != stdout)
+			fclose(ro.out);
 		return 1;
 	}
 	ksyms = session_ksyms(s);
@@ -159,6 +196,7 @@ int drv_pass5(struct ktap_session *s)
 		status = 1;
 	tdw_free(lo.record);
 out:
+	run_prom_stop(ro.prom);
 	ksym_free(ksyms);
 	/* A write error during the run was reported by run_plan() already. */
 	if (ro.out != stdout && fclose(ro.out) != 0 && status == 0) {

@@ -100,6 +100,7 @@ struct ir_foreach {
 enum ir_probe_kind {
 	IR_P_BEGIN, IR_P_END, IR_P_ERROR, IR_P_EVENT, IR_P_TIMER,
 	IR_P_INPUT_CHAR, IR_P_INPUT_LINE,	/* ktap's stdin (run_input.c) */
+	IR_P_PROMETHEUS,	/* a scrape of --prometheus (run_prom.c) */
 };
 
 struct ir_field {

@@ -122,6 +122,7 @@ static const char *const ir_kind_names[] = {
 	[IR_P_BEGIN] = "begin", [IR_P_END] = "end", [IR_P_ERROR] = "error",
 	[IR_P_EVENT] = "event", [IR_P_TIMER] = "timer",
 	[IR_P_INPUT_CHAR] = "input.char", [IR_P_INPUT_LINE] = "input.line",
+	[IR_P_PROMETHEUS] = "prometheus",
 };
 
 static void ir_dump_probe(FILE *out, const struct ir_prog *p, unsigned i)

@@ -20,6 +20,7 @@
 #include "run_child.h"
 #include "run_proc.h"
 #include "run_input.h"
+#include "run_prom.h"
 #include "rt_stack.h"
 #include "usym.h"
 
@@ -535,16 +536,23 @@ static void run_signal(struct run *r);
  */
 #define RUN_SIGNAL_NS 20000000ULL
 
+static void run_scrape_state(void *arg, uint64_t at);
+
 static void run_signal_check(struct run *r, uint64_t *last)
 {
-	struct pollfd p = { r->sigfd, POLLIN, 0 };
+	struct pollfd p[2] = { { r->sigfd, POLLIN, 0 },
+			       { run_prom_fd(r->opt->prom), POLLIN, 0 } };
 	uint64_t now = run_now();
 
 	if (now - *last < RUN_SIGNAL_NS)
 		return;
 	*last = now;
-	if (poll(&p, 1, 0) > 0 && p.revents)
+	if (poll(p, 2, 0) <= 0)
+		return;
+	if (p[0].revents)
 		run_signal(r);
+	if (p[1].revents)	/* behind the records: answer from here */
+		run_prom_serve(r->opt->prom, &r->ctx, run_scrape_state, r, false);
 }
 
 static int run_events(struct run *r, uint64_t until, int timeout_ms)
@@ -599,17 +607,20 @@ static uint64_t run_next_due(struct run *r, int *probe)
 	return t;
 }
 
-/*
- * Time @due has come: handle every record before it (waiting out the
- * reader's window), then the timer tick or the -T stop.
- */
-static void run_due(struct run *r, uint64_t due, int probe)
+/* Handle every record before @due (waiting out the reader's window). */
+static void run_until(struct run *r, uint64_t due)
 {
 	int n;
 
 	do
 		n = run_events(r, due, 50);
 	while (n == RDR_NONE && !r->stopping);
+}
+
+/* Time @due has come: the records before it, then the timer tick or the -T stop. */
+static void run_due(struct run *r, uint64_t due, int probe)
+{
+	run_until(r, due);
 	if (r->stopping)
 		return;
 	if (probe < 0) {
@@ -621,6 +632,21 @@ static void run_due(struct run *r, uint64_t due, int probe)
 		run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
 	rt_run_probe(&r->ctx, (unsigned)probe, NULL);
 	run_check_exit(r, due);
+}
+
+/*
+ * --prometheus (run_prom.c): the state a scrape at @at answers from, as
+ * a timer tick's: every record before @at (unless @at is 0: behind a
+ * flood, the state after the last record handled), kernel hists read.
+ */
+static void run_scrape_state(void *arg, uint64_t at)
+{
+	struct run *r = arg;
+
+	if (at)
+		run_until(r, at);
+	if (r->prog->nhreads)
+		run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
 }
 
 /* ---- set-up ---- */
@@ -740,13 +766,14 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 
 	fds[0] = (struct pollfd){ r->sigfd, POLLIN, 0 };
 	fds[1] = (struct pollfd){ run_input_fd(&r->input), POLLIN, 0 };	/* -1: ignored */
-	n = 2;
+	fds[2] = (struct pollfd){ run_prom_fd(r->opt->prom), POLLIN, 0 };
+	n = 3;
 	if (r->rdr && now < quiet_end) {
 		int q = (int)((quiet_end - now + 999999) / 1000000);
 
 		t = t < 0 || q < t ? q : t;
 	} else if (r->rdr) {
-		n += rdr_pollfds(r->rdr, fds + 1, RUN_MAX_FDS - 1);
+		n += rdr_pollfds(r->rdr, fds + n, RUN_MAX_FDS - n);
 	}
 	if (poll(fds, (nfds_t)n, t) < 0 && errno != EINTR)
 		run_stop_at(r, run_now());
@@ -755,6 +782,11 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 	if (fds[1].revents) {
 		run_input_read(&r->input, &r->ctx);
 		run_check_exit(r, run_clock(r));
+		run_flush(r);
+	}
+	if (fds[2].revents) {
+		run_prom_serve(r->opt->prom, &r->ctx, run_scrape_state, r, true);
+		run_check_exit(r, run_now());
 		run_flush(r);
 	}
 }

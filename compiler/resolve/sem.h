@@ -55,6 +55,7 @@ enum sem_probe_kind {
 	SEM_P_TIMER,
 	SEM_P_INPUT_CHAR,	/* input.char: each byte of ktap's stdin */
 	SEM_P_INPUT_LINE,	/* input.line: each line */
+	SEM_P_PROMETHEUS,	/* prometheus: each scrape of --prometheus */
 };
 
 struct sem_probe {
