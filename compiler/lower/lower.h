@@ -82,9 +82,15 @@ struct kp_arg lower_fetch_arg(struct arena *a, const char *name, const char *fet
 const char *lower_filter_text(struct arena *a, const struct ast_expr *e,
 			      const struct sem_probe *probe);
 
-/* The same, and when NULL, why in *@why (a static string). */
+/* The script reads matched(): a regular expression must run in user
+   space, where it records the match. */
+#define LOWER_FILTER_NO_REGEX 1u
+
+/* The same, and when NULL, why in *@why (a static string); @flags are
+   LOWER_FILTER_*.  "" is a condition true for every event. */
 const char *lower_filter_explain(struct arena *a, const struct ast_expr *e,
-				 const struct sem_probe *probe, const char **why);
+				 const struct sem_probe *probe, unsigned flags,
+				 const char **why);
 
 /* Is @system:@name an event ktap's process tracking may read (it reads
    all of its records, so no probe's filter may go on it)? */

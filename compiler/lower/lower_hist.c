@@ -152,6 +152,30 @@ static bool lh_is_guard(const struct ast_stmt *s)
 	return t && t->kind == AST_S_NEXT;
 }
 
+static int lh_reads_fn(struct ast_expr *e, void *arg)
+{
+	return e->kind == AST_VAR && e->sym == arg ? -1 : 0;
+}
+
+/*
+ * Is @s "local = PURE" (an alias's prologue: syscall_any's name =
+ * syscall_name($id)) whose local none of @rest (@n statements) reads?
+ * With the guards in the kernel, nothing else needs it.
+ */
+static bool lh_dead_set(const struct ast_stmt *s, const struct ast_stmt **rest, unsigned n)
+{
+	const struct sem_sym *sym = lw_local_set(s);
+	unsigned k;
+
+	if (!sym)
+		return false;
+	for (k = 0; k < n; k++)
+		if (!lh_is_guard(rest[k]) &&
+		    ast_walk_stmt((struct ast_stmt *)rest[k], lh_reads_fn, (void *)sym))
+			return false;
+	return true;
+}
+
 static void lh_candidate(struct lh *h, unsigned i)
 {
 	struct lw_ctx *c = h->c;
@@ -174,7 +198,7 @@ static void lh_candidate(struct lh *h, unsigned i)
 	for (k = 0; k < n; k++) {
 		struct lh_upd u;
 
-		if (lead && lh_is_guard(v[k]))
+		if (lead && (lh_is_guard(v[k]) || lh_dead_set(v[k], v + k + 1, n - k - 1)))
 			continue;
 		lead = false;
 		if (!lh_update(v[k], &u)) {

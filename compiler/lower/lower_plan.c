@@ -125,6 +125,7 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 	bool *traceoff;
 
 	c->guards = arena_alloc(c->arena, (sp->nprobes + 1) * sizeof(*c->guards));
+	c->reads_matched = lw_reads_matched(sp);
 	for (i = 0; i < sp->nprobes; i++) {
 		const struct sem_probe *p = sp->probes[i];
 
