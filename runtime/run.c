@@ -18,6 +18,7 @@
 #include "reader.h"
 #include "fileio.h"
 #include "run_child.h"
+#include "run_progress.h"
 #include "run_proc.h"
 #include "run_input.h"
 #include "rt_stack.h"
@@ -92,6 +93,7 @@ struct run {
 	int maps_tgid;			/* the last maps refresh: whose, when */
 	uint64_t maps_at;
 	struct run_input input;		/* input.char/input.line: stdin */
+	struct run_progress progress;	/* -v: a line a second */
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -532,6 +534,7 @@ static void run_signal_check(struct run *r, uint64_t *last)
 	*last = now;
 	if (poll(&p, 1, 0) > 0 && p.revents)
 		run_signal(r);
+	run_progress_tick(&r->progress, now, r->nevents, r->rdr, r->prog, r->ctx.store, stderr);
 }
 
 static int run_events(struct run *r, uint64_t until, int timeout_ms)
@@ -706,7 +709,7 @@ static int run_timeout(struct run *r, uint64_t due)
 		t = due <= now ? 0 : (int)((due - now + 999999) / 1000000);
 	if (r->rdr && (rt = rdr_timeout_ms(r->rdr)) >= 0 && (t < 0 || rt < t))
 		t = rt;
-	return t;
+	return run_progress_timeout(&r->progress, now, t);
 }
 
 /*
@@ -765,6 +768,8 @@ static void run_loop(struct run *r)
 		run_flush(r);
 		if (!r->stopping)
 			run_wait(r, due, last_read);
+		run_progress_tick(&r->progress, run_now(), r->nevents, r->rdr, r->prog,
+				  r->ctx.store, stderr);
 	}
 }
 
@@ -926,6 +931,7 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 	if (run_setup(r) != 0)
 		goto out;
 	run_kind(r, IR_P_BEGIN);
+	run_progress_init(&r->progress, opt->verbose > 0, run_now());
 	if (run_timers(r, run_now()) != 0)
 		goto out;
 	run_check_exit(r, run_now());
