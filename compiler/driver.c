@@ -460,6 +460,12 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 	return 0;
 }
 
+/* lower_options.comm_key: the target's answer, the kernel asked once. */
+static bool drv_comm_key(void *target)
+{
+	return target_hist_comm(target);
+}
+
 static int drv_pass3(struct ktap_session *s)
 {
 	struct lower_options lo = { .buffer_kb = s->opt.buffer_mb * 1024,
@@ -474,6 +480,8 @@ static int drv_pass3(struct ktap_session *s)
 	lo.target_zero = !s->opt.command && s->opt.target_pid < 0;
 	lo.hist_stack = target_has(&s->target, TGT_HIST_COMMON_STACK) ? "common_stacktrace" :
 			"stacktrace";
+	lo.comm_key = drv_comm_key;
+	lo.comm_ctx = &s->target;
 	for (i = 0; i < s->opt.ndefines; i++)	/* -t counts each probe's hits */
 		if (!strcmp(s->opt.defines[i].name, "STP_TIMING"))
 			lo.hist = false;

@@ -37,6 +37,9 @@ enum tgt_feature {
 	TGT_STACKTRACE = 1u << 6,	/* the stacktrace event trigger */
 	TGT_SNAPSHOT = 1u << 7,		/* the snapshot trigger */
 	TGT_HIST_COMMON_STACK = 1u << 8, /* hist's stack key is spelled common_stacktrace */
+	/* hist keys on common_comm (6.16): no README line says so, the
+	   kernel is asked (target_hist_comm()) */
+	TGT_HIST_COMM = 1u << 9,
 };
 
 /*
@@ -72,7 +75,19 @@ struct ktap_target {
 	const char *exec_path;		/* search path for process("NAME") */
 	const char *filter_functions;	/* available_filter_functions */
 	bool root;			/* can create tracefs objects */
+	bool asked;			/* the kernel was asked (TGT_HIST_COMM) */
 };
+
+/*
+ * Can the target's hists key on common_comm (the task's name when the
+ * event happened)?  A --target DIR says so in its ktap-target's
+ * features= (--save-target writes it); this machine's kernel is asked
+ * once, as root, by trying "hist:keys=common_comm" in an instance of
+ * ktap's own that is removed at once (runtime/tfs_probe.c): the tracefs
+ * README has no line for it.  False without hist triggers, without
+ * root, and with KTAP_TRACEFS.
+ */
+bool target_hist_comm(struct ktap_target *t);
 
 /*
  * Describe this machine (@release/@arch override uname when non-NULL,
@@ -93,7 +108,7 @@ int target_load(struct ktap_target *t, struct arena *a, const struct tgt_env *en
  * event format, BTF, configuration) into directory @dir.  Returns 0, or
  * -1 after printing why to @err.
  */
-int target_save(const struct ktap_target *t, const char *dir, FILE *err);
+int target_save(struct ktap_target *t, const char *dir, FILE *err);
 
 static inline bool target_has(const struct ktap_target *t, unsigned features)
 {

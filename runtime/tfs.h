@@ -126,6 +126,15 @@ const char *tfs_error(const struct tfs *t);
  */
 int tfs_destroy(struct tfs *t, char *err, size_t errlen);
 
+/*
+ * tfs_try_trigger - does the kernel take @trigger on @event ("SYS/NAME")?
+ * Tried in a new instance of this process's (tfs_create()), removed at
+ * once with everything in it (tfs_probe.c).  1 yes, 0 no (the kernel
+ * refused the write), -1 when it could not be tried (no root, no
+ * tracefs: err).
+ */
+int tfs_try_trigger(const char *event, const char *trigger);
+
 /* The locked instance directory's fd (for the guardian to inherit). */
 int tfs_lock_fd(const struct tfs *t);
 

@@ -31,6 +31,10 @@ struct lower_options {
 	const char *hist_stack;	/* the hist's stack key: "stacktrace" (6.1) or
 				   "common_stacktrace" */
 	int verbose;		/* -v: say what was lowered and why not */
+	/* Can hists key on common_comm (execname())?  Asked only when a
+	   hist would key on execname(); NULL: no. */
+	bool (*comm_key)(void *ctx);
+	void *comm_ctx;
 };
 
 /* Lower @p.  Returns NULL after reporting errors. */

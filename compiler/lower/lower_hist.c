@@ -386,9 +386,14 @@ static const struct tpf_field *lh_field(const struct sem_probe *p, const struct 
 	return &p->event->fields[e->ref];
 }
 
-/* Key @e of probe @p: its hist field name and how the runtime reads it. */
-static const char *lh_key(const struct sem_probe *p, const struct ast_expr *e,
-			  struct ir_hkey *k)
+/*
+ * Key @e of probe @p: its hist field name and how the runtime reads it.
+ * execname() is the kernel's common_comm where the target's hists have
+ * it (the name when the event happened, as the user-space path's);
+ * elsewhere common_pid, named through ktap's process tracking.
+ */
+static const char *lh_key(const struct lower_options *opt, const struct sem_probe *p,
+			  const struct ast_expr *e, struct ir_hkey *k)
 {
 	const struct tpf_field *f = lh_field(p, e);
 
@@ -412,7 +417,12 @@ static const char *lh_key(const struct sem_probe *p, const struct ast_expr *e,
 	switch (-e->ref - 1) {
 	case IR_BI_TID: k->kind = IR_HK_TID; break;
 	case IR_BI_PID: k->kind = IR_HK_PID; break;
-	case IR_BI_EXECNAME: k->kind = IR_HK_EXECNAME; k->is_string = true; break;
+	case IR_BI_EXECNAME:
+		k->is_string = true;
+		if (opt->comm_key && opt->comm_key(opt->comm_ctx))
+			return "common_comm";	/* IR_HK_FIELD: a string key */
+		k->kind = IR_HK_EXECNAME;
+		break;
 	case IR_BI_CPU: k->kind = IR_HK_CPU; return "common_cpu";
 	default: return NULL;
 	}
@@ -481,7 +491,7 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 			r->keys[r->nkeys] = (struct ir_hkey){ .kind = IR_HK_KSTACK, .is_string = true };
 			f = h->opt->hist_stack ? h->opt->hist_stack : "stacktrace";
 			h->g[u->global].stack = true;
-		} else if (!(f = lh_key(p, kl->v[i], &r->keys[r->nkeys]))) {
+		} else if (!(f = lh_key(h->opt, p, kl->v[i], &r->keys[r->nkeys]))) {
 			*why = "a key is not an event field, tid(), pid(), execname(), cpu() "
 			       "or a constant";
 			return NULL;
