@@ -93,6 +93,12 @@ struct tfs *tfs_create(const char *name, const struct tfs_options *opt,
 int tfs_write(struct tfs *t, const char *path, const char *text, bool global);
 
 /*
+ * tfs_clear_pids - empty the instance's set_event_pid (its one open with
+ * O_TRUNC: every other file is only appended to).  0 or -1 (tfs_error()).
+ */
+int tfs_clear_pids(struct tfs *t);
+
+/*
  * tfs_tracing_on - set the instance's tracing_on (never the top-level
  * one).  Returns 0 or -1 (tfs_error()).
  */

@@ -72,6 +72,9 @@ void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
 
 /* Append kernel object @o (copied) to @ir's plan. */
 void lower_kplan_add(struct arena *a, struct ir_prog *ir, const struct kp_obj *o);
+/* The same, at index @at of the plan (what was there and after moves up). */
+void lower_kplan_insert(struct arena *a, struct ir_prog *ir, unsigned at,
+			const struct kp_obj *o);
 
 /*
  * A fetch argument from pass 2's "FETCH:TYPE" text (the DWARF and BTF

@@ -14,7 +14,8 @@
  * time), "&" tests, string globs, and !, && and || of those.  pid()
  * stays in user space: events carry the thread id (common_pid) but not
  * the process id, so no filter can test pid() exactly, not even
- * pid() == target() (the -c/-x process may have threads).
+ * pid() == target() (the -c/-x process may have threads; lower_target.c
+ * pre-filters with set_event_pid when every probe checks it).
  *
  * Guards arrive read through the probe's prologue (lower_bind.c): a
  * condition that is true for every event is "" (nothing to filter), and

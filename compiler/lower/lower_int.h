@@ -8,6 +8,8 @@
  *   lower_plan.c    events, dynamic events, filters -> kernel plan objects
  *   lower_guard.c   a probe's guard: what the kernel filters, what stays
  *   lower_bind.c    locals a probe's prologue binds, read through by guards
+ *   lower_fold.c    guard conditions known at compile time, syscall_name() sets
+ *   lower_target.c  the -c/-x target as a set_event_pid pre-filter
  *   lower_kobj.c    appending kernel objects to the plan (no callbacks)
  *   lower_filter.c  guard expressions -> kernel filter text
  *   lower_track.c   the process-tracking events
@@ -139,6 +141,12 @@ bool lw_bind_stmt(struct lw_ctx *c, struct lw_binds *b, const struct ast_stmt *s
 /* @e with the locals bound in @b replaced (@e itself when none is). */
 const struct ast_expr *lw_bind_subst(struct lw_ctx *c, const struct lw_binds *b,
 				     const struct ast_expr *e);
+
+/* ---- lower_target.c: the -c/-x target's pre-filter ---- */
+
+/* When every event probe checks pid() == target(): set_event_pid and
+   options/event-fork first in the plan (-v says why not). */
+void lw_target_prefilter(struct lw_ctx *c, const struct lower_options *opt);
 
 /* ---- lower_fold.c: conditions known at compile time ---- */
 
