@@ -115,6 +115,18 @@ static void lw_flatten(struct lw_ctx *c, const struct ast_stmt *s,
 	(*v)[(*n)++] = s;
 }
 
+/* Is one of @v (@n statements) a guard: "if (C) next", or the last
+   statement and an "if (C) S" without else? */
+static bool lw_later_guard(const struct ast_stmt **v, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (v[i]->kind == AST_S_IF && !v[i]->s2 && (lw_is_next(v[i]->s1) || i + 1 == n))
+			return true;
+	return false;
+}
+
 /*
  * The leading "if (C) next" statements of a body, in order, read
  * through the locals the statements before them bound (an alias's
@@ -138,6 +150,8 @@ static void lw_leading_guards(struct lw_ctx *c, struct lw_probe_guards *g,
 		else if (!lw_bind_stmt(c, &g->binds, s))
 			break;
 	}
+	if (i + 1 < n && lw_later_guard(v + i + 1, n - i - 1))
+		g->stopped = v[i];	/* for -v: why the guards after it stay */
 	if (i + 1 != n)
 		return;
 	s = v[i];
@@ -267,6 +281,12 @@ void lw_guard_explain(struct lw_ctx *c, FILE *out, const struct sem_probe *p,
 	src_linecol(c->src, p->span.file, p->span.start, &line, &col);
 	fprintf(out, "Pass 3: probe %s (%s:%u:%u): ", p->pp, f ? f->name : "<input>",
 		line, col);
+	if (!g->n && g->stopped) {
+		src_linecol(c->src, g->stopped->span.file, g->stopped->span.start, &line, &col);
+		fprintf(out, "no condition before line %u:%u, which may have side effects: "
+			"the guards after it stay in user space\n", line, col);
+		return;
+	}
 	if (!g->n) {
 		fprintf(out, "no condition%s\n", traceoff ? ", traceoff trigger" : "");
 		return;

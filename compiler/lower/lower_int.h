@@ -58,6 +58,8 @@ struct lw_probe_guards {
 	bool only_exit;			/* the handler then only calls exit() */
 	const char *shared_why;		/* why the guards are checked in user space too */
 	struct lw_binds binds;		/* while the guards are built */
+	/* the statement that ended the guards, when guards follow it */
+	const struct ast_stmt *stopped;
 };
 
 struct lw_loop {
