@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "target.h"
 #include "arena.h"
+#include "../runtime/tfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -43,6 +44,9 @@ static const struct {
 	{ TGT_HIST_COMMON_STACK, "common_stacktrace", "common_stacktrace", NULL },
 	/* >= 6.10 with CONFIG_FPROBE_EVENTS */
 	{ TGT_TPROBES, "tprobes", "t[:[<group>/][<event>]] <tracepoint>", NULL },
+	/* no README text: target_hist_comm() asks the kernel, a saved
+	   target's ktap-target lists it */
+	{ TGT_HIST_COMM, "hist_common_comm", NULL, NULL },
 };
 #define TGT_NFEATURES (sizeof(tgt_features) / sizeof(tgt_features[0]))
 
@@ -99,7 +103,8 @@ static unsigned tgt_features_of(const char *dir)
 	snprintf(path, sizeof(path), "%s/README", dir);
 	readme = tgt_slurp(path, NULL);
 	for (i = 0; i < TGT_NFEATURES; i++)
-		if ((readme && strstr(readme, tgt_features[i].readme) &&
+		if ((readme && tgt_features[i].readme &&
+		     strstr(readme, tgt_features[i].readme) &&
 		     /* a copy's own README is no tracefs README */
 		     strstr(readme, "tracing mini-HOWTO")) ||
 		    (tgt_features[i].file && tgt_exists(dir, tgt_features[i].file)))
@@ -171,6 +176,7 @@ static const char *tgt_live_config(struct arena *a, const char *release, bool ow
 static void tgt_apply_env(struct ktap_target *t, const struct tgt_env *env)
 {
 	if (env->tracefs) {
+		t->asked = true;	/* a copy's formats: no kernel to ask */
 		t->tracefs = env->tracefs;
 		t->tracefs_problem = NULL;
 		t->tracefs_denied = false;
@@ -220,6 +226,34 @@ void target_live(struct ktap_target *t, struct arena *a, const struct tgt_env *e
 						   t->tracefs);
 }
 
+/* The features a saved target's "features=" @list names that only
+   asking the kernel tells (no README text, no control file). */
+static unsigned tgt_asked_features(const char *list)
+{
+	unsigned i, f = 0;
+	size_t n;
+	const char *p;
+
+	for (i = 0; list && i < TGT_NFEATURES; i++) {
+		if (tgt_features[i].readme || tgt_features[i].file)
+			continue;
+		n = strlen(tgt_features[i].name);
+		for (p = list; (p = strstr(p, tgt_features[i].name)); p += n)
+			if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+				f |= tgt_features[i].bit;
+	}
+	return f;
+}
+
+bool target_hist_comm(struct ktap_target *t)
+{
+	if (!t->asked && t->root && *t->tracefs && (t->features & TGT_HIST) &&
+	    tfs_try_trigger("sched/sched_process_exec", "hist:keys=common_comm") == 1)
+		t->features |= TGT_HIST_COMM;
+	t->asked = true;
+	return target_has(t, TGT_HIST_COMM);
+}
+
 /* "KEY=VALUE" of @text, or NULL. */
 static const char *tgt_key(struct arena *a, const char *text, const char *key)
 {
@@ -250,6 +284,8 @@ int target_load(struct ktap_target *t, struct arena *a, const struct tgt_env *en
 	t->release = tgt_key(a, desc, "release");
 	t->arch = tgt_key(a, desc, "arch");
 	t->cpus = tgt_key(a, desc, "cpus");
+	t->features = tgt_asked_features(tgt_key(a, desc, "features"));
+	t->asked = true;
 	free(desc);
 	if (!t->cpus)
 		t->cpus = "0";
@@ -258,7 +294,7 @@ int target_load(struct ktap_target *t, struct arena *a, const struct tgt_env *en
 			 "kernel's release= and arch=", dir, dir);
 		return -1;
 	}
-	t->features = tgt_features_of(dir);
+	t->features |= tgt_features_of(dir);
 	path = arena_printf(a, "%s/config", dir);
 	t->kconfig_path = access(path, R_OK) == 0 ? path : NULL;
 	path = arena_printf(a, "%s/btf/vmlinux", dir);
@@ -355,7 +391,7 @@ static int tgt_save_formats(const char *src, const char *dir, FILE *err)
 	return r;
 }
 
-int target_save(const struct ktap_target *t, const char *dir, FILE *err)
+int target_save(struct ktap_target *t, const char *dir, FILE *err)
 {
 	char to[PATH_MAX], from[PATH_MAX], feat[256];
 	char *desc;
@@ -370,6 +406,7 @@ int target_save(const struct ktap_target *t, const char *dir, FILE *err)
 	snprintf(to, sizeof(to), "%s/events", dir);
 	if (tgt_mkdir(to, err) != 0)
 		return -1;
+	target_hist_comm(t);	/* asked before it is saved */
 	if (asprintf(&desc, "release=%s\narch=%s\ncpus=%s\nfeatures=%s\n", t->release,
 		     t->arch, t->cpus,
 		     target_feature_names(t->features, feat, sizeof(feat))) < 0)

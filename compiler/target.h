@@ -38,6 +38,9 @@ enum tgt_feature {
 	TGT_SNAPSHOT = 1u << 7,		/* the snapshot trigger */
 	TGT_HIST_COMMON_STACK = 1u << 8, /* hist's stack key is spelled common_stacktrace */
 	TGT_TPROBES = 1u << 9,		/* tracepoint probe events (t:, >= 6.10) */
+	/* hist keys on common_comm (6.16): no README line says so, the
+	   kernel is asked (target_hist_comm()) */
+	TGT_HIST_COMM = 1u << 10,
 };
 
 /*
@@ -83,7 +86,19 @@ struct ktap_target {
 	const char *recording;
 	const char *scratch;
 	int recording_cpus;
+	bool asked;			/* the kernel was asked (TGT_HIST_COMM) */
 };
+
+/*
+ * Can the target's hists key on common_comm (the task's name when the
+ * event happened)?  A --target DIR says so in its ktap-target's
+ * features= (--save-target writes it); this machine's kernel is asked
+ * once, as root, by trying "hist:keys=common_comm" in an instance of
+ * ktap's own that is removed at once (runtime/tfs_probe.c): the tracefs
+ * README has no line for it.  False without hist triggers, without
+ * root, and with KTAP_TRACEFS.
+ */
+bool target_hist_comm(struct ktap_target *t);
 
 /*
  * Describe this machine (@release/@arch override uname when non-NULL,
@@ -119,7 +134,7 @@ void target_cleanup(struct ktap_target *t);
  * event format, BTF, configuration) into directory @dir.  Returns 0, or
  * -1 after printing why to @err.
  */
-int target_save(const struct ktap_target *t, const char *dir, FILE *err);
+int target_save(struct ktap_target *t, const char *dir, FILE *err);
 
 static inline bool target_has(const struct ktap_target *t, unsigned features)
 {

@@ -270,6 +270,7 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 	if (!d->errors) {
 		lower_track(a, c.ir, opt->tracefs);
 		lower_stack(a, c.ir, opt->explain);
+		lw_target_prefilter(&c, opt);
 	}
 	return d->errors ? NULL : c.ir;
 }
