@@ -77,7 +77,7 @@ static inline bool sema_tracefs_said(struct sema_ctx *c)
  *   sema.c -> sema_type.c -> sema_spec.c;  sema.c -> sema_check.c
  *   sema_type.c -> sema_target.c -> sema_spec.c (typing calls target
  *   resolution; it types subexpressions back through c->type_expr)
- *   all of them -> sema_sym.c, sema_point.c (leaves)
+ *   all of them -> sema_sym.c, sema_point.c, sema_tick.c (leaves)
  */
 
 /* ---- sema_sym.c: builtins, globals, functions, probes ---- */
@@ -142,6 +142,16 @@ struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_eve
 	*(c)->in->target->tracefs ? "" : " (", \
 	*(c)->in->target->tracefs ? "" : (c)->in->target->tracefs_problem, \
 	*(c)->in->target->tracefs ? "" : ")"
+
+/* ---- sema_tick.c: timer.profile ---- */
+
+/*
+ * timer.profile[.tick] (@optional: report nothing): 0 when @p is not
+ * one, 1 with the tracepoint in *@ev and the condition on its record
+ * in *@cond, -1 after an error.
+ */
+int sema_tick_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional,
+		    struct tpf_event **ev, struct ast_expr **cond);
 
 /* ---- sema_probe.c: probe points to probes ---- */
 

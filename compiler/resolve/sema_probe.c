@@ -240,7 +240,7 @@ static int point_timer(struct sema_ctx *c, struct point_state *st,
 	    (unit = point_timer_unit(p->comps[1].name, n, &hz)) == 0) {
 		diag_error(c->diag, p->span,
 			   "expected timer.s(N), .ms(N), .us(N), .ns(N), .hz(N) or .jiffies(N) with N > 0%s",
-			   point_is(p, 1, "profile") ? " (timer.profile is not supported)" : "");
+			   point_is(p, 1, "profile") ? ", or timer.profile[.tick]" : "");
 		return -1;
 	}
 	if (p->n == 3 && (!point_is(p, 2, "randomize") || !point_num_arg(p, 2, &r) || r < 0)) {
@@ -258,6 +258,30 @@ static int point_timer(struct sema_ctx *c, struct point_state *st,
 	sp->randomize_ns = hz ? 0 : r * unit;
 	if (sp->period_ns <= 0)
 		sp->period_ns = 1;
+	return 1;
+}
+
+/*
+ * timer.profile and timer.profile.tick: a tracepoint kept to the
+ * scheduler tick's records by a condition (sema_tick.c).
+ */
+static int point_tick(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
+{
+	struct point_state inner = *st;
+	struct tpf_event *ev = NULL;
+	struct ast_expr *cond = NULL;
+	struct sem_probe *sp;
+	int r = sema_tick_point(c, p, st->optional, &ev, &cond);
+
+	if (r < 0 && st->optional)
+		return 1;
+	if (r <= 0)
+		return r;
+	inner.cond = point_and(c, st->cond, cond);
+	sp = point_emit(c, &inner, SEM_P_TRACE, "timer.profile.tick");
+	sp->event = ev;
+	if (p->n == 2)
+		sp->family = "timer.profile";	/* -l: the alias, as stap's */
 	return 1;
 }
 
@@ -854,6 +878,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 	if (point_aliases(c, st, p))
 		return;
 	if ((r = point_simple(c, st, p)) != 0 || (r = point_trace(c, st, p)) != 0 ||
+	    (r = point_tick(c, st, p)) != 0 ||
 	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
 	    (r = point_process_life(c, st, p)) != 0 || (r = point_input(c, st, p)) != 0 ||
 	    (r = point_kernel_function(c, st, p)) != 0 ||
