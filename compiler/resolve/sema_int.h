@@ -77,7 +77,7 @@ static inline bool sema_tracefs_said(struct sema_ctx *c)
  *   sema.c -> sema_type.c -> sema_spec.c;  sema.c -> sema_check.c
  *   sema_type.c -> sema_target.c -> sema_spec.c (typing calls target
  *   resolution; it types subexpressions back through c->type_expr)
- *   all of them -> sema_sym.c, sema_point.c, sema_tick.c (leaves)
+ *   all of them -> sema_sym.c, sema_point.c, sema_tick.c, sema_plt.c (leaves)
  */
 
 /* ---- sema_sym.c: builtins, globals, functions, probes ---- */
@@ -152,6 +152,19 @@ struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_eve
  */
 int sema_tick_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional,
 		    struct tpf_event **ev, struct ast_expr **cond);
+
+/* ---- sema_plt.c: process().plt() ---- */
+
+struct fetch_site;
+
+/*
+ * process("PATH").plt[("NAME")][.return] (@optional: report nothing):
+ * 0 when @p is not one; 1 with the stubs' sites in *@sites (*@nsites,
+ * 0 when an optional point matched none) and *@ret for .return; -1
+ * after an error.
+ */
+int sema_plt_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional,
+		   struct fetch_site ***sites, unsigned *nsites, bool *ret);
 
 /* ---- sema_probe.c: probe points to probes ---- */
 

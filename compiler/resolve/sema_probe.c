@@ -589,6 +589,23 @@ static int point_process(struct sema_ctx *c, struct point_state *st,
 	return n || st->optional ? 1 : -1;
 }
 
+/* process("PATH").plt("NAME")[.return]: a uprobe on each PLT stub (sema_plt.c). */
+static int point_plt(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
+{
+	struct fetch_site **sites = NULL;
+	unsigned i, n = 0;
+	bool ret = false;
+	int r = sema_plt_point(c, p, st->optional, &sites, &n, &ret);
+
+	if (r < 0 && st->optional)
+		return 1;
+	for (i = 0; r > 0 && i < n; i++)
+		point_emit_dyn(c, st, sites[i], sites[i]->path, ret,
+			    arena_printf(c->arena, "process(\"%s\").plt(\"%s\")%s",
+					 sites[i]->path, sites[i]->name, ret ? ".return" : ""));
+	return r;
+}
+
 /*
  * kernel.function("NAME")[.call|.return] and kprobe.function("NAME")
  * [.return]: kprobes (kretprobes) on kernel functions, parameters from
@@ -884,7 +901,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 	    (r = point_kernel_function(c, st, p)) != 0 ||
 	    (r = point_kernel_statement(c, st, p)) != 0 ||
 	    (r = point_process_statement(c, st, p)) != 0 ||
-	    (r = point_process_mark(c, st, p)) != 0)
+	    (r = point_process_mark(c, st, p)) != 0 || (r = point_plt(c, st, p)) != 0)
 		return;
 	if (st->optional)
 		return;
