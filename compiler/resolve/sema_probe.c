@@ -685,6 +685,13 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 /* Families ktap knows but this version cannot run yet. */
 static int point_later(struct sema_ctx *c, const struct ast_ppoint *p)
 {
+	/* Not later: never, as ktap works (one line saying why). */
+	if (point_is(p, 0, "kernel") && point_is(p, 1, "data")) {
+		diag_error(c->diag, p->span, "kernel.data() probes are hardware watchpoints, "
+			   "which stap sets through perf's breakpoint events: ktap uses tracefs "
+			   "only, and tracefs has no watchpoint events");
+		return -1;
+	}
 	static const char *const later[] = {
 		"kernel", "kprobe", "module", "process",
 		"perf", "procfs", "netfilter", "python2", "python3", "java",
