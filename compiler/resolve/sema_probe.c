@@ -280,8 +280,8 @@ static int point_tick(struct sema_ctx *c, struct point_state *st, const struct a
 	inner.cond = point_and(c, st->cond, cond);
 	sp = point_emit(c, &inner, SEM_P_TRACE, "timer.profile.tick");
 	sp->event = ev;
-	if (p->n == 2)
-		sp->family = "timer.profile";	/* -l: the alias, as stap's */
+	if (p->n == 2 && c->alias_depth == 0)
+		sp->family = "timer.profile";	/* -l: stap's alias name */
 	return 1;
 }
 
