@@ -118,7 +118,7 @@ char *target_read_config(const struct ktap_target *t);
 /*
  * The kernel symbols a saved target keeps in DIR/kallsyms: the ones the
  * passes look up by name (today the scheduler tick's handler for
- * timer.profile, named differently across kernels: sema_tick.c).
+ * timer.profile, named differently across kernels: sema_timer.c).
  */
 #define TGT_SAVED_KSYMS { "tick_sched_timer", "tick_nohz_handler" }
 

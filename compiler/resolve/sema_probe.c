@@ -205,83 +205,24 @@ static int point_trace(struct sema_ctx *c, struct point_state *st,
 	return 1;
 }
 
-/* Nanoseconds per unit of timer.UNIT(N); 0 when UNIT is not a timer. */
-static int64_t point_timer_unit(const char *unit, int64_t n, bool *per_second)
-{
-	*per_second = false;
-	if (!strcmp(unit, "s") || !strcmp(unit, "sec"))
-		return 1000000000;
-	if (!strcmp(unit, "ms") || !strcmp(unit, "msec"))
-		return 1000000;
-	if (!strcmp(unit, "us") || !strcmp(unit, "usec"))
-		return 1000;
-	if (!strcmp(unit, "ns") || !strcmp(unit, "nsec"))
-		return 1;
-	if (!strcmp(unit, "jiffies"))
-		return 4000000;		/* HZ=250, Debian's default */
-	if (!strcmp(unit, "hz")) {
-		*per_second = true;
-		return n;
-	}
-	return 0;
-}
-
-/* timer.UNIT(N)[.randomize(M)] */
+/* timer.UNIT(N)[.randomize(M)] and timer.profile[.tick] (sema_timer.c). */
 static int point_timer(struct sema_ctx *c, struct point_state *st,
 		    const struct ast_ppoint *p)
 {
-	int64_t n, r = 0, unit;
-	bool hz;
-	struct sem_probe *sp;
-
-	if (p->n < 2 || p->n > 3 || !point_is(p, 0, "timer"))
-		return 0;
-	if (!point_num_arg(p, 1, &n) || n <= 0 ||
-	    (unit = point_timer_unit(p->comps[1].name, n, &hz)) == 0) {
-		diag_error(c->diag, p->span,
-			   "expected timer.s(N), .ms(N), .us(N), .ns(N), .hz(N) or .jiffies(N) with N > 0%s",
-			   point_is(p, 1, "profile") ? ", or timer.profile[.tick]" : "");
-		return -1;
-	}
-	if (p->n == 3 && (!point_is(p, 2, "randomize") || !point_num_arg(p, 2, &r) || r < 0)) {
-		diag_error(c->diag, p->comps[2].span,
-			   "expected .randomize(N) with N >= 0 after a timer");
-		return -1;
-	}
-	if (p->n == 3 && hz) {
-		diag_error(c->diag, p->comps[2].span,
-			   "randomization is not supported for hertz timers (timer.hz(N))");
-		return -1;
-	}
-	sp = point_emit(c, st, SEM_P_TIMER, sema_point_text(c, p));
-	sp->period_ns = hz ? 1000000000 / n : n * unit;
-	sp->randomize_ns = hz ? 0 : r * unit;
-	if (sp->period_ns <= 0)
-		sp->period_ns = 1;
-	return 1;
-}
-
-/*
- * timer.profile and timer.profile.tick: a tracepoint kept to the
- * scheduler tick's records by a condition (sema_tick.c).
- */
-static int point_tick(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
-{
 	struct point_state inner = *st;
-	struct tpf_event *ev = NULL;
-	struct ast_expr *cond = NULL;
+	struct sema_timer t;
 	struct sem_probe *sp;
-	int r = sema_tick_point(c, p, st->optional, &ev, &cond);
+	int r = sema_timer_point(c, p, st->optional, &t);
 
-	if (r < 0 && st->optional)
-		return 1;
-	if (r <= 0)
+	if (r <= 0 || t.none)
 		return r;
-	inner.cond = point_and(c, st->cond, cond);
-	sp = point_emit(c, &inner, SEM_P_TRACE, "timer.profile.tick");
-	sp->event = ev;
-	if (p->n == 2 && c->alias_depth == 0)
-		sp->family = "timer.profile";	/* -l: stap's alias name */
+	inner.cond = point_and(c, st->cond, t.cond);
+	sp = point_emit(c, &inner, t.kind, t.pp);
+	sp->event = t.event;
+	sp->period_ns = t.period_ns;
+	sp->randomize_ns = t.randomize_ns;
+	if (t.family && c->alias_depth == 0)
+		sp->family = t.family;
 	return 1;
 }
 
@@ -956,7 +897,6 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 	if (point_aliases(c, st, p, false))
 		return;
 	if ((r = point_simple(c, st, p)) != 0 || (r = point_trace(c, st, p)) != 0 ||
-	    (r = point_tick(c, st, p)) != 0 ||
 	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
 	    (r = point_process_life(c, st, p)) != 0 || (r = point_input(c, st, p)) != 0 ||
 	    (r = point_kernel_function(c, st, p)) != 0 ||
