@@ -57,6 +57,11 @@ int sema_plt_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional
 	pattern = fn ? arena_strndup(c->arena, fn->str, fn->len) : "*";
 	u = relf_open(c->in->up, file, err, sizeof(err));
 	n = u ? rplt_entries(c->arena, u->elf, pattern, &e, why, sizeof(why)) : -1;
+	if (n == 0 && rplt_entries(c->arena, u->elf, "*", &e, why, sizeof(why)) == 0) {
+		n = -1;		/* nothing to match: say why, not "no match" */
+		snprintf(why, sizeof(why), "it imports no function through a PLT (a static "
+			 "program, or one linked with -fno-plt)");
+	}
 	if (n <= 0) {
 		if (u)
 			snprintf(err, sizeof(err), n ? "%s: %s" : "no PLT entry of %s matches \"%s\"",

@@ -63,6 +63,15 @@ check_err "a glob that matches no stub is an error" \
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe process("'"$P"'").plt("puts") { println($s) }'
 check_err "a target variable other than \$\$name is an error" \
 	"<input>:1:$((41 + ${#P})): error: target variable '\$s' is not available in a .plt() probe: a PLT stub has no debug information (only \$\$name, the function's name)"
+# a static program (Debian's busybox is one) has stubs for its ifuncs only
+B=$(command -v busybox 2>/dev/null || :)
+if [ -n "$B" ] && B=$(readlink -f "$B") && ! readelf -d "$B" 2>/dev/null | grep -q NEEDED; then
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe process("'"$B"'").plt { }'
+	check_err "a static program: it imports nothing through a PLT" \
+		"<input>:1:7: error: $B: it imports no function through a PLT (a static program, or one linked with -fno-plt)"
+else
+	skip "a static program's PLT" "no static busybox here"
+fi
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe process("'"$P"'").plt("puts") ? { } probe begin { exit() }'
 if [ "$rc" -eq 0 ] && grep -q "puts_" "$TMP/out"; then
 	ok "an optional point resolves like a plain one"
