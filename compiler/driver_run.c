@@ -1,6 +1,7 @@
 /*
  * driver_run.c - pass 5 from the command line: the -D limits, -o, -T,
- * -c and -x options turned into run_options, and the live source.
+ * -c and -x options turned into run_options, and the source: live (with
+ * --record's writer), or a recording (-i, --replay).
  */
 #include "driver.h"
 #include "session.h"
@@ -8,6 +9,8 @@
 #include "../runtime/ksym.h"
 #include "../runtime/live.h"
 #include "../runtime/run.h"
+#include "../runtime/recorded.h"
+#include "../runtime/tracedat_write.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -73,23 +76,46 @@ static int drv_limits(const struct ktap_session *s, struct rt_limits *lim)
 	return 0;
 }
 
-/* --replay DIR: the recorded records instead of the kernel's. */
-static int drv_replay(struct ktap_session *s, struct run_options *ro)
+/* --replay DIR or -i FILE: recorded records instead of the kernel's. */
+static int drv_recorded(struct ktap_session *s, struct run_options *ro, const char *path,
+			bool tracedat)
 {
-	struct replay *rp = replay_new(s->opt.replay_dir);
+	struct recorded *rc = recorded_new(path, tracedat);
 	int status;
 
-	if (!rp)
+	if (!rc)
 		return 1;
-	replay_source(rp, &ro->source);
+	recorded_source(rc, &ro->source);
 	status = run_plan(s->ir, ro);
-	replay_free(rp);
+	recorded_free(rc);
 	return status;
+}
+
+/* --record FILE: the writer, created before the run (a bad path fails
+   before anything is armed). */
+static struct tdw *drv_record_new(const struct ktap_session *s)
+{
+	char err[TDW_ERRLEN];
+	struct tdw *w = tdw_new(s->opt.record_file, err, sizeof(err));
+
+	if (!w)
+		fprintf(stderr, "ktap: error: %s\n", err);
+	return w;
+}
+
+static int drv_record_finish(struct tdw *w)
+{
+	char err[TDW_ERRLEN];
+
+	if (tdw_finish(w, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "ktap: error: %s\n", err);
+	return -1;
 }
 
 int drv_pass5(struct ktap_session *s)
 {
-	struct live_options lo = { NULL, (unsigned)s->opt.verbose };
+	struct live_options lo = { .verbose = (unsigned)s->opt.verbose };
 	struct run_options ro = { 0 };
 	struct ksym_table *ksyms;
 	struct live *live;
@@ -112,8 +138,13 @@ int drv_pass5(struct ktap_session *s)
 	}
 	ksyms = session_ksyms(s);
 	ro.ksym = ksyms;
-	if (s->opt.replay_dir) {
-		status = drv_replay(s, &ro);
+	if (s->opt.replay_dir || s->opt.input_file) {
+		status = s->opt.replay_dir ? drv_recorded(s, &ro, s->opt.replay_dir, false) :
+			 drv_recorded(s, &ro, s->opt.input_file, true);
+		goto out;
+	}
+	if (s->opt.record_file && !(lo.record = drv_record_new(s))) {
+		status = 1;
 		goto out;
 	}
 	live = live_new(&lo);
@@ -124,6 +155,9 @@ int drv_pass5(struct ktap_session *s)
 	live_source(live, &ro.source);
 	status = run_plan(s->ir, &ro);
 	live_free(live);
+	if (lo.record && drv_record_finish(lo.record) != 0 && status == 0)
+		status = 1;
+	tdw_free(lo.record);
 out:
 	ksym_free(ksyms);
 	/* A write error during the run was reported by run_plan() already. */

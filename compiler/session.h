@@ -57,6 +57,8 @@ struct ktap_options {
 	const char *release;		/* -r RELEASE */
 	const char *arch;		/* -a ARCH */
 	const char *replay_dir;		/* --replay DIR (tests) */
+	const char *input_file;		/* -i FILE: a trace-cmd recording */
+	const char *record_file;	/* --record FILE: write one */
 	const char *target_dir;		/* --target DIR: compile for that machine */
 	const char *save_target;	/* --save-target DIR */
 	bool no_lower;			/* --no-lower: aggregations in user space */

@@ -278,6 +278,9 @@ struct ir_prog {
 
 /* -p3: print the plan (kernel writes, then the code). */
 void ir_dump(FILE *out, const struct ir_prog *p);
+
+/* Its user-space part only (-i: nothing is written to a kernel). */
+void ir_dump_user(FILE *out, const struct ir_prog *p);
 const char *ir_op_name(enum ir_op op);
 const char *ir_builtin_name(unsigned id);
 

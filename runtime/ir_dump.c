@@ -149,9 +149,14 @@ static void ir_dump_probe(FILE *out, const struct ir_prog *p, unsigned i)
 
 void ir_dump(FILE *out, const struct ir_prog *p)
 {
+	ir_dump_writes(out, p);
+	ir_dump_user(out, p);
+}
+
+void ir_dump_user(FILE *out, const struct ir_prog *p)
+{
 	unsigned i;
 
-	ir_dump_writes(out, p);
 	fputs("# user space\n", out);
 	for (i = 0; i < p->nglobals; i++)
 		fprintf(out, "global %u %s%s\n", i, p->globals[i].name,

@@ -109,6 +109,14 @@ static uint64_t run_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
+/* The run's time line: CLOCK_MONOTONIC, or a recording's (run.h). */
+static uint64_t run_clock(const struct run *r)
+{
+	const struct run_source *src = &r->opt->source;
+
+	return src->now ? src->now(src->ctx) : run_now();
+}
+
 /* The fields of the tracked events; a tracking run's table is seeded. */
 static int run_resolve_track(struct run *r)
 {
@@ -671,7 +679,7 @@ static void run_flush(struct run *r)
 	if (e != EPIPE)
 		fprintf(stderr, "ERROR: writing %s: %s\n",
 			r->opt->out_name ? r->opt->out_name : "stdout", strerror(e));
-	run_stop_at(r, run_now());
+	run_stop_at(r, run_clock(r));
 }
 
 /*
@@ -690,7 +698,7 @@ static void run_signal(struct run *r)
 
 	while (read(r->sigfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo != SIGCHLD) {
-			run_stop_at(r, run_now());
+			run_stop_at(r, run_clock(r));
 			continue;
 		}
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
@@ -746,7 +754,7 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 		run_signal(r);
 	if (fds[1].revents) {
 		run_input_read(&r->input, &r->ctx);
-		run_check_exit(r, run_now());
+		run_check_exit(r, run_clock(r));
 		run_flush(r);
 	}
 }
@@ -756,9 +764,12 @@ static void run_loop(struct run *r)
 	uint64_t due, last_read;
 	int probe;
 
+	/* A recording without events to read has no time line to run on. */
+	if (r->opt->source.now && !r->rdr)
+		run_stop_at(r, RUN_NEVER);
 	while (!r->stopping) {
 		due = run_next_due(r, &probe);
-		if (due <= run_now()) {
+		if (due <= run_clock(r)) {
 			run_due(r, due, probe);
 			run_flush(r);
 			continue;
@@ -768,7 +779,8 @@ static void run_loop(struct run *r)
 		if (run_events(r, due, 0) == RDR_END)
 			run_stop_at(r, RUN_NEVER);
 		run_flush(r);
-		if (!r->stopping)
+		/* A recording has read up to @due by now: no waiting. */
+		if (!r->stopping && !r->opt->source.now)
 			run_wait(r, due, last_read);
 	}
 }
@@ -845,6 +857,8 @@ static void run_cleanup(struct run *r)
 {
 	unsigned i;
 
+	if (r->source_open && r->opt->source.thread_name)
+		run_proc_each(&r->procs, r->opt->source.thread_name, r->opt->source.ctx);
 	if (r->source_open && r->opt->source.close)
 		r->opt->source.close(r->opt->source.ctx);
 	run_child_end(&r->child);
@@ -905,6 +919,8 @@ static int run_setup(struct run *r)
 		r->ctx.usym = usym_new(r->opt->debuginfo_path);
 		r->ctx.maps = run_cb_maps;
 	}
+	r->procs.comm = r->opt->source.comm;
+	r->procs.comm_ctx = r->opt->source.ctx;
 	if (r->prog->nevents) {
 		r->source_open = true;
 		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, r->ctx.target_pid);
@@ -931,9 +947,9 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 	if (run_setup(r) != 0)
 		goto out;
 	run_kind(r, IR_P_BEGIN);
-	if (run_timers(r, run_now()) != 0)
+	if (run_timers(r, run_clock(r)) != 0)
 		goto out;
-	run_check_exit(r, run_now());
+	run_check_exit(r, run_clock(r));
 	run_flush(r);
 	if (run_child_release(&r->child, why, sizeof(why)) != 0) {
 		rt_report(&r->ctx, RT_REPORT_ERROR, NULL, "%s", why);

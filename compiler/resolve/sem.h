@@ -105,6 +105,10 @@ struct sem_func {
 	   its memory reads are fetch arguments of @site's event. */
 	struct sem_probe *site;
 	bool at_entry;		/* called inside @entry(): reads @site's entry event */
+	/* The first call the copy was made for: where errors about what
+	   the copy reads are reported (sema_tparg.c). */
+	struct src_span call;
+	bool has_call;
 };
 
 struct sem_prog {
