@@ -172,8 +172,14 @@ static const char *tgt_live_config(struct arena *a, const char *release, bool ow
 	return NULL;
 }
 
+/* "@dir/@name" in @a. */
+static const char *tgt_join(struct arena *a, const char *dir, const char *name)
+{
+	return arena_printf(a, "%s/%s", dir, name);
+}
+
 /* Overrides from the environment, after the target's own values. */
-static void tgt_apply_env(struct ktap_target *t, const struct tgt_env *env)
+static void tgt_apply_env(struct ktap_target *t, struct arena *a, const struct tgt_env *env)
 {
 	if (env->tracefs) {
 		t->asked = true;	/* a copy's formats: no kernel to ask */
@@ -187,6 +193,8 @@ static void tgt_apply_env(struct ktap_target *t, const struct tgt_env *env)
 		t->btf = env->btf;
 	if (env->kconfig)
 		t->kconfig_path = env->kconfig;
+	if (env->tracefs && tgt_exists(env->tracefs, "kallsyms"))
+		t->kallsyms = tgt_join(a, env->tracefs, "kallsyms");
 	t->debuginfo_path = env->debuginfo_path;
 	t->exec_path = env->exec_path ? env->exec_path : "/usr/bin:/bin";
 }
@@ -220,7 +228,8 @@ void target_live(struct ktap_target *t, struct arena *a, const struct tgt_env *e
 	t->kconfig_path = tgt_live_config(a, t->release, !release || !strcmp(release, u.release));
 	t->btf = "/sys/kernel/btf/vmlinux";
 	t->btf_dir = "/sys/kernel/btf";
-	tgt_apply_env(t, env);
+	t->kallsyms = "/proc/kallsyms";
+	tgt_apply_env(t, a, env);
 	if (*t->tracefs && tgt_exists(t->tracefs, "available_filter_functions"))
 		t->filter_functions = arena_printf(a, "%s/available_filter_functions",
 						   t->tracefs);
@@ -300,11 +309,108 @@ int target_load(struct ktap_target *t, struct arena *a, const struct tgt_env *en
 	path = arena_printf(a, "%s/btf/vmlinux", dir);
 	t->btf = access(path, R_OK) == 0 ? path : NULL;
 	t->btf_dir = arena_printf(a, "%s/btf", dir);
+	if (tgt_exists(dir, "kallsyms"))
+		t->kallsyms = tgt_join(a, dir, "kallsyms");
 	t->root = geteuid() == 0;
-	tgt_apply_env(t, env);
+	tgt_apply_env(t, a, env);
 	if (tgt_exists(t->tracefs, "available_filter_functions"))
 		t->filter_functions = arena_printf(a, "%s/available_filter_functions",
 						   t->tracefs);
+	return 0;
+}
+
+/* ---- kernel symbols by name ---- */
+
+/*
+ * Line @line of a kallsyms text as "ADDR TYPE NAME[\t[MODULE]]": its
+ * address, and its name in @name (cut at the tab).  False when the line
+ * is not one.
+ */
+static bool tgt_ksym_line(char *line, uint64_t *addr, const char **name)
+{
+	char *end, *n;
+
+	errno = 0;
+	*addr = strtoull(line, &end, 16);
+	if (errno || end == line || *end != ' ' || !end[1] || end[2] != ' ')
+		return false;
+	n = end + 3;
+	n[strcspn(n, "\t\n")] = '\0';
+	*name = n;
+	return true;
+}
+
+int target_kernel_symbols(const struct ktap_target *t, const char *const *names, unsigned n,
+			  uint64_t *addrs, char *err, size_t errlen)
+{
+	FILE *f = t->kallsyms ? fopen(t->kallsyms, "r") : NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	bool *seen = calloc(n ? n : 1, sizeof(*seen)), hidden = false;
+	unsigned i;
+
+	memset(addrs, 0, n * sizeof(*addrs));
+	if (!f || !seen) {
+		snprintf(err, errlen, t->kallsyms ? "cannot read %s: %s" :
+			 "the target directory %s has no kallsyms (saved by an older ktap: "
+			 "save it again with 'ktap --save-target DIR')",
+			 t->kallsyms ? t->kallsyms : t->dir, strerror(errno));
+		free(seen);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		const char *name;
+		uint64_t addr;
+
+		if (!tgt_ksym_line(line, &addr, &name))
+			continue;
+		for (i = 0; i < n; i++)
+			if (!seen[i] && strcmp(name, names[i]) == 0) {
+				seen[i] = true;
+				addrs[i] = addr;
+				hidden |= addr == 0;
+			}
+	}
+	free(line);
+	free(seen);
+	fclose(f);
+	if (hidden) {
+		snprintf(err, errlen, "kernel addresses are hidden: %s shows every address as 0 "
+			 "(kernel.kptr_restrict is set, or ktap is not root or lacks CAP_SYSLOG); "
+			 "run as root with kernel.kptr_restrict=0 or 1", t->kallsyms);
+		return -1;
+	}
+	return 0;
+}
+
+/* DIR/kallsyms: the lines of TGT_SAVED_KSYMS from the target's kallsyms. */
+static int tgt_save_ksyms(const struct ktap_target *t, const char *dir, FILE *err)
+{
+	static const char *const names[] = TGT_SAVED_KSYMS;
+	const unsigned n = sizeof(names) / sizeof(names[0]);
+	uint64_t addrs[sizeof(names) / sizeof(names[0])];
+	char msg[512], path[PATH_MAX];
+	FILE *f;
+	unsigned i;
+
+	/* Hidden addresses or no kallsyms: the saved target has none either,
+	   and says so when it is used. */
+	if (target_kernel_symbols(t, names, n, addrs, msg, sizeof(msg)) != 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	if (!(f = fopen(path, "w"))) {
+		fprintf(err, "ktap: error: writing %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (addrs[i])
+			fprintf(f, "%016llx t %s\n", (unsigned long long)addrs[i], names[i]);
+	if (fclose(f) != 0) {
+		fprintf(err, "ktap: error: writing %s: %s\n", path, strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -424,6 +530,8 @@ int target_save(struct ktap_target *t, const char *dir, FILE *err)
 		r = tgt_copy(from, to, false, err);
 	if (r == 0)
 		r = tgt_save_formats(t->tracefs, dir, err);
+	if (r == 0)
+		r = tgt_save_ksyms(t, dir, err);
 	snprintf(to, sizeof(to), "%s/config", dir);
 	if (r == 0 && t->kconfig_path)
 		r = tgt_copy(t->kconfig_path, to, true, err);

@@ -17,11 +17,14 @@
  *   DIR/config              the kernel configuration (optional)
  *   DIR/btf/vmlinux         the kernel's BTF (optional; modules beside it)
  *   DIR/available_filter_functions   (optional)
+ *   DIR/kallsyms            the kernel symbols ktap looks up by name
+ *                           (TGT_SAVED_KSYMS; optional), as /proc/kallsyms
  */
 #ifndef KTAP_TARGET_H
 #define KTAP_TARGET_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct arena;
@@ -76,6 +79,12 @@ struct ktap_target {
 	const char *debuginfo_path;	/* extra DWARF places, or NULL */
 	const char *exec_path;		/* search path for process("NAME") */
 	const char *filter_functions;	/* available_filter_functions */
+	/*
+	 * Kernel symbols by name (target_kernel_symbols): /proc/kallsyms
+	 * live, DIR/kallsyms of a target directory (or of KTAP_TRACEFS when
+	 * it has one), NULL when a target directory has none.
+	 */
+	const char *kallsyms;
 	bool root;			/* can create tracefs objects */
 	/*
 	 * -i FILE: the trace-cmd recording the script reads instead of the
@@ -146,6 +155,24 @@ static inline bool target_has(const struct ktap_target *t, unsigned features)
  * when the target has none.  Malloc'd; the caller frees it.
  */
 char *target_read_config(const struct ktap_target *t);
+
+/*
+ * The kernel symbols a saved target keeps in DIR/kallsyms: the ones the
+ * passes look up by name (today the scheduler tick's handler for
+ * timer.profile, named differently across kernels: sema_timer.c).
+ */
+#define TGT_SAVED_KSYMS { "tick_sched_timer", "tick_nohz_handler" }
+
+/*
+ * Look up @n kernel symbols by name in the target's kallsyms: @addrs[i]
+ * is @names[i]'s address, 0 when the kernel has no such symbol (the
+ * first of equal names: functions precede modules' in kallsyms).
+ * Returns 0, or -1 with why in @err: no kallsyms for this target, it
+ * cannot be read, or it hides the addresses (kptr_restrict, or not
+ * root: every address reads 0).
+ */
+int target_kernel_symbols(const struct ktap_target *t, const char *const *names, unsigned n,
+			  uint64_t *addrs, char *err, size_t errlen);
 
 /* "kprobes hist ..." for -v and the tests; static storage. */
 const char *target_feature_names(unsigned features, char *buf, size_t len);

@@ -77,7 +77,7 @@ static inline bool sema_tracefs_said(struct sema_ctx *c)
  *   sema.c -> sema_type.c -> sema_spec.c;  sema.c -> sema_check.c
  *   sema_type.c -> sema_target.c -> sema_tparg.c, sema_spec.c (typing calls target
  *   resolution; it types subexpressions back through c->type_expr)
- *   all of them -> sema_sym.c, sema_point.c (leaves)
+ *   all of them -> sema_sym.c, sema_point.c, sema_timer.c, sema_plt.c (leaves)
  */
 
 /* ---- sema_sym.c: builtins, globals, functions, probes ---- */
@@ -152,6 +152,40 @@ struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_eve
 	*(c)->in->target->tracefs ? "" : (c)->in->target->tracefs_problem, \
 	(c)->in->target->recording ? " has no such event)" : \
 	*(c)->in->target->tracefs ? "" : ")"
+
+/* ---- sema_timer.c: timer.* ---- */
+
+/* What a timer.* point resolves to. */
+struct sema_timer {
+	enum sem_probe_kind kind;	/* SEM_P_TIMER, or SEM_P_TRACE (timer.profile) */
+	bool none;			/* an optional point that resolved to nothing */
+	const char *pp;
+	int64_t period_ns, randomize_ns;	/* SEM_P_TIMER */
+	struct tpf_event *event;	/* SEM_P_TRACE: the tick's tracepoint */
+	struct ast_expr *cond;		/* and the condition on its record */
+	const char *family;		/* -l's name, or NULL */
+};
+
+/*
+ * timer.UNIT(N)[.randomize(M)] and timer.profile[.tick] (@optional:
+ * report nothing about the latter): 0 when @p is not a timer, 1 with
+ * @t, -1 after an error.
+ */
+int sema_timer_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional,
+		     struct sema_timer *t);
+
+/* ---- sema_plt.c: process().plt() ---- */
+
+struct fetch_site;
+
+/*
+ * process("PATH").plt[("NAME")][.return] (@optional: report nothing):
+ * 0 when @p is not one; 1 with the stubs' sites in *@sites (*@nsites,
+ * 0 when an optional point matched none) and *@ret for .return; -1
+ * after an error.
+ */
+int sema_plt_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional,
+		   struct fetch_site ***sites, unsigned *nsites, bool *ret);
 
 /* ---- sema_probe.c: probe points to probes ---- */
 

@@ -265,6 +265,16 @@ static enum sem_type tg_pretty(struct sema_ctx *c, struct ast_expr *e, struct tp
 	return tg_items(c, e, v, n);
 }
 
+/* Target variable @e is the string @v, known now: a constant. */
+static enum sem_type tg_constant(struct sema_ctx *c, struct ast_expr *e, const char *v)
+{
+	e->kind = AST_STR;
+	e->str = v;
+	e->len = strlen(v);
+	c->changed = true;
+	return SEM_STRING;
+}
+
 /* $var of a process().function() probe: a fetch argument of its uprobe. */
 static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 				   struct tpf_event *ev)
@@ -273,14 +283,16 @@ static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 	struct fetch f;
 	char err[512];
 
-	if (site->sdt && (!strcmp(e->str, "$$name") || !strcmp(e->str, "$$provider"))) {
-		const char *v = e->str[2] == 'n' ? site->sdt->name : site->sdt->provider;
-
-		e->kind = AST_STR;	/* known now: a constant */
-		e->str = v;
-		e->len = strlen(v);
-		c->changed = true;
-		return SEM_STRING;
+	if (site->sdt && (!strcmp(e->str, "$$name") || !strcmp(e->str, "$$provider")))
+		return tg_constant(c, e, e->str[2] == 'n' ? site->sdt->name : site->sdt->provider);
+	if (site->plt) {
+		if (strcmp(e->str, "$$name") != 0) {
+			sema_err(c, e->span, "target variable '%s' is not available in a .plt() "
+				 "probe: a PLT stub has no debug information (only $$name, the "
+				 "function's name)", e->str);
+			return SEM_UNKNOWN;
+		}
+		return tg_constant(c, e, site->name);
 	}
 	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
 	    !strcmp(e->str, "$$locals") || !strcmp(e->str, "$$return")) {
