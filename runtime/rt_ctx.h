@@ -21,6 +21,9 @@
 #include "scratch.h"
 #include "value.h"
 
+/* Subexpressions matched() can return: the whole match and 31 groups. */
+#define RT_MATCH_MAX 32
+
 struct rt_store;
 struct ksym_table;
 struct ksym_names;
@@ -131,9 +134,10 @@ struct rt_ctx {
 	/* tokenize() and =~ state */
 	char *tok_str;
 	size_t tok_pos;
-	char *match_str;
-	int match_off[20];
-	unsigned match_n;
+	char *match_str;	/* the last successful =~'s subject */
+	int match_off[2 * RT_MATCH_MAX];	/* its groups' [start, end), -1: unmatched */
+	unsigned match_n;	/* groups in its regex, the whole match included */
+	bool match_ok;		/* whether the last =~ or !~ matched */
 	void *regexes;		/* compiled regexes, by index */
 	struct st_stat **timing;	/* -t: per probe, handler ns; or NULL */
 	int64_t boot_offset_ns;	/* CLOCK_REALTIME - trace clock */
