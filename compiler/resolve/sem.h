@@ -117,6 +117,7 @@ struct sem_prog {
 	struct sem_probe **probes;
 	unsigned nprobes;
 	size_t pcap;
+	bool has_never;		/* a 'never' point: no probe, but -l lists it */
 };
 
 /* "long", "string", "stats" or "unknown", for messages and -p2. */

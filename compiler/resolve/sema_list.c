@@ -293,6 +293,8 @@ void sema_list(FILE *out, struct arena *a, const struct sem_prog *p, bool vars)
 	const char **lines = arena_alloc(a, (p->nprobes + 1) * sizeof(*lines));
 	unsigned i, k, n = 0;
 
+	if (p->has_never)	/* stap lists it, though it never fires */
+		lines[n++] = "never";
 	for (i = 0; i < p->nprobes; i++) {
 		const char *l = sl_line(a, p->probes[i], vars);
 

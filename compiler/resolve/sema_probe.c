@@ -131,7 +131,7 @@ static int point_simple(struct sema_ctx *c, struct point_state *st,
 			point_emit(c, st, (enum sem_probe_kind)simple[i].kind,
 				sema_point_text(c, p))->priority = prio;
 		else
-			c->saw_never = true;
+			c->saw_never = c->prog->has_never = true;
 		return 1;
 	}
 	return 0;
