@@ -4,6 +4,7 @@
  */
 #include "driver.h"
 #include "session.h"
+#include "arena.h"
 
 #include "../runtime/ksym.h"
 #include "../runtime/live.h"
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 /* -D NAME=VALUE for the limits the runtime has; stap's others are C
    macros for its generated module, which ktap does not have. */
@@ -74,6 +76,19 @@ static int drv_limits(const struct ktap_session *s, struct rt_limits *lim)
 }
 
 /* --replay DIR: the recorded records instead of the kernel's. */
+/*
+ * Where procfs("NAME").read probes put their files (stap's
+ * /proc/systemtap/MODULE/): KTAP_PROCFS_DIR, else /run/ktap/ktap_PID as
+ * root and /tmp/ktap_PID otherwise.  Lives in the session's arena.
+ */
+static const char *drv_procfs_dir(struct ktap_session *s)
+{
+	if (s->env.procfs_dir && *s->env.procfs_dir)
+		return s->env.procfs_dir;
+	return arena_printf(s->arena, geteuid() == 0 ? "/run/ktap/ktap_%d" : "/tmp/ktap_%d",
+			    (int)getpid());
+}
+
 static int drv_replay(struct ktap_session *s, struct run_options *ro)
 {
 	struct replay *rp = replay_new(s->opt.replay_dir);
@@ -102,6 +117,7 @@ int drv_pass5(struct ktap_session *s)
 	ro.target_pid = s->opt.target_pid;
 	ro.verbose = (unsigned)s->opt.verbose;
 	ro.debuginfo_path = s->env.debuginfo_path;
+	ro.procfs_dir = drv_procfs_dir(s);
 	ro.out = stdout;
 	ro.out_name = s->opt.output;
 	ro.json = s->opt.json;

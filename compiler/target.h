@@ -49,6 +49,7 @@ struct tgt_env {
 	const char *debuginfo_path;	/* KTAP_DEBUGINFO_PATH: dirs, ':' */
 	const char *kconfig;		/* KTAP_KCONFIG: kernel .config file */
 	const char *exec_path;		/* PATH: for process("NAME") */
+	const char *procfs_dir;		/* KTAP_PROCFS_DIR: procfs probes' files */
 };
 
 struct ktap_target {

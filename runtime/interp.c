@@ -216,6 +216,7 @@ static enum rt_status vm_match(struct rt_ctx *c, unsigned idx, bool negate,
 	c->match_ok = r == 0;
 	if (r == 0) {
 		free(c->match_str);
+	free(c->pfs_buf);
 		c->match_str = strdup(str);
 		c->match_n = re->re_nsub + 1 < RT_MATCH_MAX ? (unsigned)re->re_nsub + 1 :
 			     RT_MATCH_MAX;

@@ -412,6 +412,45 @@ static enum rt_status rtb_randint(struct rt_ctx *c, struct rt_value *a,
 	return RT_OK;
 }
 
+/* ---- $value of procfs read probes (run_fifo.c) ---- */
+
+static enum rt_status rtb_procfs_get(struct rt_ctx *c, struct rt_value *a,
+				     unsigned n, struct rt_value *ret)
+{
+	*ret = rt_scratch_str(c, c->pfs_buf ? c->pfs_buf : "", c->pfs_len);
+	return RT_OK;
+}
+
+/* $value .= s: kept up to the probe's .maxsize(N), the rest dropped. */
+static enum rt_status rtb_procfs_append(struct rt_ctx *c, struct rt_value *a,
+					unsigned n, struct rt_value *ret)
+{
+	size_t len = a[0].len;
+
+	if (len > c->pfs_max - c->pfs_len)
+		len = c->pfs_max - c->pfs_len;
+	if (c->pfs_len + len > c->pfs_cap) {
+		size_t cap = c->pfs_max;
+		char *p = realloc(c->pfs_buf, cap);
+
+		if (!p)
+			return rt_error(c, 0, "out of memory");
+		c->pfs_buf = p;
+		c->pfs_cap = cap;
+	}
+	if (len)
+		memcpy(c->pfs_buf + c->pfs_len, a[0].s, len);
+	c->pfs_len += len;
+	return RT_OK;
+}
+
+static enum rt_status rtb_procfs_set(struct rt_ctx *c, struct rt_value *a,
+				     unsigned n, struct rt_value *ret)
+{
+	c->pfs_len = 0;
+	return rtb_procfs_append(c, a, n, ret);
+}
+
 /* ---- terminal, time zone, output files ---- */
 
 /*
@@ -563,6 +602,8 @@ static const rtb_fn rtb_table[] = {
 	[RTB_TZ_NAME] = rtb_tz_name, [RTB_SWITCH_FILE] = rtb_switch_file,
 	[RTB_SYSCALL_NAME] = rtb_syscall_name, [RTB_SYSCALL_NUM] = rtb_syscall_num,
 	[RTB_KTAP_INPUT] = rtb_ktap_input,
+	[RTB_KTAP_PROCFS_GET] = rtb_procfs_get, [RTB_KTAP_PROCFS_SET] = rtb_procfs_set,
+	[RTB_KTAP_PROCFS_APPEND] = rtb_procfs_append,
 };
 
 enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,

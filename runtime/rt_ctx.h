@@ -138,6 +138,10 @@ struct rt_ctx {
 	int match_off[2 * RT_MATCH_MAX];	/* its groups' [start, end), -1: unmatched */
 	unsigned match_n;	/* groups in its regex, the whole match included */
 	bool match_ok;		/* whether the last =~ or !~ matched */
+	/* $value of the procfs read probe running (run_fifo.c): the file's
+	   contents so far, at most pfs_max bytes */
+	char *pfs_buf;
+	size_t pfs_len, pfs_cap, pfs_max;
 	void *regexes;		/* compiled regexes, by index */
 	struct st_stat **timing;	/* -t: per probe, handler ns; or NULL */
 	int64_t boot_offset_ns;	/* CLOCK_REALTIME - trace clock */

@@ -20,6 +20,7 @@
 #include "run_child.h"
 #include "run_proc.h"
 #include "run_input.h"
+#include "run_fifo.h"
 #include "rt_stack.h"
 #include "usym.h"
 
@@ -92,6 +93,7 @@ struct run {
 	int maps_tgid;			/* the last maps refresh: whose, when */
 	uint64_t maps_at;
 	struct run_input input;		/* input.char/input.line: stdin */
+	struct run_fifo fifo;		/* procfs("NAME").read: FIFOs */
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -706,6 +708,8 @@ static int run_timeout(struct run *r, uint64_t due)
 		t = due <= now ? 0 : (int)((due - now + 999999) / 1000000);
 	if (r->rdr && (rt = rdr_timeout_ms(r->rdr)) >= 0 && (t < 0 || rt < t))
 		t = rt;
+	if (run_fifo_active(&r->fifo) && (t < 0 || t > RUN_FIFO_MS))
+		t = RUN_FIFO_MS;
 	return t;
 }
 
@@ -741,6 +745,10 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 		run_signal(r);
 	if (fds[1].revents) {
 		run_input_read(&r->input, &r->ctx);
+		run_check_exit(r, run_now());
+		run_flush(r);
+	}
+	if (run_fifo_serve(&r->fifo, &r->ctx)) {
 		run_check_exit(r, run_now());
 		run_flush(r);
 	}
@@ -856,6 +864,7 @@ static void run_cleanup(struct run *r)
 	free(r->frames);
 	run_proc_free(&r->procs);
 	run_input_free(&r->input);
+	run_fifo_free(&r->fifo);
 	free(r->due);
 	free(r->want_stack);
 	free(r->ra);
@@ -868,6 +877,7 @@ static void run_cleanup(struct run *r)
 static int run_setup(struct run *r)
 {
 	int target = r->opt->target_pid;
+	char why[512];
 
 	if (run_signals(r) != 0) {
 		perror("ktap: signalfd");
@@ -883,6 +893,10 @@ static int run_setup(struct run *r)
 	}
 	if (rt_init(&r->ctx, r->prog, r->opt->out, &r->opt->limits) != 0)
 		return -1;
+	if (run_fifo_init(&r->fifo, r->prog, r->opt->procfs_dir, why, sizeof(why)) != 0) {
+		fprintf(stderr, "ktap: error: %s\n", why);
+		return -1;
+	}
 	r->ctx.runner = r;
 	r->ctx.json = r->opt->json;
 	r->ctx.target_pid = target > 0 ? target : 0;

@@ -56,6 +56,9 @@ struct run_options {
 	   print as hex) and libdwfl's debuginfo path for user symbols. */
 	const struct ksym_table *ksym;
 	const char *debuginfo_path;
+	/* procfs("NAME").read probes: the directory of their FIFOs (made
+	   when missing, removed at the end if made) */
+	const char *procfs_dir;
 };
 
 /*

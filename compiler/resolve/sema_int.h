@@ -149,6 +149,9 @@ void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe);
 /* A probe whose alias names another task as its context (sema_context.c):
    tid(), pid() and execname() read that task's fields. */
 void sema_context_rewrite(struct sema_ctx *c, struct sem_probe *sp);
+/* $value of a procfs read probe: builtins on the file's contents
+   (sema_procfs.c). */
+void sema_procfs_value(struct sema_ctx *c, struct sem_probe *sp);
 /* ... and run after the other probes of their record. */
 void sema_context_order(struct sema_ctx *c);
 /* Is @name a function the script or the tapset defines (not a builtin)? */

@@ -154,6 +154,55 @@ static int point_input(struct sema_ctx *c, struct point_state *st, const struct 
 	return 1;
 }
 
+/* The component after procfs[("NAME")] and its optional .umask(N). */
+static unsigned point_procfs_umask(const struct ast_ppoint *p, int64_t *umask)
+{
+	if (p->n > 2 && point_is(p, 1, "umask") && point_num_arg(p, 1, umask))
+		return 2;
+	return 1;
+}
+
+/*
+ * procfs[("NAME")][.umask(N)].read[.maxsize(N)]: stap's file
+ * /proc/systemtap/MODULE/NAME ("command" without a name), which ktap
+ * serves as a FIFO in its own directory (runtime/run_fifo.c).
+ */
+static int point_procfs(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
+{
+	const struct ast_expr *a = p->n ? p->comps[0].arg : NULL;
+	const char *name = "command";
+	int64_t max = 0, umask = 0;
+	unsigned k;
+	struct sem_probe *sp;
+
+	if (p->n < 2 || !point_is(p, 0, "procfs"))
+		return 0;
+	k = point_procfs_umask(p, &umask);
+	if (a && (a->kind != AST_STR || !a->len || strchr(a->str, '/') ||
+		  !strcmp(a->str, ".") || !strcmp(a->str, ".."))) {
+		diag_error(c->diag, a->span, "a procfs file name is a non-empty string without '/'");
+		return -1;
+	}
+	if (a)
+		name = a->str;
+	if (point_is(p, k, "write")) {
+		diag_error(c->diag, p->span, "procfs write probes are not supported: ktap serves a procfs file as a FIFO that readers open, which cannot also take writes");
+		return -1;
+	}
+	if (!point_is(p, k, "read") || p->comps[k].arg || p->n > k + 2 ||
+	    (p->n == k + 2 && (!point_is(p, k + 1, "maxsize") ||
+			       !point_num_arg(p, k + 1, &max) || max <= 0))) {
+		diag_error(c->diag, p->span, "expected procfs(\"NAME\").read or procfs(\"NAME\").read.maxsize(N) with N > 0");
+		return -1;
+	}
+	sp = point_emit(c, st, SEM_P_PROCFS_READ, sema_point_text(c, p));
+	sp->procfs_file = name;
+	sp->procfs_max = max;
+	sp->procfs_umask = umask;
+	sema_procfs_value(c, sp);
+	return 1;
+}
+
 /* kernel.trace("system:event") with globs; "event" alone matches any system. */
 static int point_trace(struct sema_ctx *c, struct point_state *st,
 		    const struct ast_ppoint *p)
@@ -646,7 +695,7 @@ static int point_later(struct sema_ctx *c, const struct ast_ppoint *p)
 {
 	static const char *const later[] = {
 		"kernel", "kprobe", "module", "process",
-		"perf", "procfs", "netfilter", "python2", "python3", "java",
+		"perf", "netfilter", "python2", "python3", "java",
 	};
 	unsigned i;
 
@@ -856,6 +905,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 	if ((r = point_simple(c, st, p)) != 0 || (r = point_trace(c, st, p)) != 0 ||
 	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
 	    (r = point_process_life(c, st, p)) != 0 || (r = point_input(c, st, p)) != 0 ||
+	    (r = point_procfs(c, st, p)) != 0 ||
 	    (r = point_kernel_function(c, st, p)) != 0 ||
 	    (r = point_kernel_statement(c, st, p)) != 0 ||
 	    (r = point_process_statement(c, st, p)) != 0 ||

@@ -1,0 +1,71 @@
+/*
+ * sema_procfs.c - pass 2: $value in procfs("NAME").read probes.
+ *
+ * stap's procfs read probe fills the file's contents through $value:
+ * `$value = "text"`, `$value .= "more"` (several appends make contents
+ * longer than MAXSTRINGLEN, up to the probe's .maxsize(N)).  ktap keeps
+ * those contents in the runtime, not in a string variable that
+ * MAXSTRINGLEN would clip, so each use of $value becomes a builtin:
+ *
+ *	$value = E	__ktap_procfs_set(E)
+ *	$value .= E	__ktap_procfs_append(E)
+ *	$value		__ktap_procfs_get()
+ *
+ * In: a probe of kind SEM_P_PROCFS_READ, its alias bodies folded in.
+ * Out: the same body without $value; any other assignment to it is a
+ * located error.  runtime/run_fifo.c serves the contents to the reader.
+ */
+#include "sema_int.h"
+#include "ast_walk.h"
+#include "diag.h"
+
+#include <string.h>
+
+static bool pfs_is_value(const struct ast_expr *e)
+{
+	return e->kind == AST_TARGET && !strcmp(e->str, "$value") && e->chain.n == 0 &&
+	       !e->chain.pretty;
+}
+
+/* @e becomes a call of @fn with @arg (NULL: none), in place. */
+static void pfs_call(struct sema_ctx *c, struct ast_expr *e, const char *fn,
+		     struct ast_expr *arg)
+{
+	struct src_span at = e->span;
+	struct ast_expr *call = ast_named(c->arena, AST_CALL, fn, at);
+
+	call->op_span = at;
+	if (arg)
+		ast_list_push(c->arena, &call->args, arg);
+	*e = *call;
+}
+
+static int pfs_rewrite_fn(struct ast_expr *e, void *arg)
+{
+	struct sema_ctx *c = arg;
+
+	if (e->kind == AST_ASSIGN && pfs_is_value(e->a)) {
+		if (e->op == AST_OP_SET)
+			pfs_call(c, e, "__ktap_procfs_set", e->b);
+		else if (e->op == AST_OP_CAT_SET)
+			pfs_call(c, e, "__ktap_procfs_append", e->b);
+		else
+			diag_error(c->diag, e->op_span,
+				   "$value of a procfs probe is a string: assign it with '=' or '.='");
+		return 0;	/* the right-hand side may read $value too */
+	}
+	if (e->kind == AST_INCDEC && pfs_is_value(e->a)) {
+		diag_error(c->diag, e->op_span,
+			   "$value of a procfs probe is a string: assign it with '=' or '.='");
+		return 1;
+	}
+	if (pfs_is_value(e))
+		pfs_call(c, e, "__ktap_procfs_get", NULL);
+	return 0;
+}
+
+void sema_procfs_value(struct sema_ctx *c, struct sem_probe *sp)
+{
+	ast_walk_stmt(sp->body, pfs_rewrite_fn, c);
+	ast_walk_expr(sp->cond, pfs_rewrite_fn, c);
+}

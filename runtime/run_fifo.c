@@ -1,0 +1,225 @@
+/*
+ * run_fifo.c - pass 5: stap's procfs("NAME").read probes.
+ *
+ * stap's module makes /proc/systemtap/MODULE/NAME, and each read of it
+ * runs the probe, whose $value is what the reader gets.  ktap has no
+ * module, so it makes a named pipe DIR/NAME instead (DIR: the driver's
+ * choice, KTAP_PROCFS_DIR or /run/ktap/ktap_PID).  A reader's open()
+ * blocks until ktap opens the other end; ktap tries that every
+ * RUN_FIFO_MS (an O_NONBLOCK open for writing fails with ENXIO while
+ * nobody reads), runs the probes, writes the contents, and closes, so
+ * the reader sees the contents and then end of file, as from /proc.
+ * As soon as a reader is there, its pipe is replaced by a fresh one
+ * (rename() over it): a later open() finds the new file and waits for
+ * its own run, instead of joining the pipe being written (where it
+ * would get the rest of another reader's contents).
+ */
+#define _GNU_SOURCE
+#include "run_fifo.h"
+#include "rt_ctx.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The file of @name in @ff, added when new. */
+static struct run_fifo_file *rf_file(struct run_fifo *ff, const char *name)
+{
+	struct run_fifo_file *nf;
+	unsigned i;
+
+	for (i = 0; i < ff->n; i++)
+		if (!strcmp(ff->f[i].name, name))
+			return &ff->f[i];
+	nf = realloc(ff->f, (ff->n + 1) * sizeof(*nf));
+	if (!nf)
+		return NULL;
+	ff->f = nf;
+	nf = &ff->f[ff->n++];
+	*nf = (struct run_fifo_file){ name, NULL, 0, 0 };
+	return nf;
+}
+
+/* A FIFO at @path, readable by all (less the probe's umask), writable by ktap. */
+static int rf_make(const struct run_fifo_file *f, const char *path)
+{
+	mode_t mode = (mode_t)((0644 & ~f->umask) | 0200);
+
+	if (mkfifo(path, mode) != 0)
+		return -1;
+	return chmod(path, mode);	/* exactly, whatever ktap's own umask */
+}
+
+/* ff->dir, and its parent when missing (/run/ktap): one level only. */
+static int rf_mkdir(struct run_fifo *ff)
+{
+	char *slash;
+
+	if (mkdir(ff->dir, 0755) == 0)
+		return 0;
+	if (errno != ENOENT)
+		return -1;
+	slash = strrchr(ff->dir, '/');
+	if (!slash || slash == ff->dir)
+		return -1;
+	*slash = '\0';
+	ff->made_parent = mkdir(ff->dir, 0755) == 0;
+	*slash = '/';
+	return mkdir(ff->dir, 0755);
+}
+
+int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir,
+		  char *why, size_t whylen)
+{
+	unsigned i;
+
+	*ff = (struct run_fifo){ 0 };
+	for (i = 0; i < p->nprobes; i++) {
+		const struct ir_probe *pr = &p->probes[i];
+		struct run_fifo_file *f;
+
+		if (pr->kind != IR_P_PROCFS_READ)
+			continue;
+		if (!(f = rf_file(ff, pr->procfs_file)))
+			goto nomem;
+		if (pr->procfs_max > f->max)
+			f->max = pr->procfs_max;
+		f->umask |= pr->procfs_umask;
+	}
+	if (!ff->n)
+		return 0;
+	if (!dir) {
+		snprintf(why, whylen, "procfs probes need a directory for their files");
+		return -1;
+	}
+	if (!(ff->dir = strdup(dir)))
+		goto nomem;
+	if (rf_mkdir(ff) == 0)
+		ff->made_dir = true;
+	else if (errno != EEXIST) {
+		snprintf(why, whylen, "cannot make the procfs directory %s: %s", dir,
+			 strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < ff->n; i++) {
+		if (asprintf(&ff->f[i].path, "%s/%s", dir, ff->f[i].name) < 0) {
+			ff->f[i].path = NULL;
+			goto nomem;
+		}
+		if (rf_make(&ff->f[i], ff->f[i].path) != 0) {
+			snprintf(why, whylen, "cannot make the procfs file %s: %s",
+				 ff->f[i].path, strerror(errno));
+			free(ff->f[i].path);
+			ff->f[i].path = NULL;
+			return -1;
+		}
+	}
+	return 0;
+nomem:
+	snprintf(why, whylen, "out of memory");
+	return -1;
+}
+
+bool run_fifo_active(const struct run_fifo *ff)
+{
+	return ff->n > 0 && ff->dir;
+}
+
+/* Write all of @len bytes; a reader that went away (EPIPE) ends it, and
+   its SIGPIPE (blocked, for run.c's signalfd) is taken back. */
+static void rf_write(int fd, const char *s, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, s, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0 && errno == EPIPE) {
+			sigset_t pipe;
+			struct timespec now = { 0, 0 };
+
+			sigemptyset(&pipe);
+			sigaddset(&pipe, SIGPIPE);
+			sigtimedwait(&pipe, NULL, &now);
+		}
+		if (w <= 0)
+			return;
+		s += w;
+		len -= (size_t)w;
+	}
+}
+
+/* Run the probes of @f for one reader; the contents are in @c. */
+static void rf_run(const struct run_fifo_file *f, struct rt_ctx *c)
+{
+	unsigned i;
+
+	c->pfs_len = 0;
+	c->pfs_max = f->max > 0 ? (size_t)f->max : c->strmax;
+	for (i = 0; i < c->prog->nprobes && !c->aborting; i++)
+		if (c->prog->probes[i].kind == IR_P_PROCFS_READ &&
+		    !strcmp(c->prog->probes[i].procfs_file, f->name))
+			rt_run_probe(c, i, NULL);
+}
+
+/* A fresh FIFO in place of @f's (the served one may still be read). */
+static void rf_renew(const struct run_fifo_file *f, const char *dir)
+{
+	char *tmp;
+
+	if (asprintf(&tmp, "%s/.%s.ktap-new", dir, f->name) < 0)
+		return;
+	unlink(tmp);
+	if (rf_make(f, tmp) == 0 && rename(tmp, f->path) == 0) {
+		free(tmp);
+		return;
+	}
+	unlink(tmp);
+	free(tmp);
+}
+
+unsigned run_fifo_serve(struct run_fifo *ff, struct rt_ctx *c)
+{
+	unsigned i, served = 0;
+
+	for (i = 0; run_fifo_active(ff) && i < ff->n; i++) {
+		int fd = open(ff->f[i].path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+
+		if (fd < 0)
+			continue;	/* ENXIO: nobody is reading */
+		fcntl(fd, F_SETFL, 0);	/* blocking writes: the reader drains */
+		/* Readers from now on open the new FIFO, never this one. */
+		rf_renew(&ff->f[i], ff->dir);
+		rf_run(&ff->f[i], c);
+		rf_write(fd, c->pfs_buf, c->pfs_len);
+		close(fd);
+		served++;
+	}
+	return served;
+}
+
+void run_fifo_free(struct run_fifo *ff)
+{
+	unsigned i;
+
+	for (i = 0; i < ff->n; i++) {
+		if (ff->f[i].path)
+			unlink(ff->f[i].path);
+		free(ff->f[i].path);
+	}
+	if (ff->made_dir)
+		rmdir(ff->dir);
+	if (ff->made_parent && strrchr(ff->dir, '/')) {
+		*strrchr(ff->dir, '/') = '\0';
+		rmdir(ff->dir);		/* only when no other ktap uses it */
+	}
+	free(ff->dir);
+	free(ff->f);
+	*ff = (struct run_fifo){ 0 };
+}
