@@ -243,7 +243,7 @@ static struct rt_value run_cb_entry_get(struct rt_ctx *c, unsigned idx)
 
 	if (r->entry.v && idx < r->entry.n)
 		return r->entry.v[idx];
-	/* the entry happened before ktap was armed */
+	/* no frame: not reached, a probe with @entry runs only after its entry */
 	return c->probe->entry_types[idx] == RT_STRING ? rt_str("", 0) : rt_long(0);
 }
 
@@ -292,8 +292,8 @@ static void run_cb_entry_push(struct rt_ctx *c, const struct rt_value *v, unsign
 		r->nframes++;
 }
 
-/* Take the latest frame of thread @tid for return probe @probe, if any. */
-static void run_pop_entry(struct run *r, int tid, unsigned probe)
+/* Take the latest frame of thread @tid for return probe @probe: false if none. */
+static bool run_pop_entry(struct run *r, int tid, unsigned probe)
 {
 	unsigned i = r->nframes;
 
@@ -304,8 +304,9 @@ static void run_pop_entry(struct run *r, int tid, unsigned probe)
 		r->entry = r->frames[i];
 		memmove(&r->frames[i], &r->frames[i + 1], (r->nframes - i - 1) * sizeof(*r->frames));
 		r->nframes--;
-		return;
+		return true;
 	}
+	return false;
 }
 
 static struct rt_value run_cb_field(struct rt_ctx *c, unsigned idx)
@@ -497,8 +498,12 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 	r->nevents++;
 	/* After exit() no handler runs, not even another one of this record. */
 	for (k = 0; k < e->nprobes && !run_past_stop(r, rec->ts); k++) {
-		if (r->prog->probes[e->probes[k]].nentry)
-			run_pop_entry(r, rec->pid, e->probes[k]);
+		/* A return whose entry ktap did not see (a system call that
+		   began before the run, a lost record) does not run its
+		   @entry probe: as in stap, a return fires after its entry. */
+		if (r->prog->probes[e->probes[k]].nentry &&
+		    !run_pop_entry(r, rec->pid, e->probes[k]))
+			continue;
 		rt_run_probe(&r->ctx, e->probes[k], &ev);
 		run_check_exit(r, rec->ts);
 		free(r->entry.v);

@@ -101,6 +101,12 @@ const struct sema_bi *sema_builtin_info(int id);
 /* Whether builtin @id has side effects (BF_SIDE). */
 bool sema_builtin_has_side_effects(int id);
 struct sem_sym *sema_global(struct sema_ctx *c, const char *name);
+/*
+ * sema_vardef.c: the right-hand side of the one assignment of variable
+ * @use that reaches it on the probe's straight-line path, so an address
+ * read through the variable can be fetched at the probe; else NULL.
+ */
+struct ast_expr *sema_var_def(struct sema_ctx *c, const struct ast_expr *use);
 /* The closest known name to @name, for "did you mean" (or NULL). */
 const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs);
 /* An error at @at, only in the reporting round (typing runs in rounds

@@ -690,20 +690,30 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 	return n || st->optional ? 1 : -1;
 }
 
-/* Families ktap knows but this version cannot run yet. */
+/*
+ * Families ktap knows but cannot run, with why: stap implements them in
+ * its kernel module (a netfilter hook, a hardware breakpoint), or in a
+ * runtime for another language.
+ */
 static int point_later(struct sema_ctx *c, const struct ast_ppoint *p)
 {
-	static const char *const later[] = {
-		"kernel", "kprobe", "module", "process",
-		"perf", "netfilter", "python2", "python3", "java",
+	static const char *const later[][2] = {
+		{ "kernel", "" }, { "kprobe", "" }, { "module", "" }, { "process", "" },
+		{ "perf", ": perf counters are not read by ktap" },
+		{ "netfilter", ": stap registers a netfilter hook from its kernel module, "
+			       "and ktap loads no module (kernel.trace(\"net:*\") and "
+			       "kernel.function(\"nf_hook_slow\") see the packets)" },
+		{ "python2", ": no Python runtime support" },
+		{ "python3", ": no Python runtime support" },
+		{ "java", ": no Java runtime support" },
 	};
 	unsigned i;
 
 	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
-		if (strcmp(p->comps[0].name, later[i]) == 0) {
+		if (strcmp(p->comps[0].name, later[i][0]) == 0) {
 			diag_error(c->diag, p->span,
-				   "probe point '%s' is not supported by this version of ktap",
-				   sema_point_text(c, p));
+				   "probe point '%s' is not supported by this version of ktap%s",
+				   sema_point_text(c, p), later[i][1]);
 			return -1;
 		}
 	}

@@ -399,6 +399,9 @@ static struct ast_expr *spc_inline(struct sema_ctx *c, struct ast_expr *e, unsig
 	struct spc_subst sb;
 	unsigned i;
 
+	/* 'x = $sk; ... fam(x)': $sk itself (sema_vardef.c says when). */
+	if (e->kind == AST_VAR && depth < SPEC_MAX_DEPTH && (r = sema_var_def(c, e)))
+		return spc_inline(c, r, depth + 1);
 	if (e->kind != AST_CALL || depth >= SPEC_MAX_DEPTH || spc_is_mem_call(c, e) ||
 	    !(f = sema_func_decl(c, e->str)) || !f->body || e->args.n != f->nparams)
 		return e;

@@ -451,6 +451,38 @@ static struct tpf_event *tg_entry_event(struct sema_ctx *c, struct tpf_event *ev
 	return en;
 }
 
+/*
+ * Tracepoints that end what another one began on the same task, as a
+ * function's return ends its call: a system call's exit and its entry,
+ * an interrupt handler's, a timer callback's, a work item's.  @entry()
+ * in a probe on the first reads the second (paired per thread, as for
+ * functions).  NULL: none.
+ */
+static struct tpf_event *tg_tp_entry(struct sema_ctx *c, struct tpf_event *ev)
+{
+	static const char *const pairs[][3] = {
+		{ "raw_syscalls", "sys_exit", "sys_enter" },
+		{ "irq", "irq_handler_exit", "irq_handler_entry" },
+		{ "irq", "softirq_exit", "softirq_entry" },
+		{ "timer", "hrtimer_expire_exit", "hrtimer_expire_entry" },
+		{ "timer", "timer_expire_exit", "timer_expire_entry" },
+		{ "workqueue", "workqueue_execute_end", "workqueue_execute_start" },
+	};
+	const char *name = NULL;
+	size_t i;
+
+	if (ev->dyn_entry || ev->dyn || !ev->system)
+		return ev->dyn_entry;
+	if (!strcmp(ev->system, "syscalls") && !strncmp(ev->name, "sys_exit_", 9))
+		name = arena_printf(c->arena, "sys_enter_%s", ev->name + 9);
+	for (i = 0; !name && i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (!strcmp(ev->system, pairs[i][0]) && !strcmp(ev->name, pairs[i][1]))
+			name = pairs[i][2];
+	if (name && *c->in->target->tracefs)
+		ev->dyn_entry = tpf_load(c->arena, c->in->target->tracefs, ev->system, name);
+	return ev->dyn_entry;
+}
+
 /* @e's slot among the probe's @entry values (the same on every round). */
 static unsigned tg_entry_slot(struct sema_ctx *c, struct ast_expr *e)
 {
@@ -480,7 +512,7 @@ static enum sem_type tg_entry(struct sema_ctx *c, struct ast_expr *e)
 	struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
 	enum sem_type t;
 
-	if (!ev || !ev->dyn_func || !ev->dyn_return) {
+	if (!ev || (!(ev->dyn_func && ev->dyn_return) && !tg_tp_entry(c, ev))) {
 		sema_err(c, e->span, "@entry() is for .return probes of kernel.function() and "
 		       "process().function()");
 		return SEM_UNKNOWN;
@@ -491,7 +523,7 @@ static enum sem_type tg_entry(struct sema_ctx *c, struct ast_expr *e)
 		return SEM_UNKNOWN;
 	}
 	e->ref = (int)tg_entry_slot(c, e);
-	c->entry = tg_entry_event(c, ev);
+	c->entry = ev->dyn_func ? tg_entry_event(c, ev) : ev->dyn_entry;
 	t = tg_expr(c, e->a);
 	c->entry = NULL;
 	if (t == SEM_STATS) {
@@ -571,6 +603,20 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 	char err[512];
 
 	memset(out, 0, sizeof(*out));
+	if (e->kind == AST_VAR) {
+		struct ast_expr *def = sema_var_def(c, e);
+
+		if (def) {	/* 'r = $r; ... @cast(r, ...)': $r at the probe */
+			c->type_expr(c, e);	/* 'r' is read */
+			return tg_fetch_addr(c, ev, def, out);
+		}
+		sema_err(c, e->span, "'%s' is not an address the kernel can fetch at the probe: "
+			 "ktap reads memory only through an address known there, so read through "
+			 "a variable only after setting it from one (a target variable, a @cast() "
+			 "chain) earlier in the same probe, outside any if or loop",
+			 e->str);
+		return -1;
+	}
 	if (e->kind == AST_UNARY && e->op == AST_OP_ADDR) {
 		struct fetch base;
 

@@ -239,16 +239,31 @@ else
 	diag_file "$TMP/err"
 fi
 
-# Addresses computed at run time cannot be read through: located errors.
+# A variable set from a fetchable address earlier in the probe is read
+# through at the probe (sema_vardef.c), also as a specialised function's
+# argument.
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'function fam(s) { return @cast(s, "sock")->__sk_common->skc_family }
 probe kernel.function("tcp_retransmit_skb") { x = $sk; print(fam(x) + kernel_int(x + 4)) }'
+skc_family=$(member_off sock_common skc_family)
+if [ "$rc" -eq 0 ] &&
+	grep -qxF "write kprobe_events 'p:ktap_\$PID/tcp_retransmit_skb_0 tcp_retransmit_skb sk=%di:u64 sk_mem=+4(%di):s32 sk_cast___sk_common_skc_fam=+$skc_family(%di):u16'" "$TMP/out"; then
+	ok "x = \$sk; fam(x), kernel_int(x + 4): fetched through \$sk at the probe"
+else
+	not_ok "x = \$sk; fam(x), kernel_int(x + 4) (exit status $rc)"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
+# Addresses computed at run time cannot be read through: located errors.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'function fam(s) { return @cast(s, "sock")->__sk_common->skc_family }
+probe kernel.function("tcp_retransmit_skb") { x = $sk; x++; print(fam(x) + kernel_int(x + 4)) }'
 cat >"$TMP/want" <<'EOW'
-<input>:2:66: error: function 'fam' reads memory through its parameter 's': the argument must be an address the kernel can fetch at the probe ($var, $p->member, @cast(...)->member, or one of these plus a constant), not a value computed at run time
-     2 | probe kernel.function("tcp_retransmit_skb") { x = $sk; print(fam(x) + kernel_int(x + 4)) }
-       |                                                                  ^
-<input>:2:82: error: this is not an address the kernel can fetch at the probe: use a target variable ($ptr, $p->member), a @cast() chain, or one of these plus a constant (a value computed at run time cannot be read through)
-     2 | probe kernel.function("tcp_retransmit_skb") { x = $sk; print(fam(x) + kernel_int(x + 4)) }
-       |                                                                                  ^
+<input>:2:71: error: function 'fam' reads memory through its parameter 's': the argument must be an address the kernel can fetch at the probe ($var, $p->member, @cast(...)->member, or one of these plus a constant), not a value computed at run time
+     2 | probe kernel.function("tcp_retransmit_skb") { x = $sk; x++; print(fam(x) + kernel_int(x + 4)) }
+       |                                                                       ^
+<input>:2:87: error: 'x' is not an address the kernel can fetch at the probe: ktap reads memory only through an address known there, so read through a variable only after setting it from one (a target variable, a @cast() chain) earlier in the same probe, outside any if or loop
+     2 | probe kernel.function("tcp_retransmit_skb") { x = $sk; x++; print(fam(x) + kernel_int(x + 4)) }
+       |                                                                                       ^
 EOW
 if [ "$rc" -eq 1 ] && cmp -s "$TMP/want" "$TMP/err"; then
 	ok "a pointer computed at run time: located errors that say why"

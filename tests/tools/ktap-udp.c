@@ -3,12 +3,15 @@
  * tests (tests/harness/probes-live.sh).
  *
  *   ktap-udp N SIZE
+ *   ktap-udp -d N
  *
  * Sends N UDP datagrams of SIZE payload bytes from one socket to another
  * on 127.0.0.1 and reads each back: N packets on "lo" each way, of SIZE
  * + 28 bytes (IPv4 and UDP headers) as received, SIZE + 42 as queued
  * for transmission (with lo's 14-byte Ethernet header).  Exit status 0
- * when every datagram came back whole.
+ * when every datagram came back whole.  With -d, N times: connects a
+ * socket to 127.0.0.1 (a bound socket's port) and disconnects it
+ * (connect(2) with AF_UNSPEC, the kernel's udp_disconnect()).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -18,17 +21,36 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+/* connect @fd to @a, then dissolve the association, @n times. */
+static int disconnects(int fd, const struct sockaddr_in *a, long n)
+{
+	struct sockaddr un;
+	long i;
+
+	memset(&un, 0, sizeof(un));
+	un.sa_family = AF_UNSPEC;
+	for (i = 0; i < n; i++)
+		if (connect(fd, (const struct sockaddr *)a, sizeof(*a)) != 0 ||
+		    connect(fd, &un, sizeof(un)) != 0) {
+			perror("ktap-udp: connect");
+			return 1;
+		}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_in a;
 	socklen_t alen = sizeof(a);
 	static char buf[65536];
-	long i, n, size;
+	long i, n, size = 0;
 	int rx, tx;
 
-	if (argc != 3 || (n = atol(argv[1])) <= 0 || (size = atol(argv[2])) <= 0 ||
-	    size > 60000) {
-		fprintf(stderr, "usage: ktap-udp N SIZE\n");
+	int dis = argc == 3 && !strcmp(argv[1], "-d");
+
+	if (argc != 3 || (n = atol(argv[1 + dis])) <= 0 ||
+	    (!dis && ((size = atol(argv[2])) <= 0 || size > 60000))) {
+		fprintf(stderr, "usage: ktap-udp N SIZE | ktap-udp -d N\n");
 		return 2;
 	}
 	rx = socket(AF_INET, SOCK_DGRAM, 0);
@@ -41,6 +63,8 @@ int main(int argc, char **argv)
 		perror("ktap-udp: socket");
 		return 1;
 	}
+	if (dis)
+		return disconnects(tx, &a, n);
 	memset(buf, 'k', (size_t)size);
 	for (i = 0; i < n; i++) {
 		if (sendto(tx, buf, (size_t)size, 0, (struct sockaddr *)&a, sizeof(a)) != size ||

@@ -1,5 +1,6 @@
-# guest-tcp.sh - the tcp and vfs tapset and their examples, in the guest
-# (sourced by guest-ktap.sh, whose run/expect/ok/not_ok it uses; 4 checks).
+# guest-tcp.sh - the tcp, udp and vfs tapset and their examples, in the
+# guest (sourced by guest-ktap.sh, whose run/expect/ok/not_ok it uses;
+# 6 checks).
 # A real retransmission: ktap-tcp-stall's second connection to a
 # listener whose accept queue is full has its SYN dropped, so the kernel
 # retransmits it after the initial RTO (1 s) in TCP_SYN_SENT.
@@ -32,3 +33,23 @@ run -c "dd if=/etc/hostname of=/dev/null bs=123 count=1" /usr/share/ktap/example
 	printf "%-16s %-24s %10d %6d\n" dd hostname "$size" 1
 } >$T/want
 expect "file_reads.stp: dd read $size bytes of hostname in 1 read"
+
+# u1. udp.sendmsg and udp.recvmsg.return: ktap-udp sends 3 datagrams of
+#     100 bytes from an unbound socket to one bound on 127.0.0.1 and reads
+#     each back; the receiver's address is read at recvmsg's entry.
+run -e 'probe udp.sendmsg { if (pid() == target()) printf("%s %d %d\n", name, size, family) }
+probe udp.recvmsg.return {
+	if (pid() == target()) printf("%s %d %s %s %d\n", name, size, saddr, daddr, dport)
+}' -c "ktap-udp 3 100"
+for i in 1 2 3; do
+	echo "udp.sendmsg 100 2"
+	echo "udp.recvmsg 100 127.0.0.1 0.0.0.0 0"
+done >$T/want
+expect "udp.sendmsg/udp.recvmsg.return: 3 datagrams of 100 bytes over 127.0.0.1"
+
+# u2. udp.disconnect: connect(2) with AF_UNSPEC on a connected socket
+#     (busybox has no UDP client that does it: ktap-udp 0 disconnects)
+run -e 'probe udp.disconnect { if (pid() == target()) printf("%s %s %d\n", name, daddr, dport > 0) }
+probe udp.disconnect.return { if (pid() == target()) printf("%s %d\n", name, ret) }' -c "ktap-udp -d 1"
+printf 'udp.disconnect 127.0.0.1 1\nudp.disconnect 0\n' >$T/want
+expect "udp.disconnect(.return): a connected socket's peer, then 0"

@@ -9,4 +9,4 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 # A module for module("9p").function() (it has BTF of its own).
 export KTAP_VM_KMODS=9p
 vm_extra_specs="$here/guest-tcp.sh:/tests/guest-tcp.sh"
-vm_ktap guest-ktap.sh ktap-tcp-stall
+vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp
