@@ -888,8 +888,13 @@ static int run_setup(struct run *r)
 		perror("ktap: signalfd");
 		return -1;
 	}
+	if (run_fifo_init(&r->fifo, r->prog, r->opt->procfs_dir, why, sizeof(why)) != 0) {
+		fprintf(stderr, "ktap: error: %s\n", why);
+		return -1;
+	}
 	if (r->opt->command) {
-		if (run_child_spawn(&r->child, r->opt->command) != 0) {
+		if (run_child_spawn(&r->child, r->opt->command,
+				    run_fifo_env(&r->fifo)) != 0) {
 			perror("ktap: fork");
 			return -1;
 		}
@@ -898,10 +903,6 @@ static int run_setup(struct run *r)
 	}
 	if (rt_init(&r->ctx, r->prog, r->opt->out, &r->opt->limits) != 0)
 		return -1;
-	if (run_fifo_init(&r->fifo, r->prog, r->opt->procfs_dir, why, sizeof(why)) != 0) {
-		fprintf(stderr, "ktap: error: %s\n", why);
-		return -1;
-	}
 	r->ctx.runner = r;
 	r->ctx.json = r->opt->json;
 	r->ctx.target_pid = target > 0 ? target : 0;

@@ -56,22 +56,27 @@ static int rf_make(const struct run_fifo_file *f, const char *path)
 	return chmod(path, mode);	/* exactly, whatever ktap's own umask */
 }
 
-/* ff->dir, and its parent when missing (/run/ktap): one level only. */
+/*
+ * ff->dir and the directories above it that are missing (/run/ktap, or
+ * /run too in a minimal system): ff->made is the length of the
+ * shallowest one made, so run_fifo_free() removes exactly those.
+ */
 static int rf_mkdir(struct run_fifo *ff)
 {
-	char *slash;
+	char *p, c;
 
-	if (mkdir(ff->dir, 0755) == 0)
-		return 0;
-	if (errno != ENOENT)
-		return -1;
-	slash = strrchr(ff->dir, '/');
-	if (!slash || slash == ff->dir)
-		return -1;
-	*slash = '\0';
-	ff->made_parent = mkdir(ff->dir, 0755) == 0;
-	*slash = '/';
-	return mkdir(ff->dir, 0755);
+	for (p = ff->dir + 1; ; p++) {
+		if (*p != '/' && *p)
+			continue;
+		c = *p;
+		*p = '\0';
+		if (mkdir(ff->dir, 0755) == 0 && !ff->made)
+			ff->made = (size_t)(p - ff->dir);
+		*p = c;
+		if (!c)
+			break;
+	}
+	return ff->made == strlen(ff->dir) || access(ff->dir, W_OK) == 0 ? 0 : -1;
 }
 
 int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir,
@@ -100,9 +105,11 @@ int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir,
 	}
 	if (!(ff->dir = strdup(dir)))
 		goto nomem;
-	if (rf_mkdir(ff) == 0)
-		ff->made_dir = true;
-	else if (errno != EEXIST) {
+	if (asprintf(&ff->env, "KTAP_PROCFS_DIR=%s", dir) < 0) {
+		ff->env = NULL;
+		goto nomem;
+	}
+	if (rf_mkdir(ff) != 0) {
 		snprintf(why, whylen, "cannot make the procfs directory %s: %s", dir,
 			 strerror(errno));
 		return -1;
@@ -124,6 +131,11 @@ int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir,
 nomem:
 	snprintf(why, whylen, "out of memory");
 	return -1;
+}
+
+const char *run_fifo_env(const struct run_fifo *ff)
+{
+	return run_fifo_active(ff) ? ff->env : NULL;
 }
 
 bool run_fifo_active(const struct run_fifo *ff)
@@ -213,13 +225,19 @@ void run_fifo_free(struct run_fifo *ff)
 			unlink(ff->f[i].path);
 		free(ff->f[i].path);
 	}
-	if (ff->made_dir)
+	/* the directories made, deepest first (only when empty: another
+	   ktap may share /run/ktap) */
+	while (ff->made && ff->dir) {
+		char *slash;
+
 		rmdir(ff->dir);
-	if (ff->made_parent && strrchr(ff->dir, '/')) {
-		*strrchr(ff->dir, '/') = '\0';
-		rmdir(ff->dir);		/* only when no other ktap uses it */
+		slash = strrchr(ff->dir, '/');
+		if (!slash || (size_t)(slash - ff->dir) < ff->made)
+			break;
+		*slash = '\0';
 	}
 	free(ff->dir);
+	free(ff->env);
 	free(ff->f);
 	*ff = (struct run_fifo){ 0 };
 }

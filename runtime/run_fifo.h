@@ -19,10 +19,11 @@ struct run_fifo_file {
 
 struct run_fifo {
 	char *dir;		/* NULL: the plan has no procfs probes */
-	bool made_dir;		/* ktap created it, so removes it */
-	bool made_parent;	/* ... and its parent (/run/ktap) */
+	size_t made;		/* the length of the shallowest directory of dir
+				   that ktap made (0: none), removed at the end */
 	struct run_fifo_file *f;
 	unsigned n;
+	char *env;		/* "KTAP_PROCFS_DIR=DIR", for the -c command */
 };
 
 /*
@@ -33,6 +34,10 @@ struct run_fifo {
  */
 int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir,
 		  char *why, size_t whylen);
+
+/* "KTAP_PROCFS_DIR=DIR" when there are FIFOs, else NULL: the -c
+   command (a reader, often) finds them there. */
+const char *run_fifo_env(const struct run_fifo *ff);
 
 /* Whether there are FIFOs to look at (run.c then wakes every RUN_FIFO_MS). */
 bool run_fifo_active(const struct run_fifo *ff);
