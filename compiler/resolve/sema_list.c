@@ -65,6 +65,8 @@ static const char *sl_line(struct arena *a, const struct sem_probe *p, bool vars
 		return name;
 	if (p->family)
 		name = arena_printf(a, "%s%s", name, p->alias_vars ? p->alias_vars : "");
+	if (p->kind == SEM_P_PROCFS_READ && !p->family)	/* stap's one variable */
+		return arena_printf(a, "%s $value:string", name);
 	if (p->kind != SEM_P_TRACE || !e)
 		return name;
 	return arena_printf(a, "%s%s", name, e->dyn_func ? sl_params(a, e->dyn_func) :

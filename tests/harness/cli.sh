@@ -92,6 +92,10 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -l '{never,begin}'
 check "-l '{never,begin}' lists both, sorted" \
 	sh -c "[ $rc -eq 0 ] && [ \"\$(tr '\\n' ' ' <'$TMP/out')\" = 'begin never ' ]"
 
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -L 'procfs("status").read'
+check "-L procfs(\"status\").read: its variable \$value, as stap lists it" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(cat '$TMP/out')\" = 'procfs(\"status\").read \$value:string' ]"
+
 # -- issue 10 item 14: the tapset, installed or not found ----------------
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe begin { println(ctime(0)) }'
 KTAP_TAPSET=$TMP/none
