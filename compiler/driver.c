@@ -102,7 +102,7 @@ static const char drv_help[] =
 	"  KTAP_TAPSET_EAGER\n"
 	"                 1: parse the whole tapset, not only what is used\n"
 	"  KTAP_PROCFS_DIR\n"
-	"                 where procfs(\"NAME\").read probes make their files\n"
+	"                 where procfs(\"NAME\") probes make their files\n"
 	"                 (default /run/ktap/ktap_PID, /tmp/ktap_PID as non-root)\n"
 	"  PATH           where process(\"NAME\") finds the program NAME\n"
 	"  NO_COLOR       when set and not empty, --color=auto means never\n"

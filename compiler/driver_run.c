@@ -31,6 +31,7 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 		{ "MAXNESTING", offsetof(struct rt_limits, maxnesting) },
 		{ "MAXSTRINGLEN", offsetof(struct rt_limits, maxstringlen) },
 		{ "STP_MAX_BUCKETS", offsetof(struct rt_limits, max_buckets) },
+		{ "STP_PROCFS_BUFSIZE", offsetof(struct rt_limits, procfs_bufsize) },
 	};
 	char *end;
 	unsigned long v;
@@ -59,7 +60,7 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 	}
 	fprintf(stderr, "WARNING: -D %s has no effect in ktap (known: MAXMAPENTRIES, "
 		"MAXACTION, MAXACTION_INTERRUPTIBLE, MAXERRORS, MAXNESTING, MAXSTRINGLEN, "
-		"STP_MAX_BUCKETS, KRETACTIVE, STP_TIMING)\n", d->name);
+		"STP_MAX_BUCKETS, STP_PROCFS_BUFSIZE, KRETACTIVE, STP_TIMING)\n", d->name);
 	return 0;
 }
 

@@ -67,6 +67,9 @@ struct rt_limits {
 	/* STP_MAX_BUCKETS: most @hist_linear buckets, under- and overflow
 	   included; 0 means stap's 128. */
 	unsigned max_buckets;
+	/* STP_PROCFS_BUFSIZE: a procfs file's contents without .maxsize(N);
+	   0 means stap's default, MAXSTRINGLEN. */
+	unsigned procfs_bufsize;
 };
 
 enum rt_status {

@@ -13,6 +13,15 @@
  * (rename() over it): a later open() finds the new file and waits for
  * its own run, instead of joining the pipe being written (where it
  * would get the rest of another reader's contents).
+ *
+ * A procfs("NAME").write file is a FIFO that ktap holds open for both
+ * reading and writing (so it never sees end of file and writers' opens
+ * never block); what writers write is read every RUN_FIFO_MS, and each
+ * read() runs the write probes with it as $value.  Writes that arrive
+ * together may come in one read(), unlike stap's one run per write().
+ * Permissions are stap's: 0400 for a read file and 0200 for a write
+ * file, or 0444 / 0222 less .umask(N), plus what ktap's own user needs
+ * (the other direction).
  */
 #define _GNU_SOURCE
 #include "run_fifo.h"
@@ -42,14 +51,15 @@ static struct run_fifo_file *rf_file(struct run_fifo *ff, const char *name)
 		return NULL;
 	ff->f = nf;
 	nf = &ff->f[ff->n++];
-	*nf = (struct run_fifo_file){ name, NULL, 0, 0 };
+	*nf = (struct run_fifo_file){ name, NULL, 0, -1, false, -1 };
 	return nf;
 }
 
-/* A FIFO at @path, readable by all (less the probe's umask), writable by ktap. */
+/* A FIFO at @path with stap's permissions, and ktap's side. */
 static int rf_make(const struct run_fifo_file *f, const char *path)
 {
-	mode_t mode = (mode_t)((0644 & ~f->umask) | 0200);
+	int64_t umask = f->umask >= 0 ? f->umask : f->write ? 0022 : 0044;
+	mode_t mode = (mode_t)(f->write ? (0222 & ~umask) | 0400 : (0444 & ~umask) | 0200);
 
 	if (mkfifo(path, mode) != 0)
 		return -1;
@@ -89,13 +99,15 @@ int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir,
 		const struct ir_probe *pr = &p->probes[i];
 		struct run_fifo_file *f;
 
-		if (pr->kind != IR_P_PROCFS_READ)
+		if (pr->kind != IR_P_PROCFS_READ && pr->kind != IR_P_PROCFS_WRITE)
 			continue;
 		if (!(f = rf_file(ff, pr->procfs_file)))
 			goto nomem;
 		if (pr->procfs_max > f->max)
 			f->max = pr->procfs_max;
-		f->umask |= pr->procfs_umask;
+		if (pr->procfs_umask >= 0)
+			f->umask = f->umask < 0 ? pr->procfs_umask : f->umask | pr->procfs_umask;
+		f->write = pr->kind == IR_P_PROCFS_WRITE;
 	}
 	if (!ff->n)
 		return 0;
@@ -119,7 +131,9 @@ int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir,
 			ff->f[i].path = NULL;
 			goto nomem;
 		}
-		if (rf_make(&ff->f[i], ff->f[i].path) != 0) {
+		if (rf_make(&ff->f[i], ff->f[i].path) != 0 ||
+		    (ff->f[i].write && (ff->f[i].fd = open(ff->f[i].path,
+				O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0)) {
 			snprintf(why, whylen, "cannot make the procfs file %s: %s",
 				 ff->f[i].path, strerror(errno));
 			free(ff->f[i].path);
@@ -167,17 +181,53 @@ static void rf_write(int fd, const char *s, size_t len)
 	}
 }
 
-/* Run the probes of @f for one reader; the contents are in @c. */
-static void rf_run(const struct run_fifo_file *f, struct rt_ctx *c)
+/* The most a file holds: its .maxsize(N), else STP_PROCFS_BUFSIZE,
+   else MAXSTRINGLEN. */
+static size_t rf_bufsize(const struct run_fifo_file *f, const struct rt_ctx *c)
+{
+	if (f->max > 0)
+		return (size_t)f->max;
+	return c->lim.procfs_bufsize ? c->lim.procfs_bufsize : c->lim.maxstringlen;
+}
+
+/* Room for @c's $value buffer to hold its maximum; false: no memory. */
+static bool rf_room(struct rt_ctx *c)
+{
+	char *p;
+
+	if (c->pfs_cap >= c->pfs_max)
+		return true;
+	if (!(p = realloc(c->pfs_buf, c->pfs_max)))
+		return false;
+	c->pfs_buf = p;
+	c->pfs_cap = c->pfs_max;
+	return true;
+}
+
+/* Run the probes of @f (of @kind) once; $value is what @c's buffer holds. */
+static void rf_run(const struct run_fifo_file *f, struct rt_ctx *c, enum ir_probe_kind kind)
 {
 	unsigned i;
 
-	c->pfs_len = 0;
-	c->pfs_max = f->max > 0 ? (size_t)f->max : c->strmax;
 	for (i = 0; i < c->prog->nprobes && !c->aborting; i++)
-		if (c->prog->probes[i].kind == IR_P_PROCFS_READ &&
+		if (c->prog->probes[i].kind == kind &&
 		    !strcmp(c->prog->probes[i].procfs_file, f->name))
 			rt_run_probe(c, i, NULL);
+}
+
+/* The write probes of @f on each read() of what writers wrote. */
+static unsigned rf_take(const struct run_fifo_file *f, struct rt_ctx *c)
+{
+	unsigned runs = 0;
+	ssize_t n;
+
+	c->pfs_max = rf_bufsize(f, c);
+	while (!c->aborting && rf_room(c) && (n = read(f->fd, c->pfs_buf, c->pfs_max)) > 0) {
+		c->pfs_len = (size_t)n;
+		rf_run(f, c, IR_P_PROCFS_WRITE);
+		runs++;
+	}
+	return runs;
 }
 
 /* A fresh FIFO in place of @f's (the served one may still be read). */
@@ -201,14 +251,20 @@ unsigned run_fifo_serve(struct run_fifo *ff, struct rt_ctx *c)
 	unsigned i, served = 0;
 
 	for (i = 0; run_fifo_active(ff) && i < ff->n; i++) {
-		int fd = open(ff->f[i].path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		int fd;
 
-		if (fd < 0)
+		if (ff->f[i].write) {
+			served += rf_take(&ff->f[i], c);
+			continue;
+		}
+		if ((fd = open(ff->f[i].path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
 			continue;	/* ENXIO: nobody is reading */
 		fcntl(fd, F_SETFL, 0);	/* blocking writes: the reader drains */
 		/* Readers from now on open the new FIFO, never this one. */
 		rf_renew(&ff->f[i], ff->dir);
-		rf_run(&ff->f[i], c);
+		c->pfs_len = 0;
+		c->pfs_max = rf_bufsize(&ff->f[i], c);
+		rf_run(&ff->f[i], c, IR_P_PROCFS_READ);
 		rf_write(fd, c->pfs_buf, c->pfs_len);
 		close(fd);
 		served++;
@@ -221,6 +277,8 @@ void run_fifo_free(struct run_fifo *ff)
 	unsigned i;
 
 	for (i = 0; i < ff->n; i++) {
+		if (ff->f[i].fd >= 0)
+			close(ff->f[i].fd);
 		if (ff->f[i].path)
 			unlink(ff->f[i].path);
 		free(ff->f[i].path);

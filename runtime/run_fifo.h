@@ -1,6 +1,6 @@
 /*
- * run_fifo.h - pass 5: stap's procfs("NAME").read probes, served as
- * named pipes (FIFOs) in ktap's procfs directory.
+ * run_fifo.h - pass 5: stap's procfs("NAME").read and .write probes,
+ * served as named pipes (FIFOs) in ktap's procfs directory.
  */
 #ifndef KTAP_RT_RUN_FIFO_H
 #define KTAP_RT_RUN_FIFO_H
@@ -14,7 +14,9 @@ struct run_fifo_file {
 	const char *name;	/* NAME, as the probe point gives it */
 	char *path;		/* DIR/NAME */
 	int64_t max;		/* the largest .maxsize(N) of its probes, or 0 */
-	int64_t umask;
+	int64_t umask;		/* .umask(N), or -1 */
+	bool write;		/* written by writers (.write probes), else read */
+	int fd;			/* .write: ktap's end, both ways, or -1 */
 };
 
 struct run_fifo {
@@ -27,8 +29,8 @@ struct run_fifo {
 };
 
 /*
- * The FIFOs of @p's procfs read probes, made in directory @dir (created
- * when missing).  0, or -1 with the reason in @why.  A plan without
+ * The FIFOs of @p's procfs probes, made in directory @dir (created
+ * when missing); a write probe's FIFO is held open from then on.  0, or -1 with the reason in @why.  A plan without
  * procfs probes makes nothing.  run_fifo_free() removes what this made,
  * also after a failure.
  */
@@ -46,8 +48,10 @@ bool run_fifo_active(const struct run_fifo *ff);
 /*
  * Serve each FIFO that a reader has opened: run its probes on @c's
  * program ($value starts empty), write the contents they made, close,
- * and put a fresh FIFO in its place for the next reader.  Returns how
- * many files were served.
+ * and put a fresh FIFO in its place for the next reader.  And run the
+ * write probes of each FIFO that has data, once per read() of it
+ * ($value: the bytes read, at most the file's buffer size).  Returns
+ * how many probe runs there were.
  */
 unsigned run_fifo_serve(struct run_fifo *ff, struct rt_ctx *c);
 

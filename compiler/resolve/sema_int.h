@@ -158,6 +158,8 @@ void sema_context_rewrite(struct sema_ctx *c, struct sem_probe *sp);
 /* $value of a procfs read probe: builtins on the file's contents
    (sema_procfs.c). */
 void sema_procfs_value(struct sema_ctx *c, struct sem_probe *sp);
+/* A procfs file with both read and write probes is an error. */
+void sema_procfs_check(struct sema_ctx *c);
 /* ... and run after the other probes of their record. */
 void sema_context_order(struct sema_ctx *c);
 /* Is @name a function the script or the tapset defines (not a builtin)? */

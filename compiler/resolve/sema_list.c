@@ -65,7 +65,7 @@ static const char *sl_line(struct arena *a, const struct sem_probe *p, bool vars
 		return name;
 	if (p->family)
 		name = arena_printf(a, "%s%s", name, p->alias_vars ? p->alias_vars : "");
-	if (p->kind == SEM_P_PROCFS_READ && !p->family)	/* stap's one variable */
+	if ((p->kind == SEM_P_PROCFS_READ || p->kind == SEM_P_PROCFS_WRITE) && !p->family)
 		return arena_printf(a, "%s $value:string", name);
 	if (p->kind != SEM_P_TRACE || !e)
 		return name;

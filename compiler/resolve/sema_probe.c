@@ -163,16 +163,18 @@ static unsigned point_procfs_umask(const struct ast_ppoint *p, int64_t *umask)
 }
 
 /*
- * procfs[("NAME")][.umask(N)].read[.maxsize(N)]: stap's file
+ * procfs[("NAME")][.umask(N)].read[.maxsize(N)] and ...write: stap's file
  * /proc/systemtap/MODULE/NAME ("command" without a name), which ktap
- * serves as a FIFO in its own directory (runtime/run_fifo.c).
+ * serves as a FIFO in its own directory (runtime/run_fifo.c), as stap's
+ * stapbpf runtime does.
  */
 static int point_procfs(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
 {
 	const struct ast_expr *a = p->n ? p->comps[0].arg : NULL;
 	const char *name = "command";
-	int64_t max = 0, umask = 0;
+	int64_t max = 0, umask = -1;
 	unsigned k;
+	bool write;
 	struct sem_probe *sp;
 
 	if (p->n < 2 || !point_is(p, 0, "procfs"))
@@ -185,17 +187,16 @@ static int point_procfs(struct sema_ctx *c, struct point_state *st, const struct
 	}
 	if (a)
 		name = a->str;
-	if (point_is(p, k, "write")) {
-		diag_error(c->diag, p->span, "procfs write probes are not supported: ktap serves a procfs file as a FIFO that readers open, which cannot also take writes");
+	write = point_is(p, k, "write");
+	if (p->comps[k].arg || (write ? p->n != k + 1 : !point_is(p, k, "read") ||
+				p->n > k + 2 ||
+				(p->n == k + 2 && (!point_is(p, k + 1, "maxsize") ||
+						   !point_num_arg(p, k + 1, &max) || max <= 0)))) {
+		diag_error(c->diag, p->span, "expected procfs(\"NAME\").read, .read.maxsize(N) with N > 0, or .write");
 		return -1;
 	}
-	if (!point_is(p, k, "read") || p->comps[k].arg || p->n > k + 2 ||
-	    (p->n == k + 2 && (!point_is(p, k + 1, "maxsize") ||
-			       !point_num_arg(p, k + 1, &max) || max <= 0))) {
-		diag_error(c->diag, p->span, "expected procfs(\"NAME\").read or procfs(\"NAME\").read.maxsize(N) with N > 0");
-		return -1;
-	}
-	sp = point_emit(c, st, SEM_P_PROCFS_READ, sema_point_text(c, p));
+	sp = point_emit(c, st, write ? SEM_P_PROCFS_WRITE : SEM_P_PROCFS_READ,
+			sema_point_text(c, p));
 	sp->procfs_file = name;
 	sp->procfs_max = max;
 	sp->procfs_umask = umask;

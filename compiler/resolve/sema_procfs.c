@@ -1,5 +1,6 @@
 /*
- * sema_procfs.c - pass 2: $value in procfs("NAME").read probes.
+ * sema_procfs.c - pass 2: $value in procfs("NAME").read and .write
+ * probes, and the one rule on their files.
  *
  * stap's procfs read probe fills the file's contents through $value:
  * `$value = "text"`, `$value .= "more"` (several appends make contents
@@ -11,9 +12,14 @@
  *	$value .= E	__ktap_procfs_append(E)
  *	$value		__ktap_procfs_get()
  *
- * In: a probe of kind SEM_P_PROCFS_READ, its alias bodies folded in.
- * Out: the same body without $value; any other assignment to it is a
- * located error.  runtime/run_fifo.c serves the contents to the reader.
+ * In a write probe $value is what the writer wrote (__ktap_procfs_get()
+ * reads the same buffer, which the runtime fills before the run).
+ *
+ * In: a procfs probe, its alias bodies folded in.  Out: the same body
+ * without $value; any other assignment to it is a located error.
+ * runtime/run_fifo.c serves the contents to the reader.  A file is a
+ * FIFO that either readers or writers open, so one name may not have
+ * both kinds of probe (sema_procfs_check()), as in stap's stapbpf.
  */
 #include "sema_int.h"
 #include "ast_walk.h"
@@ -62,6 +68,37 @@ static int pfs_rewrite_fn(struct ast_expr *e, void *arg)
 	if (pfs_is_value(e))
 		pfs_call(c, e, "__ktap_procfs_get", NULL);
 	return 0;
+}
+
+/* The first procfs probe of the other kind than @sp on @sp's file. */
+static const struct sem_probe *pfs_other(const struct sem_prog *p, const struct sem_probe *sp)
+{
+	unsigned i;
+
+	for (i = 0; i < p->nprobes && p->probes[i] != sp; i++)
+		if ((p->probes[i]->kind == SEM_P_PROCFS_READ ||
+		     p->probes[i]->kind == SEM_P_PROCFS_WRITE) &&
+		    p->probes[i]->kind != sp->kind &&
+		    !strcmp(p->probes[i]->procfs_file, sp->procfs_file))
+			return p->probes[i];
+	return NULL;
+}
+
+void sema_procfs_check(struct sema_ctx *c)
+{
+	const struct sem_prog *p = c->prog;
+	unsigned i;
+
+	for (i = 0; i < p->nprobes; i++) {
+		const struct sem_probe *sp = p->probes[i];
+
+		if ((sp->kind == SEM_P_PROCFS_READ || sp->kind == SEM_P_PROCFS_WRITE) &&
+		    pfs_other(p, sp)) {
+			diag_error(c->diag, sp->span, "procfs file '%s' has both read and write probes: ktap serves it as a FIFO, which either readers or writers open (as stap's stapbpf runtime does)",
+				   sp->procfs_file);
+			return;
+		}
+	}
 }
 
 void sema_procfs_value(struct sema_ctx *c, struct sem_probe *sp)

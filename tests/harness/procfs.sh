@@ -1,8 +1,9 @@
 #!/bin/sh
-# procfs.sh - procfs("NAME").read probes as FIFOs, and the JSON tapset
-# on them (TAP): the contents each reader gets, exactly, one probe run
-# per reader; .maxsize(N) beyond MAXSTRINGLEN and as a cut; the default
-# name "command"; a reader that leaves early; stap's metadata.json and
+# procfs.sh - procfs("NAME").read and .write probes as FIFOs, and the
+# JSON tapset on them (TAP): the contents each reader gets, exactly, one
+# probe run per reader; .maxsize(N) beyond MAXSTRINGLEN and as a cut; the
+# default name "command"; a reader that leaves early; what writers write,
+# the files' modes; stap's metadata.json and
 # data.json byte for byte, and the JSON macros' errors; the files and
 # their directory gone after the run.  The -c command is the reader.
 # shellcheck source=tests/harness/lib.sh
@@ -27,16 +28,17 @@ p"
 if [ ! -e "$D" ]; then ok "the procfs directory is removed at the end"; else not_ok "$D is left"; fi
 
 # 2. maxsize: beyond MAXSTRINGLEN, and a cut; procfs.read is "command"
-run_ktap "$TMP" "$TMP/out" "$TMP/err" -D MAXSTRINGLEN=8 -e '
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -D MAXSTRINGLEN=8 -D STP_PROCFS_BUFSIZE=3 -e '
 probe procfs("long").read.maxsize(40) { for (i = 0; i < 6; i++) $value .= "012345\n" }
-probe procfs.read.maxsize(5) { $value = "abcdefg" }' \
-	-c "sh -c 'cat $D/long; cat $D/command; echo'"
-expect_text ".maxsize(40): appends of MAXSTRINGLEN-long pieces reach 40 bytes; maxsize(5) cuts" "012345
+probe procfs.read.maxsize(5) { $value = "abcdefg" }
+probe procfs("short").read { $value = "ABCDEF" }' \
+	-c "sh -c 'cat $D/long; cat $D/command; cat $D/short; echo'"
+expect_text ".maxsize(40): appends of MAXSTRINGLEN-long pieces reach 40 bytes; maxsize(5) and STP_PROCFS_BUFSIZE=3 cut" "012345
 012345
 012345
 012345
 012345
-01234abcde"
+01234abcdeABC"
 
 # 3. a reader that stops reading (head) ends nothing; the next one is served
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global n
@@ -49,7 +51,29 @@ expect_text "a reader that leaves early (EPIPE) ends nothing; the next one gets 
 002
 served 2"
 
-# 4. the JSON tapset: stap's metadata.json and data.json
+# 4. write probes: $value is what was written; exit() from one; stap's
+#    permissions (0200 write, 0400 read, 0444 less .umask(N)), plus what
+#    ktap's own side needs
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global total
+probe procfs("ctl").write { total += strlen($value); printf("got [%s]\n", $value)
+	if ($value == "stop\n") exit() }
+probe procfs("stat").umask(0040).read { $value = sprintf("%d bytes\n", total) }
+probe procfs.read { $value = "123456" }
+probe end { printf("end %d\n", total) }' \
+	-c "sh -c 'ls -l $D | cut -c1-10; echo hello >$D/ctl; sleep 0.3; cat $D/stat; cat $D/command; echo; echo stop >$D/ctl; sleep 5'"
+expect_text "procfs(\"ctl\").write: each write's data as \$value, exit() from it; stap's modes" "total 0
+prw-------
+prw-------
+prw----r--
+got [hello
+]
+6 bytes
+123456
+got [stop
+]
+end 11"
+
+# 5. the JSON tapset: stap's metadata.json and data.json
 cat >"$TMP/json.stp" <<'EOS'
 global reads, name
 probe begin {
@@ -129,7 +153,7 @@ expect_text "json: metadata.json and data.json as stap writes them, data afresh 
 }
   "reads": 43,'
 
-# 5. the macros' errors are stap's
+# 6. the macros' errors are stap's
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe begin { json_add_numeric_metric("n", "", "") }
 probe json_data {
 	@json_output_data_start
