@@ -193,6 +193,36 @@ static enum rt_status rtb_syscall_name(struct rt_ctx *c, struct rt_value *a, uns
 	return RT_OK;
 }
 
+/*
+ * target_set_pid(PID): is PID the target process or a descendant of it
+ * (stap's target_set.stp, which keeps the set from fork returns)?  The
+ * parents are those of the process table, which the plan keeps from the
+ * fork records (the script calls a process builtin: lower_track.c), so
+ * a process whose parent exited is still in the set.
+ */
+static enum rt_status rtb_target_set_pid(struct rt_ctx *c, struct rt_value *a, unsigned n,
+					 struct rt_value *ret)
+{
+	int64_t pid = a[0].l;
+	unsigned depth;
+
+	(void)n;
+	*ret = rt_long(0);
+	for (depth = 0; c->target_pid && c->proc && pid > 0 && depth < 4096; depth++) {
+		const struct rt_proc *p;
+
+		if (pid == c->target_pid) {
+			*ret = rt_long(1);
+			break;
+		}
+		p = c->proc(c, (int)pid);
+		if (!p || p->ppid == pid)
+			break;
+		pid = p->ppid;
+	}
+	return RT_OK;
+}
+
 /* input.char/input.line's text: "" in any other probe. */
 static enum rt_status rtb_ktap_input(struct rt_ctx *c, struct rt_value *a, unsigned n,
 				     struct rt_value *ret)
@@ -603,7 +633,7 @@ static const rtb_fn rtb_table[] = {
 	[RTB_SYSCALL_NAME] = rtb_syscall_name, [RTB_SYSCALL_NUM] = rtb_syscall_num,
 	[RTB_KTAP_INPUT] = rtb_ktap_input,
 	[RTB_KTAP_PROCFS_GET] = rtb_procfs_get, [RTB_KTAP_PROCFS_SET] = rtb_procfs_set,
-	[RTB_KTAP_PROCFS_APPEND] = rtb_procfs_append,
+	[RTB_KTAP_PROCFS_APPEND] = rtb_procfs_append, [RTB_TARGET_SET_PID] = rtb_target_set_pid,
 };
 
 enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,

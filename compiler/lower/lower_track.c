@@ -42,6 +42,7 @@ static bool lt_is_process_builtin(unsigned id)
 	switch (id) {
 	case IR_BI_PID: case IR_BI_PPID: case IR_BI_EXECNAME: case IR_BI_PEXECNAME:
 	case IR_BI_UID: case IR_BI_EUID: case IR_BI_GID: case IR_BI_EGID:
+	case IR_BI_TARGET_SET_PID:
 	/* user symbols: the maps are re-read at exec */
 	case IR_BI_UBACKTRACE: case IR_BI_PRINT_UBACKTRACE: case IR_BI_SPRINT_UBACKTRACE:
 	case IR_BI_USYMNAME: case IR_BI_USYMDATA:

@@ -724,9 +724,51 @@ static int point_later(struct sema_ctx *c, const struct ast_ppoint *p)
 static void point_resolve(struct sema_ctx *c, struct point_state *st,
 		       const struct ast_ppoint *p);
 
-/* Expand every alias whose name matches @p; returns how many did. */
+/*
+ * Does alias name @name match the first components of @p, which has
+ * more (stap's alias suffixes: 'miscellany.return' of an alias
+ * 'miscellany = syscall.{open,close}' is syscall.open.return and
+ * syscall.close.return)?  The number of components left, or 0.
+ */
+static unsigned point_alias_suffix(const struct ast_ppoint *name, const struct ast_ppoint *p)
+{
+	struct ast_ppoint head;
+
+	if (name->n >= p->n)
+		return 0;
+	head = *p;
+	head.n = name->n;
+	return point_alias_matches(name, &head) ? p->n - name->n : 0;
+}
+
+/* Alias point @t with the last @nsfx components of the user's @p appended. */
+static const struct ast_ppoint *point_with_suffix(struct sema_ctx *c, const struct ast_ppoint *t,
+					       const struct ast_ppoint *p, unsigned nsfx)
+{
+	struct ast_ppoint *q;
+	unsigned k;
+
+	if (!nsfx)
+		return t;
+	q = arena_alloc(c->arena, sizeof(*q));
+	*q = *t;
+	q->n = t->n + nsfx;
+	q->cap = q->n;
+	q->comps = arena_alloc(c->arena, q->n * sizeof(*q->comps));
+	for (k = 0; k < t->n; k++)
+		q->comps[k] = t->comps[k];
+	for (k = 0; k < nsfx; k++)
+		q->comps[t->n + k] = p->comps[p->n - nsfx + k];
+	return q;
+}
+
+/*
+ * Expand every alias whose name matches @p, or, when none does (@suffix),
+ * every alias whose name matches its beginning, with the rest appended
+ * to the alias's points; returns how many did.
+ */
 static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
-			   const struct ast_ppoint *p)
+			   const struct ast_ppoint *p, bool suffix)
 {
 	unsigned i, j, n = 0;
 
@@ -734,9 +776,10 @@ static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 		const struct sema_alias *al = &c->aliases[i];
 		struct point_state inner = *st;
 		struct ast_stmt *alias_body;
-		unsigned first = c->prog->nprobes, k;
+		unsigned first = c->prog->nprobes, k, nsfx = 0;
 
-		if (!point_alias_matches(al->name, p))
+		if (suffix ? !(nsfx = point_alias_suffix(al->name, p)) :
+			     !point_alias_matches(al->name, p))
 			continue;
 		n++;
 		if (c->alias_depth >= SEMA_MAX_ALIAS_DEPTH) {
@@ -751,8 +794,8 @@ static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 			point_seq(c, st->body, alias_body, st->body->span);
 		c->alias_depth++;
 		for (j = 0; j < al->decl->points.n; j++) {
-			const struct ast_ppoint *t = al->decl->points.v[j];
-
+			const struct ast_ppoint *t = point_with_suffix(c, al->decl->points.v[j],
+								      p, nsfx);
 			unsigned before = c->prog->nprobes;
 
 			inner.cond = point_and(c, st->cond, t->cond);
@@ -824,7 +867,7 @@ static int point_syscall(struct sema_ctx *c, struct point_state *st, const struc
 
 		/* In a wildcard, a tapset alias this kernel cannot resolve is skipped. */
 		inner.optional = st->optional || wild;
-		if (!point_aliases(c, &inner, q)) {
+		if (!point_aliases(c, &inner, q, false)) {
 			ev = tpf_load(c->arena, c->in->target->tracefs, "syscalls",
 				      arena_printf(c->arena, "sys_%s_%s",
 						   ret ? "exit" : "enter", names[i]));
@@ -894,7 +937,7 @@ static int point_process_life(struct sema_ctx *c, struct point_state *st,
 	inner.cond = point_and(c, st->cond, ast_binary(c->arena, AST_BINARY, AST_OP_EQ, who, is,
 						       arg->span));
 	first = c->prog->nprobes;
-	if (!point_aliases(c, &inner, q)) {
+	if (!point_aliases(c, &inner, q, false)) {
 		diag_error(c->diag, p->span, "no tapset alias '%s' for probe point '%s'",
 			   sema_point_text(c, q), sema_point_text(c, p));
 		return -1;
@@ -911,7 +954,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 
 	if ((r = point_syscall(c, st, p)) != 0)
 		return;
-	if (point_aliases(c, st, p))
+	if (point_aliases(c, st, p, false))
 		return;
 	if ((r = point_simple(c, st, p)) != 0 || (r = point_trace(c, st, p)) != 0 ||
 	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
@@ -922,7 +965,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 	    (r = point_process_statement(c, st, p)) != 0 ||
 	    (r = point_process_mark(c, st, p)) != 0)
 		return;
-	if (st->optional)
+	if (point_aliases(c, st, p, true) || st->optional)
 		return;
 	if (point_later(c, p) == 0)
 		diag_error(c->diag, p->span, "no match for probe point '%s'",

@@ -259,6 +259,30 @@ static int sc_ret_format(const char *name)
 	return strcmp(name, "umask") ? 1 : 3;
 }
 
+/*
+ * stap's names for an argument where they are not the kernel's: a
+ * pointer to user memory also as NAME_uaddr (buf_uaddr, the convention
+ * of stap's syscall tapset), and the arguments stap renames (wait4's
+ * upid is its pid).  Unused ones are elided like the others.
+ */
+static void sc_stap_names(struct sema_ctx *c, struct ast_stmt *b, const char *call,
+			  const struct tpf_field *f, enum sc_kind k, struct src_span at)
+{
+	static const char *const renames[][3] = {	/* call, field, stap's name */
+		{ "wait4", "upid", "pid" }, { "wait4", "stat_addr", "status_uaddr" },
+		{ "wait4", "ru", "rusage_uaddr" }, { "waitid", "upid", "pid" },
+		{ "waitid", "ru", "rusage_uaddr" },
+	};
+	size_t i;
+
+	if (k == SC_PTR && !strstr(f->name, "_uaddr"))
+		sc_assign(c, b, arena_printf(c->arena, "%s_uaddr", f->name),
+			  sc_value(c, f, k, at), at);
+	for (i = 0; i < sizeof(renames) / sizeof(renames[0]); i++)
+		if (!strcmp(renames[i][0], call) && !strcmp(renames[i][1], f->name))
+			sc_assign(c, b, renames[i][2], sc_value(c, f, k, at), at);
+}
+
 struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_event *ev,
 				       const char *name, bool ret, struct src_span at)
 {
@@ -276,8 +300,10 @@ struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_even
 			const struct tpf_field *f = &ev->fields[i];
 			enum sc_kind k = sc_kind(f);
 
-			if (sc_is_arg(f))
-				sc_assign(c, b, sc_var(c, f, k), sc_value(c, f, k, at), at);
+			if (!sc_is_arg(f))
+				continue;
+			sc_assign(c, b, sc_var(c, f, k), sc_value(c, f, k, at), at);
+			sc_stap_names(c, b, name, f, k, at);
 		}
 		sc_assign(c, b, "argstr", sc_argstr(c, ev, at), at);
 	}

@@ -89,8 +89,12 @@ else
 fi
 bad=
 for p in "$TMP"/man7/ktap-tapset-*.7; do
+	# a file of only globals (this.stp) has no PROBES AND FUNCTIONS
+	stp=${p##*/ktap-tapset-}
+	stp=$KTAP_SRCDIR/tapset/${stp%.7}.stp
 	if ! MANWIDTH=80 man --warnings -l "$p" >"$TMP/man" 2>"$TMP/err" ||
-		[ -s "$TMP/err" ] || ! grep -q '^PROBES AND FUNCTIONS' "$TMP/man"; then
+		[ -s "$TMP/err" ] || ! grep -q '^DESCRIPTION' "$TMP/man" ||
+		{ grep -q '^/\*\*' "$stp" && ! grep -q '^PROBES AND FUNCTIONS' "$TMP/man"; }; then
 		bad="$bad ${p##*/}"
 		diag_file "$TMP/err"
 	fi

@@ -96,6 +96,24 @@ begin sh 1 1
 end ktap-getppid 0 2
 end sh 1 1"
 
+# The whole tree below the target, as stap's target set: sh runs a sh
+# (begin at its fork and exec) that forks a child (begin) that execs
+# ktap-getppid (a grandchild: its begin and end are reported),
+# and target_set_pid() is true in the tree and false outside it.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$procs
+probe begin { printf(\"%d %d\\n\", target_set_pid(target()), target_set_pid(1)) }" \
+	-c "sh -c 'sh -c \"$GP 1; :\"; :'"
+sort "$TMP/out" >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "process.begin/end of a grandchild; target_set_pid() of the target and of init" \
+	"1 0
+begin ktap-getppid 0 1
+begin sh 0 3
+begin sh 1 1
+end ktap-getppid 0 1
+end sh 0 1
+end sh 1 1"
+
 # process("PATH").begin/end: by the program's name; process(PID).end.
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global b, e, t
 probe process("'"$GP"'").begin { b++ }
