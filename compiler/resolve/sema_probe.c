@@ -154,52 +154,20 @@ static int point_input(struct sema_ctx *c, struct point_state *st, const struct 
 	return 1;
 }
 
-/* The component after procfs[("NAME")] and its optional .umask(N). */
-static unsigned point_procfs_umask(const struct ast_ppoint *p, int64_t *umask)
-{
-	if (p->n > 2 && point_is(p, 1, "umask") && point_num_arg(p, 1, umask))
-		return 2;
-	return 1;
-}
-
-/*
- * procfs[("NAME")][.umask(N)].read[.maxsize(N)] and ...write: stap's file
- * /proc/systemtap/MODULE/NAME ("command" without a name), which ktap
- * serves as a FIFO in its own directory (runtime/run_fifo.c), as stap's
- * stapbpf runtime does.
- */
+/* procfs probes (the point's syntax: sema_procfs_point()). */
 static int point_procfs(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
 {
-	const struct ast_expr *a = p->n ? p->comps[0].arg : NULL;
-	const char *name = "command";
-	int64_t max = 0, umask = -1;
-	unsigned k;
-	bool write;
+	struct sema_pfs_point pf;
 	struct sem_probe *sp;
+	int r = sema_procfs_point(c, p, &pf);
 
-	if (p->n < 2 || !point_is(p, 0, "procfs"))
-		return 0;
-	k = point_procfs_umask(p, &umask);
-	if (a && (a->kind != AST_STR || !a->len || strchr(a->str, '/') ||
-		  !strcmp(a->str, ".") || !strcmp(a->str, ".."))) {
-		diag_error(c->diag, a->span, "a procfs file name is a non-empty string without '/'");
-		return -1;
-	}
-	if (a)
-		name = a->str;
-	write = point_is(p, k, "write");
-	if (p->comps[k].arg || (write ? p->n != k + 1 : !point_is(p, k, "read") ||
-				p->n > k + 2 ||
-				(p->n == k + 2 && (!point_is(p, k + 1, "maxsize") ||
-						   !point_num_arg(p, k + 1, &max) || max <= 0)))) {
-		diag_error(c->diag, p->span, "expected procfs(\"NAME\").read, .read.maxsize(N) with N > 0, or .write");
-		return -1;
-	}
-	sp = point_emit(c, st, write ? SEM_P_PROCFS_WRITE : SEM_P_PROCFS_READ,
+	if (r <= 0)
+		return r;
+	sp = point_emit(c, st, pf.write ? SEM_P_PROCFS_WRITE : SEM_P_PROCFS_READ,
 			sema_point_text(c, p));
-	sp->procfs_file = name;
-	sp->procfs_max = max;
-	sp->procfs_umask = umask;
+	sp->procfs_file = pf.name;
+	sp->procfs_max = pf.max;
+	sp->procfs_umask = pf.umask;
 	sema_procfs_value(c, sp);
 	return 1;
 }

@@ -1,6 +1,7 @@
 /*
- * sema_procfs.c - pass 2: $value in procfs("NAME").read and .write
- * probes, and the one rule on their files.
+ * sema_procfs.c - pass 2: procfs("NAME").read and .write probes: their
+ * points' syntax, $value in their bodies, and the one rule on their
+ * files.
  *
  * stap's procfs read probe fills the file's contents through $value:
  * `$value = "text"`, `$value .= "more"` (several appends make contents
@@ -26,6 +27,58 @@
 #include "diag.h"
 
 #include <string.h>
+
+static bool pfs_is(const struct ast_ppoint *p, unsigned k, const char *name)
+{
+	return k < p->n && !strcmp(p->comps[k].name, name);
+}
+
+/* Component @k's argument as a number into *@v; false if it has none. */
+static bool pfs_num(const struct ast_ppoint *p, unsigned k, int64_t *v)
+{
+	const struct ast_expr *a = k < p->n ? p->comps[k].arg : NULL;
+
+	if (!a || a->kind != AST_NUM)
+		return false;
+	*v = a->num;
+	return true;
+}
+
+/*
+ * procfs[("NAME")][.umask(N)].read[.maxsize(N)] and ...write: stap's file
+ * /proc/systemtap/MODULE/NAME ("command" without a name), which ktap
+ * serves as a FIFO in its own directory (runtime/run_fifo.c), as stap's
+ * stapbpf runtime does.
+ */
+int sema_procfs_point(struct sema_ctx *c, const struct ast_ppoint *p,
+		      struct sema_pfs_point *out)
+{
+	const struct ast_expr *a = p->n ? p->comps[0].arg : NULL;
+	unsigned k = 1;
+
+	*out = (struct sema_pfs_point){ "command", 0, -1, false };
+	if (p->n < 2 || !pfs_is(p, 0, "procfs"))
+		return 0;
+	if (p->n > 2 && pfs_is(p, 1, "umask") && pfs_num(p, 1, &out->umask))
+		k = 2;
+	if (a && (a->kind != AST_STR || !a->len || strchr(a->str, '/') ||
+		  !strcmp(a->str, ".") || !strcmp(a->str, ".."))) {
+		diag_error(c->diag, a->span, "a procfs file name is a non-empty string without '/'");
+		return -1;
+	}
+	if (a)
+		out->name = a->str;
+	out->write = pfs_is(p, k, "write");
+	if (p->comps[k].arg || (out->write ? p->n != k + 1 : !pfs_is(p, k, "read") ||
+				p->n > k + 2 ||
+				(p->n == k + 2 && (!pfs_is(p, k + 1, "maxsize") ||
+						   !pfs_num(p, k + 1, &out->max) ||
+						   out->max <= 0)))) {
+		diag_error(c->diag, p->span, "expected procfs(\"NAME\").read, .read.maxsize(N) with N > 0, or .write");
+		return -1;
+	}
+	return 1;
+}
 
 static bool pfs_is_value(const struct ast_expr *e)
 {
