@@ -57,6 +57,7 @@ struct tgt_env {
 	const char *kconfig;		/* KTAP_KCONFIG: kernel .config file */
 	const char *exec_path;		/* PATH: for process("NAME") */
 	const char *tmpdir;		/* TMPDIR: -i's scratch directory */
+	const char *procfs_dir;		/* KTAP_PROCFS_DIR: procfs probes' files */
 };
 
 struct ktap_target {

@@ -23,6 +23,7 @@
 #include "run_proc.h"
 #include "run_input.h"
 #include "run_prom.h"
+#include "run_fifo.h"
 #include "rt_stack.h"
 #include "usym.h"
 
@@ -80,6 +81,7 @@ struct run {
 	uint64_t maps_at;
 	struct run_input input;		/* input.char/input.line: stdin */
 	struct run_progress progress;	/* -v: a line a second */
+	struct run_fifo fifo;		/* procfs("NAME").read: FIFOs */
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -678,6 +680,8 @@ static int run_timeout(struct run *r, uint64_t due)
 		t = due <= now ? 0 : (int)((due - now + 999999) / 1000000);
 	if (r->rdr && (rt = rdr_timeout_ms(r->rdr)) >= 0 && (t < 0 || rt < t))
 		t = rt;
+	if (run_fifo_active(&r->fifo) && (t < 0 || t > RUN_FIFO_MS))
+		t = RUN_FIFO_MS;
 	return run_progress_timeout(&r->progress, now, t);
 }
 
@@ -719,6 +723,10 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 	}
 	if (fds[2].revents) {
 		run_prom_serve(r->opt->prom, &r->ctx, run_scrape_state, r, true);
+		run_check_exit(r, run_now());
+		run_flush(r);
+	}
+	if (run_fifo_serve(&r->fifo, &r->ctx)) {
 		run_check_exit(r, run_now());
 		run_flush(r);
 	}
@@ -840,6 +848,7 @@ static void run_cleanup(struct run *r)
 	run_entries_free(&r->entries);
 	run_proc_free(&r->procs);
 	run_input_free(&r->input);
+	run_fifo_free(&r->fifo);
 	free(r->due);
 	free(r->want_stack);
 	free(r->ra);
@@ -852,13 +861,19 @@ static void run_cleanup(struct run *r)
 static int run_setup(struct run *r)
 {
 	int target = r->opt->target_pid;
+	char why[512];
 
 	if (run_signals(r) != 0) {
 		perror("ktap: signalfd");
 		return -1;
 	}
+	if (run_fifo_init(&r->fifo, r->prog, r->opt->procfs_dir, why, sizeof(why)) != 0) {
+		fprintf(stderr, "ktap: error: %s\n", why);
+		return -1;
+	}
 	if (r->opt->command) {
-		if (run_child_spawn(&r->child, r->opt->command) != 0) {
+		if (run_child_spawn(&r->child, r->opt->command,
+				    run_fifo_env(&r->fifo)) != 0) {
 			perror("ktap: fork");
 			return -1;
 		}

@@ -195,6 +195,22 @@ void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe);
 void sema_context_rewrite(struct sema_ctx *c, struct sem_probe *sp);
 /* sema_prom.c: $value of a prometheus probe into its builtins. */
 void sema_prom_rewrite(struct sema_ctx *c, struct sem_probe *sp);
+/* A procfs point: its file, .maxsize(N) (0: none), .umask(N) (-1: none),
+   and whether it is a .write probe. */
+struct sema_pfs_point {
+	const char *name;
+	int64_t max, umask;
+	bool write;
+};
+/* 1: @p is a procfs point, parsed into @out; 0: it is not; -1: a bad one
+   (said). */
+int sema_procfs_point(struct sema_ctx *c, const struct ast_ppoint *p,
+		      struct sema_pfs_point *out);
+/* $value of a procfs read probe: builtins on the file's contents
+   (sema_procfs.c). */
+void sema_procfs_value(struct sema_ctx *c, struct sem_probe *sp);
+/* A procfs file with both read and write probes is an error. */
+void sema_procfs_check(struct sema_ctx *c);
 /* ... and run after the other probes of their record. */
 void sema_context_order(struct sema_ctx *c);
 /* Is @name a function the script or the tapset defines (not a builtin)? */

@@ -131,7 +131,7 @@ static int point_simple(struct sema_ctx *c, struct point_state *st,
 			point_emit(c, st, (enum sem_probe_kind)simple[i].kind,
 				sema_point_text(c, p))->priority = prio;
 		else
-			c->saw_never = true;
+			c->saw_never = c->prog->has_never = true;
 		return 1;
 	}
 	return 0;
@@ -166,6 +166,24 @@ static int point_prometheus(struct sema_ctx *c, struct point_state *st,
 	if (p->n != 1 || !point_is(p, 0, "__ktap_prometheus") || p->comps[0].arg)
 		return 0;
 	sema_prom_rewrite(c, point_emit(c, st, SEM_P_PROMETHEUS, sema_point_text(c, p)));
+	return 1;
+}
+
+/* procfs probes (the point's syntax: sema_procfs_point()). */
+static int point_procfs(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
+{
+	struct sema_pfs_point pf;
+	struct sem_probe *sp;
+	int r = sema_procfs_point(c, p, &pf);
+
+	if (r <= 0)
+		return r;
+	sp = point_emit(c, st, pf.write ? SEM_P_PROCFS_WRITE : SEM_P_PROCFS_READ,
+			sema_point_text(c, p));
+	sp->procfs_file = pf.name;
+	sp->procfs_max = pf.max;
+	sp->procfs_umask = pf.umask;
+	sema_procfs_value(c, sp);
 	return 1;
 }
 
@@ -640,15 +658,14 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 
 /*
  * Families ktap knows but cannot run, with why: stap implements them in
- * its kernel module (a netfilter hook, a hardware breakpoint, a procfs
- * file), or in a runtime for another language.
+ * its kernel module (a netfilter hook, a hardware breakpoint), or in a
+ * runtime for another language.
  */
 static int point_later(struct sema_ctx *c, const struct ast_ppoint *p)
 {
 	static const char *const later[][2] = {
 		{ "kernel", "" }, { "kprobe", "" }, { "module", "" }, { "process", "" },
 		{ "perf", ": perf counters are not read by ktap" },
-		{ "procfs", "" },
 		{ "netfilter", ": stap registers a netfilter hook from its kernel module, "
 			       "and ktap loads no module (kernel.trace(\"net:*\") and "
 			       "kernel.function(\"nf_hook_slow\") see the packets)" },
@@ -915,6 +932,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
 	    (r = point_process_life(c, st, p)) != 0 || (r = point_input(c, st, p)) != 0 ||
 	    (r = point_prometheus(c, st, p)) != 0 ||
+	    (r = point_procfs(c, st, p)) != 0 ||
 	    (r = point_kernel_function(c, st, p)) != 0 ||
 	    (r = point_kernel_statement(c, st, p)) != 0 ||
 	    (r = point_process_statement(c, st, p)) != 0 ||
