@@ -61,8 +61,7 @@ static const enum ir_probe_kind lw_kinds[] = {
 	[SEM_P_ERROR] = IR_P_ERROR, [SEM_P_TRACE] = IR_P_EVENT,
 	[SEM_P_TIMER] = IR_P_TIMER, [SEM_P_INPUT_CHAR] = IR_P_INPUT_CHAR,
 	[SEM_P_INPUT_LINE] = IR_P_INPUT_LINE, [SEM_P_PROMETHEUS] = IR_P_PROMETHEUS,
-	[SEM_P_INPUT_LINE] = IR_P_INPUT_LINE, [SEM_P_PROCFS_READ] = IR_P_PROCFS_READ,
-	[SEM_P_PROCFS_WRITE] = IR_P_PROCFS_WRITE,
+	[SEM_P_PROCFS_READ] = IR_P_PROCFS_READ, [SEM_P_PROCFS_WRITE] = IR_P_PROCFS_WRITE,
 };
 
 /* Probe point @p as the script writes it (-t's "from:"). */
