@@ -117,6 +117,15 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 		if (t >= 0)
 			return t;
 	}
+	/* A string already: where stap's tapset gives an address to read
+	   (irq_handler.entry's dev_name), ktap's gives the text itself, and
+	   scripts still say kernel_string(dev_name). */
+	if (arg && (mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING) &&
+	    c->type_expr(c, arg) == SEM_STRING) {
+		*e = *arg;
+		c->changed = true;
+		return SEM_STRING;
+	}
 	if (!arg || !ev || !ev->dyn_func) {
 		sema_err(c, e->span, "%s() reads memory, which ktap can only do in the kernel: "
 		       "its argument must be a target variable of a kernel.function() or "
