@@ -422,6 +422,8 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 			       rec->nustack };
 	unsigned k;
 
+	if (run_prom_own(r->opt->prom, rec->pid))
+		return;		/* ktap's own HTTP server thread */
 	if (e->track)
 		run_proc_track(&r->procs, &r->track[rec->index * RUN_PROC_FIELDS], rec,
 			       e->track);
