@@ -80,6 +80,9 @@ struct run {
 	bool out_failed;		/* a write of the output failed */
 	bool child_failed;		/* the -c command could not run */
 	uint64_t stop_ns;		/* handle the events before this */
+	/* No handler runs for an event before the begin probes ended: in
+	   stap, a probe that fires while the session is starting is skipped. */
+	uint64_t begun_ns;
 	uint64_t nevents;		/* records handled, for -v */
 	struct run_procs procs;
 	const struct rdr_field **track;	/* per event: fields if tracked */
@@ -502,8 +505,10 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 	}
 	r->cur = rec;
 	r->nevents++;
-	/* After exit() no handler runs, not even another one of this record. */
-	for (k = 0; k < e->nprobes && !run_past_stop(r, rec->ts); k++) {
+	/* After exit() no handler runs, not even another one of this record;
+	   nor before the begin probes ended (the records are still tracked). */
+	for (k = 0; k < e->nprobes && !run_past_stop(r, rec->ts) && rec->ts >= r->begun_ns;
+	     k++) {
 		/* A return whose entry ktap did not see (a system call that
 		   began before the run, a lost record) does not run its
 		   @entry probe: as in stap, a return fires after its entry. */
@@ -942,11 +947,13 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 	r->prog = p;
 	r->opt = opt;
 	r->sigfd = -1;
-	r->child = (struct run_child){ 0, -1, -1 };
+	r->child = (struct run_child){ 0, false, -1 };
 	run_input_init(&r->input, p);
 	if (run_setup(r) != 0)
 		goto out;
 	run_kind(r, IR_P_BEGIN);
+	/* a replay's records (a source with nothing to stop) all count */
+	r->begun_ns = r->opt->source.stop ? run_clock(r) : 0;
 	if (run_timers(r, run_clock(r)) != 0)
 		goto out;
 	run_check_exit(r, run_clock(r));
