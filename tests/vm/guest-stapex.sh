@@ -175,7 +175,14 @@ for name in $(sed -n 's/^\([^#][^ ]*\) vm$/\1/p' /tests/stapex.list); do
 	io/slowvfs)
 		# sloth=10 us: under TCG every open of find's takes longer.
 		shape $name "'EXECNAME[TID] US PATHNAME' lines, one of find's" \
-			'find\[[0-9]+\] [0-9]+ /proc(/.*)?' '[^[]+\[[0-9]+\] [0-9]+ .*' ;;
+			'find\[[0-9]+\] [0-9]+ /proc(/.*)?' '[^[]+\[[0-9]+\] [0-9]+ .*'
+		# Its pathname (once missing from ktap's vfs tapset): the full
+		# path across mount points; deeper than ktap fetches, "/...".
+		mkdir -p $W/a/b/c/d/e/f/g/h/i
+		: >$W/a/b/c/d/e/f/g/h/i/x
+		runex $name "stap -e 'probe vfs.open { if (pid() == target()) println(pathname) }' -c 'cat $W/f /proc/version $W/a/b/c/d/e/f/g/h/i/x >/dev/null'"
+		printf '%s\n' $W/f /proc/version /run/.../c/d/e/f/g/h/i/x >$T/want
+		same $name "vfs.open's pathname: /run/stapex/f, /proc/version, a deep one cut" ;;
 	io/traceio)
 		echo "$DD2M; sleep 1.5" >$W/traceio.sh
 		runex $name "stap traceio.stp -c 'sh $W/traceio.sh'"
