@@ -648,6 +648,9 @@ static int run_timers(struct run *r, uint64_t start)
 
 static int run_signals(struct run *r)
 {
+	/* No SIGCHLD when the -c child stops or goes on (run_child.h): a
+	   script tracing signals would see ktap's machinery in the target. */
+	struct sigaction chld = { .sa_handler = SIG_DFL, .sa_flags = SA_NOCLDSTOP };
 	sigset_t set;
 
 	sigemptyset(&set);
@@ -657,7 +660,7 @@ static int run_signals(struct run *r)
 	sigaddset(&set, SIGQUIT);
 	sigaddset(&set, SIGPIPE);
 	sigaddset(&set, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
+	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0 || sigaction(SIGCHLD, &chld, NULL) != 0)
 		return -1;
 	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	return r->sigfd < 0 ? -1 : 0;
