@@ -13,7 +13,8 @@ if [ ! -d "$E" ]; then
 	echo "1..0 # SKIP $E is absent (SystemTap's examples: package systemtap-doc)"
 	exit 0
 fi
-# 17 examples, two runs for most, some 45 s in the guest under TCG.
+# 17 examples, two runs for most: 45 to 110 s in the guest under TCG
+# (depending on the load of the host).
 export KTAP_VM_TIMEOUT=${KTAP_VM_TIMEOUT:-300}
 list=$srcdir/tests/stapex.list
 vm_extra_specs="$list:/tests/stapex.list"
