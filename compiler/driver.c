@@ -9,6 +9,8 @@
 #include "sema.h"
 #include "session.h"
 
+#include "../runtime/run_prom.h"
+
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,6 +46,13 @@ static const char drv_help[] =
 	"                 or printf call's text), scalar, stat, array, hist,\n"
 	"                 warning, error, lost; run-time warnings and errors\n"
 	"                 go there too (doc/json.md)\n"
+	"  --prometheus [ADDR:]PORT\n"
+	"                 serve the prometheus probes' metrics over HTTP at\n"
+	"                 http://ADDR:PORT/metrics (ADDR 127.0.0.1 unless\n"
+	"                 given: 0.0.0.0 or [::] for every address; PORT 0:\n"
+	"                 any free port, said on stderr); each scrape runs the\n"
+	"                 prometheus probes between two events\n"
+	"                 (doc/prometheus.md)\n"
 	"  -s MB          per-CPU trace buffer size\n"
 	"  -T SECONDS     stop after SECONDS\n"
 	"  -c CMD         run CMD and stop when it exits; target() is its pid\n"
@@ -57,7 +66,8 @@ static const char drv_help[] =
 	"  -r RELEASE     kernel release for %( kernel_v ... %) conditions\n"
 	"                 (and /boot/config-RELEASE for %( CONFIG_X ... %))\n"
 	"  -a ARCH        architecture for %( arch ... %) conditions\n"
-	"  -v             more verbose (per-pass timing); repeat for more\n"
+	"  -v             more verbose (per-pass timing, what runs in the kernel, a\n"
+	"                 progress line a second while running); repeat for more\n"
 	"  -w             suppress warnings\n"
 	"  -W             treat warnings as errors\n"
 	"  -t             report each probe's hits and handler time at the end\n"
@@ -107,6 +117,9 @@ static const char drv_help[] =
 	"                 (default /proc/config.gz, /boot/config-RELEASE)\n"
 	"  KTAP_TAPSET_EAGER\n"
 	"                 1: parse the whole tapset, not only what is used\n"
+	"  KTAP_PROCFS_DIR\n"
+	"                 where procfs(\"NAME\") probes make their files\n"
+	"                 (default /run/ktap/ktap_PID, /tmp/ktap_PID as non-root)\n"
 	"  PATH           where process(\"NAME\") finds the program NAME\n"
 	"  TMPDIR         where -i copies the recording's event formats while\n"
 	"                 it runs (default /tmp)\n"
@@ -209,6 +222,24 @@ static int drv_add_define(struct ktap_session *s, const char *arg)
 	return 0;
 }
 
+/*
+ * --prometheus [ADDR:]PORT, checked now (pass 5 listens): a mistake is
+ * one line, as a port in use is when ktap cannot listen on it.
+ */
+static int drv_prometheus(struct ktap_options *o, const char *arg)
+{
+	struct sockaddr_storage sa;
+	socklen_t len;
+	char err[256];
+
+	if (run_prom_parse(arg, &sa, &len, err, sizeof(err)) != 0) {
+		fprintf(stderr, "ktap: error: %s\n", err);
+		return 1;
+	}
+	o->prometheus = arg;
+	return 0;
+}
+
 /* One short option; returns 0, 1 for an error, or -1 for "exit 0 now". */
 static int drv_option(struct ktap_session *s, int c, const char *arg)
 {
@@ -239,6 +270,8 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 			return drv_usage_error("--format expects text or json, got '%s'", arg);
 		o->json = !strcmp(arg, "json");
 		return 0;
+	case DRV_OPT_PROMETHEUS:
+		return drv_prometheus(o, arg);
 	case DRV_OPT_SAVE_TARGET:
 		o->save_target = arg;
 		o->script_text = "probe never {}";
@@ -317,6 +350,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "no-lower", no_argument, NULL, DRV_OPT_NO_LOWER },
 		{ "format", required_argument, NULL, DRV_OPT_FORMAT },
 		{ "record", required_argument, NULL, DRV_OPT_RECORD },
+		{ "prometheus", required_argument, NULL, DRV_OPT_PROMETHEUS },
 		/* stap's, driver_stap.c */
 		{ "ldd", no_argument, NULL, DRV_OPT_LDD },
 		{ "all-modules", no_argument, NULL, DRV_OPT_ALL_MODULES },
@@ -342,7 +376,8 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 				return drv_usage_error("option %s needs a directory",
 						       argv[optind - 1]);
 			if (optopt == DRV_OPT_RUNTIME || optopt == DRV_OPT_REMOTE ||
-			    optopt == DRV_OPT_FORMAT || optopt == DRV_OPT_RECORD)
+			    optopt == DRV_OPT_FORMAT || optopt == DRV_OPT_RECORD ||
+			    optopt == DRV_OPT_PROMETHEUS)
 				return drv_usage_error("option %s needs a value",
 						       argv[optind - 1]);
 			/* in "-up1", argv[optind - 1] is the whole group */
@@ -470,6 +505,12 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 	return 0;
 }
 
+/* lower_options.comm_key: the target's answer, the kernel asked once. */
+static bool drv_comm_key(void *target)
+{
+	return target_hist_comm(target);
+}
+
 static int drv_pass3(struct ktap_session *s)
 {
 	struct lower_options lo = { .buffer_kb = s->opt.buffer_mb * 1024,
@@ -485,6 +526,8 @@ static int drv_pass3(struct ktap_session *s)
 	lo.target_zero = !s->opt.command && s->opt.target_pid < 0;
 	lo.hist_stack = target_has(&s->target, TGT_HIST_COMMON_STACK) ? "common_stacktrace" :
 			"stacktrace";
+	lo.comm_key = drv_comm_key;
+	lo.comm_ctx = &s->target;
 	for (i = 0; i < s->opt.ndefines; i++)	/* -t counts each probe's hits */
 		if (!strcmp(s->opt.defines[i].name, "STP_TIMING"))
 			lo.hist = false;

@@ -5,12 +5,14 @@
  */
 #include "driver.h"
 #include "session.h"
+#include "arena.h"
 
 #include "../runtime/ksym.h"
 #include "../runtime/live.h"
 #include "../runtime/run.h"
 #include "../runtime/recorded.h"
 #include "../runtime/tracedat_write.h"
+#include "../runtime/run_prom.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -18,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 /* -D NAME=VALUE for the limits the runtime has; stap's others are C
    macros for its generated module, which ktap does not have. */
@@ -32,6 +35,7 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 		{ "MAXNESTING", offsetof(struct rt_limits, maxnesting) },
 		{ "MAXSTRINGLEN", offsetof(struct rt_limits, maxstringlen) },
 		{ "STP_MAX_BUCKETS", offsetof(struct rt_limits, max_buckets) },
+		{ "STP_PROCFS_BUFSIZE", offsetof(struct rt_limits, procfs_bufsize) },
 	};
 	char *end;
 	unsigned long v;
@@ -60,7 +64,7 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 	}
 	fprintf(stderr, "WARNING: -D %s has no effect in ktap (known: MAXMAPENTRIES, "
 		"MAXACTION, MAXACTION_INTERRUPTIBLE, MAXERRORS, MAXNESTING, MAXSTRINGLEN, "
-		"STP_MAX_BUCKETS, KRETACTIVE, STP_TIMING)\n", d->name);
+		"STP_MAX_BUCKETS, STP_PROCFS_BUFSIZE, KRETACTIVE, STP_TIMING)\n", d->name);
 	return 0;
 }
 
@@ -74,6 +78,19 @@ static int drv_limits(const struct ktap_session *s, struct rt_limits *lim)
 		if (drv_limit(lim, &s->opt.defines[i]) != 0)
 			return -1;
 	return 0;
+}
+
+/*
+ * Where procfs("NAME").read probes put their files (stap's
+ * /proc/systemtap/MODULE/): KTAP_PROCFS_DIR, else /run/ktap/ktap_PID as
+ * root and /tmp/ktap_PID otherwise.  Lives in the session's arena.
+ */
+static const char *drv_procfs_dir(struct ktap_session *s)
+{
+	if (s->env.procfs_dir && *s->env.procfs_dir)
+		return s->env.procfs_dir;
+	return arena_printf(s->arena, geteuid() == 0 ? "/run/ktap/ktap_%d" : "/tmp/ktap_%d",
+			    (int)getpid());
 }
 
 /* --replay DIR or -i FILE: recorded records instead of the kernel's. */
@@ -113,6 +130,37 @@ static int drv_record_finish(struct tdw *w)
 	return -1;
 }
 
+/*
+ * --prometheus: listen before anything else of pass 5 happens, so that
+ * a port in use is an error with nothing done to the kernel.  Either of
+ * the option and the script's prometheus probes without the other is
+ * a warning.  0, or -1 when it cannot listen (said).
+ */
+static int drv_prometheus_start(const struct ktap_session *s, struct run_options *ro)
+{
+	bool probes = false;
+	char err[256];
+	unsigned i;
+
+	for (i = 0; i < s->ir->nprobes; i++)
+		probes = probes || s->ir->probes[i].kind == IR_P_PROMETHEUS;
+	if (!s->opt.prometheus) {
+		if (probes && !s->opt.no_warnings)
+			fprintf(stderr, "WARNING: probe prometheus never runs without "
+				"--prometheus [ADDR:]PORT\n");
+		return 0;
+	}
+	if (!probes && !s->opt.no_warnings)
+		fprintf(stderr, "WARNING: --prometheus: the script has no prometheus probe: "
+			"every scrape's answer is empty\n");
+	ro->prom = run_prom_start(s->opt.prometheus, s->opt.verbose > 0, err, sizeof(err));
+	if (!ro->prom) {
+		fprintf(stderr, "ktap: error: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
 int drv_pass5(struct ktap_session *s)
 {
 	struct live_options lo = { .verbose = (unsigned)s->opt.verbose };
@@ -128,12 +176,18 @@ int drv_pass5(struct ktap_session *s)
 	ro.target_pid = s->opt.target_pid;
 	ro.verbose = (unsigned)s->opt.verbose;
 	ro.debuginfo_path = s->env.debuginfo_path;
+	ro.procfs_dir = drv_procfs_dir(s);
 	ro.out = stdout;
 	ro.out_name = s->opt.output;
 	ro.json = s->opt.json;
 	if (s->opt.output && !(ro.out = fopen(s->opt.output, "w"))) {
 		fprintf(stderr, "ktap: error: cannot open %s: %s\n", s->opt.output,
 			strerror(errno));
+		return 1;
+	}
+	if (drv_prometheus_start(s, &ro) != 0) {
+		if (ro.out != stdout)
+			fclose(ro.out);
 		return 1;
 	}
 	ksyms = session_ksyms(s);
@@ -159,6 +213,7 @@ int drv_pass5(struct ktap_session *s)
 		status = 1;
 	tdw_free(lo.record);
 out:
+	run_prom_stop(ro.prom);
 	ksym_free(ksyms);
 	/* A write error during the run was reported by run_plan() already. */
 	if (ro.out != stdout && fclose(ro.out) != 0 && status == 0) {

@@ -63,6 +63,7 @@ struct ktap_options {
 	const char *save_target;	/* --save-target DIR */
 	bool no_lower;			/* --no-lower: aggregations in user space */
 	bool json;			/* --format json: JSON Lines (doc/json.md) */
+	const char *prometheus;		/* --prometheus [ADDR:]PORT (doc/prometheus.md) */
 	bool unoptimized;		/* -u: no elision of unused code */
 	bool warnings_fatal;		/* -W: warnings are errors */
 	int list;			/* -l 1, -L 2: list probe points */

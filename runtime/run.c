@@ -18,8 +18,12 @@
 #include "reader.h"
 #include "fileio.h"
 #include "run_child.h"
+#include "run_progress.h"
+#include "run_entry.h"
 #include "run_proc.h"
 #include "run_input.h"
+#include "run_prom.h"
+#include "run_fifo.h"
 #include "rt_stack.h"
 #include "usym.h"
 
@@ -45,22 +49,8 @@ struct run_parm {
 	const struct rdr_field *f;
 };
 
-/*
- * The @entry values of one call, kept from its entry until its return:
- * per thread and return probe, matched last-in first-out (recursion).
- * @v and the strings it points to are one allocation.
- */
 /* user_stack's 8 frames and the return address of a uprobe at entry */
 #define RUN_USTACK_MAX 9
-
-struct run_frame {
-	int tid;
-	unsigned probe;			/* the return probe */
-	unsigned n;
-	struct rt_value *v;
-};
-
-#define RUN_MAX_FRAMES 4096		/* returns never seen (longjmp, exit) */
 
 struct run {
 	const struct ir_prog *prog;
@@ -86,15 +76,15 @@ struct run {
 	uint64_t nevents;		/* records handled, for -v */
 	struct run_procs procs;
 	const struct rdr_field **track;	/* per event: fields if tracked */
-	struct run_frame *frames;	/* pending @entry values */
-	unsigned nframes;
-	struct run_frame entry;		/* the return probe's now (v: NULL if none) */
+	struct run_entries entries;	/* @entry values of calls in flight */
 	bool *want_stack;		/* per event: the reader pairs its stacks */
 	const struct rdr_field **ra;	/* per event: IR_STACK_RA_FIELD, or NULL */
 	uint64_t ustk[RUN_USTACK_MAX];	/* a user stack with its return address */
 	int maps_tgid;			/* the last maps refresh: whose, when */
 	uint64_t maps_at;
 	struct run_input input;		/* input.char/input.line: stdin */
+	struct run_progress progress;	/* -v: a line a second */
+	struct run_fifo fifo;		/* procfs("NAME").read: FIFOs */
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -248,74 +238,20 @@ static struct rt_value run_field_value(struct rt_ctx *c, const struct rdr_field 
 /* @entry value @idx of the call the running return probe ends. */
 static struct rt_value run_cb_entry_get(struct rt_ctx *c, unsigned idx)
 {
-	struct run *r = c->runner;
+	const struct rt_value *v = run_entries_get(&((struct run *)c->runner)->entries, idx);
 
-	if (r->entry.v && idx < r->entry.n)
-		return r->entry.v[idx];
+	if (v)
+		return *v;
 	/* no frame: not reached, a probe with @entry runs only after its entry */
 	return c->probe->entry_types[idx] == RT_STRING ? rt_str("", 0) : rt_long(0);
-}
-
-/* A copy of @n values, strings included, in one allocation. */
-static struct rt_value *run_frame_copy(const struct rt_value *v, unsigned n)
-{
-	size_t size = n * sizeof(*v);
-	struct rt_value *copy;
-	char *s;
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		size += v[i].type == RT_STRING ? v[i].len : 0;
-	if (!(copy = malloc(size ? size : 1)))
-		return NULL;
-	s = (char *)(copy + n);
-	for (i = 0; i < n; i++) {
-		copy[i] = v[i];
-		if (v[i].type == RT_STRING) {
-			memcpy(s, v[i].s, v[i].len);
-			copy[i].s = s;
-			s += v[i].len;
-		}
-	}
-	return copy;
 }
 
 /* EPUSH of an entry probe: keep its values for this thread's return. */
 static void run_cb_entry_push(struct rt_ctx *c, const struct rt_value *v, unsigned n)
 {
-	struct run *r = c->runner;
-	struct run_frame *f;
-
-	if (!c->ev || !c->probe->entry_of)
-		return;
-	if (r->nframes == RUN_MAX_FRAMES) {	/* drop the oldest */
-		free(r->frames[0].v);
-		memmove(r->frames, r->frames + 1, --r->nframes * sizeof(*r->frames));
-	}
-	if (!r->frames && !(r->frames = calloc(RUN_MAX_FRAMES, sizeof(*r->frames))))
-		return;
-	f = &r->frames[r->nframes];
-	*f = (struct run_frame){ c->ev->tid, c->probe->entry_of - 1, n,
-				 run_frame_copy(v, n) };
-	if (f->v)
-		r->nframes++;
-}
-
-/* Take the latest frame of thread @tid for return probe @probe: false if none. */
-static bool run_pop_entry(struct run *r, int tid, unsigned probe)
-{
-	unsigned i = r->nframes;
-
-	r->entry.v = NULL;
-	while (i-- > 0) {
-		if (r->frames[i].tid != tid || r->frames[i].probe != probe)
-			continue;
-		r->entry = r->frames[i];
-		memmove(&r->frames[i], &r->frames[i + 1], (r->nframes - i - 1) * sizeof(*r->frames));
-		r->nframes--;
-		return true;
-	}
-	return false;
+	if (c->ev && c->probe->entry_of)
+		run_entries_push(&((struct run *)c->runner)->entries, c->ev->tid,
+				 c->probe->entry_of - 1, v, n);
 }
 
 static struct rt_value run_cb_field(struct rt_ctx *c, unsigned idx)
@@ -489,6 +425,8 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 			       rec->nustack };
 	unsigned k;
 
+	if (run_prom_own(r->opt->prom, rec->pid))
+		return;		/* ktap's own HTTP server thread */
 	if (e->track)
 		run_proc_track(&r->procs, &r->track[rec->index * RUN_PROC_FIELDS], rec,
 			       e->track);
@@ -513,12 +451,11 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 		   began before the run, a lost record) does not run its
 		   @entry probe: as in stap, a return fires after its entry. */
 		if (r->prog->probes[e->probes[k]].nentry &&
-		    !run_pop_entry(r, rec->pid, e->probes[k]))
+		    !run_entries_pop(&r->entries, rec->pid, e->probes[k]))
 			continue;
 		rt_run_probe(&r->ctx, e->probes[k], &ev);
 		run_check_exit(r, rec->ts);
-		free(r->entry.v);
-		r->entry.v = NULL;
+		run_entries_done(&r->entries);
 	}
 	r->cur = NULL;
 }
@@ -540,16 +477,24 @@ static void run_signal(struct run *r);
  */
 #define RUN_SIGNAL_NS 20000000ULL
 
+static void run_scrape_state(void *arg, uint64_t at);
+
 static void run_signal_check(struct run *r, uint64_t *last)
 {
-	struct pollfd p = { r->sigfd, POLLIN, 0 };
+	struct pollfd p[2] = { { r->sigfd, POLLIN, 0 },
+			       { run_prom_fd(r->opt->prom), POLLIN, 0 } };
 	uint64_t now = run_now();
 
 	if (now - *last < RUN_SIGNAL_NS)
 		return;
 	*last = now;
-	if (poll(&p, 1, 0) > 0 && p.revents)
+	run_progress_tick(&r->progress, now, r->nevents, r->rdr, r->prog, r->ctx.store, stderr);
+	if (poll(p, 2, 0) <= 0)
+		return;
+	if (p[0].revents)
 		run_signal(r);
+	if (p[1].revents)	/* behind the records: answer from here */
+		run_prom_serve(r->opt->prom, &r->ctx, run_scrape_state, r, false);
 }
 
 static int run_events(struct run *r, uint64_t until, int timeout_ms)
@@ -604,17 +549,20 @@ static uint64_t run_next_due(struct run *r, int *probe)
 	return t;
 }
 
-/*
- * Time @due has come: handle every record before it (waiting out the
- * reader's window), then the timer tick or the -T stop.
- */
-static void run_due(struct run *r, uint64_t due, int probe)
+/* Handle every record before @due (waiting out the reader's window). */
+static void run_until(struct run *r, uint64_t due)
 {
 	int n;
 
 	do
 		n = run_events(r, due, 50);
 	while (n == RDR_NONE && !r->stopping);
+}
+
+/* Time @due has come: the records before it, then the timer tick or the -T stop. */
+static void run_due(struct run *r, uint64_t due, int probe)
+{
+	run_until(r, due);
 	if (r->stopping)
 		return;
 	if (probe < 0) {
@@ -626,6 +574,21 @@ static void run_due(struct run *r, uint64_t due, int probe)
 		run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
 	rt_run_probe(&r->ctx, (unsigned)probe, NULL);
 	run_check_exit(r, due);
+}
+
+/*
+ * --prometheus (run_prom.c): the state a scrape at @at answers from, as
+ * a timer tick's: every record before @at (unless @at is 0: behind a
+ * flood, the state after the last record handled), kernel hists read.
+ */
+static void run_scrape_state(void *arg, uint64_t at)
+{
+	struct run *r = arg;
+
+	if (at)
+		run_until(r, at);
+	if (r->prog->nhreads)
+		run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
 }
 
 /* ---- set-up ---- */
@@ -727,7 +690,9 @@ static int run_timeout(struct run *r, uint64_t due)
 		t = due <= now ? 0 : (int)((due - now + 999999) / 1000000);
 	if (r->rdr && (rt = rdr_timeout_ms(r->rdr)) >= 0 && (t < 0 || rt < t))
 		t = rt;
-	return t;
+	if (run_fifo_active(&r->fifo) && (t < 0 || t > RUN_FIFO_MS))
+		t = RUN_FIFO_MS;
+	return run_progress_timeout(&r->progress, now, t);
 }
 
 /*
@@ -748,13 +713,14 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 
 	fds[0] = (struct pollfd){ r->sigfd, POLLIN, 0 };
 	fds[1] = (struct pollfd){ run_input_fd(&r->input), POLLIN, 0 };	/* -1: ignored */
-	n = 2;
+	fds[2] = (struct pollfd){ run_prom_fd(r->opt->prom), POLLIN, 0 };
+	n = 3;
 	if (r->rdr && now < quiet_end) {
 		int q = (int)((quiet_end - now + 999999) / 1000000);
 
 		t = t < 0 || q < t ? q : t;
 	} else if (r->rdr) {
-		n += rdr_pollfds(r->rdr, fds + 1, RUN_MAX_FDS - 1);
+		n += rdr_pollfds(r->rdr, fds + n, RUN_MAX_FDS - n);
 	}
 	if (poll(fds, (nfds_t)n, t) < 0 && errno != EINTR)
 		run_stop_at(r, run_now());
@@ -763,6 +729,15 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 	if (fds[1].revents) {
 		run_input_read(&r->input, &r->ctx);
 		run_check_exit(r, run_clock(r));
+		run_flush(r);
+	}
+	if (fds[2].revents) {
+		run_prom_serve(r->opt->prom, &r->ctx, run_scrape_state, r, true);
+		run_check_exit(r, run_now());
+		run_flush(r);
+	}
+	if (run_fifo_serve(&r->fifo, &r->ctx)) {
+		run_check_exit(r, run_now());
 		run_flush(r);
 	}
 }
@@ -790,6 +765,8 @@ static void run_loop(struct run *r)
 		/* A recording has read up to @due by now: no waiting. */
 		if (!r->stopping && !r->opt->source.now)
 			run_wait(r, due, last_read);
+		run_progress_tick(&r->progress, run_now(), r->nevents, r->rdr, r->prog,
+				  r->ctx.store, stderr);
 	}
 }
 
@@ -878,11 +855,10 @@ static void run_cleanup(struct run *r)
 	free(r->parms);
 	free(r->nparms);
 	free(r->track);
-	for (i = 0; i < r->nframes; i++)
-		free(r->frames[i].v);
-	free(r->frames);
+	run_entries_free(&r->entries);
 	run_proc_free(&r->procs);
 	run_input_free(&r->input);
+	run_fifo_free(&r->fifo);
 	free(r->due);
 	free(r->want_stack);
 	free(r->ra);
@@ -895,13 +871,19 @@ static void run_cleanup(struct run *r)
 static int run_setup(struct run *r)
 {
 	int target = r->opt->target_pid;
+	char why[512];
 
 	if (run_signals(r) != 0) {
 		perror("ktap: signalfd");
 		return -1;
 	}
+	if (run_fifo_init(&r->fifo, r->prog, r->opt->procfs_dir, why, sizeof(why)) != 0) {
+		fprintf(stderr, "ktap: error: %s\n", why);
+		return -1;
+	}
 	if (r->opt->command) {
-		if (run_child_spawn(&r->child, r->opt->command) != 0) {
+		if (run_child_spawn(&r->child, r->opt->command,
+				    run_fifo_env(&r->fifo)) != 0) {
 			perror("ktap: fork");
 			return -1;
 		}
@@ -957,6 +939,7 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 	run_kind(r, IR_P_BEGIN);
 	/* a replay's records (a source with nothing to stop) all count */
 	r->begun_ns = r->opt->source.stop ? run_clock(r) : 0;
+	run_progress_init(&r->progress, opt->verbose > 0, run_now());
 	if (run_timers(r, run_clock(r)) != 0)
 		goto out;
 	run_check_exit(r, run_clock(r));

@@ -11,6 +11,7 @@
 
 struct rdr;
 struct ksym_table;
+struct run_prom;
 
 /*
  * Where records come from.  open() arms the kernel side for target pid
@@ -73,6 +74,12 @@ struct run_options {
 	   print as hex) and libdwfl's debuginfo path for user symbols. */
 	const struct ksym_table *ksym;
 	const char *debuginfo_path;
+	/* --prometheus: the HTTP server whose scrapes run the prometheus
+	   probes (run_prom.h), or NULL. */
+	struct run_prom *prom;
+	/* procfs("NAME").read probes: the directory of their FIFOs (made
+	   when missing, removed at the end if made) */
+	const char *procfs_dir;
 };
 
 /*

@@ -65,7 +65,7 @@ static void run_child_free_argv(char **argv)
  * the program's name down @status (close-on-exec, so a successful exec
  * closes it with nothing written) and exits 127.
  */
-static void run_child_exec(char **argv, int status)
+static void run_child_exec(char **argv, const char *env, int status)
 {
 	sigset_t none;
 	char msg[256];
@@ -75,6 +75,8 @@ static void run_child_exec(char **argv, int status)
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
 	raise(SIGSTOP);
+	if (env)
+		putenv((char *)env);	/* the child's own copy of the memory */
 	execvp(argv[0], argv);
 	e = errno;
 	n = snprintf(msg, sizeof(msg), "%d %s", e, argv[0]);
@@ -83,7 +85,7 @@ static void run_child_exec(char **argv, int status)
 	_exit(127);
 }
 
-int run_child_spawn(struct run_child *c, const char *cmd)
+int run_child_spawn(struct run_child *c, const char *cmd, const char *env)
 {
 	char **argv = run_child_argv(cmd);
 	int status[2] = { -1, -1 }, e;
@@ -96,7 +98,7 @@ int run_child_spawn(struct run_child *c, const char *cmd)
 		goto fail;
 	if (c->pid == 0) {
 		close(status[0]);
-		run_child_exec(argv, status[1]);
+		run_child_exec(argv, env, status[1]);
 	}
 	run_child_free_argv(argv);
 	close(status[1]);
