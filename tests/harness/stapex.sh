@@ -145,10 +145,12 @@ for name in $(sed -n 's/^\([^#][^ ]*\) here$/\1/p' "$KTAP_SRCDIR/tests/stapex.li
 		shape $name "its header and the duration histogram's title" \
 			'TIME {21}PID    COMM {11}FD   DURATION' 'Duration \(ns\):' -- '' "$HIST" '.*' ;;
 	lwtools/execsnoop-nd)
+		# (an argument with a newline, as a build's shells have, makes
+		# a line of any shape: '.*')
 		shape $name "its header and one line per exec (ktap-getppid's)" \
 			'TIME {24}UID   PPID    PID {11}COMM ARGS' \
 			"$CTIME +[0-9]+ +[0-9]+ +[0-9]+ +ktap-getppid .*" \
-			-- "$CTIME +[0-9]+ +[0-9]+ +[0-9]+ +.*" ;;
+			-- "$CTIME +[0-9]+ +[0-9]+ +[0-9]+ +.*" '.*' ;;
 	lwtools/rwtime-nd)
 		shape $name "read and write latency histograms" \
 			'Tracing read/write syscalls\.\.\. Hit Ctrl-C to end\.' \
@@ -192,9 +194,10 @@ for name in $(sed -n 's/^\([^#][^ ]*\) here$/\1/p' "$KTAP_SRCDIR/tests/stapex.li
 		# written-only global.
 		shape $name "sec_counter=1 (its 1-s timer ran once)" 'sec_counter=1' -- ;;
 	process/pstree)
+		# (exec arguments with newlines: lines of any shape, '.*')
 		shape $name "a dot graph" 'digraph pstree \{' 'rankdir="LR"' '\}' \
 			-- 'PID[0-9]+_[0-9]+ -> PID[0-9]+_[0-9]+( \[ .* \];)?' \
-			'PID[0-9]+_[0-9]+ \[ label=".*" tooltip=".*" \];' ;;
+			'PID[0-9]+_[0-9]+ \[ label=".*" tooltip=".*" \];' '.*' ;;
 	process/sched-latency)
 		shape $name "latency histograms per pid and priority" \
 			'pid:[0-9]+ prio:[0-9]+' -- '' "$HIST" ;;
