@@ -545,6 +545,7 @@ static enum rt_status rtb_context(struct rt_ctx *c, unsigned id,
 	case RTB_GID: *ret = rt_long(p->gid); break;
 	case RTB_EGID: *ret = rt_long(p->egid); break;
 	case RTB_PP: *ret = rt_cstr(c->probe ? c->probe->pp : ""); break;
+	case RTB_PN: *ret = rt_cstr(c->probe && c->probe->pn ? c->probe->pn : ""); break;
 	case RTB_PROBEFUNC: *ret = rt_str("", 0); break;
 	case RTB_LOCAL_CLOCK_NS: *ret = rt_long(rtb_event_ns(c, CLOCK_MONOTONIC)); break;
 	case RTB_GET_CYCLES: *ret = rt_long(rtb_clock(CLOCK_MONOTONIC_RAW, 1)); break;

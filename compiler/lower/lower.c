@@ -87,6 +87,7 @@ static void lw_probe(struct lw_ctx *c, unsigned idx)
 
 	irp->kind = lw_kinds[p->kind];
 	irp->pp = p->pp;
+	irp->pn = p->family ? p->family : p->pp;
 	irp->priority = p->priority;
 	irp->period_ns = p->period_ns;
 	irp->randomize_ns = p->randomize_ns;
@@ -137,6 +138,7 @@ static void lw_entry_probe(struct lw_ctx *c, unsigned idx, unsigned at)
 	ret->entry_types = arena_alloc(c->arena, (p->nentries + 1) * sizeof(enum rt_type));
 	irp->kind = IR_P_EVENT;
 	irp->pp = p->pp;
+	irp->pn = p->family ? p->family : p->pp;
 	irp->entry_of = idx + 1;
 	irp->event = lw_event(c, p->event->dyn_entry);
 	c->probe = p;

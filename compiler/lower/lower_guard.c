@@ -131,7 +131,7 @@ static bool lw_pure_call(const struct ast_expr *e)
 {
 	static const char *const pure[] = {
 		"pid", "tid", "ppid", "cpu", "execname", "pexecname", "target",
-		"uid", "euid", "gid", "egid", "pp", "probefunc",
+		"uid", "euid", "gid", "egid", "pp", "pn", "probefunc",
 	};
 	unsigned i;
 
