@@ -116,6 +116,25 @@ static enum rt_status rtb_error(struct rt_ctx *c, struct rt_value *a, unsigned n
 	return rt_error(c, 0, "%.*s", (int)a[0].len, a[0].s);
 }
 
+/* pn(): stap's script-level probe point (lower.c fills ir_probe.pn). */
+static enum rt_status rtb_pn(struct rt_ctx *c, struct rt_value *a, unsigned n,
+			     struct rt_value *ret)
+{
+	*ret = rt_cstr(c->probe && c->probe->pn ? c->probe->pn : "");
+	return RT_OK;
+}
+
+/* assert(e[, msg]): stap's logging.stp, an error() when e is 0. */
+static enum rt_status rtb_assert(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				 struct rt_value *ret)
+{
+	if (a[0].l)
+		return RT_OK;
+	if (n > 1)
+		return rt_error(c, 0, "%.*s", (int)a[1].len, a[1].s);
+	return rt_error(c, 0, "Assertion failed");
+}
+
 static enum rt_status rtb_exit(struct rt_ctx *c, struct rt_value *a, unsigned n,
 			       struct rt_value *ret)
 {
@@ -545,7 +564,6 @@ static enum rt_status rtb_context(struct rt_ctx *c, unsigned id,
 	case RTB_GID: *ret = rt_long(p->gid); break;
 	case RTB_EGID: *ret = rt_long(p->egid); break;
 	case RTB_PP: *ret = rt_cstr(c->probe ? c->probe->pp : ""); break;
-	case RTB_PN: *ret = rt_cstr(c->probe && c->probe->pn ? c->probe->pn : ""); break;
 	case RTB_PROBEFUNC: *ret = rt_str("", 0); break;
 	case RTB_LOCAL_CLOCK_NS: *ret = rt_long(rtb_event_ns(c, CLOCK_MONOTONIC)); break;
 	case RTB_GET_CYCLES: *ret = rt_long(rtb_clock(CLOCK_MONOTONIC_RAW, 1)); break;
@@ -573,6 +591,7 @@ static const rtb_fn rtb_table[] = {
 	[RTB_TZ_NAME] = rtb_tz_name, [RTB_SWITCH_FILE] = rtb_switch_file,
 	[RTB_SYSCALL_NAME] = rtb_syscall_name, [RTB_SYSCALL_NUM] = rtb_syscall_num,
 	[RTB_KTAP_INPUT] = rtb_ktap_input, [RTB_TARGET_SET_PID] = rtb_target_set_pid,
+	[RTB_ASSERT] = rtb_assert, [RTB_PN] = rtb_pn,
 };
 
 enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,

@@ -1,0 +1,56 @@
+#!/bin/sh
+# tapset-fns-live.sh - issue 13's tapset functions on the live kernel
+# (TAP, root): probe_type(), user_mode(), is_return() and pn() on
+# uprobes and their returns (tests/tools/ktap-uprobe-target's handle())
+# and on system-call tracepoints and their returns; jiffies() between
+# the values /proc/timer_list shows before and after.
+# shellcheck source=tests/harness/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+: "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
+UT=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
+
+require_live "live tests need root (run make check as root)"
+require_tools "$UT" "$TFS_SNAP"
+tfs_guard_begin
+
+# 1. Once per point: its kind, user mode, return; the alias names.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$UT" -e '
+global seen
+function show(name) {
+	if (pid() == target() && !seen[name]++)
+		printf("%s %s %d %d\n", name, probe_type(), user_mode(), is_return())
+}
+probe process("'"$UT"'").function("handle") { show("handle") }
+probe process("'"$UT"'").function("handle").return { show("handle.return") }
+probe syscall.write { show(pn()) }
+probe syscall.write.return { show(pn()) }
+probe syscall_any.return { show(pn()) }
+probe kernel.trace("raw_syscalls:sys_enter") { show("sys_enter") }'
+grep -v -e '^[0-9]* [0-9]$' -e '^seen\[' "$TMP/out" | sort >"$TMP/got"	# the target prints "SUM N"; autoprint
+cat >"$TMP/want" <<'EOW'
+handle uprobe 1 0
+handle.return uretprobe 1 1
+sys_enter tracepoint 0 0
+syscall.write tracepoint 0 0
+syscall.write.return tracepoint 0 1
+syscall_any.return tracepoint 0 1
+EOW
+expect_same "probe_type/user_mode/is_return: uprobe, uretprobe, tracepoints, .return aliases" \
+	"$TMP/want" "$TMP/got"
+
+# 2. jiffies() in begin: between /proc/timer_list's before and after (one
+# jiffy of slack each way: the file's jiffies lag its "now" by < 1 tick).
+before=$(awk '/^jiffies:/ { print $2; exit }' /proc/timer_list)
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe begin { println(jiffies()); exit() }'
+after=$(awk '/^jiffies:/ { print $2; exit }' /proc/timer_list)
+j=$(cat "$TMP/out")
+if [ "$rc" -eq 0 ] && [ -n "$j" ] && [ "$j" -ge $((before - 1)) ] && [ "$j" -le $((after + 1)) ]; then
+	ok "jiffies(): $before <= $j <= $after (+-1)"
+else
+	not_ok "jiffies(): $before <= '$j' <= $after (+-1), exit status $rc"
+	diag_file "$TMP/err"
+fi
+
+tfs_guard_end "tracefs as before"
+done_testing
