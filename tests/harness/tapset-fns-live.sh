@@ -3,7 +3,8 @@
 # (TAP, root): probe_type(), user_mode(), is_return() and pn() on
 # uprobes and their returns (tests/tools/ktap-uprobe-target's handle())
 # and on system-call tracepoints and their returns; jiffies() between
-# the values /proc/timer_list shows before and after.
+# the values /proc/timer_list shows before and after; the stack
+# functions over backtrace().
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -51,6 +52,21 @@ else
 	not_ok "jiffies(): $before <= '$j' <= $after (+-1), exit status $rc"
 	diag_file "$TMP/err"
 fi
+
+# 3. callers(), stack(), caller_addr(), caller(), modname() over the
+# recorded kernel stack of a system call's tracepoint.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$KTAP_BUILDDIR/tests/tools/ktap-getppid 3" -e '
+probe kernel.trace("syscalls:sys_enter_getppid") {
+	if (pid() != target()) next
+	b = backtrace()
+	printf("%d %d %d %d %d %s %d\n", callers(-1) == b, callers(0) == tokenize(b, " "),
+	       stack(1) == strtol(tokenize("", " "), 16), caller_addr() == stack(1),
+	       caller() == sprintf("%s 0x%x", symname(stack(1)), stack(1)), modname(stack(0)),
+	       callers(1) == sprintf("0x%x 0x%x", stack(0), stack(1)))
+	exit()
+}'
+expect_text "callers(), stack(), caller_addr(), caller(), modname() agree with backtrace()" \
+	"1 1 1 1 1 kernel 1"
 
 tfs_guard_end "tracefs as before"
 done_testing
