@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "rt_builtins.h"
 #include "format.h"
+#include "rt_float.h"
 #include "rt_procfs.h"
 #include "rt_stack.h"
 #include "syscall_table.h"
@@ -606,6 +607,8 @@ enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
 		return rtb_table[id](c, args, n, ret);
 	if (rt_stack_is_builtin(id))
 		return rt_stack_builtin(c, id, args, n, ret);
+	if (rt_float_is_builtin(id))
+		return rt_float_builtin(c, id, args, n, ret);
 	if (rt_procfs_is_builtin(id))
 		return rt_procfs_builtin(c, id, args, n, ret);
 	if (id >= RTB_RETURNVAL)	/* pass 2 made every call a fetch */

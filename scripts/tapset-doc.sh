@@ -94,6 +94,11 @@ How ktap's tapset differs from SystemTap's, in general:
   arguments of the probe's kprobe or uprobe (see context.stp below);
   `atomic_read(A)`, `user_int8(A)` ... `user_int64(A)` are memory reads
   like `kernel_int(A)`: A must be fetchable.
+- stap's floating-point functions (`fp_add()`, `fp_sub()`, `fp_mul()`,
+  `fp_div()`, `fp_rem()`, `fp_sqrt()`, `fp_eq()`, `fp_lt()`, `fp_le()`,
+  `fp_to_long()`, `fp_to_string()`, `string_to_fp()`, `long_to_fp()`,
+  `fp32_to_fp64()`) are builtins (runtime/rt_float.c) on the IEEE 754
+  bits of a double carried in a long, as stap's.
 - `pp()` is the concrete point a probe runs for
   (`kernel.trace("syscalls:sys_enter_read")`), the builtin `pn()` the
   point as the script names it, wildcards expanded (`syscall.read`, an
