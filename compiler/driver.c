@@ -9,6 +9,8 @@
 #include "sema.h"
 #include "session.h"
 
+#include "../runtime/run_prom.h"
+
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -44,10 +46,23 @@ static const char drv_help[] =
 	"                 or printf call's text), scalar, stat, array, hist,\n"
 	"                 warning, error, lost; run-time warnings and errors\n"
 	"                 go there too (doc/json.md)\n"
+	"  --prometheus [ADDR:]PORT\n"
+	"                 serve the prometheus probes' metrics over HTTP at\n"
+	"                 http://ADDR:PORT/metrics (ADDR 127.0.0.1 unless\n"
+	"                 given: 0.0.0.0 or [::] for every address; PORT 0:\n"
+	"                 any free port, said on stderr); each scrape runs the\n"
+	"                 prometheus probes between two events\n"
+	"                 (doc/prometheus.md)\n"
 	"  -s MB          per-CPU trace buffer size\n"
 	"  -T SECONDS     stop after SECONDS\n"
 	"  -c CMD         run CMD and stop when it exits; target() is its pid\n"
 	"  -x PID         set target() to PID\n"
+	"  -i FILE        run the script over trace-cmd recording FILE (a\n"
+	"                 trace.dat) instead of the live kernel: its event\n"
+	"                 formats, CPUs, timestamps and command lines; timers\n"
+	"                 and -T run on its clock (doc/trace-cmd.md)\n"
+	"  --record FILE  also write the events the script reads to FILE,\n"
+	"                 a trace.dat for trace-cmd report, KernelShark and -i\n"
 	"  -r RELEASE     kernel release for %( kernel_v ... %) conditions\n"
 	"                 (and /boot/config-RELEASE for %( CONFIG_X ... %))\n"
 	"  -a ARCH        architecture for %( arch ... %) conditions\n"
@@ -102,6 +117,8 @@ static const char drv_help[] =
 	"  KTAP_TAPSET_EAGER\n"
 	"                 1: parse the whole tapset, not only what is used\n"
 	"  PATH           where process(\"NAME\") finds the program NAME\n"
+	"  TMPDIR         where -i copies the recording's event formats while\n"
+	"                 it runs (default /tmp)\n"
 	"  NO_COLOR       when set and not empty, --color=auto means never\n"
 	"\n"
 	"Privileges:\n"
@@ -201,6 +218,24 @@ static int drv_add_define(struct ktap_session *s, const char *arg)
 	return 0;
 }
 
+/*
+ * --prometheus [ADDR:]PORT, checked now (pass 5 listens): a mistake is
+ * one line, as a port in use is when ktap cannot listen on it.
+ */
+static int drv_prometheus(struct ktap_options *o, const char *arg)
+{
+	struct sockaddr_storage sa;
+	socklen_t len;
+	char err[256];
+
+	if (run_prom_parse(arg, &sa, &len, err, sizeof(err)) != 0) {
+		fprintf(stderr, "ktap: error: %s\n", err);
+		return 1;
+	}
+	o->prometheus = arg;
+	return 0;
+}
+
 /* One short option; returns 0, 1 for an error, or -1 for "exit 0 now". */
 static int drv_option(struct ktap_session *s, int c, const char *arg)
 {
@@ -231,6 +266,8 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 			return drv_usage_error("--format expects text or json, got '%s'", arg);
 		o->json = !strcmp(arg, "json");
 		return 0;
+	case DRV_OPT_PROMETHEUS:
+		return drv_prometheus(o, arg);
 	case DRV_OPT_SAVE_TARGET:
 		o->save_target = arg;
 		o->script_text = "probe never {}";
@@ -278,6 +315,8 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		else if (!strcmp(arg, "always")) o->color = KTAP_COLOR_ALWAYS;
 		else return drv_usage_error("--color expects auto, always or never, got '%s'", arg);
 		return 0;
+	case 'i': o->input_file = arg; return 0;
+	case DRV_OPT_RECORD: o->record_file = arg; return 0;
 	case DRV_OPT_REPLAY:
 		/* The recording's formats stand in for tracefs in pass 2 too
 		   (session_target). */
@@ -306,6 +345,8 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "save-target", required_argument, NULL, DRV_OPT_SAVE_TARGET },
 		{ "no-lower", no_argument, NULL, DRV_OPT_NO_LOWER },
 		{ "format", required_argument, NULL, DRV_OPT_FORMAT },
+		{ "record", required_argument, NULL, DRV_OPT_RECORD },
+		{ "prometheus", required_argument, NULL, DRV_OPT_PROMETHEUS },
 		/* stap's, driver_stap.c */
 		{ "ldd", no_argument, NULL, DRV_OPT_LDD },
 		{ "all-modules", no_argument, NULL, DRV_OPT_ALL_MODULES },
@@ -321,17 +362,18 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:e:l:L:guvwWtI:D:o:c:r:a:s:T:x:hVG:d:B:km:FS:bK",
+	while ((c = getopt_long(argc, argv, "p:e:l:L:guvwWtI:D:o:c:r:a:s:T:x:i:hVG:d:B:km:FS:bK",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			if (optopt && strchr("pelLIDocrasTxGdBmS", optopt))
+			if (optopt && strchr("pelLIDocrasTxiGdBmS", optopt))
 				return drv_usage_error("option -%c needs a value",
 						       (char)optopt);
 			if (optopt == DRV_OPT_TARGET || optopt == DRV_OPT_SAVE_TARGET)
 				return drv_usage_error("option %s needs a directory",
 						       argv[optind - 1]);
 			if (optopt == DRV_OPT_RUNTIME || optopt == DRV_OPT_REMOTE ||
-			    optopt == DRV_OPT_FORMAT)
+			    optopt == DRV_OPT_FORMAT || optopt == DRV_OPT_RECORD ||
+			    optopt == DRV_OPT_PROMETHEUS)
 				return drv_usage_error("option %s needs a value",
 						       argv[optind - 1]);
 			/* in "-up1", argv[optind - 1] is the whole group */
@@ -468,7 +510,8 @@ static int drv_pass3(struct ktap_session *s)
 	unsigned i;
 
 	lo.hist_why = target_has(&s->target, TGT_HIST);
-	lo.hist = lo.hist_why && !s->opt.no_lower;
+	/* --record: every record the script reads must reach the file */
+	lo.hist = lo.hist_why && !s->opt.no_lower && !s->opt.record_file;
 	lo.synth = target_has(&s->target, TGT_SYNTH);
 	lo.target_zero = !s->opt.command && s->opt.target_pid < 0;
 	lo.hist_stack = target_has(&s->target, TGT_HIST_COMMON_STACK) ? "common_stacktrace" :
@@ -477,6 +520,7 @@ static int drv_pass3(struct ktap_session *s)
 		if (!strcmp(s->opt.defines[i].name, "STP_TIMING"))
 			lo.hist = false;
 	lo.verbose = s->opt.verbose;
+	lo.recording = s->target.recording != NULL;
 	for (i = 0; i < s->opt.ndefines; i++)	/* the hists' size (run-time: driver_run.c) */
 		if (!strcmp(s->opt.defines[i].name, "MAXMAPENTRIES") && s->opt.defines[i].value)
 			lo.maxmapentries = (unsigned)strtoul(s->opt.defines[i].value, NULL, 0);
@@ -490,11 +534,15 @@ static int drv_pass3(struct ktap_session *s)
 			s->ir ? s->ir->nevents : 0, s->ir ? s->ir->kplan.n : 0);
 		drv_timer_print(&t, stderr);
 	}
-	if (!s->ir || drv_warnings_fatal(s, 3))
+	if (!s->ir || drv_warnings_fatal(s, 3) || drv_tracedat_plan(s) != 0)
 		return -1;
 	drv_globals_apply(s);
-	if (s->opt.last_pass == 3)
+	if (s->opt.last_pass == 3 && s->target.recording) {
+		drv_tracedat_dump(s, stdout);
+		ir_dump_user(stdout, s->ir);
+	} else if (s->opt.last_pass == 3) {
 		ir_dump(stdout, s->ir);
+	}
 	return 0;
 }
 
@@ -504,7 +552,7 @@ static int drv_pass3(struct ktap_session *s)
  */
 static int drv_can_run(const struct ktap_session *s)
 {
-	if (!s->ir->kplan.n || *s->target.tracefs)
+	if (!s->ir->kplan.n || *s->target.tracefs || s->target.recording)
 		return 0;
 	if (s->target.tracefs_denied)
 		fprintf(stderr, "ktap: error: ktap needs root (or CAP_SYS_ADMIN/CAP_PERFMON "
@@ -573,7 +621,8 @@ int drv_main(int argc, char **argv)
 	s.diag.warnings_off = s.opt.no_warnings;
 	session_color(&s);
 	r = 1;
-	if (drv_check_target(&s) != 0 || session_target(&s) != 0)
+	if (drv_tracedat_check(&s) != 0 || drv_check_target(&s) != 0 ||
+	    session_target(&s) != 0)
 		goto out;
 	if (s.opt.save_target) {
 		r = target_save(&s.target, s.opt.save_target, stderr) != 0;
@@ -587,6 +636,8 @@ int drv_main(int argc, char **argv)
 	}
 	if (s.opt.last_pass > 2 && drv_pass3(&s) != 0)
 		goto out;
+	/* -i: passes 2 and 3 were the only readers of the formats' copy */
+	target_cleanup(&s.target);
 	r = 0;
 	/* -p4 (stap: build the module) has nothing to do in ktap. */
 	if (s.opt.last_pass > 4)

@@ -17,7 +17,7 @@ struct ktap_session;
 enum {
 	DRV_OPT_TARGET = 0x100, DRV_OPT_SAVE_TARGET, DRV_OPT_DIAG_CODES, DRV_OPT_NO_LOWER,
 	DRV_OPT_REPLAY, DRV_OPT_DUMP_FUNCTIONS, DRV_OPT_DUMP_ALIASES, DRV_OPT_COLOR,
-	DRV_OPT_FORMAT,
+	DRV_OPT_FORMAT, DRV_OPT_RECORD, DRV_OPT_PROMETHEUS,
 	/* stap's, driver_stap.c */
 	DRV_OPT_LDD, DRV_OPT_ALL_MODULES, DRV_OPT_SUPPRESS_TIME_LIMITS, DRV_OPT_RUNTIME,
 	DRV_OPT_DYNINST, DRV_OPT_BPF, DRV_OPT_REMOTE, DRV_OPT_USE_SERVER,
@@ -44,6 +44,18 @@ void drv_globals_apply(struct ktap_session *s);
 
 /* Pass 5: run the lowered plan (driver_run.c); returns the exit status. */
 int drv_pass5(struct ktap_session *s);
+
+/*
+ * -i FILE and --record FILE (driver_tracedat.c): their rules against
+ * the other options (0, or 1 after a usage error); -p3's list of the
+ * recorded events that feed each probe, printed before the user-space
+ * plan in place of the tracefs writes.
+ */
+int drv_tracedat_check(const struct ktap_session *s);
+/* After pass 3 with -i: 0, or -1 (reported) when a probe needs a
+   kprobe or uprobe that ktap would create: a recording cannot. */
+int drv_tracedat_plan(struct ktap_session *s);
+void drv_tracedat_dump(const struct ktap_session *s, FILE *out);
 
 /*
  * --dump-functions (s->opt.dump 1) or --dump-probe-aliases (2): print

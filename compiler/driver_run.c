@@ -1,6 +1,7 @@
 /*
  * driver_run.c - pass 5 from the command line: the -D limits, -o, -T,
- * -c and -x options turned into run_options, and the live source.
+ * -c and -x options turned into run_options, and the source: live (with
+ * --record's writer), or a recording (-i, --replay).
  */
 #include "driver.h"
 #include "session.h"
@@ -8,6 +9,9 @@
 #include "../runtime/ksym.h"
 #include "../runtime/live.h"
 #include "../runtime/run.h"
+#include "../runtime/recorded.h"
+#include "../runtime/tracedat_write.h"
+#include "../runtime/run_prom.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -73,23 +77,77 @@ static int drv_limits(const struct ktap_session *s, struct rt_limits *lim)
 	return 0;
 }
 
-/* --replay DIR: the recorded records instead of the kernel's. */
-static int drv_replay(struct ktap_session *s, struct run_options *ro)
+/* --replay DIR or -i FILE: recorded records instead of the kernel's. */
+static int drv_recorded(struct ktap_session *s, struct run_options *ro, const char *path,
+			bool tracedat)
 {
-	struct replay *rp = replay_new(s->opt.replay_dir);
+	struct recorded *rc = recorded_new(path, tracedat);
 	int status;
 
-	if (!rp)
+	if (!rc)
 		return 1;
-	replay_source(rp, &ro->source);
+	recorded_source(rc, &ro->source);
 	status = run_plan(s->ir, ro);
-	replay_free(rp);
+	recorded_free(rc);
 	return status;
+}
+
+/* --record FILE: the writer, created before the run (a bad path fails
+   before anything is armed). */
+static struct tdw *drv_record_new(const struct ktap_session *s)
+{
+	char err[TDW_ERRLEN];
+	struct tdw *w = tdw_new(s->opt.record_file, err, sizeof(err));
+
+	if (!w)
+		fprintf(stderr, "ktap: error: %s\n", err);
+	return w;
+}
+
+static int drv_record_finish(struct tdw *w)
+{
+	char err[TDW_ERRLEN];
+
+	if (tdw_finish(w, err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "ktap: error: %s\n", err);
+	return -1;
+}
+
+/*
+ * --prometheus: listen before anything else of pass 5 happens, so that
+ * a port in use is an error with nothing done to the kernel.  Either of
+ * the option and the script's prometheus probes without the other is
+ * a warning.  0, or -1 when it cannot listen (said).
+ */
+static int drv_prometheus_start(const struct ktap_session *s, struct run_options *ro)
+{
+	bool probes = false;
+	char err[256];
+	unsigned i;
+
+	for (i = 0; i < s->ir->nprobes; i++)
+		probes = probes || s->ir->probes[i].kind == IR_P_PROMETHEUS;
+	if (!s->opt.prometheus) {
+		if (probes && !s->opt.no_warnings)
+			fprintf(stderr, "WARNING: probe prometheus never runs without "
+				"--prometheus [ADDR:]PORT\n");
+		return 0;
+	}
+	if (!probes && !s->opt.no_warnings)
+		fprintf(stderr, "WARNING: --prometheus: the script has no prometheus probe: "
+			"every scrape's answer is empty\n");
+	ro->prom = run_prom_start(s->opt.prometheus, s->opt.verbose > 0, err, sizeof(err));
+	if (!ro->prom) {
+		fprintf(stderr, "ktap: error: %s\n", err);
+		return -1;
+	}
+	return 0;
 }
 
 int drv_pass5(struct ktap_session *s)
 {
-	struct live_options lo = { NULL, (unsigned)s->opt.verbose };
+	struct live_options lo = { .verbose = (unsigned)s->opt.verbose };
 	struct run_options ro = { 0 };
 	struct ksym_table *ksyms;
 	struct live *live;
@@ -110,10 +168,20 @@ int drv_pass5(struct ktap_session *s)
 			strerror(errno));
 		return 1;
 	}
+	if (drv_prometheus_start(s, &ro) != 0) {
+		if (ro.out != stdout)
+			fclose(ro.out);
+		return 1;
+	}
 	ksyms = session_ksyms(s);
 	ro.ksym = ksyms;
-	if (s->opt.replay_dir) {
-		status = drv_replay(s, &ro);
+	if (s->opt.replay_dir || s->opt.input_file) {
+		status = s->opt.replay_dir ? drv_recorded(s, &ro, s->opt.replay_dir, false) :
+			 drv_recorded(s, &ro, s->opt.input_file, true);
+		goto out;
+	}
+	if (s->opt.record_file && !(lo.record = drv_record_new(s))) {
+		status = 1;
 		goto out;
 	}
 	live = live_new(&lo);
@@ -124,7 +192,11 @@ int drv_pass5(struct ktap_session *s)
 	live_source(live, &ro.source);
 	status = run_plan(s->ir, &ro);
 	live_free(live);
+	if (lo.record && drv_record_finish(lo.record) != 0 && status == 0)
+		status = 1;
+	tdw_free(lo.record);
 out:
+	run_prom_stop(ro.prom);
 	ksym_free(ksyms);
 	/* A write error during the run was reported by run_plan() already. */
 	if (ro.out != stdout && fclose(ro.out) != 0 && status == 0) {

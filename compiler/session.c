@@ -39,6 +39,7 @@ void session_init(struct ktap_session *s, FILE *err)
 
 void session_free(struct ktap_session *s)
 {
+	target_cleanup(&s->target);
 	free(s->kconfig);
 	relf_files_free(&s->up);
 	src_release(&s->src);
@@ -109,10 +110,18 @@ int session_target(struct ktap_session *s)
 	s->env.debuginfo_path = session_getenv("KTAP_DEBUGINFO_PATH");
 	s->env.kconfig = session_getenv("KTAP_KCONFIG");
 	s->env.exec_path = session_getenv("PATH");
+	s->env.tmpdir = session_getenv("TMPDIR");
 	if (s->opt.replay_dir)		/* --replay: the recording is the tracefs */
 		s->env.tracefs = s->opt.replay_dir;
 	s->tapset_eager = eager && *eager != '0';
 	s->up.target = &s->target;
+	if (s->opt.input_file) {	/* -i: the recording's machine */
+		if (target_tracedat(&s->target, s->arena, &s->env, s->opt.input_file,
+				    s->opt.release, s->opt.arch, err, sizeof(err)) == 0)
+			return 0;
+		diag_plain(&s->diag, DIAG_ERROR, "%s", err);
+		return -1;
+	}
 	if (!s->opt.target_dir) {
 		target_live(&s->target, s->arena, &s->env, s->opt.release, s->opt.arch);
 		return 0;

@@ -57,10 +57,13 @@ struct ktap_options {
 	const char *release;		/* -r RELEASE */
 	const char *arch;		/* -a ARCH */
 	const char *replay_dir;		/* --replay DIR (tests) */
+	const char *input_file;		/* -i FILE: a trace-cmd recording */
+	const char *record_file;	/* --record FILE: write one */
 	const char *target_dir;		/* --target DIR: compile for that machine */
 	const char *save_target;	/* --save-target DIR */
 	bool no_lower;			/* --no-lower: aggregations in user space */
 	bool json;			/* --format json: JSON Lines (doc/json.md) */
+	const char *prometheus;		/* --prometheus [ADDR:]PORT (doc/prometheus.md) */
 	bool unoptimized;		/* -u: no elision of unused code */
 	bool warnings_fatal;		/* -W: warnings are errors */
 	int list;			/* -l 1, -L 2: list probe points */

@@ -41,6 +41,8 @@ static const struct {
 	{ TGT_SNAPSHOT, "snapshot", "snapshot", NULL },
 	/* >= 6.4 (6.1: "the special string 'stacktrace'") */
 	{ TGT_HIST_COMMON_STACK, "common_stacktrace", "common_stacktrace", NULL },
+	/* >= 6.10 with CONFIG_FPROBE_EVENTS */
+	{ TGT_TPROBES, "tprobes", "t[:[<group>/][<event>]] <tracepoint>", NULL },
 };
 #define TGT_NFEATURES (sizeof(tgt_features) / sizeof(tgt_features[0]))
 

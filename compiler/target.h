@@ -37,6 +37,7 @@ enum tgt_feature {
 	TGT_STACKTRACE = 1u << 6,	/* the stacktrace event trigger */
 	TGT_SNAPSHOT = 1u << 7,		/* the snapshot trigger */
 	TGT_HIST_COMMON_STACK = 1u << 8, /* hist's stack key is spelled common_stacktrace */
+	TGT_TPROBES = 1u << 9,		/* tracepoint probe events (t:, >= 6.10) */
 };
 
 /*
@@ -49,6 +50,7 @@ struct tgt_env {
 	const char *debuginfo_path;	/* KTAP_DEBUGINFO_PATH: dirs, ':' */
 	const char *kconfig;		/* KTAP_KCONFIG: kernel .config file */
 	const char *exec_path;		/* PATH: for process("NAME") */
+	const char *tmpdir;		/* TMPDIR: -i's scratch directory */
 };
 
 struct ktap_target {
@@ -72,6 +74,15 @@ struct ktap_target {
 	const char *exec_path;		/* search path for process("NAME") */
 	const char *filter_functions;	/* available_filter_functions */
 	bool root;			/* can create tracefs objects */
+	/*
+	 * -i FILE: the trace-cmd recording the script reads instead of the
+	 * kernel (target_tracedat.c), else NULL.  Its event formats are in
+	 * @tracefs, a directory of ktap's own (@scratch, removed by
+	 * target_cleanup()); @recording_cpus is its CPU count.
+	 */
+	const char *recording;
+	const char *scratch;
+	int recording_cpus;
 };
 
 /*
@@ -87,6 +98,21 @@ void target_live(struct ktap_target *t, struct arena *a, const struct tgt_env *e
  */
 int target_load(struct ktap_target *t, struct arena *a, const struct tgt_env *env,
 		const char *dir, char *err, size_t errlen);
+
+/*
+ * Describe the machine trace-cmd recording @file was made on (-i), as
+ * far as the file tells: its event formats (copied into a scratch
+ * directory shaped like a target directory), CPUs and no tracefs
+ * features (nothing is created in a kernel); the release and
+ * architecture are this machine's unless @release/@arch say otherwise.
+ * Returns 0, or -1 with a message in @err (not a trace-cmd file, ...).
+ */
+int target_tracedat(struct ktap_target *t, struct arena *a, const struct tgt_env *env,
+		    const char *file, const char *release, const char *arch,
+		    char *err, size_t errlen);
+
+/* Remove what describing @t left on disk (target_tracedat's scratch). */
+void target_cleanup(struct ktap_target *t);
 
 /*
  * --save-target: copy what describes @t (README, available_events, every

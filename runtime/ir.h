@@ -100,6 +100,7 @@ struct ir_foreach {
 enum ir_probe_kind {
 	IR_P_BEGIN, IR_P_END, IR_P_ERROR, IR_P_EVENT, IR_P_TIMER,
 	IR_P_INPUT_CHAR, IR_P_INPUT_LINE,	/* ktap's stdin (run_input.c) */
+	IR_P_PROMETHEUS,	/* a scrape of --prometheus (run_prom.c) */
 };
 
 struct ir_field {
@@ -281,6 +282,9 @@ struct ir_prog {
 
 /* -p3: print the plan (kernel writes, then the code). */
 void ir_dump(FILE *out, const struct ir_prog *p);
+
+/* Its user-space part only (-i: nothing is written to a kernel). */
+void ir_dump_user(FILE *out, const struct ir_prog *p);
 const char *ir_op_name(enum ir_op op);
 const char *ir_builtin_name(unsigned id);
 

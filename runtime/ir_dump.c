@@ -122,6 +122,7 @@ static const char *const ir_kind_names[] = {
 	[IR_P_BEGIN] = "begin", [IR_P_END] = "end", [IR_P_ERROR] = "error",
 	[IR_P_EVENT] = "event", [IR_P_TIMER] = "timer",
 	[IR_P_INPUT_CHAR] = "input.char", [IR_P_INPUT_LINE] = "input.line",
+	[IR_P_PROMETHEUS] = "prometheus",
 };
 
 static void ir_dump_probe(FILE *out, const struct ir_prog *p, unsigned i)
@@ -149,9 +150,14 @@ static void ir_dump_probe(FILE *out, const struct ir_prog *p, unsigned i)
 
 void ir_dump(FILE *out, const struct ir_prog *p)
 {
+	ir_dump_writes(out, p);
+	ir_dump_user(out, p);
+}
+
+void ir_dump_user(FILE *out, const struct ir_prog *p)
+{
 	unsigned i;
 
-	ir_dump_writes(out, p);
 	fputs("# user space\n", out);
 	for (i = 0; i < p->nglobals; i++)
 		fprintf(out, "global %u %s%s\n", i, p->globals[i].name,

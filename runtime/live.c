@@ -1,5 +1,5 @@
 /*
- * live.c - the live and replay record sources of pass 5 (see live.h).
+ * live.c - the live record source of pass 5 (see live.h).
  *
  * Live: remove what dead ktap sessions left behind, create the private
  * instance ktap_<pid>_<tag>, start its guardian (tfs_guard.h), apply the
@@ -16,6 +16,7 @@
 #include "reader.h"
 #include "tfs.h"
 #include "tfs_guard.h"
+#include "tracedat_write.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -23,9 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* "system/event" of every event of @p, in index order, for session
-   @session (NULL: a replay); free with names_free(). */
-static char **names_new(const struct ir_prog *p, const char *session)
+char **names_new(const struct ir_prog *p, const char *session)
 {
 	char **names = calloc(p->nevents + 1, sizeof(*names));
 	unsigned i;
@@ -42,7 +41,7 @@ static char **names_new(const struct ir_prog *p, const char *session)
 	return names;
 }
 
-static void names_free(const struct ir_prog *p, char **names)
+void names_free(const struct ir_prog *p, char **names)
 {
 	unsigned i;
 
@@ -145,17 +144,35 @@ static int live_arm(struct live *l, const struct ir_prog *p, int target)
 	return l->applied == p->kplan.n ? 0 : -1;
 }
 
+/* --record: what describes the records, from the armed instance. */
+static int live_record_headers(struct live *l, char **names, unsigned n)
+{
+	char err[TDW_ERRLEN];
+
+	if (tdw_headers(l->opt.record, tfs_instance_dir(l->tfs), (const char *const *)names,
+			n, rdr_ncpus(l->rdr), rdr_subbuf_size(l->rdr), err, sizeof(err)) == 0)
+		return 0;
+	fprintf(stderr, "ERROR: %s\n", err);
+	return -1;
+}
+
 static struct rdr *live_open(void *ctx, const struct ir_prog *p, int target)
 {
 	struct live *l = ctx;
+	struct rdr_options ro = { .tap = l->opt.record ? tdw_page : NULL,
+				  .tap_ctx = l->opt.record };
 	char **names, err[TFS_ERRLEN];
 
 	if (live_arm(l, p, target) != 0 || !(names = names_new(p, tfs_name(l->tfs))))
 		return NULL;
 	l->rdr = rdr_open_live(tfs_instance_dir(l->tfs), (const char *const *)names,
-			       p->nevents, NULL, err, sizeof(err));
+			       p->nevents, &ro, err, sizeof(err));
 	if (!l->rdr)
 		fprintf(stderr, "ERROR: %s\n", err);
+	if (l->rdr && l->opt.record && live_record_headers(l, names, p->nevents) != 0) {
+		rdr_close(l->rdr);
+		l->rdr = NULL;
+	}
 	names_free(p, names);
 	return l->rdr;
 }
@@ -275,64 +292,19 @@ static int live_hist_cmd(void *ctx, const struct kp_obj *o, const char *line)
 	return rc;
 }
 
+/* --record: the process table's names become the saved command lines. */
+static void live_thread_name(void *ctx, int tid, const char *comm)
+{
+	struct live *l = ctx;
+
+	tdw_comm(l->opt.record, tid, comm);
+}
+
 void live_source(struct live *l, struct run_source *src)
 {
 	*src = (struct run_source){ .open = live_open, .stop = live_stop,
 				    .close = live_close, .missed = live_missed,
 				    .read_hist = live_read_hist, .hist_cmd = live_hist_cmd,
+				    .thread_name = l->opt.record ? live_thread_name : NULL,
 				    .ctx = l };
-}
-
-/* ---- replay ---- */
-
-struct replay {
-	char *dir;
-	struct rdr *rdr;
-};
-
-struct replay *replay_new(const char *dir)
-{
-	struct replay *rp = calloc(1, sizeof(*rp));
-
-	if (rp && !(rp->dir = strdup(dir))) {
-		free(rp);
-		return NULL;
-	}
-	return rp;
-}
-
-void replay_free(struct replay *rp)
-{
-	if (rp)
-		free(rp->dir);
-	free(rp);
-}
-
-static struct rdr *replay_open(void *ctx, const struct ir_prog *p, int target)
-{
-	struct replay *rp = ctx;
-	char **names = names_new(p, NULL), err[1024];
-
-	(void)target;
-	if (!names)
-		return NULL;
-	rp->rdr = rdr_open_replay(rp->dir, (const char *const *)names, p->nevents,
-				  NULL, err, sizeof(err));
-	if (!rp->rdr)
-		fprintf(stderr, "ERROR: %s\n", err);
-	names_free(p, names);
-	return rp->rdr;
-}
-
-static void replay_close(void *ctx)
-{
-	struct replay *rp = ctx;
-
-	rdr_close(rp->rdr);
-	rp->rdr = NULL;
-}
-
-void replay_source(struct replay *rp, struct run_source *src)
-{
-	*src = (struct run_source){ .open = replay_open, .close = replay_close, .ctx = rp };
 }

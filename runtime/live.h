@@ -5,16 +5,20 @@
  * run.c stays free of tracefs: it asks a struct run_source for a reader
  * once it knows target() (the -c child's pid is only known after the
  * fork), tells it when to stop recording, and closes it.  This file is
- * the live implementation; tests use a replay source instead.
+ * the live implementation; recordings are recorded.h's.
  */
 #ifndef KTAP_RT_LIVE_H
 #define KTAP_RT_LIVE_H
 
 #include "run.h"
 
+struct tdw;
+
 struct live_options {
 	const char *root;		/* tracing dir, NULL: the mounted tracefs */
 	unsigned verbose;
+	struct tdw *record;		/* --record: every sub-buffer read goes
+					   there too (tracedat_write.h); or NULL */
 };
 
 /* Fill @src with the live source; @ctx must outlive the run. */
@@ -23,10 +27,10 @@ struct live *live_new(const struct live_options *opt);
 void live_source(struct live *l, struct run_source *src);
 void live_free(struct live *l);
 
-/* Replay a recorded directory (tests/tools/ktap-record). */
-struct replay;
-struct replay *replay_new(const char *dir);
-void replay_source(struct replay *rp, struct run_source *src);
-void replay_free(struct replay *rp);
+/* "system/event" of every event of @p, in index order, for session
+   @session (NULL: a recording); free with names_free(). */
+char **names_new(const struct ir_prog *p, const char *session);
+void names_free(const struct ir_prog *p, char **names);
+
 
 #endif

@@ -175,6 +175,12 @@ static struct tep_event *rdr_load_event(struct rdr *r, const char *dir,
 		rdr_fail(r, "%s: not a \"system/event\" name", name);
 		return NULL;
 	}
+	if (!dir) {		/* parsed already: a recording's */
+		e = tep_find_event_by_name(r->tep, sys, ev);
+		if (!e)
+			rdr_fail(r, "%s:%s: not in the recording", sys, ev);
+		return e;
+	}
 	snprintf(rel, sizeof(rel), "%s/%s/%s/format", evroot, sys, ev);
 	buf = rdr_slurp(dir, rel, &len);
 	if (!buf) {
@@ -351,6 +357,8 @@ static int rdr_read_pipe(struct rdr *r, struct rdr_cpu *c)
 			c->done = true;
 		return 0;
 	}
+	if (r->tap)
+		r->tap(r->tap_ctx, c->cpu, c->page, (size_t)r->subbuf_size);
 	return rdr_load(r, c) ? -1 : 1;
 }
 
@@ -371,6 +379,8 @@ int rdr_fill(struct rdr *r, struct rdr_cpu *c)
 	void *data;
 	int rc;
 
+	if (r->pull)
+		return c->has_head ? 1 : c->done ? 0 : r->pull(r, c);
 	while (!c->has_head && !c->done) {
 		data = c->loaded ? kbuffer_read_event(c->kbuf, &ts) : NULL;
 		while (data && (kbuffer_event_size(c->kbuf) < (int)(r->pid_off + r->pid_size) ||
@@ -380,6 +390,7 @@ int rdr_fill(struct rdr *r, struct rdr_cpu *c)
 		}
 		if (data) {
 			c->head = data;
+			c->head_size = kbuffer_event_size(c->kbuf);
 			c->head_ts = ts;
 			c->has_head = true;
 			break;
@@ -402,6 +413,13 @@ static int rdr_fill_all(struct rdr *r)
 		if (rdr_fill(r, &r->cpus[i]) < 0)
 			return -1;
 	return 0;
+}
+
+int rdr_listed(struct rdr *r, const void *data, int size)
+{
+	if (size < (int)(r->pid_off + r->pid_size))
+		return -1;
+	return rdr_lookup(r, rdr_type(r, data));
 }
 
 int rdr_head_index(struct rdr *r, const struct rdr_cpu *c)
@@ -556,7 +574,7 @@ void rdr_deliver(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec)
 	rec->index = (unsigned)index;
 	rec->event = r->events[index];
 	rec->data = c->head;
-	rec->size = kbuffer_event_size(c->kbuf);
+	rec->size = c->head_size;
 	rec->pid = (int)rdr_get(r->swap, (const char *)c->head + r->pid_off, r->pid_size);
 	rec->kstack = rec->ustack = NULL;
 	rec->nkstack = rec->nustack = 0;
@@ -566,7 +584,8 @@ void rdr_deliver(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec)
 	else
 		r->last_ts = rec->ts;
 	r->st.records++;
-	kbuffer_next_event(c->kbuf, &ts);
+	if (!r->pull)
+		kbuffer_next_event(c->kbuf, &ts);
 	c->has_head = false;
 }
 
@@ -593,8 +612,11 @@ int rdr_next(struct rdr *r, struct rdr_record *rec, uint64_t until_ns,
 		else
 			bound = until_ns - 1;
 		if (rdr_settled(r, bound, false)) {
-			if (!best || best->head_ts >= until_ns)
+			if (!best || best->head_ts >= until_ns) {
+				if (!r->live && until_ns > r->proven)
+					r->proven = until_ns;
 				return RDR_UNTIL;
+			}
 			rdr_deliver(r, best, rec);
 			r->wake_at = 0;
 			if (r->want_stack && r->want_stack[rec->index] &&
@@ -641,7 +663,13 @@ int rdr_timeout_ms(struct rdr *r)
 
 uint64_t rdr_now(struct rdr *r)
 {
-	return r->live ? rdr_clock_ns(r->clock) : 0;
+	uint64_t t = r->first_ts;
+
+	if (r->live)
+		return rdr_clock_ns(r->clock);
+	if (r->last_ts > t)
+		t = r->last_ts;
+	return r->proven > t ? r->proven : t;
 }
 
 /* ---- lost events ---- */
@@ -699,6 +727,11 @@ int rdr_get_stats(struct rdr *r, struct rdr_stats *st)
 	*st = r->st;
 	st->missed = st->overrun = st->dropped = st->lost = st->written = 0;
 	for (i = 0; i < r->ncpus; i++) {
+		if (r->pull) {		/* a recording: its headers' count */
+			st->missed += r->cpus[i].missed;
+			st->lost += r->cpus[i].missed;
+			continue;
+		}
 		if (r->cpus[i].fd < 0)
 			continue;
 		st->missed += r->cpus[i].missed;
@@ -877,6 +910,11 @@ const char *rdr_error(const struct rdr *r)
 int rdr_ncpus(const struct rdr *r)
 {
 	return r->ncpus;
+}
+
+int rdr_subbuf_size(const struct rdr *r)
+{
+	return r->subbuf_size;
 }
 
 struct tep_event *rdr_event(struct rdr *r, unsigned index)

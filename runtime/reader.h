@@ -121,6 +121,11 @@ struct rdr_stats {
 /* Options for rdr_open_*(); zero-initialised means defaults. */
 struct rdr_options {
 	uint64_t holdback_ns;	/* W; 0: RDR_HOLDBACK_NS */
+	/* Live: called with every sub-buffer read from CPU @cpu (@size
+	   bytes, as the kernel wrote it) before its records are handed out
+	   (--record, tracedat_write.h); NULL: none. */
+	void (*tap)(void *ctx, int cpu, const void *subbuf, size_t size);
+	void *tap_ctx;
 };
 
 /*
@@ -146,6 +151,17 @@ struct rdr *rdr_open_live(const char *instance_dir, const char *const *events,
 struct rdr *rdr_open_replay(const char *dir, const char *const *events,
 			    unsigned nevents, const struct rdr_options *opt,
 			    char *err, size_t errlen);
+
+/*
+ * rdr_open_tracedat - read trace-cmd recording @file (reader_tracedat.c,
+ * libtracecmd) the same way: @events/@nevents as for rdr_open_live(),
+ * found among the recording's formats.  rdr_tep() is the recording's
+ * handle, with its saved command lines; rdr_now() starts at its first
+ * record.  Returns the reader or NULL with a message in @err.
+ */
+struct rdr *rdr_open_tracedat(const char *file, const char *const *events,
+			      unsigned nevents, const struct rdr_options *opt,
+			      char *err, size_t errlen);
 
 /*
  * rdr_next - the next record in merged order, if its timestamp is below
@@ -183,7 +199,10 @@ int rdr_timeout_ms(struct rdr *r);
 
 /*
  * rdr_now - the current time in the trace clock (ns), for the caller's
- * until_ns.  0 for replay.
+ * until_ns.  For a recording, the time it has been read up to: its
+ * start (rdr_open_tracedat(); 0 for a recorded directory), the last
+ * record delivered, or a later until_ns that rdr_next() answered
+ * RDR_UNTIL.
  */
 uint64_t rdr_now(struct rdr *r);
 
@@ -202,6 +221,9 @@ const char *rdr_error(const struct rdr *r);
 
 /* rdr_ncpus - the number of CPUs (per_cpu directories or recorded files). */
 int rdr_ncpus(const struct rdr *r);
+
+/* rdr_subbuf_size - the bytes of one sub-buffer (what a tap receives). */
+int rdr_subbuf_size(const struct rdr *r);
 
 /* rdr_event - the format of event @index (NULL if out of range). */
 struct tep_event *rdr_event(struct rdr *r, unsigned index);

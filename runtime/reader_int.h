@@ -42,6 +42,7 @@ struct rdr_cpu {
 	bool loaded;			/* kbuf points into page */
 	bool has_head, done, due;
 	void *head;			/* the head record's data */
+	int head_size;			/* its size */
 	uint64_t head_ts;
 	uint64_t empty_at;		/* idle: time before the empty read */
 	uint64_t missed;		/* from sub-buffer headers */
@@ -55,6 +56,21 @@ struct rdr_evmap {
 
 struct rdr {
 	struct tep_handle *tep;
+	/*
+	 * A recording read through a library (reader_tracedat.c) instead of
+	 * sub-buffers: pull() makes @c's head the next record of a listed
+	 * event (1), or finds the CPU done (0), or fails (-1); the records
+	 * it hands out live until its next call for that CPU.  close()
+	 * frees the backend, and the tep handle when the backend owns it
+	 * (then it sets r->tep to NULL).
+	 */
+	int (*pull)(struct rdr *r, struct rdr_cpu *c);
+	void (*backend_close)(struct rdr *r);
+	void *backend;
+	uint64_t first_ts;		/* offline: the recording's start */
+	uint64_t proven;		/* offline: no record before this remains */
+	void (*tap)(void *ctx, int cpu, const void *subbuf, size_t size);
+	void *tap_ctx;			/* rdr_options' */
 	bool live, draining;
 	clockid_t clock;
 	uint64_t holdback;		/* W */
@@ -98,6 +114,22 @@ void rdr_deliver(struct rdr *r, struct rdr_cpu *c, struct rdr_record *rec);
 /* Make @c's head the next listed record (reader.c): 1 head, 0 none, -1 error. */
 int rdr_fill(struct rdr *r, struct rdr_cpu *c);
 
+/* The event index of record @data (@size bytes), -1 when it is of an
+   event not in the list or too short (reader.c). */
+int rdr_listed(struct rdr *r, const void *data, int size);
+
+/* A reader with its tep handle (reader_open.c); formats and CPUs come
+   later.  NULL: out of memory. */
+struct rdr *rdr_alloc(const char *dir, bool live, bool big_endian,
+		      const struct rdr_options *opt);
+
+/* Allocate @n CPUs, no files open (reader_open.c).  0 or -1. */
+int rdr_alloc_cpus(struct rdr *r, int n);
+
+/* Finish an open (reader_open.c): on failure copy the message to @err
+   and free @r. */
+struct rdr *rdr_opened(struct rdr *r, int rc, char *err, size_t errlen);
+
 /* The event index of @c's head, -1 without one (reader.c). */
 int rdr_head_index(struct rdr *r, const struct rdr_cpu *c);
 
@@ -113,7 +145,8 @@ char *rdr_slurp(const char *dir, const char *rel, size_t *lenp);
 /* Parse header_page (@rel in @dir): the sub-buffer layout. 0 or -1. */
 int rdr_load_header(struct rdr *r, const char *dir, const char *rel, int long_size);
 
-/* Load the formats of @names (under @dir/@evroot) and build the id map. */
+/* Load the formats of @names (under @dir/@evroot; @dir NULL: already
+   parsed into r->tep) and build the id map. */
 int rdr_load_events(struct rdr *r, const char *dir, const char *evroot,
 		    const char *const *names, unsigned n);
 

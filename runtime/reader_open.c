@@ -28,8 +28,7 @@ static bool rdr_host_big(void)
 	return __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 }
 
-/* A reader with its tep handle; formats and CPUs come later. */
-static struct rdr *rdr_alloc(const char *dir, bool live, bool big_endian,
+struct rdr *rdr_alloc(const char *dir, bool live, bool big_endian,
 			     const struct rdr_options *opt)
 {
 	struct rdr *r = calloc(1, sizeof(*r));
@@ -40,6 +39,10 @@ static struct rdr *rdr_alloc(const char *dir, bool live, bool big_endian,
 	r->kstack_idx = r->ustack_idx = -1;
 	r->clock = CLOCK_MONOTONIC;
 	r->holdback = opt && opt->holdback_ns ? opt->holdback_ns : RDR_HOLDBACK_NS;
+	if (opt) {
+		r->tap = opt->tap;
+		r->tap_ctx = opt->tap_ctx;
+	}
 	r->dir = strdup(dir);
 	r->tep = tep_alloc();
 	if (!r->dir || !r->tep) {
@@ -61,8 +64,7 @@ static void rdr_set_long_size(struct rdr *r, int fallback)
 	tep_set_long_size(r->tep, size == 4 || size == 8 ? size : fallback);
 }
 
-/* Allocate @n CPUs (no files open yet). */
-static int rdr_alloc_cpus(struct rdr *r, int n)
+int rdr_alloc_cpus(struct rdr *r, int n)
 {
 	int i;
 
@@ -100,8 +102,7 @@ static int rdr_cpu_buffers(struct rdr *r, struct rdr_cpu *c)
 	return 0;
 }
 
-/* Finish an open: on failure copy the message out and free @r. */
-static struct rdr *rdr_opened(struct rdr *r, int rc, char *err, size_t errlen)
+struct rdr *rdr_opened(struct rdr *r, int rc, char *err, size_t errlen)
 {
 	if (rc == 0)
 		return r;
@@ -400,6 +401,8 @@ void rdr_close(struct rdr *r)
 	}
 	free(r->events);
 	free(r->map);
+	if (r->backend_close)
+		r->backend_close(r);
 	if (r->tep)
 		tep_free(r->tep);
 	free(r->dir);

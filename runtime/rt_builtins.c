@@ -251,6 +251,39 @@ static enum rt_status rtb_ktap_input(struct rt_ctx *c, struct rt_value *a, unsig
 	return RT_OK;
 }
 
+/*
+ * $value of a prometheus probe (compiler/resolve/sema_prom.c): the
+ * probe's part of the scrape's answer, which is not cut to
+ * MAXSTRINGLEN (reading it is).  Outside a scrape: "" and no effect.
+ */
+static enum rt_status rtb_prom_value(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				     struct rt_value *ret)
+{
+	struct rt_buf *b = c->prom_body;
+
+	*ret = b && b->len > c->prom_mark ?
+	       rt_scratch_str(c, b->p + c->prom_mark, b->len - c->prom_mark) : rt_str("", 0);
+	return RT_OK;
+}
+
+static enum rt_status rtb_prom_set(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				   struct rt_value *ret)
+{
+	if (c->prom_body) {
+		c->prom_body->len = c->prom_mark;
+		buf_add(c->prom_body, a[0].s, a[0].len);
+	}
+	return RT_OK;
+}
+
+static enum rt_status rtb_prom_append(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				      struct rt_value *ret)
+{
+	if (c->prom_body)
+		buf_add(c->prom_body, a[0].s, a[0].len);
+	return RT_OK;
+}
+
 /* stap's: -1 for a name the table does not have. */
 static enum rt_status rtb_syscall_num(struct rt_ctx *c, struct rt_value *a, unsigned n,
 				      struct rt_value *ret)
@@ -592,6 +625,8 @@ static const rtb_fn rtb_table[] = {
 	[RTB_TZ_NAME] = rtb_tz_name, [RTB_SWITCH_FILE] = rtb_switch_file,
 	[RTB_SYSCALL_NAME] = rtb_syscall_name, [RTB_SYSCALL_NUM] = rtb_syscall_num,
 	[RTB_KTAP_INPUT] = rtb_ktap_input, [RTB_TARGET_SET_PID] = rtb_target_set_pid,
+	[RTB_KTAP_PROM_VALUE] = rtb_prom_value, [RTB_KTAP_PROM_SET] = rtb_prom_set,
+	[RTB_KTAP_PROM_APPEND] = rtb_prom_append,
 	[RTB_ASSERT] = rtb_assert, [RTB_PN] = rtb_pn,
 };
 

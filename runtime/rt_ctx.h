@@ -115,6 +115,11 @@ struct rt_ctx {
 	bool aborting;		/* abort(): no end probes either */
 	bool failed;		/* too many errors */
 	struct rt_value input;	/* input.char/.line: what was read (run_input.c) */
+	/* A scrape of --prometheus (run_prom.c): the answer being built,
+	   NULL outside the prometheus probes; the running probe's $value
+	   is what follows prom_mark. */
+	struct rt_buf *prom_body;
+	size_t prom_mark;
 	unsigned errors;
 	/* Per handler run. */
 	uint64_t actions;

@@ -20,6 +20,7 @@
 #include "run_child.h"
 #include "run_proc.h"
 #include "run_input.h"
+#include "run_prom.h"
 #include "rt_stack.h"
 #include "usym.h"
 
@@ -107,6 +108,14 @@ static uint64_t run_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/* The run's time line: CLOCK_MONOTONIC, or a recording's (run.h). */
+static uint64_t run_clock(const struct run *r)
+{
+	const struct run_source *src = &r->opt->source;
+
+	return src->now ? src->now(src->ctx) : run_now();
 }
 
 /* The fields of the tracked events; a tracking run's table is seeded. */
@@ -527,16 +536,23 @@ static void run_signal(struct run *r);
  */
 #define RUN_SIGNAL_NS 20000000ULL
 
+static void run_scrape_state(void *arg, uint64_t at);
+
 static void run_signal_check(struct run *r, uint64_t *last)
 {
-	struct pollfd p = { r->sigfd, POLLIN, 0 };
+	struct pollfd p[2] = { { r->sigfd, POLLIN, 0 },
+			       { run_prom_fd(r->opt->prom), POLLIN, 0 } };
 	uint64_t now = run_now();
 
 	if (now - *last < RUN_SIGNAL_NS)
 		return;
 	*last = now;
-	if (poll(&p, 1, 0) > 0 && p.revents)
+	if (poll(p, 2, 0) <= 0)
+		return;
+	if (p[0].revents)
 		run_signal(r);
+	if (p[1].revents)	/* behind the records: answer from here */
+		run_prom_serve(r->opt->prom, &r->ctx, run_scrape_state, r, false);
 }
 
 static int run_events(struct run *r, uint64_t until, int timeout_ms)
@@ -591,17 +607,20 @@ static uint64_t run_next_due(struct run *r, int *probe)
 	return t;
 }
 
-/*
- * Time @due has come: handle every record before it (waiting out the
- * reader's window), then the timer tick or the -T stop.
- */
-static void run_due(struct run *r, uint64_t due, int probe)
+/* Handle every record before @due (waiting out the reader's window). */
+static void run_until(struct run *r, uint64_t due)
 {
 	int n;
 
 	do
 		n = run_events(r, due, 50);
 	while (n == RDR_NONE && !r->stopping);
+}
+
+/* Time @due has come: the records before it, then the timer tick or the -T stop. */
+static void run_due(struct run *r, uint64_t due, int probe)
+{
+	run_until(r, due);
 	if (r->stopping)
 		return;
 	if (probe < 0) {
@@ -613,6 +632,21 @@ static void run_due(struct run *r, uint64_t due, int probe)
 		run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
 	rt_run_probe(&r->ctx, (unsigned)probe, NULL);
 	run_check_exit(r, due);
+}
+
+/*
+ * --prometheus (run_prom.c): the state a scrape at @at answers from, as
+ * a timer tick's: every record before @at (unless @at is 0: behind a
+ * flood, the state after the last record handled), kernel hists read.
+ */
+static void run_scrape_state(void *arg, uint64_t at)
+{
+	struct run *r = arg;
+
+	if (at)
+		run_until(r, at);
+	if (r->prog->nhreads)
+		run_hist_load(r->prog, &r->ctx, &r->opt->source, false);
 }
 
 /* ---- set-up ---- */
@@ -671,7 +705,7 @@ static void run_flush(struct run *r)
 	if (e != EPIPE)
 		fprintf(stderr, "ERROR: writing %s: %s\n",
 			r->opt->out_name ? r->opt->out_name : "stdout", strerror(e));
-	run_stop_at(r, run_now());
+	run_stop_at(r, run_clock(r));
 }
 
 /*
@@ -690,7 +724,7 @@ static void run_signal(struct run *r)
 
 	while (read(r->sigfd, &si, sizeof(si)) == sizeof(si)) {
 		if (si.ssi_signo != SIGCHLD) {
-			run_stop_at(r, run_now());
+			run_stop_at(r, run_clock(r));
 			continue;
 		}
 		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
@@ -732,13 +766,14 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 
 	fds[0] = (struct pollfd){ r->sigfd, POLLIN, 0 };
 	fds[1] = (struct pollfd){ run_input_fd(&r->input), POLLIN, 0 };	/* -1: ignored */
-	n = 2;
+	fds[2] = (struct pollfd){ run_prom_fd(r->opt->prom), POLLIN, 0 };
+	n = 3;
 	if (r->rdr && now < quiet_end) {
 		int q = (int)((quiet_end - now + 999999) / 1000000);
 
 		t = t < 0 || q < t ? q : t;
 	} else if (r->rdr) {
-		n += rdr_pollfds(r->rdr, fds + 1, RUN_MAX_FDS - 1);
+		n += rdr_pollfds(r->rdr, fds + n, RUN_MAX_FDS - n);
 	}
 	if (poll(fds, (nfds_t)n, t) < 0 && errno != EINTR)
 		run_stop_at(r, run_now());
@@ -746,6 +781,11 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 		run_signal(r);
 	if (fds[1].revents) {
 		run_input_read(&r->input, &r->ctx);
+		run_check_exit(r, run_clock(r));
+		run_flush(r);
+	}
+	if (fds[2].revents) {
+		run_prom_serve(r->opt->prom, &r->ctx, run_scrape_state, r, true);
 		run_check_exit(r, run_now());
 		run_flush(r);
 	}
@@ -756,9 +796,12 @@ static void run_loop(struct run *r)
 	uint64_t due, last_read;
 	int probe;
 
+	/* A recording without events to read has no time line to run on. */
+	if (r->opt->source.now && !r->rdr)
+		run_stop_at(r, RUN_NEVER);
 	while (!r->stopping) {
 		due = run_next_due(r, &probe);
-		if (due <= run_now()) {
+		if (due <= run_clock(r)) {
 			run_due(r, due, probe);
 			run_flush(r);
 			continue;
@@ -768,7 +811,8 @@ static void run_loop(struct run *r)
 		if (run_events(r, due, 0) == RDR_END)
 			run_stop_at(r, RUN_NEVER);
 		run_flush(r);
-		if (!r->stopping)
+		/* A recording has read up to @due by now: no waiting. */
+		if (!r->stopping && !r->opt->source.now)
 			run_wait(r, due, last_read);
 	}
 }
@@ -845,6 +889,8 @@ static void run_cleanup(struct run *r)
 {
 	unsigned i;
 
+	if (r->source_open && r->opt->source.thread_name)
+		run_proc_each(&r->procs, r->opt->source.thread_name, r->opt->source.ctx);
 	if (r->source_open && r->opt->source.close)
 		r->opt->source.close(r->opt->source.ctx);
 	run_child_end(&r->child);
@@ -905,6 +951,8 @@ static int run_setup(struct run *r)
 		r->ctx.usym = usym_new(r->opt->debuginfo_path);
 		r->ctx.maps = run_cb_maps;
 	}
+	r->procs.comm = r->opt->source.comm;
+	r->procs.comm_ctx = r->opt->source.ctx;
 	if (r->prog->nevents) {
 		r->source_open = true;
 		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, r->ctx.target_pid);
@@ -931,9 +979,9 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 	if (run_setup(r) != 0)
 		goto out;
 	run_kind(r, IR_P_BEGIN);
-	if (run_timers(r, run_now()) != 0)
+	if (run_timers(r, run_clock(r)) != 0)
 		goto out;
-	run_check_exit(r, run_now());
+	run_check_exit(r, run_clock(r));
 	run_flush(r);
 	if (run_child_release(&r->child, why, sizeof(why)) != 0) {
 		rt_report(&r->ctx, RT_REPORT_ERROR, NULL, "%s", why);

@@ -11,6 +11,7 @@
 
 struct rdr;
 struct ksym_table;
+struct run_prom;
 
 /*
  * Where records come from.  open() arms the kernel side for target pid
@@ -39,6 +40,23 @@ struct run_source {
 	char *(*read_hist)(void *ctx, const char *system, const char *event, size_t *len);
 	/* Write @line (placeholders expanded) to @o's trigger file. */
 	int (*hist_cmd)(void *ctx, const struct kp_obj *o, const char *line);
+	/*
+	 * A recording (-i) rather than a kernel: the time it has been read up
+	 * to (rdr_now()), which timers, -T and exit() then run on instead of
+	 * CLOCK_MONOTONIC, and the run ends with the recording.  NULL: live.
+	 */
+	uint64_t (*now)(void *ctx);
+	/*
+	 * The name of thread @tid as the recording saved it, which the
+	 * process table then uses instead of /proc (NULL: /proc).
+	 */
+	const char *(*comm)(void *ctx, int tid);
+	/*
+	 * At the end of the run, before close(): each thread of the process
+	 * table with the name it had last (--record saves them); NULL: not
+	 * wanted.
+	 */
+	void (*thread_name)(void *ctx, int tid, const char *comm);
 	void *ctx;
 };
 
@@ -56,6 +74,9 @@ struct run_options {
 	   print as hex) and libdwfl's debuginfo path for user symbols. */
 	const struct ksym_table *ksym;
 	const char *debuginfo_path;
+	/* --prometheus: the HTTP server whose scrapes run the prometheus
+	   probes (run_prom.h), or NULL. */
+	struct run_prom *prom;
 };
 
 /*

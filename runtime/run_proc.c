@@ -65,6 +65,15 @@ static void run_proc_read(struct rt_proc *e, int tid)
 	e->egid = run_proc_status_num(buf, "\nGid:", 1, 0);
 }
 
+/* A recording's thread: its saved name, nothing else is known (the
+   thread is its own process).  0 is the idle task, as run_proc_read(). */
+static void run_proc_named(struct rt_proc *e, int tid, const char *comm)
+{
+	*e = (struct rt_proc){ .tid = tid, .tgid = tid };
+	snprintf(e->comm, sizeof(e->comm), "%s", tid == 0 ? "swapper" :
+		 comm && *comm ? comm : "<...>");
+}
+
 static struct rt_proc *run_proc_slot(struct run_procs *t, int tid)
 {
 	size_t i = ((size_t)(unsigned)tid * 0x9e3779b97f4a7c15ULL) & (t->cap - 1);
@@ -106,6 +115,8 @@ struct rt_proc *run_proc_get(struct run_procs *t, int tid, bool fresh)
 		t->n++;
 		if (fresh)
 			*e = (struct rt_proc){ .tid = tid, .tgid = tid };
+		else if (t->comm)
+			run_proc_named(e, tid, t->comm(t->comm_ctx, tid));
 		else
 			run_proc_read(e, tid);
 	}
@@ -212,8 +223,11 @@ void run_proc_seed_all(struct run_procs *t)
 {
 	char path[300];
 	struct dirent *d, *td;
-	DIR *proc = opendir("/proc"), *task;
+	DIR *proc, *task;
 
+	if (t->comm)		/* a recording: not this machine's processes */
+		return;
+	proc = opendir("/proc");
 	while (proc && (d = readdir(proc)) != NULL) {
 		if (!run_proc_numeric(d->d_name))
 			continue;
@@ -227,6 +241,16 @@ void run_proc_seed_all(struct run_procs *t)
 	}
 	if (proc)
 		closedir(proc);
+}
+
+void run_proc_each(const struct run_procs *t,
+		   void (*fn)(void *ctx, int tid, const char *comm), void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->v[i].tid != -1)
+			fn(ctx, t->v[i].tid, t->v[i].comm);
 }
 
 void run_proc_free(struct run_procs *t)

@@ -23,6 +23,10 @@
 struct run_procs {
 	struct rt_proc *v;
 	size_t cap, n;			/* cap: power of two */
+	/* A recording's names (run_source.comm): new entries come from
+	   comm(comm_ctx, tid) instead of /proc, and seeding reads nothing. */
+	const char *(*comm)(void *ctx, int tid);
+	void *comm_ctx;
 };
 
 /* The fields each kind of tracked record is read through, per event. */
@@ -66,6 +70,10 @@ int run_proc_resolve(const struct ir_prog *p, struct rdr *rdr,
  */
 void run_proc_track(struct run_procs *t, const struct rdr_field **f,
 		    const struct rdr_record *rec, unsigned track);
+
+/* Call @fn(@ctx, tid, comm) for each thread of the table. */
+void run_proc_each(const struct run_procs *t,
+		   void (*fn)(void *ctx, int tid, const char *comm), void *ctx);
 
 /* Free the table (the struct itself is the caller's). */
 void run_proc_free(struct run_procs *t);

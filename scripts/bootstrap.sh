@@ -39,6 +39,8 @@ die() { printf 'bootstrap: error: %s\n' "$*" >&2; exit 1; }
 packages=(
 	build-essential pkg-config autoconf automake bison flex
 	libtracefs-dev libtraceevent-dev libdw-dev libelf-dev libbpf-dev zlib1g-dev libjson-c-dev
+	libtracecmd-dev trace-cmd
+	libmicrohttpd-dev curl
 	libcmocka-dev jq valgrind clang libclang-rt-14-dev
 	qemu-system-x86 busybox-static bpftrace time strace bpftool
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross systemtap-sdt-dev

@@ -60,7 +60,7 @@ static const enum ir_probe_kind lw_kinds[] = {
 	[SEM_P_BEGIN] = IR_P_BEGIN, [SEM_P_END] = IR_P_END,
 	[SEM_P_ERROR] = IR_P_ERROR, [SEM_P_TRACE] = IR_P_EVENT,
 	[SEM_P_TIMER] = IR_P_TIMER, [SEM_P_INPUT_CHAR] = IR_P_INPUT_CHAR,
-	[SEM_P_INPUT_LINE] = IR_P_INPUT_LINE,
+	[SEM_P_INPUT_LINE] = IR_P_INPUT_LINE, [SEM_P_PROMETHEUS] = IR_P_PROMETHEUS,
 };
 
 /* Probe point @p as the script writes it (-t's "from:"). */

@@ -31,6 +31,9 @@ struct lower_options {
 	const char *hist_stack;	/* the hist's stack key: "stacktrace" (6.1) or
 				   "common_stacktrace" */
 	int verbose;		/* -v: say what was lowered and why not */
+	bool recording;		/* -i: the events come from a recording, not
+				   the kernel: no event filters (every guard
+				   is checked in user space) */
 };
 
 /* Lower @p.  Returns NULL after reporting errors. */

@@ -194,7 +194,9 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 			}
 			f = !f ? pf : arena_printf(c->arena, "(%s) || (%s)", f, pf);
 		}
-		if (ev->nprobes == 1)
+		if (opt->recording)
+			f = NULL;
+		else if (ev->nprobes == 1)
 			c->guards[ev->probes[0]].removable = true;
 		else
 			for (j = 0; j < ev->nprobes; j++)

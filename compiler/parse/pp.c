@@ -210,6 +210,22 @@ static bool pp_collect_args(struct pp_state *st, const struct pp_macro *m,
 	return ok;
 }
 
+/*
+ * After "takes N arguments, but M were given": each parameter given no
+ * argument stands for 0, so that the body still parses (a missing label
+ * of @prometheus_dump_array2 would make "." . "=" and a second error).
+ */
+static void pp_fill_missing(struct pp_state *st, struct pp_binding *env, unsigned n,
+			    const struct token *call)
+{
+	struct token zero = { TOK_NUMBER, call->span, "0", 1, 0, true };
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (!env[i].toks.n)
+			tok_push(st->pp->arena, &env[i].toks, &zero);
+}
+
 /* Expand an invocation of @m at @call: push its body as a frame. */
 static void pp_invoke(struct pp_state *st, const struct pp_macro *m,
 		      const struct token *call)
@@ -227,9 +243,11 @@ static void pp_invoke(struct pp_state *st, const struct pp_macro *m,
 			env[i].name = m->params[i];
 		/* On a bad argument list, expand anyway with what was
 		   given: the body's own errors then stay quiet. */
-		if (!pp_collect_args(st, m, call, env, &end) &&
-		    end.file == 0)
-			return;
+		if (!pp_collect_args(st, m, call, env, &end)) {
+			if (end.file == 0)
+				return;
+			pp_fill_missing(st, env, m->nparams, call);
+		}
 		whole = src_join(call->span, end);
 	}
 	if (++st->expansions > PP_MAX_EXPANSIONS) {

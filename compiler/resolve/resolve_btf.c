@@ -490,6 +490,13 @@ int rbtf_match(struct arena *a, const struct btf *btf, const char *pattern,
 	return (int)k;
 }
 
+int64_t rbtf_type_size(const struct btf *btf, uint32_t id)
+{
+	__s64 n = btf__resolve_size(btf, id);
+
+	return n < 0 ? -1 : (int64_t)n;
+}
+
 const char *rbtf_type_name(struct arena *a, const struct btf *btf, uint32_t id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);

@@ -64,6 +64,8 @@ unsigned rbtf_kretactive(const char *possible);
 #define RBTF_MAXACTIVE_MAX 4096	/* KRETPROBE_MAXACTIVE_MAX, trace_kprobe.c */
 
 const char *rbtf_type_name(struct arena *a, const struct btf *btf, uint32_t id);
+/* The size in bytes of type @id (a pointer's is the pointer's), or -1. */
+int64_t rbtf_type_size(const struct btf *btf, uint32_t id);
 
 /* "$name:type" of each parameter (for -L). */
 unsigned rbtf_param_decls(struct arena *a, const struct btf *btf, int32_t proto,

@@ -55,6 +55,7 @@ enum sem_probe_kind {
 	SEM_P_TIMER,
 	SEM_P_INPUT_CHAR,	/* input.char: each byte of ktap's stdin */
 	SEM_P_INPUT_LINE,	/* input.line: each line */
+	SEM_P_PROMETHEUS,	/* prometheus: each scrape of --prometheus */
 };
 
 struct sem_probe {
@@ -105,6 +106,10 @@ struct sem_func {
 	   its memory reads are fetch arguments of @site's event. */
 	struct sem_probe *site;
 	bool at_entry;		/* called inside @entry(): reads @site's entry event */
+	/* The first call the copy was made for: where errors about what
+	   the copy reads are reported (sema_tparg.c). */
+	struct src_span call;
+	bool has_call;
 };
 
 struct sem_prog {

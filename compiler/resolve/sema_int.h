@@ -75,7 +75,7 @@ static inline bool sema_tracefs_said(struct sema_ctx *c)
  * Who calls whom (no file calls back into one above it):
  *   sema.c (driver) -> sema_probe.c -> sema_syscall.c -> sema_elide.c
  *   sema.c -> sema_type.c -> sema_spec.c;  sema.c -> sema_check.c
- *   sema_type.c -> sema_target.c -> sema_spec.c (typing calls target
+ *   sema_type.c -> sema_target.c -> sema_tparg.c, sema_spec.c (typing calls target
  *   resolution; it types subexpressions back through c->type_expr)
  *   all of them -> sema_sym.c, sema_point.c (leaves)
  */
@@ -142,11 +142,15 @@ struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_eve
  * plan prints anywhere) and the kernel's refusal is reported at run time.
  *
  * SEMA_NO_TRACEFS(c): three "%s" arguments, " (why there is no tracefs
- * to read)" when the target has none, else "".
+ * to read)" when the target has none, " (the recording FILE has no such
+ * event)" for -i, else "".
  */
 #define SEMA_NO_TRACEFS(c) \
+	(c)->in->target->recording ? " (the recording " : \
 	*(c)->in->target->tracefs ? "" : " (", \
+	(c)->in->target->recording ? (c)->in->target->recording : \
 	*(c)->in->target->tracefs ? "" : (c)->in->target->tracefs_problem, \
+	(c)->in->target->recording ? " has no such event)" : \
 	*(c)->in->target->tracefs ? "" : ")"
 
 /* ---- sema_probe.c: probe points to probes ---- */
@@ -158,6 +162,8 @@ void sema_library_probes(struct sema_ctx *c);
 /* A probe whose alias names another task as its context (sema_context.c):
    tid(), pid() and execname() read that task's fields. */
 void sema_context_rewrite(struct sema_ctx *c, struct sem_probe *sp);
+/* sema_prom.c: $value of a prometheus probe into its builtins. */
+void sema_prom_rewrite(struct sema_ctx *c, struct sem_probe *sp);
 /* ... and run after the other probes of their record. */
 void sema_context_order(struct sema_ctx *c);
 /* Is @name a function the script or the tapset defines (not a builtin)? */
@@ -210,6 +216,26 @@ bool sema_target_probefunc(struct sema_ctx *c, struct ast_expr *e);
 /* Before typing @e where a number is wanted: a string target becomes
    its pointer ($msg) or its address (&$r->tag). */
 void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e);
+
+/* ---- sema_tparg.c: a tracepoint's arguments in kernel.trace() ---- */
+struct rtparg_event;
+/* @ev's entry in the table of tracepoint arguments, or NULL. */
+const struct rtparg_event *sema_tparg_event(const struct tpf_event *ev);
+/* Is target @e a tracepoint argument ($prev, $prev->pid) of @ev's probe?
+   (A plain $name that is also a record field is the field.) */
+bool sema_tparg_applies(struct sema_ctx *c, const struct tpf_event *ev, const struct ast_expr *e);
+/* Such a target: rewritten into the record field that holds it, typed;
+   or reported. */
+enum sem_type sema_tparg_target(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e);
+/* @defined() of such a target: whether it resolves. */
+bool sema_tparg_defined(struct sema_ctx *c, const struct tpf_event *ev, const struct ast_expr *e);
+/* @cast(ARG, "T")->chain in a probe with a table entry (see sema_tparg_event). */
+enum sem_type sema_tparg_cast(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e);
+/* "$preempt, $prev, ..." of @ev's tracepoint, or NULL (for hints). */
+const char *sema_tparg_arg_list(struct sema_ctx *c, const struct tpf_event *ev);
+/* kernel_string(ARG->chain) where the record holds the string: its type,
+   or -1 when @e is not such a call. */
+int sema_tparg_mem_call(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e);
 
 /* ---- sema_regs.c: returnval(), returnstr(), int_arg(N) ... ---- */
 /* Such a call resolved into a fetch of the probe's event: its type, or

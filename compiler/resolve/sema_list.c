@@ -16,6 +16,7 @@
 #include "resolve_elf.h"
 #include "resolve_list.h"
 #include "resolve_sdt.h"
+#include "resolve_tparg.h"
 #include "resolve_sym.h"
 
 #include <stdbool.h>
@@ -27,23 +28,45 @@ static int sl_cmp(const void *x, const void *y)
 	return strcmp(*(const char *const *)x, *(const char *const *)y);
 }
 
-/* "$field:ctype ..." of a tracepoint's own (non-common) fields. */
+/* " $name:ctype" of field @f, listed as @name. */
+static const char *sl_field(struct arena *a, const char *s, const char *name,
+			    const struct tpf_field *f)
+{
+	if (f->kind == TPF_CHARS)
+		return arena_printf(a, "%s $%s:%s[%u]", s, name, f->ctype, f->size);
+	return arena_printf(a, "%s $%s:%s", s, name, f->ctype);
+}
+
+/*
+ * " $prev->pid:pid_t ...": the tracepoint arguments (stap's variables
+ * there) that a field of @e holds (sema_tparg.c reads them so), with the
+ * field's type; an argument whose field has its name is listed once.
+ */
+static const char *sl_args(struct arena *a, const struct tpf_event *e, const char *s)
+{
+	const struct rtparg_event *te = e->dyn ? NULL : rtparg_event(e->system, e->name);
+	const char **exprs, **fields;
+	unsigned i, n = te ? rtparg_maps(a, te, &exprs, &fields) : 0;
+
+	for (i = 0; i < n; i++) {
+		const struct tpf_field *f = tpf_field(e, fields[i]);
+
+		if (f && f->kind != TPF_OTHER && strcmp(exprs[i], fields[i]) != 0)
+			s = sl_field(a, s, exprs[i], f);
+	}
+	return s;
+}
+
+/* "$field:ctype ..." of a tracepoint's own (non-common) fields, then its arguments. */
 static const char *sl_fields(struct arena *a, const struct tpf_event *e)
 {
 	const char *s = "";
 	unsigned i;
 
-	for (i = 0; i < e->nfields; i++) {
-		const struct tpf_field *f = &e->fields[i];
-
-		if (f->common)
-			continue;
-		if (f->kind == TPF_CHARS)
-			s = arena_printf(a, "%s $%s:%s[%u]", s, f->name, f->ctype, f->size);
-		else
-			s = arena_printf(a, "%s $%s:%s", s, f->name, f->ctype);
-	}
-	return s;
+	for (i = 0; i < e->nfields; i++)
+		if (!e->fields[i].common)
+			s = sl_field(a, s, e->fields[i].name, &e->fields[i]);
+	return sl_args(a, e, s);
 }
 
 static const char *sl_params(struct arena *a, const struct fetch_site *uf)

@@ -154,6 +154,21 @@ static int point_input(struct sema_ctx *c, struct point_state *st, const struct 
 	return 1;
 }
 
+/*
+ * __ktap_prometheus: each scrape of ktap's --prometheus HTTP server
+ * (runtime/run_prom.c); tapset/prometheus.stp's alias 'prometheus' is
+ * stap's, whose procfs("__prometheus").read ktap has no file for.  The
+ * body's $value is the scrape's answer (sema_prom.c).
+ */
+static int point_prometheus(struct sema_ctx *c, struct point_state *st,
+			    const struct ast_ppoint *p)
+{
+	if (p->n != 1 || !point_is(p, 0, "__ktap_prometheus") || p->comps[0].arg)
+		return 0;
+	sema_prom_rewrite(c, point_emit(c, st, SEM_P_PROMETHEUS, sema_point_text(c, p)));
+	return 1;
+}
+
 /* kernel.trace("system:event") with globs; "event" alone matches any system. */
 static int point_trace(struct sema_ctx *c, struct point_state *st,
 		    const struct ast_ppoint *p)
@@ -910,6 +925,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 	if ((r = point_simple(c, st, p)) != 0 || (r = point_trace(c, st, p)) != 0 ||
 	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
 	    (r = point_process_life(c, st, p)) != 0 || (r = point_input(c, st, p)) != 0 ||
+	    (r = point_prometheus(c, st, p)) != 0 ||
 	    (r = point_kernel_function(c, st, p)) != 0 ||
 	    (r = point_kernel_statement(c, st, p)) != 0 ||
 	    (r = point_process_statement(c, st, p)) != 0 ||

@@ -99,6 +99,55 @@ static int sreg_returnval(struct sema_ctx *c, struct ast_expr *e, struct tpf_eve
 	return sreg_resolve(c, e, "returnval", "$retval:s64", only_address);
 }
 
+/*
+ * int_arg(N) and the others in a system call's entry tracepoint: its Nth
+ * argument field (the tracepoint records the arguments, in order, after
+ * __syscall_nr), as the register would hold it: the low 32 bits
+ * sign-extended (s32) or zero-extended (u32), else all 64.  Its return
+ * tracepoint has none (stap's return probes read stale registers):
+ * @entry(int_arg(N)) reads the entry's.
+ */
+static int sreg_syscall_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev,
+			    const char *type, int64_t n)
+{
+	struct ast_expr *t = NULL, *v;
+	struct src_span at = e->span;
+	unsigned i, k = 0;
+
+	if (strncmp(ev->name, "sys_enter_", 10) != 0) {
+		if (c->report)
+			diag_error(c->diag, e->op_span, "%s(%lld) reads an argument of the "
+				   "system call, which its return's record does not hold: use "
+				   "@entry(%s(%lld))", e->str, (long long)n, e->str, (long long)n);
+		return SEM_UNKNOWN;
+	}
+	for (i = 0; i < ev->nfields && !t; i++)
+		if (!ev->fields[i].common && strcmp(ev->fields[i].name, "__syscall_nr") != 0 &&
+		    ++k == (unsigned)n)
+			t = ast_named(c->arena, AST_TARGET,
+				      arena_printf(c->arena, "$%s", ev->fields[i].name), at);
+	if (!t) {
+		if (c->report)
+			diag_error(c->diag, e->op_span, "%s(%lld): system call %s has %u "
+				   "argument%s", e->str, (long long)n, ev->name + 10, k,
+				   k == 1 ? "" : "s");
+		return SEM_UNKNOWN;
+	}
+	v = t;
+	if (!strcmp(type, "s32"))
+		v = ast_binary(c->arena, AST_BINARY, AST_OP_SHR,
+			       ast_binary(c->arena, AST_BINARY, AST_OP_SHL, t,
+					  ast_num(c->arena, 32, at), at),
+			       ast_num(c->arena, 32, at), at);
+	else if (!strcmp(type, "u32"))
+		v = ast_binary(c->arena, AST_BINARY, AST_OP_BAND, t,
+			       ast_num(c->arena, 0xffffffffLL, at), at);
+	*e = *v;
+	e->span = at;
+	c->changed = true;
+	return (int)c->type_expr(c, e);
+}
+
 /* int_arg(N) and the others: argument N's register at the function's entry. */
 static int sreg_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev,
 		    const char *type, bool only_address)
@@ -116,6 +165,8 @@ static int sreg_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev
 				   "must be known when the script is compiled", e->str);
 		return SEM_UNKNOWN;
 	}
+	if (ev && !ev->dyn && ev->system && !strcmp(ev->system, "syscalls"))
+		return sreg_syscall_arg(c, e, ev, type, n->num);
 	if (!ev || !ev->dyn_func)
 		return sreg_unavailable(c, e);
 	if (ev->dyn_return) {

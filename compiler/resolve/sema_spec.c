@@ -33,6 +33,7 @@
 #include "sema_int.h"
 #include "arena.h"
 #include "diag.h"
+#include "resolve_tparg.h"
 #include "resolve_tpfmt.h"
 
 #include <inttypes.h>
@@ -428,7 +429,52 @@ static struct sem_probe *spc_site(struct sema_ctx *c)
 {
 	struct sem_probe *pr = c->func ? c->func->site : c->probe;
 
-	return pr && pr->event && pr->event->dyn_func ? pr : NULL;
+	if (!pr || !pr->event)
+		return NULL;
+	/* kernel.trace(): the arguments the record holds (sema_tparg.c) */
+	if (pr->event->dyn_func)
+		return pr;
+	return !pr->event->dyn && rtparg_event(pr->event->system, pr->event->name) ? pr : NULL;
+}
+
+/*
+ * A call already bound to its copy by spc_bind (its name is the copy's,
+ * "task_pid<task=$prev>"): that copy, or NULL.
+ */
+static struct sem_func *spc_bound(struct sema_ctx *c, const struct ast_expr *e)
+{
+	struct sem_probe *site = spc_site(c);
+	bool at_entry = c->entry || (c->func && c->func->at_entry);
+	unsigned i;
+
+	if (!site || !strchr(e->str, '<'))
+		return NULL;
+	for (i = 0; i < c->prog->nfuncs; i++)
+		if (c->prog->funcs[i]->site == site && c->prog->funcs[i]->at_entry == at_entry &&
+		    !strcmp(c->prog->funcs[i]->name, e->str))
+			return c->prog->funcs[i];
+	return NULL;
+}
+
+/*
+ * In a kernel.trace() probe, the copy's replaced parameters are not
+ * values the probe has: the record holds $prev->pid, not $prev.  The
+ * copy never reads them (every use is replaced), so the call passes 0
+ * for them instead, and names the copy so that later rounds find it
+ * (spc_bound) without looking at the arguments again.
+ */
+static void spc_bind(struct sema_ctx *c, struct ast_expr *e, struct sem_func *sf,
+		     struct ast_expr **args)
+{
+	unsigned i;
+
+	if (sf->site->event->dyn_func)
+		return;		/* kprobes and uprobes fetch the argument itself */
+	e->str = sf->name;
+	for (i = 0; i < e->args.n && i < sf->ast->nparams; i++)
+		if (args[i])
+			e->args.v[i] = ast_num(c->arena, 0, e->args.v[i]->span);
+	c->changed = true;
 }
 
 struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed)
@@ -436,9 +482,12 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 	const struct ast_func *f = sema_func_decl(c, e->str);
 	struct ast_expr **args;
 	struct sem_probe *site = spc_site(c);
+	struct sem_func *sf;
 	unsigned i, n = 0;
 
 	*failed = false;
+	if ((sf = spc_bound(c, e)) != NULL)
+		return sf;
 	if (!f || !f->body)
 		return NULL;
 	args = arena_alloc(c->arena, (f->nparams + 1) * sizeof(*args));
@@ -480,5 +529,13 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 		args[i] = arg;
 		n++;
 	}
-	return n ? spc_copy(c, f, site, c->entry || (c->func && c->func->at_entry), args) : NULL;
+	if (!n)
+		return NULL;
+	sf = spc_copy(c, f, site, c->entry || (c->func && c->func->at_entry), args);
+	if (!sf->has_call) {
+		sf->call = e->span;
+		sf->has_call = true;
+	}
+	spc_bind(c, e, sf, args);
+	return sf;
 }

@@ -111,6 +111,12 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 
 	if (mem == AST_MEM_NONE || sema_func_use(c, e->str))
 		return -1;
+	if (ev && !ev->dyn_func && sema_tparg_event(ev)) {
+		int t = sema_tparg_mem_call(c, ev, e);
+
+		if (t >= 0)
+			return t;
+	}
 	if (!arg || !ev || !ev->dyn_func) {
 		sema_err(c, e->span, "%s() reads memory, which ktap can only do in the kernel: "
 		       "its argument must be a target variable of a kernel.function() or "
@@ -338,13 +344,21 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 		e->len = strlen(v);
 		return SEM_STRING;
 	}
+	if (sema_tparg_applies(c, ev, e))	/* stap's $prev->pid, $comm */
+		return sema_tparg_target(c, (struct tpf_event *)ev, e);
 	f = tpf_field(ev, e->str + 1);
 	if (!f || f->kind == TPF_OTHER || e->str[1] == '$') {
 		const char *hint = f ? NULL : sema_suggest_field(ev, e->str + 1);
+		const char *args = hint || f ? NULL : sema_tparg_arg_list(c, ev);
 
-		sema_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
-		       ev->system, ev->name, e->str + 1, hint ? "; did you mean '$" : "",
-		       hint ? hint : "", hint ? "'?" : "");
+		if (args)	/* stap's variables there, which may be what was meant */
+			sema_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
+				 ev->system, ev->name, e->str + 1, "; its arguments are ", args,
+				 " (doc/probes.md: the ones a field holds can be read)");
+		else
+			sema_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
+				 ev->system, ev->name, e->str + 1, hint ? "; did you mean '$" : "",
+				 hint ? hint : "", hint ? "'?" : "");
 		return SEM_UNKNOWN;
 	}
 	if (e->chain.n) {
@@ -409,6 +423,8 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 		plain.pretty = 0;
 		ok = rdwarf_fetch(c->arena, ev->dyn_func, e->a->str, &plain, ev->dyn_return, &f, err,
 			      sizeof(err)) == 0;
+	} else if (e->a->kind == AST_TARGET && ev && sema_tparg_applies(c, ev, e->a)) {
+		ok = sema_tparg_defined(c, ev, e->a);
 	} else if (e->a->kind == AST_TARGET) {
 		ok = ev && e->a->chain.n == 0 &&
 		     (tpf_field(ev, e->a->str + 1) || e->a->str[1] == '$');
@@ -694,6 +710,8 @@ static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 	struct tpf_event *ev = tg_event(c);
 	struct fetch f;
 
+	if (ev && !ev->dyn_func && sema_tparg_event(ev))
+		return sema_tparg_cast(c, ev, e);
 	if (!ev || !ev->dyn_func) {
 		sema_err(c, e->span, "@cast() needs an address the kernel can fetch: a target "
 		       "variable of a kernel.function() or process() probe");

@@ -10,7 +10,8 @@
  *
  * The value of 'r' at the read is exactly $r at the probe when the
  * assignment is the only definition reaching the read: made on the
- * handler's straight-line path (not inside an if, a loop, a try),
+ * handler's (or a function copy specialised for the probe's: sema_spec.c)
+ * straight-line path (not inside an if, a loop, a try),
  * with no other write to the variable between it and the statement
  * holding the read, nor in that statement.  For a global, no user
  * function may be called in between either (it could write the
@@ -129,10 +130,13 @@ struct ast_expr *sema_var_def(struct sema_ctx *c, const struct ast_expr *use)
 	bool global;
 	unsigned i;
 
-	if (!c->probe || c->func || use->kind != AST_VAR || !c->probe->body)
+	struct ast_stmt *body = c->func ? (c->func->site ? c->func->ast->body : NULL) :
+			       c->probe ? c->probe->body : NULL;
+
+	if (!body || use->kind != AST_VAR)
 		return NULL;
 	global = sema_global(c, use->str) != NULL;
-	vd_flatten(&q, c->probe->body);
+	vd_flatten(&q, body);
 	for (i = 0; i < q.n; i++) {
 		struct vd_scan sc = { .name = use->str, .use = use };
 		struct ast_expr *set;

@@ -27,6 +27,19 @@ probe syscall.close.return, syscall.write.return {
 		"$TMP/want" "$TMP/got"
 done
 
+# The register functions in system-call probes: argument N is the
+# entry record's Nth argument, as int_arg()/uint_arg()/long_arg() read
+# it; in the return, @entry() of one.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$SC $TMP/file" -e '
+probe syscall.close { if (pid() == target()) printf("%d %d\n", int_arg(1), uint_arg(1)) }
+probe syscall.close.return {
+	if (pid() == target()) printf("ret %d %d\n", @entry(int_arg(1)), returnval())
+}'
+tail -n 4 "$TMP/out" >"$TMP/got"
+printf '%s\n' "3 3" "ret 3 0" "-1 4294967295" "ret -1 -9" >"$TMP/want"
+expect_same "int_arg()/uint_arg() of syscall.close, @entry(int_arg(1)) in its return" \
+	"$TMP/want" "$TMP/got"
+
 # stap's @this1 ... @this8 macros (ktap.stpm, this.stp): a value kept per
 # thread from the entry for the return.
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$SC $TMP/file" -e '

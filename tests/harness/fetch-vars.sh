@@ -11,13 +11,14 @@
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 UT=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
 P="probe process(\"$UT\").function(\"handle\")"
+IY='function iy(r) { p = @cast(r, "struct req")->ip; return @cast(p, "struct inner")->y }'
 
 require_live "live tests need root (run make check as root)"
 require_tools "$UT" "$TFS_SNAP"
 
 # 1-6: pass 2: what is accepted and refused.
 plan_ok() {	# plan_ok DESCRIPTION BODY
-	if "$KTAP" -p2 -e "global g; function f() { g = 0 } $P { $2 }" >"$TMP/out" 2>"$TMP/err"; then
+	if "$KTAP" -p2 -e "global g; function f() { g = 0 } $IY $P { $2 }" >"$TMP/out" 2>"$TMP/err"; then
 		ok "accepted: $1"
 	else
 		not_ok "accepted: $1"
@@ -25,7 +26,7 @@ plan_ok() {	# plan_ok DESCRIPTION BODY
 	fi
 }
 plan_err() {	# plan_err DESCRIPTION BODY VARIABLE
-	if "$KTAP" -p2 -e "global g; function f() { g = 0 } $P { $2 }" >"$TMP/out" 2>"$TMP/err"; then
+	if "$KTAP" -p2 -e "global g; function f() { g = 0 } $IY $P { $2 }" >"$TMP/out" 2>"$TMP/err"; then
 		not_ok "refused: $1 (accepted)"
 	elif grep -q "error: '$3' is not an address the kernel can fetch at the probe" "$TMP/err" &&
 	     [ "$(grep -c 'error:' "$TMP/err")" = 1 ]; then
@@ -39,6 +40,8 @@ plan_ok "a local set from \$r, then @cast() through it" \
 	'r = $r; println(@cast(r, "struct req")->id)'
 plan_ok "a global set from \$r->ip, a copy, builtins in between" \
 	'g = $r->ip; printf("-"); s = g; println(@cast(s, "struct inner")->y)'
+plan_ok "a local of a function specialised for the probe" \
+	'println(iy($r))'
 plan_err "a local also set inside an if" \
 	'r = $r; if (1) r = 0; println(@cast(r, "struct req")->id)' r
 plan_err "a local set only inside an if" \
@@ -51,15 +54,17 @@ plan_err "a local written in the loop that reads through it" \
 # 7. Live: the values read through the variables are the probe's.
 tfs_guard_begin
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$UT" -e "global g
+$IY
 $P {
 	r = \$r
 	g = r
 	p = @cast(g, \"struct req\")->ip
-	printf(\"%d %s %d %d\\n\", @cast(r, \"struct req\")->id,
-	       user_string(@cast(r, \"struct req\")->name), @cast(p, \"struct inner\")->y, \$n)
+	printf(\"%d %s %d %d %d\\n\", @cast(r, \"struct req\")->id,
+	       user_string(@cast(r, \"struct req\")->name), @cast(p, \"struct inner\")->y, \$n,
+	       iy(\$r))
 }"
 grep -v '^[0-9]* [0-9]$' "$TMP/out" >"$TMP/got"	# the target prints "SUM N"
-printf '42 alpha 70 %d\n' 0 1 2 >"$TMP/want"
+printf '42 alpha 70 %d 70\n' 0 1 2 >"$TMP/want"
 expect_same "values read through r, g and p are those at the probe" "$TMP/want" "$TMP/got"
 tfs_guard_end "tracefs unchanged after the run"
 done_testing

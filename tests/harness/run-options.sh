@@ -65,14 +65,14 @@ fi
 KTAP_TRACEFS=$KTAP_SRCDIR/tests/fixtures/tracefs run_ktap "$TMP" "$TMP/out" "$TMP/err" \
 	-L 'kernel.trace("sched:sched_process_*")'
 cat >"$TMP/want" <<'EOW'
-kernel.trace("sched:sched_process_exec") $filename:__data_loc char[] $pid:pid_t $old_pid:pid_t
-kernel.trace("sched:sched_process_exit") $comm:char[16] $pid:pid_t $prio:int $group_dead:bool
-kernel.trace("sched:sched_process_fork") $parent_comm:__data_loc char[] $parent_pid:pid_t $child_comm:__data_loc char[] $child_pid:pid_t
-kernel.trace("sched:sched_process_free") $comm:__data_loc char[] $pid:pid_t $prio:int
+kernel.trace("sched:sched_process_exec") $filename:__data_loc char[] $pid:pid_t $old_pid:pid_t $bprm->filename:__data_loc char[] $p->pid:pid_t
+kernel.trace("sched:sched_process_exit") $comm:char[16] $pid:pid_t $prio:int $group_dead:bool $p->comm:char[16] $p->pid:pid_t $p->prio:int
+kernel.trace("sched:sched_process_fork") $parent_comm:__data_loc char[] $parent_pid:pid_t $child_comm:__data_loc char[] $child_pid:pid_t $parent->comm:__data_loc char[] $parent->pid:pid_t $child->comm:__data_loc char[] $child->pid:pid_t
+kernel.trace("sched:sched_process_free") $comm:__data_loc char[] $pid:pid_t $prio:int $p->comm:__data_loc char[] $p->pid:pid_t $p->prio:int
 kernel.trace("sched:sched_process_wait") $comm:__data_loc char[] $pid:pid_t $prio:int
 EOW
 if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/out"; then
-	ok "-L on tracepoints: sorted points with their fields and C types"
+	ok "-L on tracepoints: sorted points with their fields and C types, then the arguments the fields hold"
 else
 	not_ok "-L on tracepoints (exit status $rc)"
 	diag_diff "$TMP/want" "$TMP/out"

@@ -131,17 +131,30 @@ first_error() {
 	fi
 }
 
-# 4. a value computed at run time
+# 4. a value computed at run time (a local changed after it was set from
+#    $p: t = $p alone is $p at the probe, sema_vardef.c)
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kernel.function("wake_up_new_task") {
-	t = $p; print(task_pid(t)) }'
-first_error "task_pid() of a local variable: a located error" \
-	"<input>:2:25: error: function 'task_pid' reads memory through its parameter 'task': the argument must be an address the kernel can fetch at the probe (\$var, \$p->member, @cast(...)->member, or one of these plus a constant), not a value computed at run time"
+	t = $p; t += 8; print(task_pid(t)) }'
+first_error "task_pid() of a local variable changed at run time: a located error" \
+	"<input>:2:33: error: function 'task_pid' reads memory through its parameter 'task': the argument must be an address the kernel can fetch at the probe (\$var, \$p->member, @cast(...)->member, or one of these plus a constant), not a value computed at run time"
 
-# 5. a tracepoint probe, also through task_parent()
+# 5. a tracepoint probe, also through task_parent(): the tracepoint's
+# argument $parent is read where the record holds it (sema_tparg.c), and
+# $parent->real_parent->comm is not recorded; a record field's value is
+# no address at all
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kernel.trace("sched:sched_process_fork") {
+	print(task_execname(task_parent($parent))) }'
+msg=$(head -n 1 "$TMP/err")
+case $rc:$msg in
+"1:<input>:2:8: error: \$parent->real_parent->comm (read by task_execname()): sched:sched_process_fork records no field for it; reading tracepoint arguments needs tracepoint probe events (Linux 6.10+ with CONFIG_FPROBE_EVENTS), which "*)
+	ok "task_execname(task_parent(\$parent)) in a tracepoint probe: a located error" ;;
+*)	not_ok "task_execname(task_parent(\$parent)) in a tracepoint probe (exit status $rc)"
+	diag_file "$TMP/err" ;;
+esac
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kernel.trace("sched:sched_process_fork") {
 	print(task_execname(task_parent($parent_pid))) }'
-first_error "task_execname(task_parent(...)) in a tracepoint probe: a located error" \
-	"<input>:2:8: error: function 'task_execname' reads memory through its parameter 'task', which ktap can only do as a fetch argument of a kernel.function() or process() probe"
+first_error "task_execname(task_parent(\$parent_pid)) in a tracepoint probe: a located error" \
+	"<input>:2:8: error: @cast(\$parent_pid, \"task_struct\", \"kernel\")->real_parent (read by task_execname()): in a kernel.trace() probe, @cast() reads through a tracepoint argument (\$ptr, \$p->member), and only what the event's record holds"
 
 # 6. task_parent() of a run-time value is not an address either
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'global g
