@@ -4,7 +4,8 @@
 # uprobes and their returns (tests/tools/ktap-uprobe-target's handle())
 # and on system-call tracepoints and their returns; jiffies() between
 # the values /proc/timer_list shows before and after; the stack
-# functions over backtrace().
+# functions over backtrace(); print_ubacktrace_brief() and umodname()
+# over a uprobe's user stack.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -67,6 +68,26 @@ probe kernel.trace("syscalls:sys_enter_getppid") {
 }'
 expect_text "callers(), stack(), caller_addr(), caller(), modname() agree with backtrace()" \
 	"1 1 1 1 1 kernel 1"
+
+# 4. print_ubacktrace_brief(): print_ubacktrace()'s frames as
+# "name+0xoff"; umodname() of a frame: the program's path.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$UT" -e '
+probe process("'"$UT"'").function("handle") {
+	print_ubacktrace_brief(); println("--"); print_ubacktrace()
+	println(umodname(strtol(tokenize(ubacktrace(), " "), 16)))
+	exit()
+}'
+grep -v '^[0-9]* [0-9]$' "$TMP/out" >"$TMP/got"
+sed -n '/^--$/,$p' "$TMP/got" | sed '1d;$d' | sed 's/^ 0x[0-9a-f]* : //; s|/0x.*||' >"$TMP/want"
+echo -- >>"$TMP/want"
+sed -n '/^--$/,$p' "$TMP/got" | sed '1d' >>"$TMP/want"
+if [ "$(tail -n 1 "$TMP/got")" = "$UT" ] && [ -s "$TMP/want" ]; then
+	expect_same "print_ubacktrace_brief(): print_ubacktrace()'s names and offsets; umodname()" \
+		"$TMP/want" "$TMP/got"
+else
+	not_ok "umodname() of handle's frame is $UT (exit status $rc)"
+	diag_file "$TMP/got"
+fi
 
 tfs_guard_end "tracefs as before"
 done_testing
