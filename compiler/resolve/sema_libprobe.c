@@ -4,7 +4,8 @@
  *
  * As in stap, such a probe belongs to the program only when the script
  * uses the file: here, when the script names one of the globals the
- * file declares.  The rule reads the script alone, so the program is the
+ * file declares (and does not declare that global itself: the script's
+ * own argv is not the tapset's).  The rule reads the script alone, so the program is the
  * same whether the tapset was parsed whole or lazily (tapset.c: a file
  * whose globals the script names is always among those parsed).
  */
@@ -15,10 +16,11 @@
 
 struct lp_names {
 	const struct ast_file *lib;	/* whose globals are looked for */
+	const struct ast_file *script;	/* its own globals hide the tapset's */
 	bool found;
 };
 
-/* Does library file @f declare global @name? */
+/* Does file @f declare global @name? */
 static bool lp_declares(const struct ast_file *f, const char *name)
 {
 	unsigned i;
@@ -34,7 +36,8 @@ static int lp_visit(struct ast_expr *e, void *arg)
 {
 	struct lp_names *n = arg;
 
-	if (e->kind == AST_VAR && lp_declares(n->lib, e->str)) {
+	if (e->kind == AST_VAR && lp_declares(n->lib, e->str) &&
+	    !lp_declares(n->script, e->str)) {
 		n->found = true;
 		return -1;
 	}
@@ -44,7 +47,7 @@ static int lp_visit(struct ast_expr *e, void *arg)
 /* Does the script name a global of @lib in a probe or function body? */
 static bool lp_script_uses(const struct ast_file *script, const struct ast_file *lib)
 {
-	struct lp_names n = { lib, false };
+	struct lp_names n = { lib, script, false };
 	unsigned i;
 
 	for (i = 0; i < script->n && !n.found; i++) {

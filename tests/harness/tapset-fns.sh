@@ -48,6 +48,14 @@ else
 	diag_file "$TMP/out" 40
 fi
 
+# A script's own global argv is not the tapset's: no argv probe, in
+# both tapset loading modes.
+printf 'global argv\nprobe begin { argv = 5; println(argv); exit() }\n' >"$TMP/own.stp"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" own.stp x
+expect_text "the script's own global argv (lazy tapset)" 5
+KTAP_TAPSET_EAGER=1 run_ktap "$TMP" "$TMP/out" "$TMP/err" own.stp x
+expect_text "the script's own global argv (whole tapset)" 5
+
 # HZ() is CONFIG_HZ of the kernel configuration.
 printf 'CONFIG_HZ_300=y\nCONFIG_HZ=300\n' >"$TMP/config"
 KTAP_KCONFIG=$TMP/config run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe begin { println(HZ()); exit() }'
