@@ -66,7 +66,8 @@ static const char drv_help[] =
 	"  -r RELEASE     kernel release for %( kernel_v ... %) conditions\n"
 	"                 (and /boot/config-RELEASE for %( CONFIG_X ... %))\n"
 	"  -a ARCH        architecture for %( arch ... %) conditions\n"
-	"  -v             more verbose (per-pass timing); repeat for more\n"
+	"  -v             more verbose (per-pass timing, what runs in the kernel, a\n"
+	"                 progress line a second while running); repeat for more\n"
 	"  -w             suppress warnings\n"
 	"  -W             treat warnings as errors\n"
 	"  -t             report each probe's hits and handler time at the end\n"
@@ -116,6 +117,9 @@ static const char drv_help[] =
 	"                 (default /proc/config.gz, /boot/config-RELEASE)\n"
 	"  KTAP_TAPSET_EAGER\n"
 	"                 1: parse the whole tapset, not only what is used\n"
+	"  KTAP_PROCFS_DIR\n"
+	"                 where procfs(\"NAME\") probes make their files\n"
+	"                 (default /run/ktap/ktap_PID, /tmp/ktap_PID as non-root)\n"
 	"  PATH           where process(\"NAME\") finds the program NAME\n"
 	"  TMPDIR         where -i copies the recording's event formats while\n"
 	"                 it runs (default /tmp)\n"
@@ -501,6 +505,12 @@ static int drv_kretactive(const struct ktap_session *s, unsigned *out)
 	return 0;
 }
 
+/* lower_options.comm_key: the target's answer, the kernel asked once. */
+static bool drv_comm_key(void *target)
+{
+	return target_hist_comm(target);
+}
+
 static int drv_pass3(struct ktap_session *s)
 {
 	struct lower_options lo = { .buffer_kb = s->opt.buffer_mb * 1024,
@@ -516,6 +526,8 @@ static int drv_pass3(struct ktap_session *s)
 	lo.target_zero = !s->opt.command && s->opt.target_pid < 0;
 	lo.hist_stack = target_has(&s->target, TGT_HIST_COMMON_STACK) ? "common_stacktrace" :
 			"stacktrace";
+	lo.comm_key = drv_comm_key;
+	lo.comm_ctx = &s->target;
 	for (i = 0; i < s->opt.ndefines; i++)	/* -t counts each probe's hits */
 		if (!strcmp(s->opt.defines[i].name, "STP_TIMING"))
 			lo.hist = false;

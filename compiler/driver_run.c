@@ -5,6 +5,7 @@
  */
 #include "driver.h"
 #include "session.h"
+#include "arena.h"
 
 #include "../runtime/ksym.h"
 #include "../runtime/live.h"
@@ -19,6 +20,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 /* -D NAME=VALUE for the limits the runtime has; stap's others are C
    macros for its generated module, which ktap does not have. */
@@ -33,6 +35,7 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 		{ "MAXNESTING", offsetof(struct rt_limits, maxnesting) },
 		{ "MAXSTRINGLEN", offsetof(struct rt_limits, maxstringlen) },
 		{ "STP_MAX_BUCKETS", offsetof(struct rt_limits, max_buckets) },
+		{ "STP_PROCFS_BUFSIZE", offsetof(struct rt_limits, procfs_bufsize) },
 	};
 	char *end;
 	unsigned long v;
@@ -61,7 +64,7 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 	}
 	fprintf(stderr, "WARNING: -D %s has no effect in ktap (known: MAXMAPENTRIES, "
 		"MAXACTION, MAXACTION_INTERRUPTIBLE, MAXERRORS, MAXNESTING, MAXSTRINGLEN, "
-		"STP_MAX_BUCKETS, KRETACTIVE, STP_TIMING)\n", d->name);
+		"STP_MAX_BUCKETS, STP_PROCFS_BUFSIZE, KRETACTIVE, STP_TIMING)\n", d->name);
 	return 0;
 }
 
@@ -75,6 +78,19 @@ static int drv_limits(const struct ktap_session *s, struct rt_limits *lim)
 		if (drv_limit(lim, &s->opt.defines[i]) != 0)
 			return -1;
 	return 0;
+}
+
+/*
+ * Where procfs("NAME").read probes put their files (stap's
+ * /proc/systemtap/MODULE/): KTAP_PROCFS_DIR, else /run/ktap/ktap_PID as
+ * root and /tmp/ktap_PID otherwise.  Lives in the session's arena.
+ */
+static const char *drv_procfs_dir(struct ktap_session *s)
+{
+	if (s->env.procfs_dir && *s->env.procfs_dir)
+		return s->env.procfs_dir;
+	return arena_printf(s->arena, geteuid() == 0 ? "/run/ktap/ktap_%d" : "/tmp/ktap_%d",
+			    (int)getpid());
 }
 
 /* --replay DIR or -i FILE: recorded records instead of the kernel's. */
@@ -160,6 +176,7 @@ int drv_pass5(struct ktap_session *s)
 	ro.target_pid = s->opt.target_pid;
 	ro.verbose = (unsigned)s->opt.verbose;
 	ro.debuginfo_path = s->env.debuginfo_path;
+	ro.procfs_dir = drv_procfs_dir(s);
 	ro.out = stdout;
 	ro.out_name = s->opt.output;
 	ro.json = s->opt.json;

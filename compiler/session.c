@@ -111,6 +111,7 @@ int session_target(struct ktap_session *s)
 	s->env.kconfig = session_getenv("KTAP_KCONFIG");
 	s->env.exec_path = session_getenv("PATH");
 	s->env.tmpdir = session_getenv("TMPDIR");
+	s->env.procfs_dir = session_getenv("KTAP_PROCFS_DIR");
 	if (s->opt.replay_dir)		/* --replay: the recording is the tracefs */
 		s->env.tracefs = s->opt.replay_dir;
 	s->tapset_eager = eager && *eager != '0';

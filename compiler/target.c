@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "target.h"
 #include "arena.h"
+#include "../runtime/tfs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -43,6 +44,9 @@ static const struct {
 	{ TGT_HIST_COMMON_STACK, "common_stacktrace", "common_stacktrace", NULL },
 	/* >= 6.10 with CONFIG_FPROBE_EVENTS */
 	{ TGT_TPROBES, "tprobes", "t[:[<group>/][<event>]] <tracepoint>", NULL },
+	/* no README text: target_hist_comm() asks the kernel, a saved
+	   target's ktap-target lists it */
+	{ TGT_HIST_COMM, "hist_common_comm", NULL, NULL },
 };
 #define TGT_NFEATURES (sizeof(tgt_features) / sizeof(tgt_features[0]))
 
@@ -99,7 +103,8 @@ static unsigned tgt_features_of(const char *dir)
 	snprintf(path, sizeof(path), "%s/README", dir);
 	readme = tgt_slurp(path, NULL);
 	for (i = 0; i < TGT_NFEATURES; i++)
-		if ((readme && strstr(readme, tgt_features[i].readme) &&
+		if ((readme && tgt_features[i].readme &&
+		     strstr(readme, tgt_features[i].readme) &&
 		     /* a copy's own README is no tracefs README */
 		     strstr(readme, "tracing mini-HOWTO")) ||
 		    (tgt_features[i].file && tgt_exists(dir, tgt_features[i].file)))
@@ -167,10 +172,17 @@ static const char *tgt_live_config(struct arena *a, const char *release, bool ow
 	return NULL;
 }
 
+/* "@dir/@name" in @a. */
+static const char *tgt_join(struct arena *a, const char *dir, const char *name)
+{
+	return arena_printf(a, "%s/%s", dir, name);
+}
+
 /* Overrides from the environment, after the target's own values. */
-static void tgt_apply_env(struct ktap_target *t, const struct tgt_env *env)
+static void tgt_apply_env(struct ktap_target *t, struct arena *a, const struct tgt_env *env)
 {
 	if (env->tracefs) {
+		t->asked = true;	/* a copy's formats: no kernel to ask */
 		t->tracefs = env->tracefs;
 		t->tracefs_problem = NULL;
 		t->tracefs_denied = false;
@@ -181,6 +193,8 @@ static void tgt_apply_env(struct ktap_target *t, const struct tgt_env *env)
 		t->btf = env->btf;
 	if (env->kconfig)
 		t->kconfig_path = env->kconfig;
+	if (env->tracefs && tgt_exists(env->tracefs, "kallsyms"))
+		t->kallsyms = tgt_join(a, env->tracefs, "kallsyms");
 	t->debuginfo_path = env->debuginfo_path;
 	t->exec_path = env->exec_path ? env->exec_path : "/usr/bin:/bin";
 }
@@ -214,10 +228,39 @@ void target_live(struct ktap_target *t, struct arena *a, const struct tgt_env *e
 	t->kconfig_path = tgt_live_config(a, t->release, !release || !strcmp(release, u.release));
 	t->btf = "/sys/kernel/btf/vmlinux";
 	t->btf_dir = "/sys/kernel/btf";
-	tgt_apply_env(t, env);
+	t->kallsyms = "/proc/kallsyms";
+	tgt_apply_env(t, a, env);
 	if (*t->tracefs && tgt_exists(t->tracefs, "available_filter_functions"))
 		t->filter_functions = arena_printf(a, "%s/available_filter_functions",
 						   t->tracefs);
+}
+
+/* The features a saved target's "features=" @list names that only
+   asking the kernel tells (no README text, no control file). */
+static unsigned tgt_asked_features(const char *list)
+{
+	unsigned i, f = 0;
+	size_t n;
+	const char *p;
+
+	for (i = 0; list && i < TGT_NFEATURES; i++) {
+		if (tgt_features[i].readme || tgt_features[i].file)
+			continue;
+		n = strlen(tgt_features[i].name);
+		for (p = list; (p = strstr(p, tgt_features[i].name)); p += n)
+			if ((p == list || p[-1] == ' ') && (p[n] == ' ' || !p[n]))
+				f |= tgt_features[i].bit;
+	}
+	return f;
+}
+
+bool target_hist_comm(struct ktap_target *t)
+{
+	if (!t->asked && t->root && *t->tracefs && (t->features & TGT_HIST) &&
+	    tfs_try_trigger("sched/sched_process_exec", "hist:keys=common_comm") == 1)
+		t->features |= TGT_HIST_COMM;
+	t->asked = true;
+	return target_has(t, TGT_HIST_COMM);
 }
 
 /* "KEY=VALUE" of @text, or NULL. */
@@ -250,6 +293,8 @@ int target_load(struct ktap_target *t, struct arena *a, const struct tgt_env *en
 	t->release = tgt_key(a, desc, "release");
 	t->arch = tgt_key(a, desc, "arch");
 	t->cpus = tgt_key(a, desc, "cpus");
+	t->features = tgt_asked_features(tgt_key(a, desc, "features"));
+	t->asked = true;
 	free(desc);
 	if (!t->cpus)
 		t->cpus = "0";
@@ -258,17 +303,114 @@ int target_load(struct ktap_target *t, struct arena *a, const struct tgt_env *en
 			 "kernel's release= and arch=", dir, dir);
 		return -1;
 	}
-	t->features = tgt_features_of(dir);
+	t->features |= tgt_features_of(dir);
 	path = arena_printf(a, "%s/config", dir);
 	t->kconfig_path = access(path, R_OK) == 0 ? path : NULL;
 	path = arena_printf(a, "%s/btf/vmlinux", dir);
 	t->btf = access(path, R_OK) == 0 ? path : NULL;
 	t->btf_dir = arena_printf(a, "%s/btf", dir);
+	if (tgt_exists(dir, "kallsyms"))
+		t->kallsyms = tgt_join(a, dir, "kallsyms");
 	t->root = geteuid() == 0;
-	tgt_apply_env(t, env);
+	tgt_apply_env(t, a, env);
 	if (tgt_exists(t->tracefs, "available_filter_functions"))
 		t->filter_functions = arena_printf(a, "%s/available_filter_functions",
 						   t->tracefs);
+	return 0;
+}
+
+/* ---- kernel symbols by name ---- */
+
+/*
+ * Line @line of a kallsyms text as "ADDR TYPE NAME[\t[MODULE]]": its
+ * address, and its name in @name (cut at the tab).  False when the line
+ * is not one.
+ */
+static bool tgt_ksym_line(char *line, uint64_t *addr, const char **name)
+{
+	char *end, *n;
+
+	errno = 0;
+	*addr = strtoull(line, &end, 16);
+	if (errno || end == line || *end != ' ' || !end[1] || end[2] != ' ')
+		return false;
+	n = end + 3;
+	n[strcspn(n, "\t\n")] = '\0';
+	*name = n;
+	return true;
+}
+
+int target_kernel_symbols(const struct ktap_target *t, const char *const *names, unsigned n,
+			  uint64_t *addrs, char *err, size_t errlen)
+{
+	FILE *f = t->kallsyms ? fopen(t->kallsyms, "r") : NULL;
+	char *line = NULL;
+	size_t cap = 0;
+	bool *seen = calloc(n ? n : 1, sizeof(*seen)), hidden = false;
+	unsigned i;
+
+	memset(addrs, 0, n * sizeof(*addrs));
+	if (!f || !seen) {
+		snprintf(err, errlen, t->kallsyms ? "cannot read %s: %s" :
+			 "the target directory %s has no kallsyms (saved by an older ktap: "
+			 "save it again with 'ktap --save-target DIR')",
+			 t->kallsyms ? t->kallsyms : t->dir, strerror(errno));
+		free(seen);
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		const char *name;
+		uint64_t addr;
+
+		if (!tgt_ksym_line(line, &addr, &name))
+			continue;
+		for (i = 0; i < n; i++)
+			if (!seen[i] && strcmp(name, names[i]) == 0) {
+				seen[i] = true;
+				addrs[i] = addr;
+				hidden |= addr == 0;
+			}
+	}
+	free(line);
+	free(seen);
+	fclose(f);
+	if (hidden) {
+		snprintf(err, errlen, "kernel addresses are hidden: %s shows every address as 0 "
+			 "(kernel.kptr_restrict is set, or ktap is not root or lacks CAP_SYSLOG); "
+			 "run as root with kernel.kptr_restrict=0 or 1", t->kallsyms);
+		return -1;
+	}
+	return 0;
+}
+
+/* DIR/kallsyms: the lines of TGT_SAVED_KSYMS from the target's kallsyms. */
+static int tgt_save_ksyms(const struct ktap_target *t, const char *dir, FILE *err)
+{
+	static const char *const names[] = TGT_SAVED_KSYMS;
+	const unsigned n = sizeof(names) / sizeof(names[0]);
+	uint64_t addrs[sizeof(names) / sizeof(names[0])];
+	char msg[512], path[PATH_MAX];
+	FILE *f;
+	unsigned i;
+
+	/* Hidden addresses or no kallsyms: the saved target has none either,
+	   and says so when it is used. */
+	if (target_kernel_symbols(t, names, n, addrs, msg, sizeof(msg)) != 0)
+		return 0;
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	if (!(f = fopen(path, "w"))) {
+		fprintf(err, "ktap: error: writing %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (addrs[i])
+			fprintf(f, "%016llx t %s\n", (unsigned long long)addrs[i], names[i]);
+	if (fclose(f) != 0) {
+		fprintf(err, "ktap: error: writing %s: %s\n", path, strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -355,7 +497,7 @@ static int tgt_save_formats(const char *src, const char *dir, FILE *err)
 	return r;
 }
 
-int target_save(const struct ktap_target *t, const char *dir, FILE *err)
+int target_save(struct ktap_target *t, const char *dir, FILE *err)
 {
 	char to[PATH_MAX], from[PATH_MAX], feat[256];
 	char *desc;
@@ -370,6 +512,7 @@ int target_save(const struct ktap_target *t, const char *dir, FILE *err)
 	snprintf(to, sizeof(to), "%s/events", dir);
 	if (tgt_mkdir(to, err) != 0)
 		return -1;
+	target_hist_comm(t);	/* asked before it is saved */
 	if (asprintf(&desc, "release=%s\narch=%s\ncpus=%s\nfeatures=%s\n", t->release,
 		     t->arch, t->cpus,
 		     target_feature_names(t->features, feat, sizeof(feat))) < 0)
@@ -387,6 +530,8 @@ int target_save(const struct ktap_target *t, const char *dir, FILE *err)
 		r = tgt_copy(from, to, false, err);
 	if (r == 0)
 		r = tgt_save_formats(t->tracefs, dir, err);
+	if (r == 0)
+		r = tgt_save_ksyms(t, dir, err);
 	snprintf(to, sizeof(to), "%s/config", dir);
 	if (r == 0 && t->kconfig_path)
 		r = tgt_copy(t->kconfig_path, to, true, err);

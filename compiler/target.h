@@ -17,11 +17,14 @@
  *   DIR/config              the kernel configuration (optional)
  *   DIR/btf/vmlinux         the kernel's BTF (optional; modules beside it)
  *   DIR/available_filter_functions   (optional)
+ *   DIR/kallsyms            the kernel symbols ktap looks up by name
+ *                           (TGT_SAVED_KSYMS; optional), as /proc/kallsyms
  */
 #ifndef KTAP_TARGET_H
 #define KTAP_TARGET_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct arena;
@@ -38,6 +41,9 @@ enum tgt_feature {
 	TGT_SNAPSHOT = 1u << 7,		/* the snapshot trigger */
 	TGT_HIST_COMMON_STACK = 1u << 8, /* hist's stack key is spelled common_stacktrace */
 	TGT_TPROBES = 1u << 9,		/* tracepoint probe events (t:, >= 6.10) */
+	/* hist keys on common_comm (6.16): no README line says so, the
+	   kernel is asked (target_hist_comm()) */
+	TGT_HIST_COMM = 1u << 10,
 };
 
 /*
@@ -51,6 +57,7 @@ struct tgt_env {
 	const char *kconfig;		/* KTAP_KCONFIG: kernel .config file */
 	const char *exec_path;		/* PATH: for process("NAME") */
 	const char *tmpdir;		/* TMPDIR: -i's scratch directory */
+	const char *procfs_dir;		/* KTAP_PROCFS_DIR: procfs probes' files */
 };
 
 struct ktap_target {
@@ -73,6 +80,12 @@ struct ktap_target {
 	const char *debuginfo_path;	/* extra DWARF places, or NULL */
 	const char *exec_path;		/* search path for process("NAME") */
 	const char *filter_functions;	/* available_filter_functions */
+	/*
+	 * Kernel symbols by name (target_kernel_symbols): /proc/kallsyms
+	 * live, DIR/kallsyms of a target directory (or of KTAP_TRACEFS when
+	 * it has one), NULL when a target directory has none.
+	 */
+	const char *kallsyms;
 	bool root;			/* can create tracefs objects */
 	/*
 	 * -i FILE: the trace-cmd recording the script reads instead of the
@@ -83,7 +96,19 @@ struct ktap_target {
 	const char *recording;
 	const char *scratch;
 	int recording_cpus;
+	bool asked;			/* the kernel was asked (TGT_HIST_COMM) */
 };
+
+/*
+ * Can the target's hists key on common_comm (the task's name when the
+ * event happened)?  A --target DIR says so in its ktap-target's
+ * features= (--save-target writes it); this machine's kernel is asked
+ * once, as root, by trying "hist:keys=common_comm" in an instance of
+ * ktap's own that is removed at once (runtime/tfs_probe.c): the tracefs
+ * README has no line for it.  False without hist triggers, without
+ * root, and with KTAP_TRACEFS.
+ */
+bool target_hist_comm(struct ktap_target *t);
 
 /*
  * Describe this machine (@release/@arch override uname when non-NULL,
@@ -119,7 +144,7 @@ void target_cleanup(struct ktap_target *t);
  * event format, BTF, configuration) into directory @dir.  Returns 0, or
  * -1 after printing why to @err.
  */
-int target_save(const struct ktap_target *t, const char *dir, FILE *err);
+int target_save(struct ktap_target *t, const char *dir, FILE *err);
 
 static inline bool target_has(const struct ktap_target *t, unsigned features)
 {
@@ -131,6 +156,24 @@ static inline bool target_has(const struct ktap_target *t, unsigned features)
  * when the target has none.  Malloc'd; the caller frees it.
  */
 char *target_read_config(const struct ktap_target *t);
+
+/*
+ * The kernel symbols a saved target keeps in DIR/kallsyms: the ones the
+ * passes look up by name (today the scheduler tick's handler for
+ * timer.profile, named differently across kernels: sema_timer.c).
+ */
+#define TGT_SAVED_KSYMS { "tick_sched_timer", "tick_nohz_handler" }
+
+/*
+ * Look up @n kernel symbols by name in the target's kallsyms: @addrs[i]
+ * is @names[i]'s address, 0 when the kernel has no such symbol (the
+ * first of equal names: functions precede modules' in kallsyms).
+ * Returns 0, or -1 with why in @err: no kallsyms for this target, it
+ * cannot be read, or it hides the addresses (kptr_restrict, or not
+ * root: every address reads 0).
+ */
+int target_kernel_symbols(const struct ktap_target *t, const char *const *names, unsigned n,
+			  uint64_t *addrs, char *err, size_t errlen);
 
 /* "kprobes hist ..." for -v and the tests; static storage. */
 const char *target_feature_names(unsigned features, char *buf, size_t len);

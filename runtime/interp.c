@@ -195,27 +195,34 @@ static int vm_strcmp(struct rt_value a, struct rt_value b)
 
 /* ---- regular expressions (=~, !~, matched()) ---- */
 
+/*
+ * s =~ re and s !~ re.  Like stap, every use replaces the state that
+ * matched() and ngroups() read: a failed match makes them errors, and a
+ * successful one counts every group of the regex, matched or not.
+ */
 static enum rt_status vm_match(struct rt_ctx *c, unsigned idx, bool negate,
 			       uint32_t loc)
 {
 	regex_t *re = &((regex_t *)c->regexes)[idx];
 	struct rt_value s = vm_pop(c);
-	regmatch_t m[10];
+	regmatch_t m[RT_MATCH_MAX];
 	char *str = rt_scratch_alloc(&c->scratch, s.len + 1);
 	int r;
 	unsigned i;
 
 	memcpy(str, s.s, s.len);
 	str[s.len] = '\0';
-	r = regexec(re, str, 10, m, 0);
+	r = regexec(re, str, RT_MATCH_MAX, m, 0);
+	c->match_ok = r == 0;
 	if (r == 0) {
 		free(c->match_str);
+	free(c->pfs_buf);
 		c->match_str = strdup(str);
-		c->match_n = 0;
-		for (i = 0; i < 10 && m[i].rm_so >= 0; i++) {
+		c->match_n = re->re_nsub + 1 < RT_MATCH_MAX ? (unsigned)re->re_nsub + 1 :
+			     RT_MATCH_MAX;
+		for (i = 0; i < c->match_n; i++) {
 			c->match_off[2 * i] = (int)m[i].rm_so;
 			c->match_off[2 * i + 1] = (int)m[i].rm_eo;
-			c->match_n = i + 1;
 		}
 	}
 	(void)loc;

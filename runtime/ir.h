@@ -101,6 +101,8 @@ enum ir_probe_kind {
 	IR_P_BEGIN, IR_P_END, IR_P_ERROR, IR_P_EVENT, IR_P_TIMER,
 	IR_P_INPUT_CHAR, IR_P_INPUT_LINE,	/* ktap's stdin (run_input.c) */
 	IR_P_PROMETHEUS,	/* a scrape of --prometheus (run_prom.c) */
+	IR_P_PROCFS_READ,	/* a reader opened a procfs file (run_fifo.c) */
+	IR_P_PROCFS_WRITE,	/* a writer wrote to one */
 };
 
 struct ir_field {
@@ -117,6 +119,10 @@ struct ir_probe {
 	int64_t priority;	/* begin/end order */
 	unsigned event;		/* IR_P_EVENT: index into ir_prog.events */
 	int64_t period_ns, randomize_ns;
+	/* IR_P_PROCFS_READ/_WRITE: the file's name, its .maxsize(N) (0:
+	   STP_PROCFS_BUFSIZE) and .umask(N) (-1: stap's default) */
+	const char *procfs_file;
+	int64_t procfs_max, procfs_umask;
 	struct ir_field *fields;	/* fields the code reads (FIELD a) */
 	unsigned nfields;
 	/*

@@ -123,6 +123,7 @@ static const char *const ir_kind_names[] = {
 	[IR_P_EVENT] = "event", [IR_P_TIMER] = "timer",
 	[IR_P_INPUT_CHAR] = "input.char", [IR_P_INPUT_LINE] = "input.line",
 	[IR_P_PROMETHEUS] = "prometheus",
+	[IR_P_PROCFS_READ] = "procfs read", [IR_P_PROCFS_WRITE] = "procfs write",
 };
 
 static void ir_dump_probe(FILE *out, const struct ir_prog *p, unsigned i)
@@ -136,6 +137,10 @@ static void ir_dump_probe(FILE *out, const struct ir_prog *p, unsigned i)
 			p->events[pr->event].name);
 	if (pr->kind == IR_P_TIMER)
 		fprintf(out, " every %" PRId64 " ns", pr->period_ns);
+	if (pr->kind == IR_P_PROCFS_READ || pr->kind == IR_P_PROCFS_WRITE)
+		fprintf(out, " of FIFO %s", pr->procfs_file);
+	if (pr->kind == IR_P_PROCFS_READ && pr->procfs_max)
+		fprintf(out, ", maxsize %" PRId64, pr->procfs_max);
 	if (pr->entry_of)
 		fprintf(out, ", @entry values of probe %u", pr->entry_of - 1);
 	if (pr->nentry)

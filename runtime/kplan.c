@@ -271,6 +271,11 @@ static int kp_render_trigger(const struct kp_trigger *t, struct kp_text *out)
 
 static int kp_render_option(const struct kp_option *o, struct kp_text *out)
 {
+	if (o->kind == KP_OPT_EVENT_PID) {	/* kplan_apply.c lists the threads */
+		out->path = strdup("set_event_pid");
+		out->line = strdup("$TARGET");
+		return out->path && out->line ? 0 : -1;
+	}
 	if (o->kind == KP_OPT_BUFFER_KB) {
 		out->path = strdup("buffer_size_kb");
 		out->line = kp_printf("%u", o->kb);

@@ -171,6 +171,11 @@ struct kp_synth {
 enum kp_opt {
 	KP_OPT_FLAG,		/* options/NAME: "1" or "0", undone by the opposite */
 	KP_OPT_BUFFER_KB,	/* buffer_size_kb: goes with the instance */
+	/* set_event_pid: the -c/-x target's threads ($TARGET's, listed at
+	   apply time; with options/event-fork, those it creates later), a
+	   pre-filter for probes that check pid() == target() themselves;
+	   goes with the instance */
+	KP_OPT_EVENT_PID,
 };
 
 struct kp_option {

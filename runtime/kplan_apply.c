@@ -15,6 +15,7 @@
 #include "kplan.h"
 #include "tfs.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,78 @@ static void kp_refused(const struct kp_obj *o, struct tfs *t, int err)
 	fprintf(stderr, "ERROR: %s\n", tfs_error(t));
 }
 
+/* At most this many threads of the target in set_event_pid, and passes
+   over /proc/TARGET/task to catch the threads made meanwhile. */
+#define KP_EVENT_PIDS 4096
+#define KP_EVENT_PID_PASSES 64
+
+/* Write the threads of /proc/@target/task not in @seen (@n of them) to
+   set_event_pid.  Returns how many were new, or -1 (reason on stderr). */
+static int kp_event_pid_pass(struct tfs *t, int target, int *seen, unsigned *n)
+{
+	char dir[64], tid[16];
+	struct dirent *d;
+	DIR *dh;
+	int added = 0, v;
+	unsigned i;
+
+	snprintf(dir, sizeof(dir), "/proc/%d/task", target);
+	dh = opendir(dir);
+	if (!dh)
+		return 0;	/* gone: its pid alone drops everything */
+	while ((d = readdir(dh)) && *n < KP_EVENT_PIDS) {
+		if ((v = atoi(d->d_name)) <= 0)
+			continue;
+		for (i = 0; i < *n && seen[i] != v; i++)
+			;
+		if (i < *n)
+			continue;
+		seen[(*n)++] = v;
+		snprintf(tid, sizeof(tid), "%d", v);
+		if (tfs_write(t, "set_event_pid", tid, false) != 0) {
+			fprintf(stderr, "ERROR: %s\n", tfs_error(t));
+			closedir(dh);
+			return -1;
+		}
+		added++;
+	}
+	closedir(dh);
+	return added;
+}
+
+/*
+ * set_event_pid: every thread of @target.  Threads made while the list
+ * is written are not added by event-fork when their maker was not in it
+ * yet: read /proc/@target/task again until a pass finds none new (a
+ * thread made after that is made by a listed one, which event-fork
+ * adds).  More threads than KP_EVENT_PIDS, or a list that never settles:
+ * the pre-filter is left empty (no filtering: the probes still check).
+ */
+static int kp_apply_event_pid(struct tfs *t, int target)
+{
+	int seen[KP_EVENT_PIDS], r;
+	char tid[16];
+	unsigned n = 0, pass;
+
+	if (target <= 0)
+		return 0;
+	snprintf(tid, sizeof(tid), "%d", target);
+	if (tfs_write(t, "set_event_pid", tid, false) != 0) {
+		fprintf(stderr, "ERROR: %s\n", tfs_error(t));
+		return -1;
+	}
+	seen[n++] = target;
+	for (pass = 0; pass < KP_EVENT_PID_PASSES; pass++) {
+		if ((r = kp_event_pid_pass(t, target, seen, &n)) <= 0)
+			break;
+	}
+	if (r < 0)
+		return -1;
+	if (r > 0 || n == KP_EVENT_PIDS)	/* not settled: no pre-filter */
+		return tfs_clear_pids(t);
+	return 0;
+}
+
 /* Write object @o; 0 or -1 (reason on stderr). */
 static int kp_apply_one(const struct kp_obj *o, struct tfs *t, int target)
 {
@@ -71,6 +144,8 @@ static int kp_apply_one(const struct kp_obj *o, struct tfs *t, int target)
 
 	if (o->kind == KP_PERF)	/* a perf event: the caller holds it (live.c) */
 		return 0;
+	if (o->kind == KP_OPTION && o->u.option.kind == KP_OPT_EVENT_PID)
+		return kp_apply_event_pid(t, target);
 	if (kp_render(o, &txt) != 0) {
 		fprintf(stderr, "ERROR: kernel plan: %s\n", strerror(errno));
 		return -1;

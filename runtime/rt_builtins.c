@@ -443,15 +443,35 @@ static enum rt_status rtb_strtol(struct rt_ctx *c, struct rt_value *a,
 	return RT_OK;
 }
 
+/* matched(n): group n of the last =~, "" when it took no part (stap's
+   errors and their wording for a failed match or a missing group). */
 static enum rt_status rtb_matched(struct rt_ctx *c, struct rt_value *a,
 				  unsigned n, struct rt_value *ret)
 {
 	int64_t i = a[0].l;
+	int so, eo;
 
-	if (!c->match_str || i < 0 || (uint64_t)i >= c->match_n)
-		return rt_error(c, 0, "matched(%" PRId64 "): no such subexpression", i);
-	*ret = rt_scratch_str(c, c->match_str + c->match_off[2 * i],
-			      (size_t)(c->match_off[2 * i + 1] - c->match_off[2 * i]));
+	if (!c->match_ok || !c->match_str)
+		return rt_error(c, 0, "Attempted to get subexpression %" PRId64
+				" from failed match", i);
+	if (i < 0 || (uint64_t)i >= c->match_n)
+		return rt_error(c, 0, "Attempted to get nonexistent subexpression %"
+				PRId64, i);
+	so = c->match_off[2 * i];
+	eo = c->match_off[2 * i + 1];
+	if (so < 0 || eo < so)
+		so = eo = 0;
+	*ret = rt_scratch_str(c, c->match_str + so, (size_t)(eo - so));
+	return RT_OK;
+}
+
+/* ngroups(): the groups of the last =~'s regex, the whole match counted. */
+static enum rt_status rtb_ngroups(struct rt_ctx *c, struct rt_value *a,
+				  unsigned n, struct rt_value *ret)
+{
+	if (!c->match_ok)
+		return rt_error(c, 0, "Attempted to get subexpression count from failed match");
+	*ret = rt_long(c->match_n);
 	return RT_OK;
 }
 
@@ -473,6 +493,45 @@ static enum rt_status rtb_randint(struct rt_ctx *c, struct rt_value *a,
 	*ret = rt_long((int64_t)(((uint64_t)random() << 31 | (uint64_t)random()) %
 				 (uint64_t)a[0].l));
 	return RT_OK;
+}
+
+/* ---- $value of procfs read probes (run_fifo.c) ---- */
+
+static enum rt_status rtb_procfs_get(struct rt_ctx *c, struct rt_value *a,
+				     unsigned n, struct rt_value *ret)
+{
+	*ret = rt_scratch_str(c, c->pfs_buf ? c->pfs_buf : "", c->pfs_len);
+	return RT_OK;
+}
+
+/* $value .= s: kept up to the probe's .maxsize(N), the rest dropped. */
+static enum rt_status rtb_procfs_append(struct rt_ctx *c, struct rt_value *a,
+					unsigned n, struct rt_value *ret)
+{
+	size_t len = a[0].len;
+
+	if (len > c->pfs_max - c->pfs_len)
+		len = c->pfs_max - c->pfs_len;
+	if (c->pfs_len + len > c->pfs_cap) {
+		size_t cap = c->pfs_max;
+		char *p = realloc(c->pfs_buf, cap);
+
+		if (!p)
+			return rt_error(c, 0, "out of memory");
+		c->pfs_buf = p;
+		c->pfs_cap = cap;
+	}
+	if (len)
+		memcpy(c->pfs_buf + c->pfs_len, a[0].s, len);
+	c->pfs_len += len;
+	return RT_OK;
+}
+
+static enum rt_status rtb_procfs_set(struct rt_ctx *c, struct rt_value *a,
+				     unsigned n, struct rt_value *ret)
+{
+	c->pfs_len = 0;
+	return rtb_procfs_append(c, a, n, ret);
 }
 
 /* ---- terminal, time zone, output files ---- */
@@ -620,6 +679,7 @@ static const rtb_fn rtb_table[] = {
 	[RTB_TOKENIZE] = rtb_tokenize, [RTB_TEXT_STR] = rtb_text_str,
 	[RTB_TEXT_STRN] = rtb_text_str, [RTB_STRINGAT] = rtb_stringat,
 	[RTB_STRTOL] = rtb_strtol, [RTB_MATCHED] = rtb_matched,
+	[RTB_NGROUPS] = rtb_ngroups,
 	[RTB_STRING] = rtb_string, [RTB_RANDINT] = rtb_randint,
 	[RTB_ANSI_SET_COLOR] = rtb_ansi_set_color, [RTB_TZ_GMTOFF] = rtb_tz_gmtoff,
 	[RTB_TZ_NAME] = rtb_tz_name, [RTB_SWITCH_FILE] = rtb_switch_file,
@@ -627,6 +687,8 @@ static const rtb_fn rtb_table[] = {
 	[RTB_KTAP_INPUT] = rtb_ktap_input, [RTB_TARGET_SET_PID] = rtb_target_set_pid,
 	[RTB_KTAP_PROM_VALUE] = rtb_prom_value, [RTB_KTAP_PROM_SET] = rtb_prom_set,
 	[RTB_KTAP_PROM_APPEND] = rtb_prom_append,
+	[RTB_KTAP_PROCFS_GET] = rtb_procfs_get, [RTB_KTAP_PROCFS_SET] = rtb_procfs_set,
+	[RTB_KTAP_PROCFS_APPEND] = rtb_procfs_append,
 	[RTB_ASSERT] = rtb_assert, [RTB_PN] = rtb_pn,
 };
 

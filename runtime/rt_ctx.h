@@ -21,6 +21,9 @@
 #include "scratch.h"
 #include "value.h"
 
+/* Subexpressions matched() can return: the whole match and 31 groups. */
+#define RT_MATCH_MAX 32
+
 struct rt_store;
 struct ksym_table;
 struct ksym_names;
@@ -64,6 +67,9 @@ struct rt_limits {
 	/* STP_MAX_BUCKETS: most @hist_linear buckets, under- and overflow
 	   included; 0 means stap's 128. */
 	unsigned max_buckets;
+	/* STP_PROCFS_BUFSIZE: a procfs file's contents without .maxsize(N);
+	   0 means stap's default, MAXSTRINGLEN. */
+	unsigned procfs_bufsize;
 };
 
 enum rt_status {
@@ -136,9 +142,14 @@ struct rt_ctx {
 	/* tokenize() and =~ state */
 	char *tok_str;
 	size_t tok_pos;
-	char *match_str;
-	int match_off[20];
-	unsigned match_n;
+	char *match_str;	/* the last successful =~'s subject */
+	int match_off[2 * RT_MATCH_MAX];	/* its groups' [start, end), -1: unmatched */
+	unsigned match_n;	/* groups in its regex, the whole match included */
+	bool match_ok;		/* whether the last =~ or !~ matched */
+	/* $value of the procfs read probe running (run_fifo.c): the file's
+	   contents so far, at most pfs_max bytes */
+	char *pfs_buf;
+	size_t pfs_len, pfs_cap, pfs_max;
 	void *regexes;		/* compiled regexes, by index */
 	struct st_stat **timing;	/* -t: per probe, handler ns; or NULL */
 	int64_t boot_offset_ns;	/* CLOCK_REALTIME - trace clock */

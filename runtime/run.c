@@ -18,9 +18,12 @@
 #include "reader.h"
 #include "fileio.h"
 #include "run_child.h"
+#include "run_progress.h"
+#include "run_entry.h"
 #include "run_proc.h"
 #include "run_input.h"
 #include "run_prom.h"
+#include "run_fifo.h"
 #include "rt_stack.h"
 #include "usym.h"
 
@@ -46,22 +49,8 @@ struct run_parm {
 	const struct rdr_field *f;
 };
 
-/*
- * The @entry values of one call, kept from its entry until its return:
- * per thread and return probe, matched last-in first-out (recursion).
- * @v and the strings it points to are one allocation.
- */
 /* user_stack's 8 frames and the return address of a uprobe at entry */
 #define RUN_USTACK_MAX 9
-
-struct run_frame {
-	int tid;
-	unsigned probe;			/* the return probe */
-	unsigned n;
-	struct rt_value *v;
-};
-
-#define RUN_MAX_FRAMES 4096		/* returns never seen (longjmp, exit) */
 
 struct run {
 	const struct ir_prog *prog;
@@ -84,15 +73,15 @@ struct run {
 	uint64_t nevents;		/* records handled, for -v */
 	struct run_procs procs;
 	const struct rdr_field **track;	/* per event: fields if tracked */
-	struct run_frame *frames;	/* pending @entry values */
-	unsigned nframes;
-	struct run_frame entry;		/* the return probe's now (v: NULL if none) */
+	struct run_entries entries;	/* @entry values of calls in flight */
 	bool *want_stack;		/* per event: the reader pairs its stacks */
 	const struct rdr_field **ra;	/* per event: IR_STACK_RA_FIELD, or NULL */
 	uint64_t ustk[RUN_USTACK_MAX];	/* a user stack with its return address */
 	int maps_tgid;			/* the last maps refresh: whose, when */
 	uint64_t maps_at;
 	struct run_input input;		/* input.char/input.line: stdin */
+	struct run_progress progress;	/* -v: a line a second */
+	struct run_fifo fifo;		/* procfs("NAME").read: FIFOs */
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -246,74 +235,20 @@ static struct rt_value run_field_value(struct rt_ctx *c, const struct rdr_field 
 /* @entry value @idx of the call the running return probe ends. */
 static struct rt_value run_cb_entry_get(struct rt_ctx *c, unsigned idx)
 {
-	struct run *r = c->runner;
+	const struct rt_value *v = run_entries_get(&((struct run *)c->runner)->entries, idx);
 
-	if (r->entry.v && idx < r->entry.n)
-		return r->entry.v[idx];
+	if (v)
+		return *v;
 	/* no frame: not reached, a probe with @entry runs only after its entry */
 	return c->probe->entry_types[idx] == RT_STRING ? rt_str("", 0) : rt_long(0);
-}
-
-/* A copy of @n values, strings included, in one allocation. */
-static struct rt_value *run_frame_copy(const struct rt_value *v, unsigned n)
-{
-	size_t size = n * sizeof(*v);
-	struct rt_value *copy;
-	char *s;
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		size += v[i].type == RT_STRING ? v[i].len : 0;
-	if (!(copy = malloc(size ? size : 1)))
-		return NULL;
-	s = (char *)(copy + n);
-	for (i = 0; i < n; i++) {
-		copy[i] = v[i];
-		if (v[i].type == RT_STRING) {
-			memcpy(s, v[i].s, v[i].len);
-			copy[i].s = s;
-			s += v[i].len;
-		}
-	}
-	return copy;
 }
 
 /* EPUSH of an entry probe: keep its values for this thread's return. */
 static void run_cb_entry_push(struct rt_ctx *c, const struct rt_value *v, unsigned n)
 {
-	struct run *r = c->runner;
-	struct run_frame *f;
-
-	if (!c->ev || !c->probe->entry_of)
-		return;
-	if (r->nframes == RUN_MAX_FRAMES) {	/* drop the oldest */
-		free(r->frames[0].v);
-		memmove(r->frames, r->frames + 1, --r->nframes * sizeof(*r->frames));
-	}
-	if (!r->frames && !(r->frames = calloc(RUN_MAX_FRAMES, sizeof(*r->frames))))
-		return;
-	f = &r->frames[r->nframes];
-	*f = (struct run_frame){ c->ev->tid, c->probe->entry_of - 1, n,
-				 run_frame_copy(v, n) };
-	if (f->v)
-		r->nframes++;
-}
-
-/* Take the latest frame of thread @tid for return probe @probe: false if none. */
-static bool run_pop_entry(struct run *r, int tid, unsigned probe)
-{
-	unsigned i = r->nframes;
-
-	r->entry.v = NULL;
-	while (i-- > 0) {
-		if (r->frames[i].tid != tid || r->frames[i].probe != probe)
-			continue;
-		r->entry = r->frames[i];
-		memmove(&r->frames[i], &r->frames[i + 1], (r->nframes - i - 1) * sizeof(*r->frames));
-		r->nframes--;
-		return true;
-	}
-	return false;
+	if (c->ev && c->probe->entry_of)
+		run_entries_push(&((struct run *)c->runner)->entries, c->ev->tid,
+				 c->probe->entry_of - 1, v, n);
 }
 
 static struct rt_value run_cb_field(struct rt_ctx *c, unsigned idx)
@@ -487,6 +422,8 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 			       rec->nustack };
 	unsigned k;
 
+	if (run_prom_own(r->opt->prom, rec->pid))
+		return;		/* ktap's own HTTP server thread */
 	if (e->track)
 		run_proc_track(&r->procs, &r->track[rec->index * RUN_PROC_FIELDS], rec,
 			       e->track);
@@ -509,12 +446,11 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 		   began before the run, a lost record) does not run its
 		   @entry probe: as in stap, a return fires after its entry. */
 		if (r->prog->probes[e->probes[k]].nentry &&
-		    !run_pop_entry(r, rec->pid, e->probes[k]))
+		    !run_entries_pop(&r->entries, rec->pid, e->probes[k]))
 			continue;
 		rt_run_probe(&r->ctx, e->probes[k], &ev);
 		run_check_exit(r, rec->ts);
-		free(r->entry.v);
-		r->entry.v = NULL;
+		run_entries_done(&r->entries);
 	}
 	r->cur = NULL;
 }
@@ -547,6 +483,7 @@ static void run_signal_check(struct run *r, uint64_t *last)
 	if (now - *last < RUN_SIGNAL_NS)
 		return;
 	*last = now;
+	run_progress_tick(&r->progress, now, r->nevents, r->rdr, r->prog, r->ctx.store, stderr);
 	if (poll(p, 2, 0) <= 0)
 		return;
 	if (p[0].revents)
@@ -745,7 +682,9 @@ static int run_timeout(struct run *r, uint64_t due)
 		t = due <= now ? 0 : (int)((due - now + 999999) / 1000000);
 	if (r->rdr && (rt = rdr_timeout_ms(r->rdr)) >= 0 && (t < 0 || rt < t))
 		t = rt;
-	return t;
+	if (run_fifo_active(&r->fifo) && (t < 0 || t > RUN_FIFO_MS))
+		t = RUN_FIFO_MS;
+	return run_progress_timeout(&r->progress, now, t);
 }
 
 /*
@@ -789,6 +728,10 @@ static void run_wait(struct run *r, uint64_t due, uint64_t last_read)
 		run_check_exit(r, run_now());
 		run_flush(r);
 	}
+	if (run_fifo_serve(&r->fifo, &r->ctx)) {
+		run_check_exit(r, run_now());
+		run_flush(r);
+	}
 }
 
 static void run_loop(struct run *r)
@@ -814,6 +757,8 @@ static void run_loop(struct run *r)
 		/* A recording has read up to @due by now: no waiting. */
 		if (!r->stopping && !r->opt->source.now)
 			run_wait(r, due, last_read);
+		run_progress_tick(&r->progress, run_now(), r->nevents, r->rdr, r->prog,
+				  r->ctx.store, stderr);
 	}
 }
 
@@ -902,11 +847,10 @@ static void run_cleanup(struct run *r)
 	free(r->parms);
 	free(r->nparms);
 	free(r->track);
-	for (i = 0; i < r->nframes; i++)
-		free(r->frames[i].v);
-	free(r->frames);
+	run_entries_free(&r->entries);
 	run_proc_free(&r->procs);
 	run_input_free(&r->input);
+	run_fifo_free(&r->fifo);
 	free(r->due);
 	free(r->want_stack);
 	free(r->ra);
@@ -919,13 +863,19 @@ static void run_cleanup(struct run *r)
 static int run_setup(struct run *r)
 {
 	int target = r->opt->target_pid;
+	char why[512];
 
 	if (run_signals(r) != 0) {
 		perror("ktap: signalfd");
 		return -1;
 	}
+	if (run_fifo_init(&r->fifo, r->prog, r->opt->procfs_dir, why, sizeof(why)) != 0) {
+		fprintf(stderr, "ktap: error: %s\n", why);
+		return -1;
+	}
 	if (r->opt->command) {
-		if (run_child_spawn(&r->child, r->opt->command) != 0) {
+		if (run_child_spawn(&r->child, r->opt->command,
+				    run_fifo_env(&r->fifo)) != 0) {
 			perror("ktap: fork");
 			return -1;
 		}
@@ -979,6 +929,7 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 	if (run_setup(r) != 0)
 		goto out;
 	run_kind(r, IR_P_BEGIN);
+	run_progress_init(&r->progress, opt->verbose > 0, run_now());
 	if (run_timers(r, run_clock(r)) != 0)
 		goto out;
 	run_check_exit(r, run_clock(r));

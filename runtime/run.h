@@ -77,6 +77,9 @@ struct run_options {
 	/* --prometheus: the HTTP server whose scrapes run the prometheus
 	   probes (run_prom.h), or NULL. */
 	struct run_prom *prom;
+	/* procfs("NAME").read probes: the directory of their FIFOs (made
+	   when missing, removed at the end if made) */
+	const char *procfs_dir;
 };
 
 /*

@@ -65,7 +65,7 @@ static void run_child_free_argv(char **argv)
  * the program's name down @status (close-on-exec, so a successful exec
  * closes it with nothing written) and exits 127.
  */
-static void run_child_exec(char **argv, int gate, int status)
+static void run_child_exec(char **argv, const char *env, int gate, int status)
 {
 	sigset_t none;
 	char c, msg[256];
@@ -76,6 +76,8 @@ static void run_child_exec(char **argv, int gate, int status)
 	signal(SIGPIPE, SIG_DFL);
 	if (read(gate, &c, 1) != 1)
 		_exit(127);
+	if (env)
+		putenv((char *)env);	/* the child's own copy of the memory */
 	execvp(argv[0], argv);
 	e = errno;
 	n = snprintf(msg, sizeof(msg), "%d %s", e, argv[0]);
@@ -84,7 +86,7 @@ static void run_child_exec(char **argv, int gate, int status)
 	_exit(127);
 }
 
-int run_child_spawn(struct run_child *c, const char *cmd)
+int run_child_spawn(struct run_child *c, const char *cmd, const char *env)
 {
 	char **argv = run_child_argv(cmd);
 	int gate[2] = { -1, -1 }, status[2] = { -1, -1 }, e;
@@ -98,7 +100,7 @@ int run_child_spawn(struct run_child *c, const char *cmd)
 	if (c->pid == 0) {
 		close(gate[1]);
 		close(status[0]);
-		run_child_exec(argv, gate[0], status[1]);
+		run_child_exec(argv, env, gate[0], status[1]);
 	}
 	run_child_free_argv(argv);
 	close(gate[0]);

@@ -24,10 +24,11 @@ struct run_child {
 
 /*
  * run_child_spawn - fork the -c child for @cmd (split as stap does; see
- * run_child.c), waiting on its gate.  @c is filled.  Returns 0, or -1
- * with errno set (nothing left running).
+ * run_child.c), waiting on its gate, with "NAME=VALUE" @env (or NULL)
+ * added to its environment.  @c is filled.  Returns 0, or -1 with errno
+ * set (nothing left running).
  */
-int run_child_spawn(struct run_child *c, const char *cmd);
+int run_child_spawn(struct run_child *c, const char *cmd, const char *env);
 
 /*
  * run_child_release - let the child exec, and wait until it did.

@@ -27,6 +27,7 @@
 #include "rt_ctx.h"
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
@@ -63,6 +64,8 @@ struct run_prom_req {
 	size_t len;
 };
 
+#define RP_MAX_TIDS 8
+
 struct run_prom {
 	struct MHD_Daemon *mhd;
 	int efd;		/* readable: a request waits */
@@ -71,6 +74,7 @@ struct run_prom {
 	struct run_prom_req *head, **tail;
 	unsigned suspended;	/* handed over and not completed yet */
 	bool closing;		/* run_prom_stop(): new requests get 503 */
+	int tids[RP_MAX_TIDS];	/* the server's threads, 0-terminated */
 };
 
 static uint64_t rp_now(void)
@@ -426,6 +430,38 @@ static struct MHD_Daemon *rp_daemon(struct run_prom *p, int lfd, int family)
 	return d;
 }
 
+/*
+ * The threads libmicrohttpd started: every thread of ktap but the main
+ * one, which was alone before (run_prom_start() runs before anything
+ * else of pass 5).  Their system calls are ktap's own, left out of the
+ * traces as the main thread's are (run_prom_own()).
+ */
+static void rp_threads(struct run_prom *p)
+{
+	struct dirent *d;
+	DIR *task = opendir("/proc/self/task");
+	unsigned n = 0;
+
+	while (task && (d = readdir(task)) != NULL && n + 1 < RP_MAX_TIDS) {
+		int tid = atoi(d->d_name);
+
+		if (tid > 0 && tid != getpid())
+			p->tids[n++] = tid;
+	}
+	if (task)
+		closedir(task);
+}
+
+bool run_prom_own(const struct run_prom *p, int tid)
+{
+	unsigned i;
+
+	for (i = 0; p && p->tids[i]; i++)
+		if (p->tids[i] == tid)
+			return true;
+	return false;
+}
+
 struct run_prom *run_prom_start(const char *spec, bool say, char *err, size_t cap)
 {
 	struct sockaddr_storage sa;
@@ -456,6 +492,7 @@ struct run_prom *run_prom_start(const char *spec, bool say, char *err, size_t ca
 		run_prom_stop(p);
 		return NULL;
 	}
+	rp_threads(p);
 	rp_text(&sa, where, sizeof(where));
 	if (say || any_port)
 		fprintf(stderr, "ktap: serving metrics at http://%s/metrics\n", where);

@@ -41,6 +41,11 @@ struct run_prom *run_prom_start(const char *spec, bool say, char *err, size_t ca
 /* Answer the requests still waiting with 503, stop serving, free @p (NULL: nothing). */
 void run_prom_stop(struct run_prom *p);
 
+/* Is @tid a thread of the HTTP server (false for NULL)?  Its records
+   are ktap's own and handled by no probe, as the main thread's are
+   filtered out in the kernel. */
+bool run_prom_own(const struct run_prom *p, int tid);
+
 /* The descriptor that is readable when a request waits; -1 for NULL. */
 int run_prom_fd(const struct run_prom *p);
 

@@ -487,6 +487,11 @@ void st_reset(struct rt_store *s, unsigned g)
 		sg->val.v = st_zero(sg->g->type);
 }
 
+size_t st_entries(const struct rt_store *s, unsigned g)
+{
+	return s->gl[g].g->is_array ? s->gl[g].a.n : 0;
+}
+
 /* ---- arrays ---- */
 
 struct rt_value st_aget(struct rt_store *s, unsigned g, const struct rt_value *keys)

@@ -35,6 +35,8 @@ void st_free(struct rt_store *s);
 struct rt_value st_get(struct rt_store *s, unsigned g);
 void st_set(struct rt_store *s, unsigned g, struct rt_value v);
 void st_reset(struct rt_store *s, unsigned g);
+/* The live entries of array @g (0 for a scalar): -v's progress line. */
+size_t st_entries(const struct rt_store *s, unsigned g);
 
 /* Arrays: @keys has the array's number of keys. */
 struct rt_value st_aget(struct rt_store *s, unsigned g, const struct rt_value *keys);

@@ -50,6 +50,14 @@ const char *sct_name(int64_t nr)
 	return NULL;
 }
 
+const char *sct_entry(size_t i, int64_t *nr)
+{
+	if (i >= SCT_N)
+		return NULL;
+	*nr = sct_table[i].nr;
+	return sct_table[i].name;
+}
+
 int64_t sct_number(const char *name, size_t len)
 {
 	size_t i;

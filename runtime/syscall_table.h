@@ -14,6 +14,11 @@ const char *sct_name(int64_t nr);
 /* The number of system call @name (@len bytes), or -1. */
 int64_t sct_number(const char *name, size_t len);
 
+/* Entry @i of the table (in number order): its name, and its number
+   in *@nr; NULL past the end.  The compiler reads the whole table to
+   turn syscall_name() tests into number tests. */
+const char *sct_entry(size_t i, int64_t *nr);
+
 /* Does this build have a table (x86_64 only, for now)? */
 int sct_available(void);
 

@@ -129,6 +129,19 @@ int tfs_write(struct tfs *t, const char *path, const char *text, bool global)
 	return tfs_write_explained(dir, path, text, dir, path, t->err, sizeof(t->err));
 }
 
+int tfs_clear_pids(struct tfs *t)
+{
+	char *path = tfs_join(t->dir, "set_event_pid");
+	int fd = path ? open(path, O_WRONLY | O_TRUNC | O_CLOEXEC) : -1;
+
+	free(path);
+	if (fd < 0 || close(fd) != 0) {
+		snprintf(t->err, sizeof(t->err), "set_event_pid: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int tfs_tracing_on(struct tfs *t, bool on)
 {
 	return tfs_write(t, "tracing_on", on ? "1" : "0", false);

@@ -93,6 +93,12 @@ struct tfs *tfs_create(const char *name, const struct tfs_options *opt,
 int tfs_write(struct tfs *t, const char *path, const char *text, bool global);
 
 /*
+ * tfs_clear_pids - empty the instance's set_event_pid (its one open with
+ * O_TRUNC: every other file is only appended to).  0 or -1 (tfs_error()).
+ */
+int tfs_clear_pids(struct tfs *t);
+
+/*
  * tfs_tracing_on - set the instance's tracing_on (never the top-level
  * one).  Returns 0 or -1 (tfs_error()).
  */
@@ -125,6 +131,15 @@ const char *tfs_error(const struct tfs *t);
  * copy keeps the session owned until it exits).
  */
 int tfs_destroy(struct tfs *t, char *err, size_t errlen);
+
+/*
+ * tfs_try_trigger - does the kernel take @trigger on @event ("SYS/NAME")?
+ * Tried in a new instance of this process's (tfs_create()), removed at
+ * once with everything in it (tfs_probe.c).  1 yes, 0 no (the kernel
+ * refused the write), -1 when it could not be tried (no root, no
+ * tracefs: err).
+ */
+int tfs_try_trigger(const char *event, const char *trigger);
 
 /* The locked instance directory's fd (for the guardian to inherit). */
 int tfs_lock_fd(const struct tfs *t);

@@ -61,6 +61,7 @@ static const enum ir_probe_kind lw_kinds[] = {
 	[SEM_P_ERROR] = IR_P_ERROR, [SEM_P_TRACE] = IR_P_EVENT,
 	[SEM_P_TIMER] = IR_P_TIMER, [SEM_P_INPUT_CHAR] = IR_P_INPUT_CHAR,
 	[SEM_P_INPUT_LINE] = IR_P_INPUT_LINE, [SEM_P_PROMETHEUS] = IR_P_PROMETHEUS,
+	[SEM_P_PROCFS_READ] = IR_P_PROCFS_READ, [SEM_P_PROCFS_WRITE] = IR_P_PROCFS_WRITE,
 };
 
 /* Probe point @p as the script writes it (-t's "from:"). */
@@ -91,6 +92,9 @@ static void lw_probe(struct lw_ctx *c, unsigned idx)
 	irp->priority = p->priority;
 	irp->period_ns = p->period_ns;
 	irp->randomize_ns = p->randomize_ns;
+	irp->procfs_file = p->procfs_file;
+	irp->procfs_max = p->procfs_max;
+	irp->procfs_umask = p->procfs_umask;
 	if (p->kind == SEM_P_TRACE)
 		irp->event = lw_event(c, p->event);
 	c->probe = p;
@@ -272,6 +276,7 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 	if (!d->errors) {
 		lower_track(a, c.ir, opt->tracefs);
 		lower_stack(a, c.ir, opt->explain);
+		lw_target_prefilter(&c, opt);
 	}
 	return d->errors ? NULL : c.ir;
 }

@@ -34,6 +34,10 @@ struct lower_options {
 	bool recording;		/* -i: the events come from a recording, not
 				   the kernel: no event filters (every guard
 				   is checked in user space) */
+	/* Can hists key on common_comm (execname())?  Asked only when a
+	   hist would key on execname(); NULL: no. */
+	bool (*comm_key)(void *ctx);
+	void *comm_ctx;
 };
 
 /* Lower @p.  Returns NULL after reporting errors. */
@@ -71,6 +75,9 @@ void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
 
 /* Append kernel object @o (copied) to @ir's plan. */
 void lower_kplan_add(struct arena *a, struct ir_prog *ir, const struct kp_obj *o);
+/* The same, at index @at of the plan (what was there and after moves up). */
+void lower_kplan_insert(struct arena *a, struct ir_prog *ir, unsigned at,
+			const struct kp_obj *o);
 
 /*
  * A fetch argument from pass 2's "FETCH:TYPE" text (the DWARF and BTF
@@ -85,9 +92,15 @@ struct kp_arg lower_fetch_arg(struct arena *a, const char *name, const char *fet
 const char *lower_filter_text(struct arena *a, const struct ast_expr *e,
 			      const struct sem_probe *probe);
 
-/* The same, and when NULL, why in *@why (a static string). */
+/* The script reads matched(): a regular expression must run in user
+   space, where it records the match. */
+#define LOWER_FILTER_NO_REGEX 1u
+
+/* The same, and when NULL, why in *@why (a static string); @flags are
+   LOWER_FILTER_*.  "" is a condition true for every event. */
 const char *lower_filter_explain(struct arena *a, const struct ast_expr *e,
-				 const struct sem_probe *probe, const char **why);
+				 const struct sem_probe *probe, unsigned flags,
+				 const char **why);
 
 /* Is @system:@name an event ktap's process tracking may read (it reads
    all of its records, so no probe's filter may go on it)? */

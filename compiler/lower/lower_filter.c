@@ -14,9 +14,15 @@
  * time), "&" tests, string globs, and !, && and || of those.  pid()
  * stays in user space: events carry the thread id (common_pid) but not
  * the process id, so no filter can test pid() exactly, not even
- * pid() == target() (the -c/-x process may have threads).
+ * pid() == target() (the -c/-x process may have threads; lower_target.c
+ * pre-filters with set_event_pid when every probe checks it).
+ *
+ * Guards arrive read through the probe's prologue (lower_bind.c): a
+ * condition that is true for every event is "" (nothing to filter), and
+ * syscall_name(F) compared with a string is the list of numbers it
+ * holds for (lower_fold.c), "F == 257".
  */
-#include "lower.h"
+#include "lower_int.h"
 #include "arena.h"
 #include "resolve_tpfmt.h"
 
@@ -31,7 +37,11 @@ struct lf_ctx {
 	struct arena *a;
 	const struct sem_probe *probe;
 	const char *why;
+	unsigned flags;			/* LOWER_FILTER_* */
 };
+
+/* At most this many numbers in a syscall_name() test's filter. */
+#define LF_MAX_SC 32
 
 /* A side of a comparison: a kernel operand or a constant, as text. */
 struct lf_side {
@@ -196,14 +206,59 @@ static const char *lf_constant(struct lf_ctx *c, const struct lf_side *k,
 }
 
 static const char *lf_band(struct lf_ctx *c, const struct ast_expr *e);
+static struct lf_side lf_side(struct lf_ctx *c, const struct ast_expr *e);
+static const char *lf_constant(struct lf_ctx *c, const struct lf_side *k,
+			       const struct lf_side *n);
+
+/*
+ * syscall_name(F) compared with a string, as tests of the number F: "F
+ * == a || F == b" when the names the table lacks ("") fail the test,
+ * "F != a && ..." when they pass it.  NULL (and why) when @e is not such
+ * a test or the kernel cannot do it.
+ */
+static const char *lf_syscall(struct lf_ctx *c, const struct ast_expr *e, bool *is)
+{
+	const struct ast_expr *arg;
+	int64_t nrs[LF_MAX_SC];
+	unsigned n, i;
+	bool rest;
+	struct lf_side k, v;
+	const char *t = NULL, *val;
+
+	*is = lw_sc_set(e, &arg, nrs, LF_MAX_SC, &n, &rest) == 0;
+	if (!*is)
+		return NULL;
+	if ((e->op == AST_OP_MATCH || e->op == AST_OP_NOMATCH) &&
+	    (c->flags & LOWER_FILTER_NO_REGEX))
+		return lf_fail(c, "the script reads matched(): the match runs in user space");
+	if (n > LF_MAX_SC)
+		return lf_fail(c, "the test holds for too many system-call numbers for a "
+			       "filter (more than 32)");
+	k = lf_side(c, arg);
+	if (k.kind != LF_NUM || k.constant)
+		return lf_fail(c, "syscall_name() of something other than a numeric field");
+	for (i = 0; i < n; i++) {
+		v = (struct lf_side){ LF_NUM, true, false, arena_printf(c->a, "%lld",
+				      (long long)nrs[i]), nrs[i], 0, 0, 0, 0 };
+		if (!(val = lf_constant(c, &k, &v)))
+			return NULL;
+		val = arena_printf(c->a, "%s %s %s", k.text, rest ? "!=" : "==", val);
+		t = !t ? val : arena_printf(c->a, "%s %s %s", t, rest ? "&&" : "||", val);
+	}
+	return t;	/* n == 0: lf_cond() folded it */
+}
 
 /* "field OP constant", or NULL. */
 static const char *lf_compare(struct lf_ctx *c, const struct ast_expr *e)
 {
 	struct lf_side l, r, k, n;
-	bool swapped;
+	bool swapped, is_sc;
 	const char *op = lf_op(e->op, false), *band, *val;
 	int64_t zero;
+
+	val = lf_syscall(c, e, &is_sc);
+	if (is_sc)
+		return val;
 
 	/* (X & C) != 0 and (X & C) == 0: the kernel's "&" test. */
 	if ((e->op == AST_OP_EQ || e->op == AST_OP_NE) &&
@@ -296,9 +351,16 @@ static const char *lf_regex_glob(struct arena *a, const char *re, size_t len)
 /* "S =~ RE" / "S !~ RE" as "S ~ GLOB". */
 static const char *lf_match(struct lf_ctx *c, const struct ast_expr *e)
 {
-	struct lf_side k = lf_side(c, e->a);
+	struct lf_side k;
 	const char *glob;
+	bool is_sc;
 
+	glob = lf_syscall(c, e, &is_sc);
+	if (is_sc)
+		return glob;
+	if (c->flags & LOWER_FILTER_NO_REGEX)
+		return lf_fail(c, "the script reads matched(): the match runs in user space");
+	k = lf_side(c, e->a);
 	if (k.kind == LF_NONE)
 		return NULL;
 	if (k.kind != LF_STR || k.constant || e->b->kind != AST_STR)
@@ -312,22 +374,41 @@ static const char *lf_match(struct lf_ctx *c, const struct ast_expr *e)
 				       arena_printf(c->a, "!(%s ~ %s)", k.text, glob);
 }
 
+/* @a && @b or @a || @b, either of which may be "" (true). */
+static const char *lf_join(struct lf_ctx *c, const char *l, const char *r, bool and)
+{
+	if (!*l || !*r)
+		return and ? (*l ? l : r) : "";
+	return arena_printf(c->a, "(%s) %s (%s)", l, and ? "&&" : "||", r);
+}
+
 static const char *lf_cond(struct lf_ctx *c, const struct ast_expr *e)
 {
 	const char *l, *r;
 	struct lf_side k;
+	int v = lw_pure(e) ? lw_fold_cond(e) : -1;
 
+	if (v == 1)
+		return "";
+	if (v == 0)
+		return lf_fail(c, "false for every event: the handler never runs");
 	if (e->kind == AST_UNARY && e->op == AST_OP_NOT) {
 		l = lf_cond(c, e->a);
+		if (l && !*l)	/* not folded: impure */
+			return lf_fail(c, "not a condition the kernel has");
 		return l ? arena_printf(c->a, "!(%s)", l) : NULL;
 	}
 	if (e->kind == AST_BINARY) {
 		switch (e->op) {
 		case AST_OP_LAND: case AST_OP_LOR:
+			/* a side false for every event: "a || false" is a */
+			if (e->op == AST_OP_LOR && lw_pure(e->a) && lw_fold_cond(e->a) == 0)
+				return lf_cond(c, e->b);
+			if (e->op == AST_OP_LOR && lw_pure(e->b) && lw_fold_cond(e->b) == 0)
+				return lf_cond(c, e->a);
 			l = lf_cond(c, e->a);
 			r = l ? lf_cond(c, e->b) : NULL;
-			return r ? arena_printf(c->a, "(%s) %s (%s)", l,
-						e->op == AST_OP_LAND ? "&&" : "||", r) : NULL;
+			return r ? lf_join(c, l, r, e->op == AST_OP_LAND) : NULL;
 		case AST_OP_EQ: case AST_OP_NE: case AST_OP_LT: case AST_OP_GT:
 		case AST_OP_LE: case AST_OP_GE:
 			return lf_compare(c, e);
@@ -353,9 +434,9 @@ static const char *lf_cond(struct lf_ctx *c, const struct ast_expr *e)
 }
 
 const char *lower_filter_explain(struct arena *a, const struct ast_expr *e,
-				 const struct sem_probe *probe, const char **why)
+				 const struct sem_probe *probe, unsigned flags, const char **why)
 {
-	struct lf_ctx c = { a, probe, NULL };
+	struct lf_ctx c = { a, probe, NULL, flags };
 	const char *text = lf_cond(&c, e);
 
 	if (why)
@@ -366,5 +447,5 @@ const char *lower_filter_explain(struct arena *a, const struct ast_expr *e,
 const char *lower_filter_text(struct arena *a, const struct ast_expr *e,
 			      const struct sem_probe *probe)
 {
-	return lower_filter_explain(a, e, probe, NULL);
+	return lower_filter_explain(a, e, probe, 0, NULL);
 }

@@ -10,6 +10,7 @@
 #include "lower_int.h"
 #include "arena.h"
 #include "resolve_tpfmt.h"
+#include "ast_walk.h"
 
 #include <string.h>
 
@@ -17,13 +18,20 @@ static void lw_guard_add(struct lw_ctx *c, struct lw_probe_guards *g,
 			 const struct ast_expr *e, const struct ast_expr *written,
 			 bool negated, const struct ast_stmt *origin)
 {
+	/* the filter reads the prologue's locals through their bindings;
+	   user space keeps @e as written (it runs the prologue) */
+	const struct ast_expr *via = lw_bind_subst(c, &g->binds, e);
+	struct lw_guard *v;
+
 	g->v = arena_grow(c->arena, g->v, g->n, &g->cap, sizeof(*g->v));
-	g->v[g->n].expr = e;
-	g->v[g->n].written = written;
-	g->v[g->n].negated = negated;
-	g->v[g->n].origin = origin;
-	g->v[g->n].filter = lower_filter_explain(c->arena, e, c->probe, &g->v[g->n].why);
-	g->n++;
+	v = &g->v[g->n++];
+	v->expr = e;
+	v->written = written;
+	v->negated = negated;
+	v->origin = origin;
+	v->via = via != e ? via : NULL;
+	v->filter = lower_filter_explain(c->arena, via, c->probe,
+					 c->reads_matched ? LOWER_FILTER_NO_REGEX : 0, &v->why);
 }
 
 /* Conjuncts of @e (which must hold): split a && b. */
@@ -89,93 +97,70 @@ static bool lw_is_exit(const struct ast_stmt *s)
 	       !strcmp(s->e->str, "exit") && s->e->ref < 0 && s->e->args.n == 0;
 }
 
-/*
- * The leading "if (C) next" statements of a body, in order, and, when
- * what follows them is the whole rest of the handler and a single
- * "if (C) S" without else, that statement's conjuncts too (S then runs
- * when they hold).  Notes whether the handler then only calls exit().
- */
-static void lw_leading_guards(struct lw_ctx *c, struct lw_probe_guards *g,
-			      const struct ast_stmt *body)
+/* The handler's statements in the order they run: blocks opened (an
+   alias's prologue is a block of its own), ";" dropped. */
+static void lw_flatten(struct lw_ctx *c, const struct ast_stmt *s,
+		       const struct ast_stmt ***v, unsigned *n, size_t *cap)
 {
-	bool whole = true;	/* body's statements are the whole handler */
-	const struct ast_stmt *s = NULL;
 	unsigned i;
 
-	while (body && body->kind == AST_S_BLOCK && body->body.n &&
-	       body->body.v[0]->kind == AST_S_BLOCK) {
-		whole = whole && body->body.n == 1;
-		body = body->body.v[0];
-	}
-	if (!body || body->kind != AST_S_BLOCK)
+	if (!s || s->kind == AST_S_NULL)
 		return;
-	for (i = 0; i < body->body.n; i++) {
-		s = body->body.v[i];
-		if (s->kind != AST_S_IF || s->s2 || !lw_is_next(s->s1))
-			break;
-		lw_negated(c, g, s->e, s);
-	}
-	if (!whole)
+	if (s->kind == AST_S_BLOCK) {
+		for (i = 0; i < s->body.n; i++)
+			lw_flatten(c, s->body.v[i], v, n, cap);
 		return;
-	if (i + 1 == body->body.n && s->kind == AST_S_IF && !s->s2) {
-		g->wrap = s;
-		lw_conjuncts(c, g, s->e, s);
-		g->only_exit = lw_is_exit(s->s1);
-	} else {
-		g->only_exit = i + 1 == body->body.n && lw_is_exit(s);
 	}
+	*v = arena_grow(c->arena, *v, *n, cap, sizeof(**v));
+	(*v)[(*n)++] = s;
 }
 
-/* Builtins without side effects or run-time errors. */
-static bool lw_pure_call(const struct ast_expr *e)
+/* Is one of @v (@n statements) a guard: "if (C) next", or the last
+   statement and an "if (C) S" without else? */
+static bool lw_later_guard(const struct ast_stmt **v, unsigned n)
 {
-	static const char *const pure[] = {
-		"pid", "tid", "ppid", "cpu", "execname", "pexecname", "target",
-		"uid", "euid", "gid", "egid", "pp", "pn", "probefunc",
-	};
 	unsigned i;
 
-	if (e->ref >= 0 || e->args.n)
-		return false;
-	for (i = 0; i < sizeof(pure) / sizeof(pure[0]); i++)
-		if (!strcmp(e->str, pure[i]))
+	for (i = 0; i < n; i++)
+		if (v[i]->kind == AST_S_IF && !v[i]->s2 && (lw_is_next(v[i]->s1) || i + 1 == n))
 			return true;
 	return false;
 }
 
 /*
- * Can evaluating @e change anything, or fail (which runs error probes)?
- * Conservative: only constants, variables, fields, operators without a
- * failure mode and a few builtins are known not to.
+ * The leading "if (C) next" statements of a body, in order, read
+ * through the locals the statements before them bound (an alias's
+ * prologue: lower_bind.c), and, when what follows is the handler's
+ * last statement and a single "if (C) S" without else, that statement's
+ * conjuncts too (S then runs when they hold).  Notes whether the
+ * handler then only calls exit().
  */
-static bool lw_pure(const struct ast_expr *e)
+static void lw_leading_guards(struct lw_ctx *c, struct lw_probe_guards *g,
+			      const struct ast_stmt *body)
 {
-	unsigned i;
+	const struct ast_stmt **v = NULL, *s;
+	unsigned i, n = 0;
+	size_t cap = 0;
 
-	if (!e)
-		return true;
-	switch (e->kind) {
-	case AST_NUM: case AST_STR: case AST_VAR:
-		return true;
-	case AST_TARGET:
-		return e->ref >= 0 && !e->chain.pretty && !e->chain.n;
-	case AST_CALL:
-		return lw_pure_call(e);
-	case AST_UNARY:
-		return e->op != AST_OP_ADDR && lw_pure(e->a);
-	case AST_BINARY:
-		if (e->op == AST_OP_DIV || e->op == AST_OP_MOD)
-			return false;
-		return lw_pure(e->a) && lw_pure(e->b);
-	case AST_TERNARY:
-		return lw_pure(e->a) && lw_pure(e->b) && lw_pure(e->c);
-	case AST_INDEX: case AST_IN:
-		for (i = 0; i < e->args.n; i++)
-			if (!lw_pure(e->args.v[i]))
-				return false;
-		return true;
-	default:
-		return false;
+	lw_flatten(c, body, &v, &n, &cap);
+	for (i = 0; i < n; i++) {
+		s = v[i];
+		if (s->kind == AST_S_IF && !s->s2 && lw_is_next(s->s1))
+			lw_negated(c, g, s->e, s);
+		else if (!lw_bind_stmt(c, &g->binds, s))
+			break;
+	}
+	if (i + 1 < n && lw_later_guard(v + i + 1, n - i - 1))
+		g->stopped = v[i];	/* for -v: why the guards after it stay */
+	if (i + 1 != n)
+		return;
+	s = v[i];
+	if (s->kind == AST_S_IF && !s->s2) {
+		g->wrap = s;
+		lw_conjuncts(c, g, s->e, s);
+		g->only_exit = lw_is_exit(s->s1);
+	} else {
+		g->only_exit = lw_is_exit(s);
 	}
 }
 
@@ -201,6 +186,28 @@ static void lw_side_effects(struct lw_probe_guards *g)
 	}
 }
 
+static int lw_matched_fn(struct ast_expr *e, void *arg)
+{
+	(void)arg;
+	return e->kind == AST_CALL && e->ref < 0 && -e->ref - 1 == IR_BI_MATCHED ? -1 : 0;
+}
+
+bool lw_reads_matched(const struct sem_prog *sp)
+{
+	unsigned i;
+
+	for (i = 0; i < sp->nprobes; i++)
+		if (ast_walk_stmt(sp->probes[i]->body, lw_matched_fn, NULL) ||
+		    (sp->probes[i]->cond &&
+		     ast_walk_expr(sp->probes[i]->cond, lw_matched_fn, NULL)))
+			return true;
+	for (i = 0; i < sp->nfuncs; i++)
+		if (sp->funcs[i]->ast && sp->funcs[i]->ast->body &&
+		    ast_walk_stmt(sp->funcs[i]->ast->body, lw_matched_fn, NULL))
+			return true;
+	return false;
+}
+
 void lw_guard_build(struct lw_ctx *c, struct lw_probe_guards *g, const struct sem_probe *p)
 {
 	if (p->cond)
@@ -217,7 +224,7 @@ const char *lw_guard_filter(struct lw_ctx *c, const struct lw_probe_guards *g)
 	const char *t;
 
 	for (i = 0; i < g->n; i++) {
-		if (!g->v[i].filter)
+		if (!g->v[i].filter || !*g->v[i].filter)	/* "": always true */
 			continue;
 		/* "a || b" as a conjunct: && binds tighter in the kernel too */
 		t = g->v[i].filter;
@@ -274,6 +281,12 @@ void lw_guard_explain(struct lw_ctx *c, FILE *out, const struct sem_probe *p,
 	src_linecol(c->src, p->span.file, p->span.start, &line, &col);
 	fprintf(out, "Pass 3: probe %s (%s:%u:%u): ", p->pp, f ? f->name : "<input>",
 		line, col);
+	if (!g->n && g->stopped) {
+		src_linecol(c->src, g->stopped->span.file, g->stopped->span.start, &line, &col);
+		fprintf(out, "no condition before line %u:%u, which may have side effects: "
+			"the guards after it stay in user space\n", line, col);
+		return;
+	}
 	if (!g->n) {
 		fprintf(out, "no condition%s\n", traceoff ? ", traceoff trigger" : "");
 		return;
@@ -288,8 +301,14 @@ void lw_guard_explain(struct lw_ctx *c, FILE *out, const struct sem_probe *p,
 		ast_print_expr(out, g->v[i].written);
 		if (g->v[i].negated)
 			fputs(")", out);
+		if (g->v[i].via) {
+			fputs("  [as ", out);
+			ast_print_expr(out, g->v[i].via);
+			fputs("]", out);
+		}
 		if (g->v[i].filter)
-			fprintf(out, "  ->  %s\n", g->v[i].filter);
+			fprintf(out, "  ->  %s\n", *g->v[i].filter ? g->v[i].filter :
+				"true for every event, nothing to test");
 		else
 			fprintf(out, ": %s\n", g->v[i].why);
 	}

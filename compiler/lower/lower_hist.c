@@ -152,6 +152,30 @@ static bool lh_is_guard(const struct ast_stmt *s)
 	return t && t->kind == AST_S_NEXT;
 }
 
+static int lh_reads_fn(struct ast_expr *e, void *arg)
+{
+	return e->kind == AST_VAR && e->sym == arg ? -1 : 0;
+}
+
+/*
+ * Is @s "local = PURE" (an alias's prologue: syscall_any's name =
+ * syscall_name($id)) whose local none of @rest (@n statements) reads?
+ * With the guards in the kernel, nothing else needs it.
+ */
+static bool lh_dead_set(const struct ast_stmt *s, const struct ast_stmt **rest, unsigned n)
+{
+	const struct sem_sym *sym = lw_local_set(s);
+	unsigned k;
+
+	if (!sym)
+		return false;
+	for (k = 0; k < n; k++)
+		if (!lh_is_guard(rest[k]) &&
+		    ast_walk_stmt((struct ast_stmt *)rest[k], lh_reads_fn, (void *)sym))
+			return false;
+	return true;
+}
+
 static void lh_candidate(struct lh *h, unsigned i)
 {
 	struct lw_ctx *c = h->c;
@@ -174,7 +198,7 @@ static void lh_candidate(struct lh *h, unsigned i)
 	for (k = 0; k < n; k++) {
 		struct lh_upd u;
 
-		if (lead && lh_is_guard(v[k]))
+		if (lead && (lh_is_guard(v[k]) || lh_dead_set(v[k], v + k + 1, n - k - 1)))
 			continue;
 		lead = false;
 		if (!lh_update(v[k], &u)) {
@@ -362,9 +386,14 @@ static const struct tpf_field *lh_field(const struct sem_probe *p, const struct 
 	return &p->event->fields[e->ref];
 }
 
-/* Key @e of probe @p: its hist field name and how the runtime reads it. */
-static const char *lh_key(const struct sem_probe *p, const struct ast_expr *e,
-			  struct ir_hkey *k)
+/*
+ * Key @e of probe @p: its hist field name and how the runtime reads it.
+ * execname() is the kernel's common_comm where the target's hists have
+ * it (the name when the event happened, as the user-space path's);
+ * elsewhere common_pid, named through ktap's process tracking.
+ */
+static const char *lh_key(const struct lower_options *opt, const struct sem_probe *p,
+			  const struct ast_expr *e, struct ir_hkey *k)
 {
 	const struct tpf_field *f = lh_field(p, e);
 
@@ -388,7 +417,12 @@ static const char *lh_key(const struct sem_probe *p, const struct ast_expr *e,
 	switch (-e->ref - 1) {
 	case IR_BI_TID: k->kind = IR_HK_TID; break;
 	case IR_BI_PID: k->kind = IR_HK_PID; break;
-	case IR_BI_EXECNAME: k->kind = IR_HK_EXECNAME; k->is_string = true; break;
+	case IR_BI_EXECNAME:
+		k->is_string = true;
+		if (opt->comm_key && opt->comm_key(opt->comm_ctx))
+			return "common_comm";	/* IR_HK_FIELD: a string key */
+		k->kind = IR_HK_EXECNAME;
+		break;
 	case IR_BI_CPU: k->kind = IR_HK_CPU; return "common_cpu";
 	default: return NULL;
 	}
@@ -457,7 +491,7 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 			r->keys[r->nkeys] = (struct ir_hkey){ .kind = IR_HK_KSTACK, .is_string = true };
 			f = h->opt->hist_stack ? h->opt->hist_stack : "stacktrace";
 			h->g[u->global].stack = true;
-		} else if (!(f = lh_key(p, kl->v[i], &r->keys[r->nkeys]))) {
+		} else if (!(f = lh_key(h->opt, p, kl->v[i], &r->keys[r->nkeys]))) {
 			*why = "a key is not an event field, tid(), pid(), execname(), cpu() "
 			       "or a constant";
 			return NULL;

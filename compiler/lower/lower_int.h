@@ -7,6 +7,9 @@
  *   lower_code.c    expressions and statements -> bytecode
  *   lower_plan.c    events, dynamic events, filters -> kernel plan objects
  *   lower_guard.c   a probe's guard: what the kernel filters, what stays
+ *   lower_bind.c    locals a probe's prologue binds, read through by guards
+ *   lower_fold.c    guard conditions known at compile time, syscall_name() sets
+ *   lower_target.c  the -c/-x target as a set_event_pid pre-filter
  *   lower_kobj.c    appending kernel objects to the plan (no callbacks)
  *   lower_filter.c  guard expressions -> kernel filter text
  *   lower_track.c   the process-tracking events
@@ -28,8 +31,20 @@ struct lw_guard {
 	bool negated;			/* from "if (C) next": holds when C is false */
 	const char *filter;		/* kernel text, or NULL */
 	const char *why;		/* why not in the kernel (filter NULL) */
+	/* @expr with the prologue's locals read through, when that differs
+	   (what the filter was made from), else NULL */
+	const struct ast_expr *via;
 	/* the "if (C) next" or the handler's single "if (C) S", or NULL (cond) */
 	const struct ast_stmt *origin;
+};
+
+/* Locals a probe's prologue bound, each to a pure expression of the
+   event (NULL: assigned, value not known at compile time). */
+struct lw_binds {
+	const struct sem_sym **sym;
+	const struct ast_expr **e;
+	unsigned n;
+	size_t scap, ecap;
 };
 
 struct lw_probe_guards {
@@ -42,6 +57,9 @@ struct lw_probe_guards {
 	const struct ast_stmt *wrap;
 	bool only_exit;			/* the handler then only calls exit() */
 	const char *shared_why;		/* why the guards are checked in user space too */
+	struct lw_binds binds;		/* while the guards are built */
+	/* the statement that ended the guards, when guards follow it */
+	const struct ast_stmt *stopped;
 };
 
 struct lw_loop {
@@ -70,6 +88,7 @@ struct lw_ctx {
 	struct lw_loop loops[LOWER_MAX_LOOPS];
 	unsigned nloops;
 	struct lw_probe_guards *guards;	/* per probe */
+	bool reads_matched;		/* lw_reads_matched(): no =~ in filters */
 	struct src_span at;		/* location of what is being emitted */
 	const char *near;
 	unsigned kretactive;		/* lower_options.kretactive */
@@ -110,11 +129,47 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt);
 /* The filter clause that leaves out ktap itself on @system:@name. */
 const char *lw_own_pid(const char *system, const char *name);
 
+/* ---- lower_bind.c: the prologue's locals ---- */
+
+/* Can evaluating @e change anything, or fail (which runs error probes)?
+   Conservative: constants, variables, fields, operators without a
+   failure mode and a few builtins are known not to. */
+bool lw_pure(const struct ast_expr *e);
+/* @s as "local = PURE": the local's symbol, else NULL. */
+const struct sem_sym *lw_local_set(const struct ast_stmt *s);
+/* Statement @s of a prologue: when it only assigns pure values to
+   locals, record what they are bound to in @b and return true. */
+bool lw_bind_stmt(struct lw_ctx *c, struct lw_binds *b, const struct ast_stmt *s);
+/* @e with the locals bound in @b replaced (@e itself when none is). */
+const struct ast_expr *lw_bind_subst(struct lw_ctx *c, const struct lw_binds *b,
+				     const struct ast_expr *e);
+
+/* ---- lower_target.c: the -c/-x target's pre-filter ---- */
+
+/* When every event probe checks pid() == target(): set_event_pid and
+   options/event-fork first in the plan (-v says why not). */
+void lw_target_prefilter(struct lw_ctx *c, const struct lower_options *opt);
+
+/* ---- lower_fold.c: conditions known at compile time ---- */
+
+/* The value of guard condition @e (pure) if it is the same for every
+   event: 1 or 0, else -1. */
+int lw_fold_cond(const struct ast_expr *e);
+/* @e as "syscall_name(X) OP "K"" (OP ==, !=, =~, !~): 0, X in *@arg,
+   *@rest the test's value for the numbers not in the list, and the
+   numbers of the table's calls where it differs in @nrs (the first
+   @max of them; their count in *@n).  -1 for any other expression. */
+int lw_sc_set(const struct ast_expr *e, const struct ast_expr **arg, int64_t *nrs,
+	      unsigned max, unsigned *n, bool *rest);
+
 /* ---- lower_guard.c: a probe's guard ---- */
 
 /* Probe @p's guard into @g: its point condition and leading guards,
    each conjunct with its kernel filter text or why it has none. */
 void lw_guard_build(struct lw_ctx *c, struct lw_probe_guards *g, const struct sem_probe *p);
+/* Does any probe or function of @sp call matched()?  (The last match
+   of =~ is state a kernel filter would not set.) */
+bool lw_reads_matched(const struct sem_prog *sp);
 /* The kernel conjuncts of @g as one filter (NULL: none). */
 const char *lw_guard_filter(struct lw_ctx *c, const struct lw_probe_guards *g);
 /* Does every conjunct of @g go to the kernel? */

@@ -64,3 +64,13 @@ struct kp_arg lower_fetch_arg(struct arena *a, const char *name, const char *fet
 	return (struct kp_arg){ name, arena_strndup(a, fetch, (size_t)(colon - fetch)),
 				colon + 1 };
 }
+
+void lower_kplan_insert(struct arena *a, struct ir_prog *ir, unsigned at,
+			const struct kp_obj *o)
+{
+	struct kp_plan *p = &ir->kplan;
+
+	lower_kplan_add(a, ir, o);
+	memmove(&p->objs[at + 1], &p->objs[at], (p->n - 1 - at) * sizeof(*p->objs));
+	p->objs[at] = *o;
+}

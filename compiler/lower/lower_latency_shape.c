@@ -146,6 +146,8 @@ const char *lw_lat_filter(struct lw_ctx *c, unsigned i)
 
 		if (c->guards[i].wrap && g->origin == c->guards[i].wrap)
 			continue;	/* the pair's own "K in t" */
+		if (!*g->filter)
+			continue;	/* true for every event */
 		f = !f ? g->filter : arena_printf(c->arena, "%s && %s", f, g->filter);
 	}
 	return f ? arena_printf(c->arena, "(%s) && %s", f, own) : own;

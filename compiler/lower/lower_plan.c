@@ -125,6 +125,7 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 	bool *traceoff;
 
 	c->guards = arena_alloc(c->arena, (sp->nprobes + 1) * sizeof(*c->guards));
+	c->reads_matched = lw_reads_matched(sp);
 	for (i = 0; i < sp->nprobes; i++) {
 		const struct sem_probe *p = sp->probes[i];
 
@@ -211,6 +212,11 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 	}
 	lw_hist_emit(c);
 	lw_lat_emit(c);
+	/* a probe in a hist trigger: its guard is the trigger's filter */
+	for (i = 0; opt->explain && i < sp->nprobes; i++)
+		if (sp->probes[i]->kind == SEM_P_TRACE && c->lowered[i] && c->guards[i].n &&
+		    lw_guard_all_kernel(&c->guards[i]))
+			lw_guard_explain(c, opt->explain, sp->probes[i], &c->guards[i], true, false);
 	for (i = 0; opt->explain && i < ir->nevents; i++)
 		for (j = 0; j < ir->events[i].nprobes; j++) {
 			unsigned k = ir->events[i].probes[j];

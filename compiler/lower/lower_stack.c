@@ -91,15 +91,6 @@ static unsigned *ls_func_bits(struct arena *a, const struct ir_prog *ir)
 }
 
 /* Insert @o before plan object @at. */
-static void ls_insert(struct arena *a, struct ir_prog *ir, unsigned at, const struct kp_obj *o)
-{
-	struct kp_plan *p = &ir->kplan;
-
-	lower_kplan_add(a, ir, o);
-	memmove(&p->objs[at + 1], &p->objs[at], (p->n - 1 - at) * sizeof(*p->objs));
-	p->objs[at] = *o;
-}
-
 /*
  * The trigger's filter: exactly the event's own.  The kernel runs an
  * event's triggers whether or not its filter lets the record through
@@ -230,7 +221,7 @@ void lower_stack(struct arena *a, struct ir_prog *ir, FILE *explain)
 
 		if (!(e->stacks & IR_STACK_KERNEL))
 			continue;
-		ls_insert(a, ir, ls_enable_at(ir, e), &(struct kp_obj){ .kind = KP_TRIGGER,
+		lower_kplan_insert(a, ir, ls_enable_at(ir, e), &(struct kp_obj){ .kind = KP_TRIGGER,
 			.u.trigger = { .system = e->system, .event = e->name,
 				       .kind = KP_T_STACKTRACE, .filter = ls_filter(ir, e) } });
 	}
@@ -240,7 +231,7 @@ void lower_stack(struct arena *a, struct ir_prog *ir, FILE *explain)
 		/* before the first enable: every record then has its stack */
 		while (at < ir->kplan.n && ir->kplan.objs[at].kind != KP_ENABLE)
 			at++;
-		ls_insert(a, ir, at, &(struct kp_obj){ .kind = KP_OPTION,
+		lower_kplan_insert(a, ir, at, &(struct kp_obj){ .kind = KP_OPTION,
 			.u.option = { .kind = KP_OPT_FLAG, .name = "userstacktrace", .on = true } });
 	}
 	ls_explain(explain, ir, nev);

@@ -424,6 +424,44 @@ struct parse_alts *parse_alts_one(struct parse_ctx *c, const struct token *name,
 	return s;
 }
 
+/* Whether @p carries its own '?', '!' or condition (a brace alternative's). */
+static bool parse_point_marked(const struct ast_ppoint *p)
+{
+	return p->optional || p->sufficient || p->cond;
+}
+
+/*
+ * Give @p the suffix @suffix ('?', '!' or 0) and the condition @cond, as
+ * the point of an enclosing list or brace: a suffix the point already
+ * has (from an inner brace alternative) stays, conditions are and-ed
+ * (stap stacks them through every level of expansion).
+ */
+static void parse_point_mark(struct parse_ctx *c, struct ast_ppoint *p,
+			     int suffix, struct ast_expr *cond)
+{
+	if (!p->optional && !p->sufficient) {
+		p->optional = suffix == '?';
+		p->sufficient = suffix == '!';
+	}
+	if (cond && p->cond)
+		p->cond = ast_binary(c->arena, AST_BINARY, AST_OP_LAND, p->cond, cond,
+				     cond->span);
+	else if (cond)
+		p->cond = cond;
+}
+
+/* ppalt: ppseq suffix_opt cond_opt -- one alternative inside braces,
+   which stap lets carry its own '?', '!' and condition. */
+struct parse_alts *parse_alts_mark(struct parse_ctx *c, struct parse_alts *s,
+				   int suffix, struct ast_expr *cond)
+{
+	unsigned i;
+
+	for (i = 0; i < s->n; i++)
+		parse_point_mark(c, s->v[i], suffix, cond);
+	return s;
+}
+
 /* Every alternative of @l followed by every alternative of @r. */
 struct parse_alts *parse_alts_cross(struct parse_ctx *c, struct parse_alts *l,
 				    struct parse_alts *r, struct src_span at)
@@ -437,6 +475,12 @@ struct parse_alts *parse_alts_cross(struct parse_ctx *c, struct parse_alts *l,
 		return l;
 	}
 	for (i = 0; i < l->n; i++) {
+		if (parse_point_marked(l->v[i])) {
+			parse_err(c, l->v[i]->span, "'?', '!' and 'if' may follow a brace alternative only in the last component of a probe point");
+			return l;
+		}
+	}
+	for (i = 0; i < l->n; i++) {
 		for (j = 0; j < r->n; j++) {
 			struct ast_ppoint *p = ast_ppoint_new(c->arena, l->v[i]->span);
 
@@ -448,6 +492,8 @@ struct parse_alts *parse_alts_cross(struct parse_ctx *c, struct parse_alts *l,
 				ast_ppoint_push(c->arena, p, r->v[j]->comps[k].name,
 						r->v[j]->comps[k].arg,
 						r->v[j]->comps[k].span);
+			parse_point_mark(c, p, r->v[j]->optional ? '?' :
+					 r->v[j]->sufficient ? '!' : 0, r->v[j]->cond);
 			parse_alts_add(c, s, p);
 		}
 	}
@@ -473,9 +519,7 @@ void parse_point_finish(struct parse_ctx *c, struct ast_pplist *out,
 	for (i = 0; i < alts->n; i++) {
 		struct ast_ppoint *p = alts->v[i];
 
-		p->optional = suffix == '?';
-		p->sufficient = suffix == '!';
-		p->cond = cond;
+		parse_point_mark(c, p, suffix, cond);
 		ast_pplist_push(c->arena, out, p);
 	}
 }

@@ -82,6 +82,8 @@ struct parse_alts *parse_alts_cross(struct parse_ctx *c, struct parse_alts *l,
 				    struct parse_alts *r, struct src_span at);
 struct parse_alts *parse_alts_union(struct parse_ctx *c, struct parse_alts *l,
 				    struct parse_alts *r);
+struct parse_alts *parse_alts_mark(struct parse_ctx *c, struct parse_alts *s,
+				   int suffix, struct ast_expr *cond);
 void parse_point_finish(struct parse_ctx *c, struct ast_pplist *out,
 			struct parse_alts *alts, int suffix,
 			struct ast_expr *cond);

@@ -163,7 +163,7 @@ static struct ast_stmt *stmt(struct parse_ctx *ctx, enum ast_stmt_kind kind,
 %type <stmt> stmt block
 %type <stmts> stmts
 %type <pps> pplist
-%type <alts> ppseq ppelem ppalts
+%type <alts> ppseq ppelem ppalts ppalt
 %type <fe> foreach_head fe_keys fe_keylist fe_rest
 %type <func> func_head func_params
 %type <type> type_opt
@@ -227,8 +227,12 @@ ppelem
 	;
 
 ppalts
-	: ppseq
-	| ppalts COMMA ppseq		{ $$ = parse_alts_union(ctx, $1, $3); }
+	: ppalt
+	| ppalts COMMA ppalt		{ $$ = parse_alts_union(ctx, $1, $3); }
+	;
+
+ppalt
+	: ppseq suffix_opt cond_opt	{ $$ = parse_alts_mark(ctx, $1, $2, $3); }
 	;
 
 ppliteral

@@ -38,6 +38,8 @@ struct fetch_site {
 	bool kernel;			/* a kernel function, whatever the type source */
 	/* An SDT marker (process().mark()): $argN are its operands. */
 	const struct rsdt_mark *sdt;
+	/* A PLT stub (process().plt()): @name is the function it calls. */
+	bool plt;
 };
 
 /* A target variable as a fetch argument, and what it yields. */

@@ -56,6 +56,8 @@ enum sem_probe_kind {
 	SEM_P_INPUT_CHAR,	/* input.char: each byte of ktap's stdin */
 	SEM_P_INPUT_LINE,	/* input.line: each line */
 	SEM_P_PROMETHEUS,	/* prometheus: each scrape of --prometheus */
+	SEM_P_PROCFS_READ,	/* procfs("NAME").read: a reader opened the file */
+	SEM_P_PROCFS_WRITE,	/* procfs("NAME").write: a writer wrote to it */
 };
 
 struct sem_probe {
@@ -66,6 +68,9 @@ struct sem_probe {
 	int64_t period_ns;		/* SEM_P_TIMER */
 	int64_t randomize_ns;
 	int64_t priority;		/* begin(N), end(N) */
+	const char *procfs_file;	/* SEM_P_PROCFS_READ/_WRITE: NAME */
+	int64_t procfs_max;		/* its .maxsize(N), or 0 */
+	int64_t procfs_umask;		/* its .umask(N), or -1: stap's default */
 	struct ast_stmt *body;		/* aliases' bodies folded in */
 	struct ast_expr *cond;		/* if (cond) of the point, or NULL */
 	struct sem_sym **locals;
@@ -122,6 +127,7 @@ struct sem_prog {
 	struct sem_probe **probes;
 	unsigned nprobes;
 	size_t pcap;
+	bool has_never;		/* a 'never' point: no probe, but -l lists it */
 };
 
 /* "long", "string", "stats" or "unknown", for messages and -p2. */

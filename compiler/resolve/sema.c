@@ -192,6 +192,7 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	}
 	sema_library_probes(&c);
 	sema_context_order(&c);
+	sema_procfs_check(&c);
 	/* Before typing: unused alias locals go (with what they would have
 	   needed), then syscall probes that still read user memory get it. */
 	for (j = 0; j < c.prog->nprobes; j++) {

@@ -77,7 +77,7 @@ static inline bool sema_tracefs_said(struct sema_ctx *c)
  *   sema.c -> sema_type.c -> sema_spec.c;  sema.c -> sema_check.c
  *   sema_type.c -> sema_target.c -> sema_tparg.c, sema_spec.c (typing calls target
  *   resolution; it types subexpressions back through c->type_expr)
- *   all of them -> sema_sym.c, sema_point.c (leaves)
+ *   all of them -> sema_sym.c, sema_point.c, sema_timer.c, sema_plt.c (leaves)
  */
 
 /* ---- sema_sym.c: builtins, globals, functions, probes ---- */
@@ -153,6 +153,40 @@ struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_eve
 	(c)->in->target->recording ? " has no such event)" : \
 	*(c)->in->target->tracefs ? "" : ")"
 
+/* ---- sema_timer.c: timer.* ---- */
+
+/* What a timer.* point resolves to. */
+struct sema_timer {
+	enum sem_probe_kind kind;	/* SEM_P_TIMER, or SEM_P_TRACE (timer.profile) */
+	bool none;			/* an optional point that resolved to nothing */
+	const char *pp;
+	int64_t period_ns, randomize_ns;	/* SEM_P_TIMER */
+	struct tpf_event *event;	/* SEM_P_TRACE: the tick's tracepoint */
+	struct ast_expr *cond;		/* and the condition on its record */
+	const char *family;		/* -l's name, or NULL */
+};
+
+/*
+ * timer.UNIT(N)[.randomize(M)] and timer.profile[.tick] (@optional:
+ * report nothing about the latter): 0 when @p is not a timer, 1 with
+ * @t, -1 after an error.
+ */
+int sema_timer_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional,
+		     struct sema_timer *t);
+
+/* ---- sema_plt.c: process().plt() ---- */
+
+struct fetch_site;
+
+/*
+ * process("PATH").plt[("NAME")][.return] (@optional: report nothing):
+ * 0 when @p is not one; 1 with the stubs' sites in *@sites (*@nsites,
+ * 0 when an optional point matched none) and *@ret for .return; -1
+ * after an error.
+ */
+int sema_plt_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional,
+		   struct fetch_site ***sites, unsigned *nsites, bool *ret);
+
 /* ---- sema_probe.c: probe points to probes ---- */
 
 void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe);
@@ -164,6 +198,22 @@ void sema_library_probes(struct sema_ctx *c);
 void sema_context_rewrite(struct sema_ctx *c, struct sem_probe *sp);
 /* sema_prom.c: $value of a prometheus probe into its builtins. */
 void sema_prom_rewrite(struct sema_ctx *c, struct sem_probe *sp);
+/* A procfs point: its file, .maxsize(N) (0: none), .umask(N) (-1: none),
+   and whether it is a .write probe. */
+struct sema_pfs_point {
+	const char *name;
+	int64_t max, umask;
+	bool write;
+};
+/* 1: @p is a procfs point, parsed into @out; 0: it is not; -1: a bad one
+   (said). */
+int sema_procfs_point(struct sema_ctx *c, const struct ast_ppoint *p,
+		      struct sema_pfs_point *out);
+/* $value of a procfs read probe: builtins on the file's contents
+   (sema_procfs.c). */
+void sema_procfs_value(struct sema_ctx *c, struct sem_probe *sp);
+/* A procfs file with both read and write probes is an error. */
+void sema_procfs_check(struct sema_ctx *c);
 /* ... and run after the other probes of their record. */
 void sema_context_order(struct sema_ctx *c);
 /* Is @name a function the script or the tapset defines (not a builtin)? */

@@ -88,6 +88,8 @@ static const char *sl_line(struct arena *a, const struct sem_probe *p, bool vars
 		return name;
 	if (p->family)
 		name = arena_printf(a, "%s%s", name, p->alias_vars ? p->alias_vars : "");
+	if ((p->kind == SEM_P_PROCFS_READ || p->kind == SEM_P_PROCFS_WRITE) && !p->family)
+		return arena_printf(a, "%s $value:string", name);
 	if (p->kind != SEM_P_TRACE || !e)
 		return name;
 	return arena_printf(a, "%s%s", name, e->dyn_func ? sl_params(a, e->dyn_func) :
@@ -316,6 +318,8 @@ void sema_list(FILE *out, struct arena *a, const struct sem_prog *p, bool vars)
 	const char **lines = arena_alloc(a, (p->nprobes + 1) * sizeof(*lines));
 	unsigned i, k, n = 0;
 
+	if (p->has_never)	/* stap lists it, though it never fires */
+		lines[n++] = "never";
 	for (i = 0; i < p->nprobes; i++) {
 		const char *l = sl_line(a, p->probes[i], vars);
 

@@ -131,7 +131,7 @@ static int point_simple(struct sema_ctx *c, struct point_state *st,
 			point_emit(c, st, (enum sem_probe_kind)simple[i].kind,
 				sema_point_text(c, p))->priority = prio;
 		else
-			c->saw_never = true;
+			c->saw_never = c->prog->has_never = true;
 		return 1;
 	}
 	return 0;
@@ -166,6 +166,24 @@ static int point_prometheus(struct sema_ctx *c, struct point_state *st,
 	if (p->n != 1 || !point_is(p, 0, "__ktap_prometheus") || p->comps[0].arg)
 		return 0;
 	sema_prom_rewrite(c, point_emit(c, st, SEM_P_PROMETHEUS, sema_point_text(c, p)));
+	return 1;
+}
+
+/* procfs probes (the point's syntax: sema_procfs_point()). */
+static int point_procfs(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
+{
+	struct sema_pfs_point pf;
+	struct sem_probe *sp;
+	int r = sema_procfs_point(c, p, &pf);
+
+	if (r <= 0)
+		return r;
+	sp = point_emit(c, st, pf.write ? SEM_P_PROCFS_WRITE : SEM_P_PROCFS_READ,
+			sema_point_text(c, p));
+	sp->procfs_file = pf.name;
+	sp->procfs_max = pf.max;
+	sp->procfs_umask = pf.umask;
+	sema_procfs_value(c, sp);
 	return 1;
 }
 
@@ -220,59 +238,24 @@ static int point_trace(struct sema_ctx *c, struct point_state *st,
 	return 1;
 }
 
-/* Nanoseconds per unit of timer.UNIT(N); 0 when UNIT is not a timer. */
-static int64_t point_timer_unit(const char *unit, int64_t n, bool *per_second)
-{
-	*per_second = false;
-	if (!strcmp(unit, "s") || !strcmp(unit, "sec"))
-		return 1000000000;
-	if (!strcmp(unit, "ms") || !strcmp(unit, "msec"))
-		return 1000000;
-	if (!strcmp(unit, "us") || !strcmp(unit, "usec"))
-		return 1000;
-	if (!strcmp(unit, "ns") || !strcmp(unit, "nsec"))
-		return 1;
-	if (!strcmp(unit, "jiffies"))
-		return 4000000;		/* HZ=250, Debian's default */
-	if (!strcmp(unit, "hz")) {
-		*per_second = true;
-		return n;
-	}
-	return 0;
-}
-
-/* timer.UNIT(N)[.randomize(M)] */
+/* timer.UNIT(N)[.randomize(M)] and timer.profile[.tick] (sema_timer.c). */
 static int point_timer(struct sema_ctx *c, struct point_state *st,
 		    const struct ast_ppoint *p)
 {
-	int64_t n, r = 0, unit;
-	bool hz;
+	struct point_state inner = *st;
+	struct sema_timer t;
 	struct sem_probe *sp;
+	int r = sema_timer_point(c, p, st->optional, &t);
 
-	if (p->n < 2 || p->n > 3 || !point_is(p, 0, "timer"))
-		return 0;
-	if (!point_num_arg(p, 1, &n) || n <= 0 ||
-	    (unit = point_timer_unit(p->comps[1].name, n, &hz)) == 0) {
-		diag_error(c->diag, p->span,
-			   "expected timer.s(N), .ms(N), .us(N), .ns(N), .hz(N) or .jiffies(N) with N > 0%s",
-			   point_is(p, 1, "profile") ? " (timer.profile is not supported)" : "");
-		return -1;
-	}
-	if (p->n == 3 && (!point_is(p, 2, "randomize") || !point_num_arg(p, 2, &r) || r < 0)) {
-		diag_error(c->diag, p->comps[2].span,
-			   "expected .randomize(N) with N >= 0 after a timer");
-		return -1;
-	}
-	if (p->n == 3 && hz) {
-		diag_error(c->diag, p->comps[2].span,
-			   "randomization is not supported for hertz timers (timer.hz(N))");
-		return -1;
-	}
-	sp = point_emit(c, st, SEM_P_TIMER, sema_point_text(c, p));
-	sp->period_ns = hz ? 1000000000 / n : n * unit;
-	sp->randomize_ns = hz ? 0 : r * unit;
-	if (sp->period_ns <= 0)
-		sp->period_ns = 1;
+	if (r <= 0 || t.none)
+		return r;
+	inner.cond = point_and(c, st->cond, t.cond);
+	sp = point_emit(c, &inner, t.kind, t.pp);
+	sp->event = t.event;
+	sp->period_ns = t.period_ns;
+	sp->randomize_ns = t.randomize_ns;
+	if (t.family && c->alias_depth == 0)
+		sp->family = t.family;
 	return 1;
 }
 
@@ -580,6 +563,23 @@ static int point_process(struct sema_ctx *c, struct point_state *st,
 	return n || st->optional ? 1 : -1;
 }
 
+/* process("PATH").plt("NAME")[.return]: a uprobe on each PLT stub (sema_plt.c). */
+static int point_plt(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
+{
+	struct fetch_site **sites = NULL;
+	unsigned i, n = 0;
+	bool ret = false;
+	int r = sema_plt_point(c, p, st->optional, &sites, &n, &ret);
+
+	if (r < 0 && st->optional)
+		return 1;
+	for (i = 0; r > 0 && i < n; i++)
+		point_emit_dyn(c, st, sites[i], sites[i]->path, ret,
+			    arena_printf(c->arena, "process(\"%s\").plt(\"%s\")%s",
+					 sites[i]->path, sites[i]->name, ret ? ".return" : ""));
+	return r;
+}
+
 /*
  * kernel.function("NAME")[.call|.return] and kprobe.function("NAME")
  * [.return]: kprobes (kretprobes) on kernel functions, parameters from
@@ -658,15 +658,14 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 
 /*
  * Families ktap knows but cannot run, with why: stap implements them in
- * its kernel module (a netfilter hook, a hardware breakpoint, a procfs
- * file), or in a runtime for another language.
+ * its kernel module (a netfilter hook, a hardware breakpoint), or in a
+ * runtime for another language.
  */
 static int point_later(struct sema_ctx *c, const struct ast_ppoint *p)
 {
 	static const char *const later[][2] = {
 		{ "kernel", "" }, { "kprobe", "" }, { "module", "" }, { "process", "" },
 		{ "perf", ": perf counters are not read by ktap" },
-		{ "procfs", "" },
 		{ "netfilter", ": stap registers a netfilter hook from its kernel module, "
 			       "and ktap loads no module (kernel.trace(\"net:*\") and "
 			       "kernel.function(\"nf_hook_slow\") see the packets)" },
@@ -676,6 +675,13 @@ static int point_later(struct sema_ctx *c, const struct ast_ppoint *p)
 	};
 	unsigned i;
 
+	/* A hardware breakpoint: one line saying why. */
+	if (point_is(p, 0, "kernel") && point_is(p, 1, "data")) {
+		diag_error(c->diag, p->span, "kernel.data() probes are hardware watchpoints, "
+			   "which stap sets through perf's breakpoint events: ktap uses tracefs "
+			   "only, and tracefs has no watchpoint events");
+		return -1;
+	}
 	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
 		if (strcmp(p->comps[0].name, later[i][0]) == 0) {
 			diag_error(c->diag, p->span,
@@ -926,10 +932,11 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
 	    (r = point_process_life(c, st, p)) != 0 || (r = point_input(c, st, p)) != 0 ||
 	    (r = point_prometheus(c, st, p)) != 0 ||
+	    (r = point_procfs(c, st, p)) != 0 ||
 	    (r = point_kernel_function(c, st, p)) != 0 ||
 	    (r = point_kernel_statement(c, st, p)) != 0 ||
 	    (r = point_process_statement(c, st, p)) != 0 ||
-	    (r = point_process_mark(c, st, p)) != 0)
+	    (r = point_process_mark(c, st, p)) != 0 || (r = point_plt(c, st, p)) != 0)
 		return;
 	if (point_aliases(c, st, p, true) || st->optional)
 		return;

@@ -117,6 +117,15 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 		if (t >= 0)
 			return t;
 	}
+	/* A string already: where stap's tapset gives an address to read
+	   (irq_handler.entry's dev_name), ktap's gives the text itself, and
+	   scripts still say kernel_string(dev_name). */
+	if (arg && (mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING) &&
+	    c->type_expr(c, arg) == SEM_STRING) {
+		*e = *arg;
+		c->changed = true;
+		return SEM_STRING;
+	}
 	if (!arg || !ev || !ev->dyn_func) {
 		sema_err(c, e->span, "%s() reads memory, which ktap can only do in the kernel: "
 		       "its argument must be a target variable of a kernel.function() or "
@@ -265,6 +274,16 @@ static enum sem_type tg_pretty(struct sema_ctx *c, struct ast_expr *e, struct tp
 	return tg_items(c, e, v, n);
 }
 
+/* Target variable @e is the string @v, known now: a constant. */
+static enum sem_type tg_constant(struct sema_ctx *c, struct ast_expr *e, const char *v)
+{
+	e->kind = AST_STR;
+	e->str = v;
+	e->len = strlen(v);
+	c->changed = true;
+	return SEM_STRING;
+}
+
 /* $var of a process().function() probe: a fetch argument of its uprobe. */
 static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 				   struct tpf_event *ev)
@@ -273,14 +292,16 @@ static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 	struct fetch f;
 	char err[512];
 
-	if (site->sdt && (!strcmp(e->str, "$$name") || !strcmp(e->str, "$$provider"))) {
-		const char *v = e->str[2] == 'n' ? site->sdt->name : site->sdt->provider;
-
-		e->kind = AST_STR;	/* known now: a constant */
-		e->str = v;
-		e->len = strlen(v);
-		c->changed = true;
-		return SEM_STRING;
+	if (site->sdt && (!strcmp(e->str, "$$name") || !strcmp(e->str, "$$provider")))
+		return tg_constant(c, e, e->str[2] == 'n' ? site->sdt->name : site->sdt->provider);
+	if (site->plt) {
+		if (strcmp(e->str, "$$name") != 0) {
+			sema_err(c, e->span, "target variable '%s' is not available in a .plt() "
+				 "probe: a PLT stub has no debug information (only $$name, the "
+				 "function's name)", e->str);
+			return SEM_UNKNOWN;
+		}
+		return tg_constant(c, e, site->name);
 	}
 	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
 	    !strcmp(e->str, "$$locals") || !strcmp(e->str, "$$return")) {

@@ -88,6 +88,15 @@ else
 	skip "CONFIG_ from /proc/config.gz" "no /proc/config.gz with CONFIG_TRACING=y"
 fi
 
+# -- issue 13: -l lists 'never' as stap does (it has no probe to list) --
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -l '{never,begin}'
+check "-l '{never,begin}' lists both, sorted" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(tr '\\n' ' ' <'$TMP/out')\" = 'begin never ' ]"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -L 'procfs("status").read'
+check "-L procfs(\"status\").read: its variable \$value, as stap lists it" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(cat '$TMP/out')\" = 'procfs(\"status\").read \$value:string' ]"
+
 # -- issue 10 item 14: the tapset, installed or not found ----------------
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe begin { println(ctime(0)) }'
 KTAP_TAPSET=$TMP/none

@@ -453,5 +453,34 @@ else
 	diag_file "$TMP/k.err"
 	finish
 fi
+# The HTTP server's thread is ktap's own, as its main thread: none of its
+# system calls (accept, recv, send of the scrapes; the thread is named
+# MHD-single) reach a probe.
+cat >"$TMP/own.stp" <<'SCRIPT'
+global c
+probe begin { println("ready") }
+probe kernel.trace("raw_syscalls:sys_enter") { c[pid()]++ }
+probe prometheus { $value = "x 1\n" }
+probe end { foreach (p in c) printf("%d %d\n", p, c[p]) }
+SCRIPT
+if serve own.stp; then
+	own=$KPID
+	scrape "$TMP/s6"
+	scrape "$TMP/s6"
+	# timeout(1) runs ktap as its child: ktap's pid is the child's
+	kpid=$(pgrep -P "$own" -x ktap || echo "$own")
+	finish
+	if [ "${CODE%% *}" = 200 ] && [ "$rc" -eq 0 ] &&
+		! awk -v k="$kpid" '$1 == k { bad = 1 } END { exit !bad }' "$TMP/k.out"; then
+		ok "the HTTP server's thread is ktap's own: its system calls reach no probe"
+	else
+		not_ok "own thread: '$CODE', exit status $rc, ktap $kpid"
+		diag_file "$TMP/k.out"
+	fi
+else
+	not_ok "own thread: ktap did not serve"
+	diag_file "$TMP/k.err"
+	finish
+fi
 tfs_guard_end "live: tracefs is as it was"
 done_testing

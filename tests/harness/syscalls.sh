@@ -5,15 +5,17 @@
 # Exact counts of getppid(2) through syscall.getppid and .return; the
 # argstr of a known openat(2) with the file name shown as its address
 # (no kprobes here) and the warning saying so; retstr of failing close
-# and openat; syscall.* and syscall.*.return by name over the known
-# sequence of tests/tools/ktap-syscalls; plans that stay on tracepoints;
-# the two syscall examples; tracefs unchanged afterwards.
+# and openat; syscall.lseek's variables over ktap-values; syscall.* and
+# syscall.*.return by name over the known sequence of
+# tests/tools/ktap-syscalls; plans that stay on tracepoints; the two
+# syscall examples; tracefs unchanged afterwards.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
 SC=$KTAP_BUILDDIR/tests/tools/ktap-syscalls
+KV=$KTAP_BUILDDIR/tests/tools/ktap-values
 EX=$KTAP_SRCDIR/examples
 
 require_live "live tests need root (run make check as root)"
@@ -21,7 +23,7 @@ require_live "live tests need root (run make check as root)"
 	skip_all "no tracefs with syscall events at /sys/kernel/tracing"
 [ ! -e /sys/kernel/tracing/kprobe_events ] ||
 	skip_all "this kernel has kprobes: these tests expect the tracepoint-only case (the VM tests cover kprobes)"
-require_tools "$GP" "$SC" "$TFS_SNAP"
+require_tools "$GP" "$SC" "$KV" "$TFS_SNAP"
 
 tfs_guard_begin
 
@@ -62,6 +64,19 @@ grep '^openat = -2 (ENOENT)$' "$TMP/out" | tail -n 1 >>"$TMP/out.1"
 mv "$TMP/out.1" "$TMP/out"
 expect_text "retstr of the failing close and openat" "close = -9 (EBADF)
 openat = -2 (ENOENT)"
+
+# --- syscall.lseek: stap's fildes, offset, whence, whence_str, argstr ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global a, r
+probe syscall.lseek { if (pid() == target() && offset < 0 && fildes == 999) a[argstr, whence]++ }
+probe syscall.lseek.return { if (pid() == target()) r[name, retstr]++ }
+probe end { foreach ([s+, w] in a) printf("%s (%d): %d\n", s, w, a[s, w])
+	foreach ([n, s] in r) printf("%s = %s: %d\n", n, s, r[n, s]) }' -c "$KV"
+expect_text "syscall.lseek argstr (negative offsets, whence_str) and .return's retstr, exact counts" \
+	"999, -1, SEEK_END (2): 1
+999, -1000, SEEK_END (2): 4
+999, -2, SEEK_SET (0): 2
+999, -3, SEEK_CUR (1): 3
+lseek = -9 (EBADF): 480"
 
 # --- every system call: by name between the two getppid markers ---
 # (Globals are named so as not to be alias locals: as in stap, a global

@@ -149,6 +149,50 @@ static void test_sum_by_execname_pid(void **state)
 	st_free(f.ctx.store);
 }
 
+/* c[execname(), tid()]++ where the hist keys on common_comm (Linux 6.16
+   and later): the name is the kernel's, "%-50s" padded, digits too. */
+static void test_common_comm_key(void **state)
+{
+	static const char *const fields[] = { "common_comm", "common_pid", NULL };
+	struct fix f;
+	struct rt_value k[2];
+	char pad[64];
+
+	(void)state;
+	snprintf(pad, sizeof(pad), "%-50s", "1234");
+	static char text[1024];
+	snprintf(text, sizeof(text),
+		 "# event histogram\n#\n"
+		 "# trigger info: hist:keys=common_comm,common_pid:vals=hitcount:"
+		 "sort=hitcount:size=2048 [active]\n#\n\n"
+		 "{ common_comm: %-50s, common_pid:        120 } hitcount:          2\n"
+		 "{ common_comm: %-50s, common_pid:        130 } hitcount:          5\n"
+		 "{ common_comm: %s, common_pid:        131 } hitcount:          1\n"
+		 "\nTotals:\n    Hits: 8\n    Entries: 3\n    Dropped: 0\n",
+		 "kworker/u8:2", "a, b }", pad);
+	hist_text = text;
+	fix_init(&f, false, 2, fields);
+	f.g.keys[0] = RT_STRING;
+	f.g.keys[1] = RT_LONG;
+	f.r.keys[0] = (struct ir_hkey){ .kind = IR_HK_FIELD, .is_string = true, .col = 0 };
+	f.r.keys[1] = (struct ir_hkey){ .kind = IR_HK_TID, .is_signed = true, .size = 4,
+					 .col = 1 };
+	f.r.val = IR_HV_COUNT;
+	f.r.mult = 1;
+	fix_store(&f, false);
+	run_hist_load(&f.p, &f.ctx, &f.src, true);
+	k[0] = rt_cstr("kworker/u8:2");
+	k[1] = rt_long(120);
+	assert_int_equal(st_aget(f.ctx.store, 0, k).l, 2);
+	k[0] = rt_cstr("a, b }");
+	k[1] = rt_long(130);
+	assert_int_equal(st_aget(f.ctx.store, 0, k).l, 5);
+	k[0] = rt_cstr("1234");
+	k[1] = rt_long(131);
+	assert_int_equal(st_aget(f.ctx.store, 0, k).l, 1);
+	st_free(f.ctx.store);
+}
+
 /* s <<< $offset read with @min/@max/@hist_log: exact values, signed. */
 static void test_exact_stat(void **state)
 {
@@ -334,6 +378,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sum_by_execname_pid),
 		cmocka_unit_test(test_exact_stat),
+		cmocka_unit_test(test_common_comm_key),
 		cmocka_unit_test(test_narrow_signed_key),
 		cmocka_unit_test(test_key_order),
 		cmocka_unit_test(test_stack_key),

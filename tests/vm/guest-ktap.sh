@@ -42,6 +42,18 @@ run -e 'probe kernel.function("vfs_read") {
 echo "$ino" >$T/want
 expect "vfs_read: \$file->f_inode->i_ino is the inode of /etc/hostname ($ino)"
 
+# 3b. the tapset's d_name() of a dentry, fetched through its parameter
+#     (issue 13): vfs.open's $path->dentry and vfs_read's
+#     $file->f_path->dentry of /etc/hostname
+run -e 'probe vfs.open { if (pid() == target()) printf("open %s\n", d_name($path->dentry)) }
+	probe kernel.function("vfs_read") {
+	if (pid() == target()) { printf("read %s\n", d_name($file->f_path->dentry)); exit() } }' \
+	-c "dd if=/etc/hostname of=/dev/null bs=4 count=1"
+grep -x 'open hostname\|read hostname' $T/out | sort -u >$T/out.1
+mv $T/out.1 $T/out
+printf 'open hostname\nread hostname\n' >$T/want
+expect "d_name(): the basename of /etc/hostname's dentry, from vfs.open and vfs_read"
+
 # 4. a return value: ENOENT
 run -e 'probe kernel.function("do_sys_openat2").return {
 	if (pid() == target() && $return < 0) printf("%d\n", $return) }' \
