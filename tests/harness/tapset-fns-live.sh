@@ -5,7 +5,8 @@
 # and on system-call tracepoints and their returns; jiffies() between
 # the values /proc/timer_list shows before and after; the stack
 # functions over backtrace(); print_ubacktrace_brief() and umodname()
-# over a uprobe's user stack.
+# over a uprobe's user stack; user_mode(), addr() and uaddr() in
+# timer.profile ticks.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -88,6 +89,31 @@ else
 	not_ok "umodname() of handle's frame is $UT (exit status $rc)"
 	diag_file "$TMP/got"
 fi
+
+# 5. timer.profile on a command that loops on getppid(): ticks in user
+# code (user_mode(): addr() is uaddr(), in a file of the process) and in
+# the kernel (addr() in the kernel, uaddr() where the call entered it).
+cat >"$TMP/prof.stp" <<'EOS'
+global um, km, bad
+probe timer.profile {
+	if (pid() != target()) next
+	if (backtrace() == "") next	# a tick whose stack was not recorded
+	if (user_mode()) {
+		um++
+		if (uaddr() != addr() || addr() == 0 || umodname(addr()) == "") bad++
+	} else {
+		km++
+		if (addr() == 0 || modname(addr()) != "kernel" || uaddr() == 0) bad++
+	}
+}
+probe end {
+	printf("user ticks %s, kernel ticks %s, inconsistent %d\n", um ? "yes" : "no",
+	       km ? "yes" : "no", bad)
+}
+EOS
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$KTAP_BUILDDIR/tests/tools/ktap-getppid 3000000" prof.stp
+expect_text "timer.profile: user_mode(), addr(), uaddr(), modname()/umodname() of the tick" \
+	"user ticks yes, kernel ticks yes, inconsistent 0"
 
 tfs_guard_end "tracefs as before"
 done_testing
