@@ -235,7 +235,7 @@ static int rbtf_finish(struct arena *a, const struct btf *btf, struct rbtf_loc *
 		return 0;
 	}
 	if (mem && t && btf_is_array(t) && l->mem) {	/* the array is its address */
-		fetch_mem_at(a, arena_printf(a, "+%" PRIu64 "(%s)", l->off, l->expr), mem, true,
+		fetch_mem_at(a, arena_printf(a, "%+" PRId64 "(%s)", (int64_t)l->off, l->expr), mem, true,
 			     out);
 		return 0;
 	}
@@ -248,12 +248,12 @@ static int rbtf_finish(struct arena *a, const struct btf *btf, struct rbtf_loc *
 		return 0;
 	}
 	if (l->bits) {
-		out->arg = arena_printf(a, "+%" PRIu64 "(%s):b%d@%d/%d", l->off, l->expr,
+		out->arg = arena_printf(a, "%+" PRId64 "(%s):b%d@%d/%d", (int64_t)l->off, l->expr,
 					l->bits, l->bitoff, l->csize * 8);
 		return 0;
 	}
 	if (t && btf_is_array(t) && l->mem && rbtf_is_char(btf, btf_array(t)->type)) {
-		out->arg = arena_printf(a, "+%" PRIu64 "(%s):string", l->off, l->expr);
+		out->arg = arena_printf(a, "%+" PRId64 "(%s):string", (int64_t)l->off, l->expr);
 		out->is_string = true;
 		return 0;
 	}

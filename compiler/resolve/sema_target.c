@@ -121,6 +121,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	   (irq_handler.entry's dev_name), ktap's gives the text itself, and
 	   scripts still say kernel_string(dev_name). */
 	if (arg && (mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING) &&
+	    (arg->kind == AST_VAR || arg->kind == AST_INDEX || arg->kind == AST_STR) &&
 	    c->type_expr(c, arg) == SEM_STRING) {
 		*e = *arg;
 		c->changed = true;

@@ -227,8 +227,12 @@ static enum sem_type *ty_lvalue(struct sema_ctx *c, struct ast_expr *e,
 	} else if (e->kind == AST_INDEX && e->a->kind == AST_VAR) {
 		s = ty_base(c, e->a, &e->args, false);
 	} else {
-		sema_err(c, e->span, "%s cannot be assigned to",
-		       e->kind == AST_TARGET ? "a tracepoint field" : "this expression");
+		if (e->kind == AST_TARGET)
+			sema_err(c, e->span, "cannot assign to target variable %s: stap writes "
+				 "the kernel's or the program's memory there (guru mode), ktap "
+				 "only reads what the kernel recorded", sema_spec_text(c->arena, e));
+		else
+			sema_err(c, e->span, "this expression cannot be assigned to");
 		ty_expr(c, e);
 		return NULL;
 	}

@@ -210,6 +210,22 @@ else
 	diag_file "$TMP/err"
 fi
 
+# netdev.close (tapset/netdev.stp): the name of the first net_device on
+# __dev_close_many()'s list, @container_of()'s negative offset from the
+# list entry (name is before close_list) printed signed, as the kernel
+# parses it; the empty list's test reads head->next and head.
+head=$(param_reg __dev_close_many head)
+noff=$(($(member_off net_device name) - $(member_off net_device close_list)))
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe netdev.close { println(dev_name) }'
+got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/__dev_close_many_0 __dev_close_many \(.*\)'\$|\1|p" "$TMP/out")
+if [ "$rc" -eq 0 ] && [ "$noff" -lt 0 ] &&
+	[ "$got" = "head_next=+0($head):u64 head_1=$head:u64 head_next_cast_name_str=$noff(+0($head)):string" ]; then
+	ok "netdev.close: the device name at $noff from its close_list entry, a signed fetch offset"
+else
+	not_ok "netdev.close plan (exit status $rc): $got"
+	diag_file "$TMP/err"
+fi
+
 # A copy reads its own probe's fields, whatever probe was lowered last.
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
 	'probe kernel.function("vfs_read") { print(__file_ino($file)) } probe kernel.function("vfs_write") { print($count) }'

@@ -147,12 +147,14 @@ else
 	skip "-p3 with kprobes" "no x86_64 kernel BTF"
 fi
 
-# --- -l lists the family by stap's names ---
+# --- -l lists the family by stap's names: one per system call, plus
+#     send and recv (stap's names of sendto/recvfrom without an address) ---
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -l 'syscall.*'
 if [ "$rc" -eq 0 ] && grep -qx syscall.pread "$TMP/out" && ! grep -q pread64 "$TMP/out" &&
 	grep -qx syscall.openat "$TMP/out" && grep -qx syscall.mmap2 "$TMP/out" &&
-	[ "$(wc -l <"$TMP/out")" -eq "$(grep -c '^syscalls:sys_enter_' /sys/kernel/tracing/available_events)" ]; then
-	ok "-l 'syscall.*': one name per system call, tapset names (pread, mmap2) for theirs"
+	grep -qx syscall.send "$TMP/out" && grep -qx syscall.recv "$TMP/out" &&
+	[ "$(wc -l <"$TMP/out")" -eq "$(($(grep -c '^syscalls:sys_enter_' /sys/kernel/tracing/available_events) + 2))" ]; then
+	ok "-l 'syscall.*': one name per system call, tapset names (pread, mmap2) for theirs, send and recv"
 else
 	not_ok "-l 'syscall.*'"
 	diag_file "$TMP/out" 20
@@ -166,6 +168,21 @@ else
 	not_ok "user_string(\$filename) in syscall.openat: an error naming the argument (exit $rc)"
 	diag_file "$TMP/err"
 fi
+
+# --- syscall.send/recv: sendto/recvfrom without an address (x86_64 has
+#     no send/recv system calls); .return pairs by @entry($addr) ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$KTAP_BUILDDIR/tests/tools/ktap-udp -s 2 100" -e '
+probe syscall.send, syscall.recv { if (pid() == target()) printf("%s %d %s\n", name, len, flags_str) }
+probe syscall.send.return, syscall.recv.return { if (pid() == target()) printf("%s %s\n", name, retstr) }'
+expect_text "syscall.send/recv(.return) of ktap-udp -s: connected send() and recv()" \
+	"send 100 0x0
+send 100
+recv 65536 0x0
+recv 100
+send 100 0x0
+send 100
+recv 65536 0x0
+recv 100"
 
 # --- the examples ---
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$SC $TMP/file" "$EX/opensnoop.stp"

@@ -29,6 +29,8 @@ if kernel=$("$KTAP_SRCDIR/tests/vm/fetch-kernel.sh" "$cache" 2>"$TMP/fetch.err")
 	[ -f "$(dirname "$kernel")/vmlinux" ]; then
 	mkdir "$TMP/target-6.1/btf"
 	ln -s "$(dirname "$kernel")/vmlinux" "$TMP/target-6.1/btf/vmlinux"
+	# the nfsd module's BTF (split on that vmlinux's), for nfsd.stp
+	cp "$F/btf-6.1/nfsd" "$TMP/target-6.1/btf/nfsd"
 	btf61=yes
 else
 	btf61=
@@ -58,7 +60,7 @@ for f in $scripts; do
 		dir=$F/target-$r
 		[ "$r" = 6.1 ] && dir=$TMP/target-6.1
 		# the scripts whose 6.1 plan needs the kernel's BTF
-		if [ "$r" = 6.1 ] && { [ "$name" = btf ] || [ "$name" = container-of ]; } &&
+		if [ "$r" = 6.1 ] && case $name in btf | container-of | netdev | nfsd) true ;; *) false ;; esac &&
 			[ -z "$btf61" ]; then
 			skip "$name on $r" "no 6.1 kernel in the VM cache ($(head -n 1 "$TMP/fetch.err"))"
 			continue

@@ -4,6 +4,7 @@
  *
  *   ktap-udp N SIZE
  *   ktap-udp -d N
+ *   ktap-udp -s N SIZE
  *
  * Sends N UDP datagrams of SIZE payload bytes from one socket to another
  * on 127.0.0.1 and reads each back: N packets on "lo" each way, of SIZE
@@ -11,7 +12,10 @@
  * for transmission (with lo's 14-byte Ethernet header).  Exit status 0
  * when every datagram came back whole.  With -d, N times: connects a
  * socket to 127.0.0.1 (a bound socket's port) and disconnects it
- * (connect(2) with AF_UNSPEC, the kernel's udp_disconnect()).
+ * (connect(2) with AF_UNSPEC, the kernel's udp_disconnect()).  With -s,
+ * the sending socket is connected first and the datagrams go by send()
+ * and come back by recv() (on x86_64 libc makes them sendto() and
+ * recvfrom() without an address).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -47,10 +51,11 @@ int main(int argc, char **argv)
 	int rx, tx;
 
 	int dis = argc == 3 && !strcmp(argv[1], "-d");
+	int con = argc == 4 && !strcmp(argv[1], "-s");
 
-	if (argc != 3 || (n = atol(argv[1 + dis])) <= 0 ||
-	    (!dis && ((size = atol(argv[2])) <= 0 || size > 60000))) {
-		fprintf(stderr, "usage: ktap-udp N SIZE | ktap-udp -d N\n");
+	if (argc != 3 + con || (n = atol(argv[1 + dis + con])) <= 0 ||
+	    (!dis && ((size = atol(argv[2 + con])) <= 0 || size > 60000))) {
+		fprintf(stderr, "usage: ktap-udp N SIZE | ktap-udp -d N | ktap-udp -s N SIZE\n");
 		return 2;
 	}
 	rx = socket(AF_INET, SOCK_DGRAM, 0);
@@ -66,7 +71,17 @@ int main(int argc, char **argv)
 	if (dis)
 		return disconnects(tx, &a, n);
 	memset(buf, 'k', (size_t)size);
-	for (i = 0; i < n; i++) {
+	if (con && connect(tx, (struct sockaddr *)&a, sizeof(a)) != 0) {
+		perror("ktap-udp: connect");
+		return 1;
+	}
+	for (i = 0; con && i < n; i++) {
+		if (send(tx, buf, (size_t)size, 0) != size || recv(rx, buf, sizeof(buf), 0) != size) {
+			perror("ktap-udp: send/recv");
+			return 1;
+		}
+	}
+	for (i = 0; !con && i < n; i++) {
 		if (sendto(tx, buf, (size_t)size, 0, (struct sockaddr *)&a, sizeof(a)) != size ||
 		    recv(rx, buf, sizeof(buf), 0) != size) {
 			perror("ktap-udp: send/recv");

@@ -310,6 +310,9 @@ expect "examples/kfunc_callers.stp vfs_read: dd called it 5 times"
 # 10d. the tcp and vfs tapset (4 checks)
 . /tests/guest-tcp.sh
 
+# 10e. the netdev and nfsd tapset (8 checks)
+. /tests/guest-net.sh
+
 # 10b. syscall.openat: filename (stap's quoted string) fetched by a kprobe
 #      on the system call's wrapper, since the script reads it
 run -e 'probe syscall.openat { if (pid() == target()) printf("%s|%s|%s\n", name, filename, argstr) }' \

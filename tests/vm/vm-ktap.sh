@@ -6,7 +6,9 @@
 # guest-ktap.sh inside.  Needs a built ./ktap (make check builds it).
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 . "$(cd "$(dirname "$0")" && pwd)/vm-ktap-lib.sh"
-# A module for module("9p").function() (it has BTF of its own).
-export KTAP_VM_KMODS=9p
-vm_extra_specs="$here/guest-tcp.sh:/tests/guest-tcp.sh"
+# A module for module("9p").function() (it has BTF of its own); dummy,
+# nfsd and nfsv4 for the netdev and nfsd tapset (guest-net.sh).
+export KTAP_VM_KMODS="9p dummy nfsd nfsv4"
+vm_extra_specs="$here/guest-tcp.sh:/tests/guest-tcp.sh $here/guest-net.sh:/tests/guest-net.sh"
+vm_extra_specs="$vm_extra_specs $srcdir/tests/golden/target/nfsd.stp:/tests/nfsd-all.stp"
 vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp

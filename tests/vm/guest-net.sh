@@ -1,0 +1,179 @@
+# guest-net.sh - the netdev and nfsd tapset, in the guest (sourced by
+# guest-ktap.sh, whose run/expect/ok/not_ok it uses; 8 checks).  The
+# initramfs has the dummy, nfsd and nfsv4 modules (vm-ktap.sh), all
+# loaded at boot: the checks unload and reload dummy, and run the
+# kernel's NFS server and client over 127.0.0.1.
+
+# n1. netdev.rx (net:netif_rx_entry) and netdev.hard_transmit: busybox
+#     ping's 3 echo requests and their replies go through lo (6 packets
+#     of 100 + 8 + 20 + 14 bytes); protocol is ETH_P_IP as stap reads it
+#     (big-endian 0x0800 read on x86: 8)
+run -e 'global rx, tx
+probe netdev.rx { if (dev_name == "lo") rx[protocol]++ }
+probe netdev.hard_transmit { if (dev_name == "lo") tx[protocol, length, truesize > length]++ }
+probe end {
+	foreach (p in rx) printf("rx %d %d\n", p, rx[p])
+	foreach ([p, l, t] in tx) printf("tx %d %d %d %d\n", p, l, t, tx[p, l, t])
+}' -c "sh -c 'ping -c 3 -s 100 127.0.0.1 >/dev/null'"
+printf 'rx 8 6\ntx 8 142 1 6\n' >$T/want
+expect "netdev.rx, netdev.hard_transmit: ping's 6 packets of 142 bytes on lo"
+
+# n2. the device administration probes, in order: lo's MTU (busybox ip
+#     sets it with the SIOCSIFMTU ioctl, 0x8922) and promiscuity, then
+#     dummy0 registered, brought up, given a MAC address and an MTU
+#     (ifconfig), brought down, unregistered
+rmmod dummy
+cat >$T/admin.sh <<'EOS'
+ip link set lo mtu 1500
+ip link set lo mtu 65536
+ip link set lo promisc on
+ip link set lo promisc off
+insmod /lib/modules/ktap-vm/dummy.ko
+ip link set dummy0 up
+cat /sys/class/net/dummy0/address >/tmp/ktap-guest/mac
+ip link set dummy0 address 02:11:22:33:44:55
+ifconfig dummy0 mtu 1400
+ip link set dummy0 down
+rmmod dummy
+EOS
+run -e 'probe netdev.change_mtu { printf("mtu %s %d %d\n", dev_name, old_mtu, new_mtu) }
+probe netdev.set_promiscuity { printf("promisc %s %d %d %d\n", dev_name, inc, enable, disable) }
+probe netdev.register { printf("register %s\n", dev_name) }
+probe netdev.unregister { printf("unregister %s\n", dev_name) }
+probe netdev.open { printf("open %s\n", dev_name) }
+probe netdev.close { printf("close %s\n", dev_name) }
+probe netdev.change_mac { printf("mac %s %d %s %s\n", dev_name, mac_len, old_mac, new_mac) }
+probe netdev.ioctl { if (cmd == 0x8922) printf("ioctl %x %s\n", cmd, arg) }' -c "sh $T/admin.sh"
+insmod /lib/modules/ktap-vm/dummy.ko
+{
+	echo 'ioctl 8922 "lo"'
+	echo "mtu lo 65536 1500"
+	echo 'ioctl 8922 "lo"'
+	echo "mtu lo 1500 65536"
+	echo "promisc lo 1 1 0"
+	echo "promisc lo -1 0 1"
+	echo "register dummy%d"
+	echo "open dummy0"
+	echo "mac dummy0 6 $(cat $T/mac) 02:11:22:33:44:55"
+	echo 'ioctl 8922 "dummy0"'
+	echo "mtu dummy0 1500 1400"
+	echo "close dummy0"
+	echo "unregister dummy0"
+} >$T/want
+expect "netdev.change_mtu/set_promiscuity/register/open/change_mac/ioctl/close/unregister: ip and ifconfig on lo and dummy0"
+
+# n3. netdev.get_stats: reading /proc/net/dev asks every device once
+run -e 'probe netdev.get_stats { if (pid() == target()) println(dev_name) }' -c "sh -c 'exec cat /proc/net/dev >/dev/null'"
+sed -n 's/^ *\([^:]*\):.*/\1/p' /proc/net/dev >$T/want
+expect "netdev.get_stats: once per device of /proc/net/dev ($(tr '\n' ' ' <$T/want))"
+
+# n4. netdev.change_rx_flag: dev_change_rx_flags() is inlined in 6.1
+run -p2 -e 'probe netdev.change_rx_flag { println(flags) }'
+if [ "$rc" -ne 0 ] && grep -q 'no kernel function "dev_change_rx_flags"' $T/err; then
+	ok "netdev.change_rx_flag: an error naming dev_change_rx_flags (inlined in 6.1)"
+else
+	not_ok "netdev.change_rx_flag (exit status $rc)"
+	diag $T/out $T/err
+fi
+
+# The NFS server: a tmpfs exported as the NFSv4 root (fsid 0) to
+# 127.0.0.1, its caches filled by hand (no mountd), mounted by the
+# kernel's NFSv4.0 client.
+nfs_setup() {
+	mkdir -p /export /mnt/nfs /var/lib/nfs/v4recovery /proc/fs/nfsd
+	mount -t tmpfs tmpfs /export || return 1
+	echo hello >/export/r
+	mount -t nfsd nfsd /proc/fs/nfsd || return 1
+	echo "-3 +4 +4.0 -4.1 -4.2" >/proc/fs/nfsd/versions
+	echo 10 >/proc/fs/nfsd/nfsv4gracetime
+	exp=2147483647
+	echo "nfsd 127.0.0.1 $exp localdomain" >/proc/net/rpc/auth.unix.ip/channel
+	echo "localdomain 1 \\x00000000 $exp /export" >/proc/net/rpc/nfsd.fh/channel
+	# flags: NFSEXP_INSECURE_PORT | NFSEXP_NOSUBTREECHECK | NFSEXP_FSID
+	echo "localdomain /export $exp 9218 65534 65534 0" >/proc/net/rpc/nfsd.export/channel
+	echo 2 >/proc/fs/nfsd/threads || return 1
+	bounded 30 mount -t nfs4 -o vers=4.0,proto=tcp,sec=sys,clientaddr=127.0.0.1 \
+		127.0.0.1:/ /mnt/nfs
+}
+if nfs_setup >$T/nfs.log 2>&1; then
+	ok "NFSv4 server and client over 127.0.0.1"
+else
+	not_ok "NFSv4 server and client over 127.0.0.1"
+	diag $T/nfs.log
+fi
+
+# n5. a workload's NFSv4 operations and the nfsd functions they call
+cat >$T/nfs.sh <<'EOS'
+ls -l /mnt/nfs/r >/dev/null
+cat /mnt/nfs/r >/dev/null
+echo abc >/mnt/nfs/w
+mv /mnt/nfs/w /mnt/nfs/v
+rm /mnt/nfs/v
+mkdir /mnt/nfs/d
+EOS
+run -e 'global d
+probe nfsd.dispatch { if (prog == 100003 && version == 4 && proto == 6 && client_ip =~ "^127\\.0\\.0\\.1:[0-9]+$") d["ok"]++ else d[client_ip]++ }
+probe nfsd.proc.lookup { printf("%s %s %d\n", name, filename, filelen) }
+probe nfsd.lookup { printf("%s %s %d %s\n", name, filename, filelen, fh) }
+probe nfsd.proc.read { printf("%s %d\n", name, offset) }
+probe nfsd.proc.write { printf("%s %d %d %d\n", name, offset, count, stable) }
+probe nfsd.proc.commit, nfsd.commit { printf("%s %d %d\n", name, offset, count) }
+probe nfsd.proc.rename { printf("%s %s %d %s %d %d\n", name, filename, flen, tname, tlen, fh != tfh) }
+probe nfsd.rename { printf("%s %s %d\n", name, filename, flen) }
+probe nfsd.proc.remove, nfsd.proc.create { printf("%s %s %d\n", name, filename, filelen) }
+probe nfsd.unlink { printf("%s %s %d %d\n", name, filename, filelen, type) }
+probe nfsd.create { printf("%s %s %d %o %d\n", name, filename, filelen, type, iap_valid != 0) }
+probe nfsd.proc.rename.return, nfsd.proc.remove.return, nfsd.unlink.return, nfsd.rename.return { printf("%s %s\n", name, retstr) }
+probe end { foreach (k in d) printf("dispatch %s %d\n", k, d[k] > 0) }' -c "sh $T/nfs.sh"
+cat >$T/want <<'EOS'
+nfsd.proc4.lookup r 1
+nfsd.lookup r 1 8: 00010001 00000000 00000000 00000000 00000000 00000000
+nfsd.lookup r 1 8: 00010001 00000000 00000000 00000000 00000000 00000000
+nfsd.proc4.read 0
+nfsd.proc4.write 0 4 2
+nfsd.proc4.lookup v 1
+nfsd.lookup v 1 8: 00010001 00000000 00000000 00000000 00000000 00000000
+nfsd.proc4.rename w 1 v 1 1
+nfsd.rename w 1
+nfsd.rename.return NFS_OK
+nfsd.proc4.rename.return NFS_OK
+nfsd.proc4.remove v 1
+nfsd.unlink v 1 0
+nfsd.unlink.return NFS_OK
+nfsd.proc4.remove.return NFS_OK
+nfsd.proc4.create d 1
+nfsd.create d 1 40000 1
+dispatch ok 1
+EOS
+expect "nfsd.*, nfsd.proc.*: ls, cat, echo >, mv, rm, mkdir on the NFSv4 mount, in order"
+
+# n6. every nfsd alias and its variables plan (-p3: 67 kprobes on the
+#     nfsd module's functions, the names of the .return probes' entry
+#     halves ending in e)
+run -p3 /tests/nfsd-all.stp
+n=$(grep -c "^write kprobe_events '[pr][0-9]*:ktap_\$PID/n[a-z0-9_]* nfsd:" $T/out)
+if [ "$rc" -eq 0 ] && [ "$n" = 67 ]; then
+	ok "-p3 of every nfsd.* and nfsd.proc*.* probe: 67 kprobes on module nfsd"
+else
+	not_ok "-p3 of the nfsd probes (exit status $rc, $n kprobes)"
+	diag $T/err
+fi
+
+# n7. the probes whose functions 6.1 does not have (or has twice) are
+#     errors that say why
+run -p2 -e 'probe nfsd.open { println(1) }'
+run2=$rc
+grep -q "two functions named nfsd_open" $T/err && e1=1
+run -p2 -e 'probe nfsd.read { println(file) }'
+grep -q "'file' is not available: 6.1's nfsd_read() takes no struct file" $T/err && e2=1
+if [ "$run2" -ne 0 ] && [ "$rc" -ne 0 ] && [ "${e1:-}" = 1 ] && [ "${e2:-}" = 1 ]; then
+	ok "nfsd.open and nfsd.read's file are errors that say why"
+else
+	not_ok "nfsd.open / nfsd.read file errors (exit status $run2 $rc)"
+	diag $T/err
+fi
+
+umount /mnt/nfs
+echo 0 >/proc/fs/nfsd/threads
+umount /proc/fs/nfsd
+umount /export
