@@ -70,6 +70,9 @@ struct run {
 	bool out_failed;		/* a write of the output failed */
 	bool child_failed;		/* the -c command could not run */
 	uint64_t stop_ns;		/* handle the events before this */
+	/* No handler runs for an event before the begin probes ended: in
+	   stap, a probe that fires while the session is starting is skipped. */
+	uint64_t begun_ns;
 	uint64_t nevents;		/* records handled, for -v */
 	struct run_procs procs;
 	const struct rdr_field **track;	/* per event: fields if tracked */
@@ -440,8 +443,10 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 	}
 	r->cur = rec;
 	r->nevents++;
-	/* After exit() no handler runs, not even another one of this record. */
-	for (k = 0; k < e->nprobes && !run_past_stop(r, rec->ts); k++) {
+	/* After exit() no handler runs, not even another one of this record;
+	   nor before the begin probes ended (the records are still tracked). */
+	for (k = 0; k < e->nprobes && !run_past_stop(r, rec->ts) && rec->ts >= r->begun_ns;
+	     k++) {
 		/* A return whose entry ktap did not see (a system call that
 		   began before the run, a lost record) does not run its
 		   @entry probe: as in stap, a return fires after its entry. */
@@ -606,6 +611,9 @@ static int run_timers(struct run *r, uint64_t start)
 
 static int run_signals(struct run *r)
 {
+	/* No SIGCHLD when the -c child stops or goes on (run_child.h): a
+	   script tracing signals would see ktap's machinery in the target. */
+	struct sigaction chld = { .sa_handler = SIG_DFL, .sa_flags = SA_NOCLDSTOP };
 	sigset_t set;
 
 	sigemptyset(&set);
@@ -615,7 +623,7 @@ static int run_signals(struct run *r)
 	sigaddset(&set, SIGQUIT);
 	sigaddset(&set, SIGPIPE);
 	sigaddset(&set, SIGCHLD);
-	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0)
+	if (sigprocmask(SIG_BLOCK, &set, NULL) != 0 || sigaction(SIGCHLD, &chld, NULL) != 0)
 		return -1;
 	r->sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	return r->sigfd < 0 ? -1 : 0;
@@ -924,11 +932,13 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 	r->prog = p;
 	r->opt = opt;
 	r->sigfd = -1;
-	r->child = (struct run_child){ 0, -1, -1 };
+	r->child = (struct run_child){ 0, false, -1 };
 	run_input_init(&r->input, p);
 	if (run_setup(r) != 0)
 		goto out;
 	run_kind(r, IR_P_BEGIN);
+	/* a replay's records (a source with nothing to stop) all count */
+	r->begun_ns = r->opt->source.stop ? run_clock(r) : 0;
 	run_progress_init(&r->progress, opt->verbose > 0, run_now());
 	if (run_timers(r, run_clock(r)) != 0)
 		goto out;

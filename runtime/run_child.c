@@ -61,21 +61,20 @@ static void run_child_free_argv(char **argv)
 }
 
 /*
- * In the child: wait for the gate, exec.  A failed exec sends errno and
+ * In the child: stop until released (SIGCONT), exec.  A failed exec sends errno and
  * the program's name down @status (close-on-exec, so a successful exec
  * closes it with nothing written) and exits 127.
  */
-static void run_child_exec(char **argv, const char *env, int gate, int status)
+static void run_child_exec(char **argv, const char *env, int status)
 {
 	sigset_t none;
-	char c, msg[256];
+	char msg[256];
 	int e, n;
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
-	if (read(gate, &c, 1) != 1)
-		_exit(127);
+	raise(SIGSTOP);
 	if (env)
 		putenv((char *)env);	/* the child's own copy of the memory */
 	execvp(argv[0], argv);
@@ -89,37 +88,48 @@ static void run_child_exec(char **argv, const char *env, int gate, int status)
 int run_child_spawn(struct run_child *c, const char *cmd, const char *env)
 {
 	char **argv = run_child_argv(cmd);
-	int gate[2] = { -1, -1 }, status[2] = { -1, -1 }, e;
+	int status[2] = { -1, -1 }, e;
 
-	*c = (struct run_child){ 0, -1, -1 };
-	if (!argv || pipe2(gate, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0)
+	*c = (struct run_child){ 0, false, -1 };
+	if (!argv || pipe2(status, O_CLOEXEC) != 0)
 		goto fail;
 	c->pid = fork();
 	if (c->pid < 0)
 		goto fail;
 	if (c->pid == 0) {
-		close(gate[1]);
 		close(status[0]);
-		run_child_exec(argv, env, gate[0], status[1]);
+		run_child_exec(argv, env, status[1]);
 	}
 	run_child_free_argv(argv);
-	close(gate[0]);
 	close(status[1]);
-	c->gate = gate[1];
+	c->held = true;
 	c->status = status[0];
 	return 0;
 fail:
 	e = errno;
 	c->pid = 0;
-	for (int i = 0; i < 2; i++) {
-		if (gate[i] >= 0)
-			close(gate[i]);
+	for (int i = 0; i < 2; i++)
 		if (status[i] >= 0)
 			close(status[i]);
-	}
 	run_child_free_argv(argv);
 	errno = e;
 	return -1;
+}
+
+/*
+ * Wait until the child has stopped itself (it may not have got there
+ * yet).  The stop's status is consumed here; the run's SIGCHLD handler
+ * reaps with waitpid() without WUNTRACED, which reports exits only.
+ */
+static bool run_child_stopped(struct run_child *c)
+{
+	int st;
+	pid_t p;
+
+	do
+		p = waitpid(c->pid, &st, WUNTRACED);
+	while (p < 0 && errno == EINTR);
+	return p == c->pid && WIFSTOPPED(st);
 }
 
 int run_child_release(struct run_child *c, char *why, size_t size)
@@ -128,12 +138,11 @@ int run_child_release(struct run_child *c, char *why, size_t size)
 	ssize_t n;
 	int e;
 
-	if (c->gate < 0)
+	if (!c->held)
 		return 0;
-	if (write(c->gate, "g", 1) != 1)
+	c->held = false;
+	if (!run_child_stopped(c) || kill(c->pid, SIGCONT) != 0)
 		fprintf(stderr, "WARNING: could not start the -c command\n");
-	close(c->gate);
-	c->gate = -1;
 	/* EOF: the exec worked (close-on-exec); text: it failed. */
 	do
 		n = read(c->status, msg, sizeof(msg) - 1);
@@ -165,14 +174,15 @@ static bool run_child_wait(struct run_child *c, int ms)
 
 void run_child_end(struct run_child *c)
 {
-	if (c->gate >= 0)
-		close(c->gate);
 	if (c->status >= 0)
 		close(c->status);
-	c->gate = c->status = -1;
+	c->status = -1;
 	if (c->pid <= 0)
 		return;
 	kill(c->pid, SIGTERM);
+	if (c->held)		/* never released: a stopped process acts on no SIGTERM */
+		kill(c->pid, SIGCONT);
+	c->held = false;
 	if (!run_child_wait(c, RUN_CHILD_GRACE_MS)) {
 		kill(c->pid, SIGKILL);
 		waitpid(c->pid, NULL, 0);

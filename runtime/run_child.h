@@ -2,8 +2,11 @@
  * run_child.h - pass 5: the -c command.
  *
  * The child is forked before the plan is armed (target() must be known
- * for it) and waits on a pipe until the begin probes have run; only then
- * does it exec.  Its end stops the run; at the end of the run it is
+ * for it) and stops itself (SIGSTOP) until the begin probes have run;
+ * only then does it exec.  Stopped, it is in no system call: were it
+ * blocked in one (a read of a pipe), the return of that call would be
+ * the first thing a trace of the target showed, a return whose entry
+ * came before the probes (stap's -c shows none of its own machinery).  Its end stops the run; at the end of the run it is
  * asked to go (SIGTERM) and, if it ignores that for the grace period,
  * killed (SIGKILL), so that -T bounds every run.
  */
@@ -18,15 +21,15 @@
 
 struct run_child {
 	pid_t pid;		/* 0: none or reaped */
-	int gate;		/* write end: releases the child; -1 once used */
+	bool held;		/* stopped, waiting for run_child_release() */
 	int status;		/* exec's outcome: read end, -1 once known */
 };
 
 /*
  * run_child_spawn - fork the -c child for @cmd (split as stap does; see
- * run_child.c), waiting on its gate, with "NAME=VALUE" @env (or NULL)
- * added to its environment.  @c is filled.  Returns 0, or -1 with errno
- * set (nothing left running).
+ * run_child.c), held stopped, with "NAME=VALUE" @env (or NULL) added
+ * to its environment.  @c is filled.  Returns 0, or -1 with errno set
+ * (nothing left running).
  */
 int run_child_spawn(struct run_child *c, const char *cmd, const char *env);
 
@@ -41,7 +44,7 @@ int run_child_release(struct run_child *c, char *why, size_t n);
 /*
  * run_child_end - at the end of the run: SIGTERM to a child still
  * running, SIGKILL after RUN_CHILD_GRACE_MS, and reap it.  Closes the
- * pipes.  No-op for a zeroed @c with pid 0 and fds -1.
+ * pipe.  No-op for a zeroed @c with pid 0 and status -1.
  */
 void run_child_end(struct run_child *c);
 

@@ -141,7 +141,12 @@ static void sema_final_checks(struct sema_ctx *c)
 	for (i = 0; i < p->nfuncs; i++)
 		sema_check_locals(c, p->funcs[i]->locals, p->funcs[i]->nlocals);
 	/* A script of 'never' probes is valid, as in stap: it runs nothing. */
-	if (p->nprobes == 0 && c->diag->errors == 0 && !c->saw_never)
+	if (p->nprobes == 0 && c->diag->errors == 0 && !c->saw_never && c->dropped_missing)
+		diag_error(c->diag, c->in->script->n ?
+			   c->in->script->decls[0]->span : (struct src_span){ 0, 0, 0, 0 },
+			   "no probes: the script has nothing to run on this kernel: its "
+			   "optional probe points need %s", c->dropped_missing);
+	else if (p->nprobes == 0 && c->diag->errors == 0 && !c->saw_never)
 		diag_error(c->diag, c->in->script->n ?
 			   c->in->script->decls[0]->span : (struct src_span){ 0, 0, 0, 0 },
 			   "no probes: the script has nothing to run");

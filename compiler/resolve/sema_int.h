@@ -50,6 +50,7 @@ struct sema_ctx {
 	   dropped for lack of (for the error when nothing else resolved). */
 	bool saw_never;
 	const char *missing;
+	const char *dropped_missing;	/* what a dropped optional point lacked */
 	/* Bodies of the script's probes that resolved to nothing (optional
 	   points, never): globals are typed from them too, as stap does. */
 	const struct ast_stmt **dropped;

@@ -975,6 +975,8 @@ void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe)
 		c->missing = NULL;
 		point_resolve(c, &st, p);
 		point_check_missing(c, p, before, errors);
+		if (c->missing && c->prog->nprobes == before)
+			c->dropped_missing = c->missing;
 		/* '!': a point that resolved makes the rest unnecessary. */
 		if (p->sufficient && c->prog->nprobes > before)
 			break;

@@ -203,5 +203,30 @@ else
 	diag_file "$TMP/err"
 fi
 
+# --- the start of a run, as in stap ---
+# The -c command's first system call seen is its execve: ktap's own
+# machinery before it (the child once waited for its release in a read
+# whose return the trace showed, "read() = 1" with no entry, as the first
+# line of SystemTap's strace.stp) is not the target's.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 1" -e \
+	'probe syscall.*.return { if (pid() == target()) { println(name) exit() } }'
+expect_text "-c: the target's first system-call return is its execve" "execve"
+
+# No handler runs for an event before the begin probes ended (a probe
+# that fires while stap's session is starting is skipped): with getppid
+# running throughout (and a begin probe that takes a while), no
+# syscall.getppid handler sees a time before the one begin saw
+# (SystemTap's wait4time.stp printed negative times).
+"$GP" 3000000 >/dev/null &
+gp_pid=$!
+early='global start, n, early
+probe begin { for (i = 0; i < 20000; i++) x += i; start = gettimeofday_ns() + x * 0 }
+probe syscall.getppid { n++; if (gettimeofday_ns() < start) early++ }
+probe timer.ms(300) { printf("%d %d\n", n > 0, early) exit() }'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -D MAXACTION=100000 -e "$early"
+kill "$gp_pid" 2>/dev/null
+wait "$gp_pid" 2>/dev/null
+expect_text "no handler for an event before the begin probes ended" "1 0"
+
 tfs_guard_end "tracefs is as it was before the runs"
 done_testing

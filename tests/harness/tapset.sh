@@ -342,4 +342,12 @@ else
 	not_ok "declaring library macro: $r1 (want 0 11 $((ntapset + 1))); point macro: $rc, parsed: $(cat "$TMP/pulled")"
 	diag_file "$TMP/err"
 fi
+# 21. stap's argv tapset (argv.stp): argc and argv_1 .. argv_32, "" for
+#     an argument not given (SystemTap's lwtools/accept2close-nd.stp reads
+#     argv_1 without declaring it; it was an unset local).
+argv_prog='probe begin { printf("%d [%s] [%s] [%s]\n", argc, argv_1, argv_2, argv_32) exit() }'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$argv_prog" a 'b c'
+expect_text "argv.stp: argc 2, argv_1 and argv_2, argv_32 empty" "2 [a] [b c] []"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$argv_prog"
+expect_text "argv.stp: no argument, argc 0 and empty argv_N" "0 [] [] []"
 done_testing

@@ -2,7 +2,7 @@
  * ktap-tcp-stall.c - a real TCP retransmission on the loopback device,
  * for the VM tests of the tcp tapset.
  *
- *   ktap-tcp-stall FILE [SECONDS]
+ *   ktap-tcp-stall FILE [SECONDS [fill]]
  *
  * Listens on 127.0.0.1 (a free port) with a backlog of 0 and never
  * accepts.  A first client connects (the handshake completes and fills
@@ -11,6 +11,10 @@
  * retransmits that SYN after the initial RTO of 1 s, in TCP_SYN_SENT.
  * Writes "LISTEN_PORT FIRST_PORT SECOND_PORT" to FILE once the second
  * connect is under way, then waits SECONDS (default 1.5) and exits.
+ *
+ * With "fill", the first client then writes until its send buffer is
+ * full (the listener never reads): the write blocks in the kernel's
+ * sk_stream_wait_memory() until its send time-out of SECONDS ends it.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -38,6 +42,21 @@ static void die(const char *what)
 {
 	perror(what);
 	exit(1);
+}
+
+/*
+ * fill_send_buffer: write to FD, whose peer never reads, until a write
+ * blocks on the full send buffer and the send time-out TS ends it.
+ */
+static void fill_send_buffer(int fd, const struct timespec *ts)
+{
+	struct timeval tv = { ts->tv_sec, ts->tv_nsec / 1000 };
+	static char big[1 << 16];
+
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) != 0)
+		die("SO_SNDTIMEO");
+	while (write(fd, big, sizeof(big)) == (ssize_t)sizeof(big))
+		;
 }
 
 int main(int argc, char **argv)
@@ -74,6 +93,9 @@ int main(int argc, char **argv)
 		die(argv[1]);
 	fprintf(f, "%d %d %d\n", ntohs(a.sin_port), tcp_port(c1), tcp_port(c2));
 	fclose(f);
-	nanosleep(&ts, NULL);
+	if (argc > 3 && strcmp(argv[3], "fill") == 0)
+		fill_send_buffer(c1, &ts);
+	else
+		nanosleep(&ts, NULL);
 	return 0;
 }
