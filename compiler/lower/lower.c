@@ -224,7 +224,9 @@ static void lw_global(struct lw_ctx *c, const struct sem_sym *s,
 	g->nkeys = s->nkeys;
 	for (k = 0; k < s->nkeys; k++)
 		g->keys[k] = lw_rt(s->keys[k]);
-	g->autoprint = s->written && !s->read;
+	/* written, never read: printed at exit, as stap does the script's
+	   globals (not the tapset's own, such as argv.stp's argv) */
+	g->autoprint = s->written && !s->read && !s->library;
 	g->hist_log = s->hist_log;
 	g->hist_linear = s->hist_linear;
 	g->lin_start = s->lin_start;
