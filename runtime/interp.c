@@ -216,7 +216,6 @@ static enum rt_status vm_match(struct rt_ctx *c, unsigned idx, bool negate,
 	c->match_ok = r == 0;
 	if (r == 0) {
 		free(c->match_str);
-	free(c->pfs_buf);
 		c->match_str = strdup(str);
 		c->match_n = re->re_nsub + 1 < RT_MATCH_MAX ? (unsigned)re->re_nsub + 1 :
 			     RT_MATCH_MAX;
@@ -787,6 +786,7 @@ void rt_fini(struct rt_ctx *c)
 	free(c->fev);
 	free(c->tok_str);
 	free(c->match_str);
+	free(c->pfs_buf);
 	buf_free(&c->out);
 	rt_scratch_free(&c->scratch);
 	ksym_names_free(c->ksym_names);
