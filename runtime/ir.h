@@ -113,6 +113,9 @@ struct ir_field {
 struct ir_probe {
 	enum ir_probe_kind kind;
 	const char *pp;
+	/* pn(): the point as the script names it, wildcards expanded
+	   (the alias's name for a point an alias gives), as stap's */
+	const char *pn;
 	int64_t priority;	/* begin/end order */
 	unsigned event;		/* IR_P_EVENT: index into ir_prog.events */
 	int64_t period_ns, randomize_ns;

@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include "rt_builtins.h"
 #include "format.h"
+#include "rt_float.h"
 #include "rt_procfs.h"
 #include "rt_stack.h"
 #include "syscall_table.h"
@@ -114,6 +115,25 @@ static enum rt_status rtb_error(struct rt_ctx *c, struct rt_value *a, unsigned n
 				struct rt_value *ret)
 {
 	return rt_error(c, 0, "%.*s", (int)a[0].len, a[0].s);
+}
+
+/* pn(): stap's script-level probe point (lower.c fills ir_probe.pn). */
+static enum rt_status rtb_pn(struct rt_ctx *c, struct rt_value *a, unsigned n,
+			     struct rt_value *ret)
+{
+	*ret = rt_cstr(c->probe && c->probe->pn ? c->probe->pn : "");
+	return RT_OK;
+}
+
+/* assert(e[, msg]): stap's logging.stp, an error() when e is 0. */
+static enum rt_status rtb_assert(struct rt_ctx *c, struct rt_value *a, unsigned n,
+				 struct rt_value *ret)
+{
+	if (a[0].l)
+		return RT_OK;
+	if (n > 1)
+		return rt_error(c, 0, "%.*s", (int)a[1].len, a[1].s);
+	return rt_error(c, 0, "Assertion failed");
 }
 
 static enum rt_status rtb_exit(struct rt_ctx *c, struct rt_value *a, unsigned n,
@@ -669,6 +689,7 @@ static const rtb_fn rtb_table[] = {
 	[RTB_KTAP_PROM_APPEND] = rtb_prom_append,
 	[RTB_KTAP_PROCFS_GET] = rtb_procfs_get, [RTB_KTAP_PROCFS_SET] = rtb_procfs_set,
 	[RTB_KTAP_PROCFS_APPEND] = rtb_procfs_append,
+	[RTB_ASSERT] = rtb_assert, [RTB_PN] = rtb_pn,
 };
 
 enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
@@ -683,6 +704,8 @@ enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
 		return rtb_table[id](c, args, n, ret);
 	if (rt_stack_is_builtin(id))
 		return rt_stack_builtin(c, id, args, n, ret);
+	if (rt_float_is_builtin(id))
+		return rt_float_builtin(c, id, args, n, ret);
 	if (rt_procfs_is_builtin(id))
 		return rt_procfs_builtin(c, id, args, n, ret);
 	if (id >= RTB_RETURNVAL)	/* pass 2 made every call a fetch */

@@ -153,6 +153,9 @@ struct rt_ctx {
 	void *regexes;		/* compiled regexes, by index */
 	struct st_stat **timing;	/* -t: per probe, handler ns; or NULL */
 	int64_t boot_offset_ns;	/* CLOCK_REALTIME - trace clock */
+	/* jiffies(): the kernel's jiffies at trace-clock time _ns, read once
+	   from /proc/timer_list (rt_procfs.c); _ns 0: not read yet */
+	int64_t jiffies_base, jiffies_base_ns;
 	/* Symbols (rt_stack.c): the session's kallsyms table (NULL: none
 	   loaded) and the processes' maps; said once when hidden. */
 	const struct ksym_table *ksym;

@@ -11,6 +11,12 @@
  * proc_mem_string()'s "size: 301m, ..." as stap's bytes_to_string()
  * writes it.
  *
+ * Also the system and ktap itself: cmdline_args() (/proc/PID/cmdline),
+ * env_var() (/proc/PID/environ), pid2execname() (process tracking, else
+ * /proc/PID/comm), pgrp() and sid() (/proc/PID/stat), the load average
+ * (/proc/loadavg, whose "%d.%02d" format is stap's), stp_pid() and
+ * is_myproc() (ktap's pid and uid), jiffies (/proc/timer_list).
+ *
  * Why /proc: a probe's record carries no memory counters or command
  * line, and the handler runs after the event, so the values are those
  * of the moment ktap handles the record (a short-lived process may be
@@ -32,7 +38,8 @@ enum rtp_id {
 
 bool rt_procfs_is_builtin(unsigned id)
 {
-	return id >= RTP_CMDLINE_STR && id <= RTP_PAGES_TO_STRING;
+	return (id >= RTP_CMDLINE_STR && id <= RTP_PAGES_TO_STRING) ||
+	       (id >= RTP_CMDLINE_ARGS && id <= RTP_KTAP_JIFFIES_AT);
 }
 
 /* The whole of /proc/@pid/@what (at most @cap - 1 bytes, NUL-terminated); -1: none. */
@@ -171,6 +178,159 @@ static struct rt_value rtp_mem_string(struct rt_ctx *c, int pid)
 	return rt_scratch_str(c, out, len);
 }
 
+/* ---- the system and ktap itself ---- */
+
+/* cmdline_args(@n, @m, @delim): arguments @n..@m (@m < @n: to the last)
+   of /proc/@pid/cmdline joined by @delim; "" when there are not @n + 1. */
+static struct rt_value rtp_cmdline_args(struct rt_ctx *c, int pid, int64_t n, int64_t m,
+					struct rt_value delim)
+{
+	char buf[4096], out[4096];
+	ssize_t len = rtp_read(pid, "cmdline", buf, sizeof(buf)), i = 0;
+	size_t olen = 0;
+	int64_t k;
+
+	for (k = 0; len > 0 && i < len; k++, i += (ssize_t)strlen(buf + i) + 1) {
+		size_t alen = strlen(buf + i);
+
+		if (k < n || (m >= n && k > m))
+			continue;
+		if (k > n && olen + delim.len < sizeof(out)) {
+			memcpy(out + olen, delim.s, delim.len);
+			olen += delim.len;
+		}
+		if (olen + alen >= sizeof(out))
+			break;
+		memcpy(out + olen, buf + i, alen);
+		olen += alen;
+	}
+	return rt_scratch_str(c, out, olen);
+}
+
+/* env_var(@name): its value in /proc/@pid/environ, "" when unset. */
+static struct rt_value rtp_env_var(struct rt_ctx *c, int pid, struct rt_value name)
+{
+	size_t cap = 1 << 16;
+	char *buf = malloc(cap);
+	ssize_t len = buf ? rtp_read(pid, "environ", buf, cap) : -1, i;
+	struct rt_value v = rt_str("", 0);
+
+	for (i = 0; len > 0 && i < len; i += (ssize_t)strlen(buf + i) + 1) {
+		if (name.len && !strncmp(buf + i, name.s, name.len) && buf[i + name.len] == '=') {
+			v = rt_scratch_str(c, buf + i + name.len + 1,
+					   strlen(buf + i + name.len + 1));
+			break;
+		}
+	}
+	free(buf);
+	return v;
+}
+
+/* pid2execname(@pid): the runtime's process tracking, else /proc. */
+static struct rt_value rtp_pid2execname(struct rt_ctx *c, int pid)
+{
+	const char *comm = c->proc && pid > 0 ? c->proc(c, pid)->comm : "";
+	char buf[64];
+	ssize_t n;
+
+	if (*comm)
+		return rt_scratch_str(c, comm, strlen(comm));
+	n = rtp_read(pid, "comm", buf, sizeof(buf));
+	if (n > 0 && buf[n - 1] == '\n')
+		n--;
+	return rt_scratch_str(c, buf, n > 0 ? (size_t)n : 0);
+}
+
+/* /proc/loadavg's first three fields ("0.52 0.58 0.59"): stap's
+   sprint_loadavg(), whose format the kernel's file shares. */
+static size_t rtp_loadavg(char *out, size_t cap)
+{
+	char buf[256], *p = buf;
+	FILE *f = fopen("/proc/loadavg", "re");
+	size_t n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+	unsigned i;
+
+	if (f)
+		fclose(f);
+	buf[n] = '\0';
+	for (i = 0; i < 3 && p; i++)
+		p = strchr(p + 1, ' ');
+	n = p ? (size_t)(p - buf) : 0;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, buf, n);
+	out[n] = '\0';
+	return n;
+}
+
+static enum rt_status rtp_loadavg_index(struct rt_ctx *c, int64_t i, struct rt_value *ret)
+{
+	char buf[256], *p = buf;
+	int64_t k;
+
+	if (i < 0 || i > 2)
+		return rt_error(c, 0, "get_loadavg_index: invalid index %lld (0, 1 or 2)",
+				(long long)i);
+	rtp_loadavg(buf, sizeof(buf));
+	for (k = 0; k < i && p; k++)
+		p = strchr(p + 1, ' ');
+	*ret = rt_long(p ? strtoll(p, NULL, 10) : 0);
+	return RT_OK;
+}
+
+/*
+ * The kernel's jiffies at trace-clock (CLOCK_MONOTONIC) time @ns: the
+ * jiffies and the time /proc/timer_list gives ("now at N nsecs", then
+ * "jiffies: J"), read once per run, advanced by @hz per second.
+ */
+static enum rt_status rtp_jiffies_at(struct rt_ctx *c, int64_t ns, int64_t hz,
+				     struct rt_value *ret)
+{
+	char buf[8192], *now, *jf;
+	FILE *f;
+	size_t n;
+	int64_t q;
+
+	if (!c->jiffies_base_ns) {
+		f = fopen("/proc/timer_list", "re");
+		n = f ? fread(buf, 1, sizeof(buf) - 1, f) : 0;
+		if (f)
+			fclose(f);
+		buf[n] = '\0';
+		now = strstr(buf, "\nnow at ");
+		jf = strstr(buf, "\njiffies: ");
+		if (!now || !jf)
+			return rt_error(c, 0, "jiffies(): /proc/timer_list gives no jiffies "
+					"(it is readable by root only)");
+		c->jiffies_base_ns = strtoll(now + 8, NULL, 10);
+		c->jiffies_base = strtoll(jf + 10, NULL, 10);
+	}
+	q = (ns - c->jiffies_base_ns) * hz;
+	*ret = rt_long(c->jiffies_base + (q >= 0 ? q / 1000000000 : -((999999999 - q) / 1000000000)));
+	return RT_OK;
+}
+
+/* The builtins from CMDLINE_ARGS on, for the handler's thread @p. */
+static enum rt_status rtp_system_builtin(struct rt_ctx *c, unsigned id, struct rt_value *a,
+					 const struct rt_proc *p, struct rt_value *ret)
+{
+	char s[256];
+
+	switch (id) {
+	case RTP_CMDLINE_ARGS: *ret = rtp_cmdline_args(c, p->tgid, a[0].l, a[1].l, a[2]); break;
+	case RTP_ENV_VAR: *ret = rtp_env_var(c, p->tgid, a[0]); break;
+	case RTP_PID2EXECNAME: *ret = rtp_pid2execname(c, (int)a[0].l); break;
+	case RTP_PGRP: *ret = rt_long(rtp_stat_field(p->tgid, 5)); break;
+	case RTP_SID: *ret = rt_long(rtp_stat_field(p->tgid, 6)); break;
+	case RTP_GET_LOADAVG_INDEX: return rtp_loadavg_index(c, a[0].l, ret);
+	case RTP_SPRINT_LOADAVG: *ret = rt_scratch_str(c, s, rtp_loadavg(s, sizeof(s))); break;
+	case RTP_STP_PID: *ret = rt_long(getpid()); break;
+	case RTP_IS_MYPROC: *ret = rt_long(p->uid == (int)getuid()); break;
+	default: return rtp_jiffies_at(c, a[0].l, a[1].l, ret);
+	}
+	return RT_OK;
+}
+
 enum rt_status rt_procfs_builtin(struct rt_ctx *c, unsigned id, struct rt_value *a,
 				 unsigned n, struct rt_value *ret)
 {
@@ -179,6 +339,8 @@ enum rt_status rt_procfs_builtin(struct rt_ctx *c, unsigned id, struct rt_value 
 	/* the optional argument of task_utime(tid), proc_mem_size(pid) ... */
 	int tid = n ? (int)a[0].l : p->tid, pid = n ? (int)a[0].l : p->tgid;
 
+	if (id >= RTP_CMDLINE_ARGS)
+		return rtp_system_builtin(c, id, a, p, ret);
 	switch (id) {
 	case RTP_CMDLINE_STR: *ret = rtp_cmdline(c, p->tgid); break;
 	case RTP_TASK_UTIME: case RTP_TASK_UTIME_TID: *ret = rt_long(rtp_cputime(tid, false)); break;

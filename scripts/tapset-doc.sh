@@ -63,15 +63,16 @@ How ktap's tapset differs from SystemTap's, in general:
   not provided.  Use the context builtins for the running task (`pid()`,
   `tid()`, `ppid()`, `execname()`, `pexecname()`, `uid()`, `euid()`,
   `gid()`, `egid()`, `cpu()`) and the probes' variables or `$fields` for
-  other tasks.  `HZ()` and `jiffies()` are not provided either (the
-  kernel configuration is not always readable; `timer.jiffies(N)` assumes
-  HZ=250).
+  other tasks.  `HZ()` is the running kernel's `CONFIG_HZ` (its
+  configuration, read at compile time) and `jiffies()` counts on from
+  the jiffies /proc/timer_list shows (timestamp.stp).
 - SystemTap overloads some functions by arity.  ktap has no overloading
   of script functions; those of SystemTap's overloaded functions that
   ktap provides are builtins taking each arity (`ansi_set_color()` with
   1 to 3 arguments, `task_utime()`/`task_stime()` and `proc_mem_size()`,
   `proc_mem_rss()`, `proc_mem_shr()`, `proc_mem_txt()`,
-  `proc_mem_data()`, `proc_mem_string()` with 0 or 1); `ctime()`
+  `proc_mem_data()`, `proc_mem_string()` with 0 or 1, `assert()` with
+  1 or 2); `ctime()`
   without an argument is left out (use `ctime(gettimeofday_s())`).
 - Builtins that stap computes from the running task's kernel structures
   read /proc when ktap's handler runs, which is after the event
@@ -81,7 +82,10 @@ How ktap's tapset differs from SystemTap's, in general:
   RssFile of /proc/PID/status, stap's file pages), `proc_mem_string()`,
   `bytes_to_string()`, `pages_to_string()` and `mem_page_size()` as
   stap writes them.  A process that is gone by then gives "" or 0,
-  stap's value for "cannot be retrieved".  `tz_gmtoff()`/`tz_name()`
+  stap's value for "cannot be retrieved".  So do `cmdline_args()`,
+  `env_var()`, `pgrp()`, `sid()` and `pid2execname()` (from ktap's
+  process tracking first), and `sprint_loadavg()`/`get_loadavg_index()`
+  (/proc/loadavg).  `tz_gmtoff()`/`tz_name()`
   are the local time zone when the handler runs; `switch_file()` writes
   the output out (ktap writes one output file, so there is nothing to
   rotate to).
@@ -90,6 +94,19 @@ How ktap's tapset differs from SystemTap's, in general:
   arguments of the probe's kprobe or uprobe (see context.stp below);
   `atomic_read(A)`, `user_int8(A)` ... `user_int64(A)` are memory reads
   like `kernel_int(A)`: A must be fetchable.
+- stap's floating-point functions (`fp_add()`, `fp_sub()`, `fp_mul()`,
+  `fp_div()`, `fp_rem()`, `fp_sqrt()`, `fp_eq()`, `fp_lt()`, `fp_le()`,
+  `fp_to_long()`, `fp_to_string()`, `string_to_fp()`, `long_to_fp()`,
+  `fp32_to_fp64()`) are builtins (runtime/rt_float.c) on the IEEE 754
+  bits of a double carried in a long, as stap's.
+- A tapset file may have probes of its own, not aliases (argv.stp's
+  begin probe that fills `argv`): as in stap, they belong to a script
+  that names one of the file's globals (and does not declare it itself),
+  and to no other.
+- `pp()` is the concrete point a probe runs for
+  (`kernel.trace("syscalls:sys_enter_read")`), the builtin `pn()` the
+  point as the script names it, wildcards expanded (`syscall.read`, an
+  alias's name for the points it gives: what `ktap -l` lists), as stap's.
 EOH
 }
 

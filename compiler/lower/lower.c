@@ -88,6 +88,7 @@ static void lw_probe(struct lw_ctx *c, unsigned idx)
 
 	irp->kind = lw_kinds[p->kind];
 	irp->pp = p->pp;
+	irp->pn = p->family ? p->family : p->pp;
 	irp->priority = p->priority;
 	irp->period_ns = p->period_ns;
 	irp->randomize_ns = p->randomize_ns;
@@ -141,6 +142,7 @@ static void lw_entry_probe(struct lw_ctx *c, unsigned idx, unsigned at)
 	ret->entry_types = arena_alloc(c->arena, (p->nentries + 1) * sizeof(enum rt_type));
 	irp->kind = IR_P_EVENT;
 	irp->pp = p->pp;
+	irp->pn = p->family ? p->family : p->pp;
 	irp->entry_of = idx + 1;
 	irp->event = lw_event(c, p->event->dyn_entry);
 	c->probe = p;
@@ -222,7 +224,9 @@ static void lw_global(struct lw_ctx *c, const struct sem_sym *s,
 	g->nkeys = s->nkeys;
 	for (k = 0; k < s->nkeys; k++)
 		g->keys[k] = lw_rt(s->keys[k]);
-	g->autoprint = s->written && !s->read;
+	/* written, never read: printed at exit, as stap does the script's
+	   globals (not the tapset's own, such as argv.stp's argv) */
+	g->autoprint = s->written && !s->read && !s->library;
 	g->hist_log = s->hist_log;
 	g->hist_linear = s->hist_linear;
 	g->lin_start = s->lin_start;

@@ -21,7 +21,7 @@ static bool lw_pure_call0(const char *name)
 {
 	static const char *const pure[] = {
 		"pid", "tid", "ppid", "cpu", "execname", "pexecname", "target",
-		"uid", "euid", "gid", "egid", "pp", "probefunc",
+		"uid", "euid", "gid", "egid", "pp", "pn", "probefunc",
 	};
 	unsigned i;
 

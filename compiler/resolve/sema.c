@@ -195,6 +195,7 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 		if (dl->kind == AST_D_PROBE && dl->probe->kind == AST_PROBE)
 			sema_resolve_probe(&c, dl->probe);
 	}
+	sema_library_probes(&c);
 	sema_context_order(&c);
 	sema_procfs_check(&c);
 	/* Before typing: unused alias locals go (with what they would have

@@ -191,6 +191,9 @@ int sema_plt_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional
 /* ---- sema_probe.c: probe points to probes ---- */
 
 void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe);
+/* sema_libprobe.c: the tapset files' own probes (not aliases) of the
+   files whose globals the script names, resolved after the script's. */
+void sema_library_probes(struct sema_ctx *c);
 /* A probe whose alias names another task as its context (sema_context.c):
    tid(), pid() and execname() read that task's fields. */
 void sema_context_rewrite(struct sema_ctx *c, struct sem_probe *sp);

@@ -208,10 +208,12 @@ static void sc_assign(struct sema_ctx *c, struct ast_stmt *block, const char *va
 	ast_stmt_push(c->arena, &block->body, s);
 }
 
-/* The local of argument @f: its name, unless it clashes with name/argstr. */
+/* The local of argument @f: its name, unless it clashes with name/argstr
+   or with the tapset's globals argv/argc (argv.stp: execveat's argv
+   would be that array; its address stays argv_uaddr, stap's name). */
 static const char *sc_var(struct sema_ctx *c, const struct tpf_field *f, enum sc_kind k)
 {
-	static const char *const taken[] = { "name", "argstr", "retstr", NULL };
+	static const char *const taken[] = { "name", "argstr", "retstr", "argv", "argc", NULL };
 
 	if (!sc_in(f->name, taken))
 		return f->name;
