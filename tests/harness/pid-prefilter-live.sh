@@ -74,8 +74,11 @@ check "-c, one thread" 1000 1010
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -v -c "$GP 1000" -e \
 	"global n; $PROBE { if (pid() + 0 == target()) n++ } $COUNT"
 w=$(written)
-if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = 1000 ] && [ -n "$w" ] && [ "$w" -gt 2000 ]; then
-	ok "reference without the pre-filter: 1000 counted, the noise written too ($w)"
+# (The noise is the machine's: how much of it is written varies, CI once
+# saw almost none; the reference must count exactly and write at least
+# the target's records.)
+if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = 1000 ] && [ -n "$w" ] && [ "$w" -ge 1000 ]; then
+	ok "reference without the pre-filter: 1000 counted, $w written with the noise"
 else
 	not_ok "reference without the pre-filter (got $(cat "$TMP/out"), $w written, exit status $rc)"
 	diag_file "$TMP/err"
