@@ -283,6 +283,9 @@ bool sema_tparg_defined(struct sema_ctx *c, const struct tpf_event *ev, const st
 /* @cast(ARG, "T")->chain in a probe with a table entry (see sema_tparg_event). */
 enum sem_type sema_tparg_cast(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e);
 /* "$preempt, $prev, ..." of @ev's tracepoint, or NULL (for hints). */
+/* @defined(@cast(ARG, "T")->chain): the cast reads a field the record holds. */
+bool sema_tparg_cast_defined(struct sema_ctx *c, const struct tpf_event *ev,
+			     const struct ast_expr *e);
 const char *sema_tparg_arg_list(struct sema_ctx *c, const struct tpf_event *ev);
 /* kernel_string(ARG->chain) where the record holds the string: its type,
    or -1 when @e is not such a call. */

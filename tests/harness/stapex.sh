@@ -131,6 +131,9 @@ for name in $(sed -n 's/^\([^#][^ ]*\) here$/\1/p' "$KTAP_SRCDIR/tests/stapex.li
 	process/futexes)
 		shape $name "'NAME[PID] lock ADDR contended N times, US avg us' lines, if any" \
 			-- '.*\[[0-9]+\] lock 0x[0-9a-f]+ contended [0-9]+ times, [0-9]+ avg us' ;;
+	process/migrate)
+		shape $name "'thread TID (bash) is migrating from A to B' lines, if any" \
+			-- 'thread [0-9]+ \(bash\) is migrating from [0-9]+ to [0-9]+ ' ;;
 	io/iostats)
 		shape $name "starting probe, the header and one line per process" \
 			'starting probe' "$(printf "$HDR8" '' '' '' read read '' write write)" \
