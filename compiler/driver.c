@@ -379,7 +379,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		longopts[n++] = own[k];
 	for (k = 0; drv_stap_longopts[k].name && n + 1 < sizeof(longopts) / sizeof(longopts[0]); k++)
 		longopts[n++] = drv_stap_longopts[k];
-	longopts[n] = own[k];
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
 
 	opterr = 0;
 	optind = 1;
