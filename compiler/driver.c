@@ -38,6 +38,9 @@ static const char drv_help[] =
 	"  -L PATTERN     ... with their target variables and types\n"
 	"  -g             guru mode: accept embedded C in the parser (never run)\n"
 	"  -u             unoptimized: do not elide unused code\n"
+	"  --skip-badvars a target variable ktap cannot read ($var, @cast(),\n"
+	"                 a memory read through one) is 0, or \"\" where a\n"
+	"                 string is read, without an error, as stap's\n"
 	"  -I DIR         look for tapset files in DIR too\n"
 	"  -D NAME=VALUE  set a runtime limit (MAXMAPENTRIES, MAXACTION, ...)\n"
 	"  -o FILE        write the script's output to FILE\n"
@@ -354,6 +357,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		/* stap's, driver_stap.c */
 		{ "ldd", no_argument, NULL, DRV_OPT_LDD },
 		{ "all-modules", no_argument, NULL, DRV_OPT_ALL_MODULES },
+		{ "skip-badvars", no_argument, NULL, DRV_OPT_SKIP_BADVARS },
 		{ "suppress-time-limits", no_argument, NULL, DRV_OPT_SUPPRESS_TIME_LIMITS },
 		{ "runtime", required_argument, NULL, DRV_OPT_RUNTIME },
 		{ "dyninst", no_argument, NULL, DRV_OPT_DYNINST },
@@ -457,7 +461,8 @@ static int drv_pass2(struct ktap_session *s)
 {
 	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
 				 s->opt.list == 2, .target = &s->target,
-				 .unoptimized = s->opt.unoptimized };
+				 .unoptimized = s->opt.unoptimized,
+				 .skip_badvars = s->opt.skip_badvars };
 	struct drv_timer t;
 
 	drv_timer_start(&t);
@@ -667,7 +672,7 @@ out:
 static void drv_fuzz_passes(struct ktap_session *s, FILE *out)
 {
 	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
-				 false, &s->target, false };
+				 false, &s->target, false, false };
 	/* A fixed maxactive: no CPU count read per input. */
 	struct lower_options lo = { .buffer_kb = s->opt.buffer_mb * 1024, .kretactive = 1,
 				    .tracefs = s->target.tracefs };

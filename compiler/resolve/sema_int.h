@@ -42,6 +42,7 @@ struct sema_ctx {
 	enum sem_type (*type_expr)(struct sema_ctx *c, struct ast_expr *e);
 	bool changed;			/* inference made progress */
 	bool report;			/* final round: report problems */
+	bool skipping;			/* --skip-badvars' muted round (sema_type.c) */
 	unsigned alias_depth;
 	bool syscall_warned;		/* user strings shown as addresses */
 	bool tracefs_said;		/* "no tracefs to read" reported */
