@@ -709,6 +709,12 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 	} else if (e->kind == AST_CAST && ev->dyn_func) {
 		if (tg_cast_fetch(c, ev, e, &f) != 0)
 			return -1;
+	} else if (e->kind == AST_ENTRY) {
+		sema_err(c, e->span, "%s is a value saved at the function's entry: the return's "
+			 "event cannot read memory through it (its fetch arguments see only the "
+			 "registers at the return); read through it at the entry instead, inside "
+			 "@entry()", sema_spec_text(c->arena, e));
+		return -1;
 	} else {
 		sema_err(c, e->span, "this is not an address the kernel can fetch at the probe: "
 		       "use a target variable ($ptr, $p->member), a @cast() chain, or one of "
