@@ -16,6 +16,7 @@
  */
 #include "sema_int.h"
 #include "arena.h"
+#include "ast_walk.h"
 #include "diag.h"
 #include "resolve_tpfmt.h"
 #include "format.h"
@@ -715,13 +716,32 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 	}
 }
 
-/* --skip-badvars: is @e what stap gives 0 for when it cannot be read? */
-static bool ty_badvar_kind(const struct ast_expr *e)
+static int ty_is_target(struct ast_expr *e, void *arg)
 {
+	(void)arg;
+	return e->kind == AST_TARGET || e->kind == AST_CAST || e->kind == AST_ATVAR ? -1 : 0;
+}
+
+/*
+ * --skip-badvars: is @e what stap gives 0 for when it cannot be read?
+ * A target, or a memory read through one or through the 0 one became
+ * (not one through a value computed at run time: that stays an error).
+ */
+static bool ty_badvar_kind(struct ast_expr *e)
+{
+	unsigned i;
+
 	switch (e->kind) {
 	case AST_TARGET: case AST_CAST: case AST_ATVAR: return true;
 	case AST_UNARY: return e->op == AST_OP_ADDR;
-	case AST_CALL: return sema_mem_fn(e->str) != AST_MEM_NONE;
+	case AST_CALL:
+		if (sema_mem_fn(e->str) == AST_MEM_NONE)
+			return false;
+		for (i = 0; i < e->args.n; i++)
+			if ((e->args.v[i]->kind == AST_NUM && e->args.v[i]->num == 0) ||
+			    ast_walk_expr(e->args.v[i], ty_is_target, NULL))
+				return true;
+		return false;
 	default: return false;
 	}
 }
