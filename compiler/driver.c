@@ -80,6 +80,15 @@ static const char drv_help[] =
 	"                 with -g: no MAXACTION limit on a handler's statements\n"
 	"  --runtime=MODE\n"
 	"                 kernel or bpf (--bpf): ktap's tracefs runtime either way\n"
+	"  -E SCRIPT      run SCRIPT too, beside the main script (repeatable)\n"
+	"  --suppress-handler-errors\n"
+	"                 a handler's error ends that handler quietly\n"
+	"  --no-global-var-display\n"
+	"                 do not print the globals no end probe printed\n"
+	"  --vp ABCDE     verbosity per pass; ktap adds the largest digit to -v\n"
+	"  --rlimit-as|cpu|nproc|stack|fsize=NUM\n"
+	"                 resource limits while compiling (passes 1-3)\n"
+	"  --example NAME run NAME from stap's examples directory\n"
 	"  --target DIR   compile for the machine saved in DIR (-p1 to -p3,\n"
 	"                 no root needed): its kernel release, architecture,\n"
 	"                 tracefs features, event formats, BTF and config\n"
@@ -103,8 +112,13 @@ static const char drv_help[] =
 	"SystemTap options:\n"
 	"  Accepted with no effect, since ktap builds no kernel module and reads\n"
 	"  symbols from the running system: -d MODULE, --ldd, --all-modules,\n"
-	"  -B NAME=VALUE and -k.  Refused with the reason, exit status 1: -m,\n"
-	"  -F, -S, -b, -K, --remote, --use-server and --runtime=dyninst.  See\n"
+	"  -B NAME=VALUE, -k, -P, -R DIR, --prologue-searching, --modinfo,\n"
+	"  --compatible, --check-version, --clean-cache (exits), the cache and\n"
+	"  signing options, --download-debuginfo, --save-uprobes and\n"
+	"  --privilege=stapdev.  Refused with the reason, exit status 1: -m, -F,\n"
+	"  -S, -b, -K, --remote, --use-server, --list-servers, --runtime=dyninst,\n"
+	"  --privilege=stapusr|stapsys, --unprivileged, --sysroot, --sysenv,\n"
+	"  --target-namespaces, --monitor and --interactive.  See\n"
 	"  doc/stap-options.md.\n"
 	"\n"
 	"Environment:\n"
@@ -120,6 +134,9 @@ static const char drv_help[] =
 	"                 (default /proc/config.gz, /boot/config-RELEASE)\n"
 	"  KTAP_TAPSET_EAGER\n"
 	"                 1: parse the whole tapset, not only what is used\n"
+	"  KTAP_STAP_EXAMPLES\n"
+	"                 --example's directory (default\n"
+	"                 /usr/share/systemtap/examples)\n"
 	"  KTAP_PROCFS_DIR\n"
 	"                 where procfs(\"NAME\") probes make their files\n"
 	"                 (default /run/ktap/ktap_PID, /tmp/ktap_PID as non-root)\n"
@@ -338,7 +355,7 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 /* Parse the command line into s->opt; same return convention. */
 static int drv_options(struct ktap_session *s, int argc, char **argv)
 {
-	static const struct option longopts[] = {
+	static const struct option own[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		/* Tests: run on a recorded directory instead of the kernel. */
@@ -354,34 +371,31 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "format", required_argument, NULL, DRV_OPT_FORMAT },
 		{ "record", required_argument, NULL, DRV_OPT_RECORD },
 		{ "prometheus", required_argument, NULL, DRV_OPT_PROMETHEUS },
-		/* stap's, driver_stap.c */
-		{ "ldd", no_argument, NULL, DRV_OPT_LDD },
-		{ "all-modules", no_argument, NULL, DRV_OPT_ALL_MODULES },
-		{ "skip-badvars", no_argument, NULL, DRV_OPT_SKIP_BADVARS },
-		{ "suppress-time-limits", no_argument, NULL, DRV_OPT_SUPPRESS_TIME_LIMITS },
-		{ "runtime", required_argument, NULL, DRV_OPT_RUNTIME },
-		{ "dyninst", no_argument, NULL, DRV_OPT_DYNINST },
-		{ "bpf", no_argument, NULL, DRV_OPT_BPF },
-		{ "remote", required_argument, NULL, DRV_OPT_REMOTE },
-		{ "use-server", optional_argument, NULL, DRV_OPT_USE_SERVER },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct option longopts[sizeof(own) / sizeof(own[0]) + 64];
+	size_t n = 0, k;
 	int c, r;
+
+	/* ktap's own, then stap's (driver_stap.c), then the end. */
+	for (k = 0; own[k].name; k++)
+		longopts[n++] = own[k];
+	for (k = 0; drv_stap_longopts[k].name && n + 1 < sizeof(longopts) / sizeof(longopts[0]); k++)
+		longopts[n++] = drv_stap_longopts[k];
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };	/* the end */
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:e:l:L:guvwWtI:D:o:c:r:a:s:T:x:i:hVG:d:B:km:FS:bK",
+	while ((c = getopt_long(argc, argv, "p:e:E:l:L:guvwWtI:D:o:c:r:a:s:T:x:i:hVG:d:B:km:FS:bKPR:",
 				longopts, NULL)) != -1) {
 		if (c == '?' || c == ':') {
-			if (optopt && strchr("pelLIDocrasTxiGdBmS", optopt))
+			if (optopt && strchr("peElLIDocrasTxiGdBmSR", optopt))
 				return drv_usage_error("option -%c needs a value",
 						       (char)optopt);
 			if (optopt == DRV_OPT_TARGET || optopt == DRV_OPT_SAVE_TARGET)
 				return drv_usage_error("option %s needs a directory",
 						       argv[optind - 1]);
-			if (optopt == DRV_OPT_RUNTIME || optopt == DRV_OPT_REMOTE ||
-			    optopt == DRV_OPT_FORMAT || optopt == DRV_OPT_RECORD ||
-			    optopt == DRV_OPT_PROMETHEUS)
+			if (optopt >= DRV_OPT_TARGET)	/* a long option's missing value */
 				return drv_usage_error("option %s needs a value",
 						       argv[optind - 1]);
 			/* in "-up1", argv[optind - 1] is the whole group */
@@ -646,6 +660,8 @@ int drv_main(int argc, char **argv)
 		goto out;
 	}
 	session_facts(&s);
+	if (drv_rlimits_apply(&s) != 0)
+		goto out;
 	if (drv_pass1(&s) != 0 ||
 	    (s.opt.last_pass > 1 && drv_pass2(&s) != 0)) {
 		drv_no_tapset(&s);
@@ -655,6 +671,7 @@ int drv_main(int argc, char **argv)
 		goto out;
 	/* -i: passes 2 and 3 were the only readers of the formats' copy */
 	target_cleanup(&s.target);
+	drv_rlimits_restore(&s);
 	r = 0;
 	/* -p4 (stap: build the module) has nothing to do in ktap. */
 	if (s.opt.last_pass > 4)
@@ -663,6 +680,7 @@ out:
 	free(s.opt.include);
 	free(s.opt.defines);
 	free(s.opt.globals);
+	free(s.opt.extra_scripts);
 	session_free(&s);
 	fflush(stdout);
 	return r < 0 ? 0 : r;

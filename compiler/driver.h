@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <getopt.h>
 
 /* Run ktap with @argc/@argv; returns the process exit status. */
 int drv_main(int argc, char **argv);
@@ -20,8 +21,24 @@ enum {
 	DRV_OPT_FORMAT, DRV_OPT_RECORD, DRV_OPT_PROMETHEUS,
 	/* stap's, driver_stap.c */
 	DRV_OPT_LDD, DRV_OPT_ALL_MODULES, DRV_OPT_SUPPRESS_TIME_LIMITS, DRV_OPT_RUNTIME,
-	DRV_OPT_DYNINST, DRV_OPT_BPF, DRV_OPT_REMOTE, DRV_OPT_USE_SERVER, DRV_OPT_SKIP_BADVARS,
+	DRV_OPT_DYNINST, DRV_OPT_BPF, DRV_OPT_REMOTE, DRV_OPT_USE_SERVER,
+	DRV_OPT_VP, DRV_OPT_NOOP, DRV_OPT_NOOP_ARG, DRV_OPT_SUPPRESS_HANDLER_ERRORS,
+	DRV_OPT_CLEAN_CACHE, DRV_OPT_PRIVILEGE, DRV_OPT_UNPRIVILEGED, DRV_OPT_SERVERS,
+	DRV_OPT_RLIMIT_AS, DRV_OPT_RLIMIT_CPU, DRV_OPT_RLIMIT_NPROC, DRV_OPT_RLIMIT_STACK,
+	DRV_OPT_RLIMIT_FSIZE, DRV_OPT_SYSROOT, DRV_OPT_TARGET_NS, DRV_OPT_MONITOR,
+	DRV_OPT_EXAMPLE, DRV_OPT_NO_GLOBAL_DISPLAY, DRV_OPT_INTERACTIVE, DRV_OPT_SKIP_BADVARS,
 };
+
+/* stap's long options driver_stap.c handles, for getopt_long (NULL-ended). */
+extern const struct option drv_stap_longopts[];
+
+/*
+ * --rlimit-*: the limits stap sets on its translator, here on passes
+ * 1-3: set before pass 1 (soft limits, the hard ones kept) and put back
+ * by drv_rlimits_restore() before the run.  0, or 1 after reporting.
+ */
+int drv_rlimits_apply(struct ktap_session *s);
+void drv_rlimits_restore(struct ktap_session *s);
 
 /*
  * The stap options driver.c leaves to driver_stap.c (-G, the no-ops and

@@ -74,6 +74,8 @@ static int drv_limits(const struct ktap_session *s, struct rt_limits *lim)
 
 	run_default_limits(lim);
 	lim->no_action_limit = s->opt.no_time_limits;
+	lim->suppress_errors = s->opt.suppress_handler_errors;
+	lim->no_autoprint = s->opt.no_global_display;
 	for (i = 0; i < s->opt.ndefines; i++)
 		if (drv_limit(lim, &s->opt.defines[i]) != 0)
 			return -1;

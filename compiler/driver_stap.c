@@ -14,6 +14,53 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+
+/* stap's long options handled here; the values are driver.h's. */
+const struct option drv_stap_longopts[] = {
+	{ "ldd", no_argument, NULL, DRV_OPT_LDD },
+	{ "all-modules", no_argument, NULL, DRV_OPT_ALL_MODULES },
+	{ "skip-badvars", no_argument, NULL, DRV_OPT_SKIP_BADVARS },
+	{ "suppress-time-limits", no_argument, NULL, DRV_OPT_SUPPRESS_TIME_LIMITS },
+	{ "runtime", required_argument, NULL, DRV_OPT_RUNTIME },
+	{ "dyninst", no_argument, NULL, DRV_OPT_DYNINST },
+	{ "bpf", no_argument, NULL, DRV_OPT_BPF },
+	{ "remote", required_argument, NULL, DRV_OPT_REMOTE },
+	{ "remote-prefix", no_argument, NULL, DRV_OPT_REMOTE },
+	{ "use-server", optional_argument, NULL, DRV_OPT_USE_SERVER },
+	{ "list-servers", optional_argument, NULL, DRV_OPT_SERVERS },
+	{ "trust-servers", optional_argument, NULL, DRV_OPT_SERVERS },
+	{ "vp", required_argument, NULL, DRV_OPT_VP },
+	/* About building, caching, signing and finding a module, or about
+	   the translator: nothing to do for ktap (doc/stap-options.md). */
+	{ "prologue-searching", optional_argument, NULL, DRV_OPT_NOOP_ARG },
+	{ "modinfo", required_argument, NULL, DRV_OPT_NOOP_ARG },
+	{ "compatible", required_argument, NULL, DRV_OPT_NOOP_ARG },
+	{ "check-version", no_argument, NULL, DRV_OPT_NOOP },
+	{ "disable-cache", no_argument, NULL, DRV_OPT_NOOP },
+	{ "poison-cache", no_argument, NULL, DRV_OPT_NOOP },
+	{ "use-server-on-error", optional_argument, NULL, DRV_OPT_NOOP_ARG },
+	{ "sign-module", optional_argument, NULL, DRV_OPT_NOOP_ARG },
+	{ "download-debuginfo", optional_argument, NULL, DRV_OPT_NOOP_ARG },
+	{ "save-uprobes", no_argument, NULL, DRV_OPT_NOOP },
+	{ "clean-cache", no_argument, NULL, DRV_OPT_CLEAN_CACHE },
+	{ "suppress-handler-errors", no_argument, NULL, DRV_OPT_SUPPRESS_HANDLER_ERRORS },
+	{ "privilege", optional_argument, NULL, DRV_OPT_PRIVILEGE },
+	{ "unprivileged", no_argument, NULL, DRV_OPT_UNPRIVILEGED },
+	{ "rlimit-as", required_argument, NULL, DRV_OPT_RLIMIT_AS },
+	{ "rlimit-cpu", required_argument, NULL, DRV_OPT_RLIMIT_CPU },
+	{ "rlimit-nproc", required_argument, NULL, DRV_OPT_RLIMIT_NPROC },
+	{ "rlimit-stack", required_argument, NULL, DRV_OPT_RLIMIT_STACK },
+	{ "rlimit-fsize", required_argument, NULL, DRV_OPT_RLIMIT_FSIZE },
+	{ "sysroot", required_argument, NULL, DRV_OPT_SYSROOT },
+	{ "sysenv", required_argument, NULL, DRV_OPT_SYSROOT },
+	{ "target-namespaces", required_argument, NULL, DRV_OPT_TARGET_NS },
+	{ "monitor", optional_argument, NULL, DRV_OPT_MONITOR },
+	{ "example", no_argument, NULL, DRV_OPT_EXAMPLE },
+	{ "no-global-var-display", no_argument, NULL, DRV_OPT_NO_GLOBAL_DISPLAY },
+	{ "interactive", no_argument, NULL, DRV_OPT_INTERACTIVE },
+	{ NULL, 0, NULL, 0 },
+};
 
 /*
  * stap's check of a -G argument (session.cxx, case-insensitive): a name,
@@ -77,11 +124,143 @@ static int drv_runtime(const char *mode)
 	return 1;
 }
 
+/* --vp ABCDE: stap's verbosity per pass; ktap's -v is one level for all. */
+static int drv_vp(struct ktap_session *s, const char *arg)
+{
+	int most = 0;
+	const char *p;
+
+	for (p = arg; *p; p++) {
+		if (!isdigit((unsigned char)*p) || p - arg >= 5) {
+			fprintf(stderr, "ktap: error: --vp expects up to 5 digits, one per pass "
+				"(as stap), got '%s'\n", arg);
+			return 1;
+		}
+		if (*p - '0' > most)
+			most = *p - '0';
+	}
+	s->opt.verbose += most;
+	return 0;
+}
+
+/* --rlimit-NAME=NUM: kept for drv_rlimits_apply(). */
+static int drv_rlimit(struct ktap_session *s, int c, const char *arg)
+{
+	static const int res[] = { RLIMIT_AS, RLIMIT_CPU, RLIMIT_NPROC, RLIMIT_STACK,
+				   RLIMIT_FSIZE };
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (!isdigit((unsigned char)*arg) || *end || errno) {
+		fprintf(stderr, "ktap: error: --rlimit-*: expects a number, got '%s'\n", arg);
+		return 1;
+	}
+	if (s->opt.nrlimits < sizeof(s->opt.rlimits) / sizeof(s->opt.rlimits[0])) {
+		s->opt.rlimits[s->opt.nrlimits].resource = res[c - DRV_OPT_RLIMIT_AS];
+		s->opt.rlimits[s->opt.nrlimits++].value = v;
+	}
+	return 0;
+}
+
+int drv_rlimits_apply(struct ktap_session *s)
+{
+	struct rlimit rl;
+	unsigned i;
+
+	for (i = 0; i < s->opt.nrlimits; i++) {
+		if (getrlimit(s->opt.rlimits[i].resource, &rl) != 0)
+			continue;
+		s->opt.rlimits[i].saved = rl.rlim_cur;
+		rl.rlim_cur = s->opt.rlimits[i].value;
+		if (rl.rlim_max != RLIM_INFINITY && rl.rlim_cur > rl.rlim_max)
+			rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(s->opt.rlimits[i].resource, &rl) != 0) {
+			fprintf(stderr, "ktap: error: --rlimit-*=%llu: %s\n",
+				s->opt.rlimits[i].value, strerror(errno));
+			return 1;
+		}
+		s->opt.rlimits[i].set = true;
+	}
+	return 0;
+}
+
+void drv_rlimits_restore(struct ktap_session *s)
+{
+	struct rlimit rl;
+	unsigned i;
+
+	/* The run is not the translator: stap limits only passes 1-4. */
+	for (i = 0; i < s->opt.nrlimits; i++) {
+		if (!s->opt.rlimits[i].set || getrlimit(s->opt.rlimits[i].resource, &rl) != 0)
+			continue;
+		rl.rlim_cur = s->opt.rlimits[i].saved;
+		setrlimit(s->opt.rlimits[i].resource, &rl);
+		s->opt.rlimits[i].set = false;
+	}
+}
+
+/* --privilege=LEVEL and --unprivileged. */
+static int drv_privilege(const char *opt, const char *level)
+{
+	if (!level || !strcmp(level, "stapdev"))
+		return 0;	/* full privilege: what ktap has as root */
+	if (!strcmp(level, "stapusr") || !strcmp(level, "stapsys"))
+		return drv_refuse(opt, "ktap has no restricted mode for unprivileged users: its probes "
+				  "are tracefs events, which only root (or a tracefs owner) "
+				  "creates; run it as root");
+	fprintf(stderr, "ktap: error: --privilege=%s: not a stap privilege level "
+		"(stapusr, stapsys or stapdev)\n", level);
+	return 1;
+}
+
 int drv_stap_option(struct ktap_session *s, int c, const char *arg)
 {
 	switch (c) {
 	case 'G':
 		return drv_add_global(s, arg);
+	case 'E':
+		s->opt.extra_scripts = xrealloc(s->opt.extra_scripts, (s->opt.nextra_scripts + 1) *
+						sizeof(*s->opt.extra_scripts));
+		s->opt.extra_scripts[s->opt.nextra_scripts++] = arg;
+		return 0;
+	case DRV_OPT_VP: return drv_vp(s, arg);
+	case DRV_OPT_RLIMIT_AS: case DRV_OPT_RLIMIT_CPU: case DRV_OPT_RLIMIT_NPROC:
+	case DRV_OPT_RLIMIT_STACK: case DRV_OPT_RLIMIT_FSIZE:
+		return drv_rlimit(s, c, arg);
+	case DRV_OPT_SUPPRESS_HANDLER_ERRORS: s->opt.suppress_handler_errors = true; return 0;
+	case DRV_OPT_NO_GLOBAL_DISPLAY: s->opt.no_global_display = true; return 0;
+	case DRV_OPT_EXAMPLE: s->opt.example = true; return 0;
+	case DRV_OPT_CLEAN_CACHE:
+		return -1;	/* stap prunes its cache and exits; ktap keeps none */
+	case DRV_OPT_PRIVILEGE: return drv_privilege("--privilege", arg);
+	case DRV_OPT_UNPRIVILEGED: return drv_privilege("--unprivileged", "stapusr");
+	case DRV_OPT_SERVERS:
+		return drv_refuse("--list-servers/--trust-servers", "compile servers build "
+				  "kernel modules; ktap builds none");
+	case DRV_OPT_SYSROOT:
+		return drv_refuse("--sysroot/--sysenv", "ktap reads the files of the machine it "
+				  "runs on; to compile for another machine, save it there with "
+				  "--save-target DIR and use --target DIR here");
+	case DRV_OPT_TARGET_NS:
+		return drv_refuse("--target-namespaces", "ktap's pid(), tid() and the like are "
+				  "the ids the kernel records, in the initial PID namespace; it "
+				  "has no namespace-aware tapset functions to retarget");
+	case DRV_OPT_MONITOR:
+		return drv_refuse("--monitor", "stap's monitor is an interactive status window "
+				  "of its kernel module; ktap -v prints a progress line a second "
+				  "(events, losses, map sizes) instead");
+	case DRV_OPT_INTERACTIVE:
+		return drv_refuse("--interactive", "ktap has no interactive mode (its -i reads "
+				  "a trace-cmd recording)");
+	case 'P': case 'R': case DRV_OPT_NOOP: case DRV_OPT_NOOP_ARG:
+		/* -P/--prologue-searching: ktap reads parameters at the entry
+		   address, where their DWARF locations hold; -R, --modinfo,
+		   the cache, signing, --download-debuginfo, --save-uprobes:
+		   about a module ktap does not build; --compatible and
+		   --check-version: ktap has one language, stap 4.8's. */
+		return 0;
 	case 'd': case 'B': case 'k':
 	case DRV_OPT_LDD: case DRV_OPT_ALL_MODULES:
 		/* Symbols come from the running system when the run needs

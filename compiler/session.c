@@ -112,6 +112,7 @@ int session_target(struct ktap_session *s)
 	s->env.exec_path = session_getenv("PATH");
 	s->env.tmpdir = session_getenv("TMPDIR");
 	s->env.procfs_dir = session_getenv("KTAP_PROCFS_DIR");
+	s->env.stap_examples = session_getenv("KTAP_STAP_EXAMPLES");
 	if (s->opt.replay_dir)		/* --replay: the recording is the tracefs */
 		s->env.tracefs = s->opt.replay_dir;
 	s->tapset_eager = eager && *eager != '0';
@@ -440,6 +441,84 @@ static bool session_lazy(const struct ktap_session *s)
 	return !s->opt.dump && s->opt.last_pass > 1 && !s->tapset_eager;
 }
 
+/*
+ * --example NAME: the file NAME under stap's examples directory (one
+ * level of subdirectories, as the catalogue is laid out), or NULL.
+ */
+static const char *session_find_example(struct ktap_session *s, const char *name)
+{
+	const char *dir = s->env.stap_examples && *s->env.stap_examples ?
+			  s->env.stap_examples : "/usr/share/systemtap/examples";
+	const char *path = arena_printf(s->arena, "%s/%s", dir, name), *found = NULL;
+	DIR *d;
+	struct dirent *e;
+
+	if (access(path, R_OK) == 0)
+		return path;
+	if (!(d = opendir(dir)))
+		return NULL;
+	while (!found && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.')
+			continue;
+		path = arena_printf(s->arena, "%s/%s/%s", dir, e->d_name, name);
+		if (access(path, R_OK) == 0)
+			found = path;
+	}
+	closedir(d);
+	return found;
+}
+
+/* The main script's source id (-e, a file, --example NAME), or 0 after reporting. */
+static uint32_t session_main_source(struct ktap_session *s)
+{
+	const char *file = s->opt.script_file;
+	uint32_t id;
+
+	if (s->opt.script_text)
+		return src_add(&s->src, "<input>", s->opt.script_text, strlen(s->opt.script_text));
+	if (s->opt.example && file && !strchr(file, '/')) {
+		const char *path = session_find_example(s, file);
+
+		if (!path) {
+			diag_plain(&s->diag, DIAG_ERROR, "--example %s: no such script among "
+				   "stap's examples (%s; package systemtap-doc)", file,
+				   s->env.stap_examples && *s->env.stap_examples ?
+				   s->env.stap_examples : "/usr/share/systemtap/examples");
+			return 0;
+		}
+		s->opt.script_file = file = path;
+	}
+	id = src_load(&s->src, file);
+	if (!id)
+		diag_plain(&s->diag, DIAG_ERROR, "cannot read script %s: %s", file,
+			   strerror(errno));
+	return id;
+}
+
+/*
+ * -E SCRIPT: run beside the main script (stap's meaning), parsed as
+ * "<input>" sources of their own whose declarations join the script's.
+ */
+static void session_parse_extra(struct ktap_session *s, bool lazy)
+{
+	unsigned i, k;
+
+	for (i = 0; i < s->opt.nextra_scripts; i++) {
+		const char *text = s->opt.extra_scripts[i];
+		uint32_t id = src_add(&s->src, "<input>", text, strlen(text));
+		struct tok_vec toks = { 0 };
+		struct ast_file *f = session_parse_file(s, id, false, false, &toks);
+
+		for (k = 0; f && s->script && k < f->n; k++) {
+			s->script->decls = arena_grow(s->arena, s->script->decls, s->script->n,
+						      &s->script->cap, sizeof(*s->script->decls));
+			s->script->decls[s->script->n++] = f->decls[k];
+		}
+		if (lazy)
+			session_pull(s, &toks);
+	}
+}
+
 int session_parse(struct ktap_session *s)
 {
 	struct tok_vec toks = { 0 };
@@ -448,17 +527,10 @@ int session_parse(struct ktap_session *s)
 	/* None found: the driver says so when the script fails for it. */
 	s->tapset_dir = session_tapset_dir(s, &s->tapset_tried);
 	session_parse_library(s, true);		/* macros first: scripts use them */
-	if (s->opt.script_text)
-		id = src_add(&s->src, "<input>", s->opt.script_text,
-			     strlen(s->opt.script_text));
-	else
-		id = src_load(&s->src, s->opt.script_file);
-	if (!id) {
-		diag_plain(&s->diag, DIAG_ERROR, "cannot read script %s: %s",
-			   s->opt.script_file, strerror(errno));
+	if (!(id = session_main_source(s)))
 		return -1;
-	}
 	s->script = session_parse_file(s, id, false, false, &toks);
+	session_parse_extra(s, session_lazy(s));
 	if (session_lazy(s))
 		session_pull(s, &toks);
 	else

@@ -73,6 +73,15 @@ struct ktap_options {
 	unsigned nglobals;
 	bool no_time_limits;		/* --suppress-time-limits: no MAXACTION */
 	enum ktap_color color;		/* --color=WHEN */
+	const char **extra_scripts;	/* -E SCRIPT, in order */
+	unsigned nextra_scripts;
+	bool suppress_handler_errors;	/* --suppress-handler-errors */
+	bool no_global_display;		/* --no-global-var-display */
+	bool example;			/* --example: the script is one of stap's examples */
+	/* --rlimit-*: resource, soft limit (passes 1-3), the limit before */
+	struct { int resource; unsigned long long value; unsigned long long saved;
+		 bool set; } rlimits[5];
+	unsigned nrlimits;
 };
 
 struct ktap_session {

@@ -58,6 +58,7 @@ struct tgt_env {
 	const char *exec_path;		/* PATH: for process("NAME") */
 	const char *tmpdir;		/* TMPDIR: -i's scratch directory */
 	const char *procfs_dir;		/* KTAP_PROCFS_DIR: procfs probes' files */
+	const char *stap_examples;	/* KTAP_STAP_EXAMPLES: --example's directory */
 };
 
 struct ktap_target {

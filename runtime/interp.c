@@ -57,6 +57,8 @@ static void vm_report(struct rt_ctx *c)
 	const struct ir_loc *l = c->errloc < c->prog->nlocs ?
 				 &c->prog->locs[c->errloc] : NULL;
 
+	if (c->lim.suppress_errors)
+		return;
 	rt_report(c, RT_REPORT_ERROR, l, "%s", c->errmsg);
 	if (++c->errors > c->lim.maxerrors) {
 		c->failed = true;

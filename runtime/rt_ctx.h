@@ -70,6 +70,11 @@ struct rt_limits {
 	/* STP_PROCFS_BUFSIZE: a procfs file's contents without .maxsize(N);
 	   0 means stap's default, MAXSTRINGLEN. */
 	unsigned procfs_bufsize;
+	/* stap's --suppress-handler-errors: a handler's uncaught error ends
+	   that handler quietly (try { ... } catch { next }), uncounted. */
+	bool suppress_errors;
+	/* stap's --no-global-var-display: no globals printed at the end. */
+	bool no_autoprint;
 };
 
 enum rt_status {

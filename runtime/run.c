@@ -821,7 +821,7 @@ static void run_finish(struct run *r)
 		run_kind(r, IR_P_ERROR);
 	else if (!r->ctx.aborting) {
 		run_kind(r, IR_P_END);
-		if (!r->ctx.failed)
+		if (!r->ctx.failed && !r->ctx.lim.no_autoprint)
 			rt_autoprint(&r->ctx);
 	}
 	rt_timing_report(&r->ctx);

@@ -18,7 +18,7 @@ KIND is 0 for a value (`__entry->F = EXPR;`; `entry->` is the same) and 1 for a 
 from EXPR (`__assign_str(F, EXPR)`, `memcpy(__entry->F, EXPR, N)` into a
 char array, strscpy/strncpy/strlcpy).  Only exact copies count: EXPR
 must be an argument or a member chain of one (no casts, no arithmetic,
-no calls), the statement must be at the top level of TP_fast_assign (not
+no calls but the member accessors of ACCESSORS below), the statement must be at the top level of TP_fast_assign (not
 under an if), and the field must be written nowhere else.  '.' and '->'
 are both written '->', as in SystemTap's syntax.
 
@@ -33,6 +33,17 @@ import sys
 CHAIN = re.compile(r'^[A-Za-z_]\w*(?:(?:->|\.)[A-Za-z_]\w*)*$')
 IDENT = re.compile(r'[A-Za-z_]\w*$')
 STRCOPY = ('memcpy', 'strscpy', 'strscpy_pad', 'strncpy', 'strlcpy')
+# The kernel's one-argument inline accessors that read one member (as
+# 6.1 defines them for x86_64: task_cpu() reads thread_info's cpu with
+# THREAD_INFO_IN_TASK), and READ_ONCE(), which reads its argument: a copy
+# of ACCESSOR(CHAIN) is a copy of the member chain, so a tapset function
+# such as task_cpu($p) finds the field (sched_migrate_task's orig_cpu).
+ACCESSORS = {
+    'READ_ONCE': '%s',
+    'task_cpu': '%s->thread_info->cpu',
+    'task_pid_nr': '%s->pid',
+    'task_tgid_nr': '%s->tgid',
+}
 
 
 def strip_comments(text):
@@ -148,6 +159,14 @@ def statements(assign):
     return [s.strip() for s in out if s.strip()]
 
 
+def unwrap(expr):
+    """EXPR with a known accessor call around a member chain replaced by the chain."""
+    m = re.match(r'(\w+)\s*\((.*)\)$', expr, re.S)
+    if m and m.group(1) in ACCESSORS and CHAIN.match(re.sub(r'\s+', '', m.group(2))):
+        return ACCESSORS[m.group(1)] % m.group(2).strip()
+    return expr
+
+
 def one_copy(stmt, args, strings):
     """(FIELD, EXPR, KIND) when @stmt copies an argument expression exactly."""
     s = stmt.rstrip(';').strip()
@@ -170,7 +189,7 @@ def one_copy(stmt, args, strings):
             field, expr, kind = d.group(1), parts[1], 1
         else:
             return None
-    expr = expr.strip()
+    expr = unwrap(expr.strip())
     if not CHAIN.match(re.sub(r'\s+', '', expr)):
         return None
     root = re.match(r'\w+', expr).group(0)

@@ -245,6 +245,17 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 /* The canonical text of a fetchable expression, for names and -p2. */
 const char *sema_spec_text(struct arena *a, const struct ast_expr *e);
 
+/* ---- sema_badvars.c: --skip-badvars ---- */
+
+/*
+ * Is @e what stap substitutes 0 for when it cannot be read: a target
+ * ($var, @cast, @var, &...), or a memory read through one (or through
+ * the 0 one became)?
+ */
+bool sema_badvar_kind(struct ast_expr *e);
+/* Replace @e, which reported an error, with 0 or ""; its type. */
+enum sem_type sema_skip_badvar(struct sema_ctx *c, struct ast_expr *e);
+
 /* ---- sema_elide.c ---- */
 
 /* Mark an alias body's (cloned) statements elidable; drop the alias
@@ -284,6 +295,9 @@ bool sema_tparg_defined(struct sema_ctx *c, const struct tpf_event *ev, const st
 /* @cast(ARG, "T")->chain in a probe with a table entry (see sema_tparg_event). */
 enum sem_type sema_tparg_cast(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e);
 /* "$preempt, $prev, ..." of @ev's tracepoint, or NULL (for hints). */
+/* @defined(@cast(ARG, "T")->chain): the cast reads a field the record holds. */
+bool sema_tparg_cast_defined(struct sema_ctx *c, const struct tpf_event *ev,
+			     const struct ast_expr *e);
 const char *sema_tparg_arg_list(struct sema_ctx *c, const struct tpf_event *ev);
 /* kernel_string(ARG->chain) where the record holds the string: its type,
    or -1 when @e is not such a call. */

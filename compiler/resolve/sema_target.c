@@ -458,6 +458,8 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 		c->report = false;
 		ok = tg_cast_fetch(c, tg_event(c), ast_clone_expr(c->arena, e->a), &f) == 0;
 		c->report = report;
+	} else if (e->a->kind == AST_CAST && ev && sema_tparg_event(ev)) {
+		ok = sema_tparg_cast_defined(c, ev, e->a);
 	}
 	e->kind = AST_NUM;
 	e->num = ok;

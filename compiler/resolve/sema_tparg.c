@@ -317,6 +317,19 @@ enum sem_type sema_tparg_cast(struct sema_ctx *c, struct tpf_event *ev, struct a
 	return sema_tparg_target(c, ev, e);
 }
 
+bool sema_tparg_cast_defined(struct sema_ctx *c, const struct tpf_event *ev,
+			     const struct ast_expr *e)
+{
+	struct ast_expr *copy = ast_clone_expr(c->arena, e);
+	bool report = c->report, ok;
+
+	/* Quietly: a member this kernel lacks makes it undefined, not an error. */
+	c->report = false;
+	ok = tpa_cast_target(c, ev, copy) == 0 && sema_tparg_defined(c, ev, copy);
+	c->report = report;
+	return ok;
+}
+
 int sema_tparg_mem_call(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e)
 {
 	struct ast_expr *arg = e->args.n == 1 ? e->args.v[0] : NULL;

@@ -92,7 +92,10 @@ fi
 
 # -- 2. accepted, no effect ------------------------------------------------
 for opts in "-d kernel" "-d /bin/ls" --ldd --all-modules "-B CONFIG_DEBUG_INFO=y" -k \
-	--runtime=kernel --runtime=bpf --bpf; do
+	--runtime=kernel --runtime=bpf --bpf -P --prologue-searching --prologue-searching=never \
+	"-R /nonexistent" "--modinfo a=b" "--compatible 4.0" --check-version --disable-cache \
+	--poison-cache --use-server-on-error=no --sign-module --download-debuginfo=no \
+	--save-uprobes --privilege=stapdev; do
 	# shellcheck disable=SC2086  # the options split on blanks
 	run_ktap "$TMP" "$TMP/out" "$TMP/err" $opts -e 'probe begin { println("ran"); exit() }'
 	if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = ran ] && [ ! -s "$TMP/err" ]; then
@@ -118,6 +121,95 @@ fi
 run_ktap "$TMP" "$TMP/out" "$TMP/err" --suppress-time-limits -g -D MAXACTION=5 -e "$loop"
 expect_text "-g --suppress-time-limits: no budget, -D MAXACTION=5 included" 20000
 
+# -- 3b. the others with stap's meaning ---------------------------------------
+# -E SCRIPT runs beside the main one (repeatable), its errors located in it.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -E 'probe begin { println("E1") }' \
+	-E 'probe begin(1) { println("E2"); exit() }' -e 'probe begin { println("main") }'
+expect_text "-E twice beside -e: all three begin probes, in priority then source order" \
+	"$(printf 'main\nE1\nE2')"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -E 'probe begin { nosuch() }' -e 'probe begin { exit() }'
+if [ "$rc" -eq 1 ] && grep -q "^<input>:1:15: error: unknown function 'nosuch'" "$TMP/err"; then
+	ok "-E: an error in it points into its own text"
+else
+	not_ok "-E error location (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+# --suppress-handler-errors: try { ... } catch { next } around every handler.
+errs='probe begin { println("a"); error("boom"); println("b") } probe begin(1) { println("c"); exit() }'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" --suppress-handler-errors -e "$errs"
+if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = "$(printf 'a\nc')" ] && [ ! -s "$TMP/err" ]; then
+	ok "--suppress-handler-errors: the failing handler ends quietly, the run goes on, exit 0"
+else
+	not_ok "--suppress-handler-errors (exit status $rc)"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$errs"
+if [ "$rc" -eq 1 ] && grep -q '^ERROR: boom' "$TMP/err"; then
+	ok "without it the same error ends the run (MAXERRORS 0)"
+else
+	not_ok "the error without --suppress-handler-errors (exit status $rc)"
+fi
+# --no-global-var-display: the globals no end probe printed are not shown.
+g='global n, m; probe begin { n = 3; m["k"] = 4; exit() }'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$g"
+expect_text "without --no-global-var-display: the unprinted globals at the end" \
+	"$(printf 'n=3\nm["k"]=4')"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" --no-global-var-display -e "$g"
+if [ "$rc" -eq 0 ] && [ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ]; then
+	ok "--no-global-var-display: none"
+else
+	not_ok "--no-global-var-display (exit status $rc)"
+	diag_file "$TMP/out"
+fi
+# --vp ABCDE: the largest per-pass level is added to -v.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" --vp 002 -p2 -e 'probe begin { exit() }'
+if [ "$rc" -eq 0 ] && grep -q '^Target: kernel' "$TMP/err"; then
+	ok "--vp 002: verbosity 2 (ktap's -vv target line)"
+else
+	not_ok "--vp 002 (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+refused "--vp with a letter" "ktap: error: --vp expects up to 5 digits, one per pass (as stap), got '0x'" \
+	--vp 0x -e 'probe begin { exit() }'
+# --rlimit-*: limits on passes 1-3 only (stap's translator), not the run.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" --rlimit-fsize=1 -o "$TMP/big" \
+	-e 'probe begin { for (i = 0; i < 100; i++) println("0123456789"); exit() }'
+if [ "$rc" -eq 0 ] && [ "$(wc -c <"$TMP/big")" -eq 1100 ]; then
+	ok "--rlimit-fsize=1: the compile is limited, the run's 1100-byte output is not"
+else
+	not_ok "--rlimit-fsize (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+run_ktap "$TMP" "$TMP/out" "$TMP/err" --rlimit-as=10000000 -p2 -e 'probe begin { exit() }'
+if [ "$rc" -ne 0 ]; then
+	ok "--rlimit-as=10000000: 10 MB of address space is too little to compile, as in stap"
+else
+	not_ok "--rlimit-as=10000000 compiled"
+fi
+# --example NAME: one of stap's examples by its file name.
+mkdir -p "$TMP/ex/general"
+printf 'probe begin { println("from the examples"); exit() }\n' >"$TMP/ex/general/hi.stp"
+KTAP_STAP_EXAMPLES=$TMP/ex
+export KTAP_STAP_EXAMPLES
+run_ktap "$TMP" "$TMP/out" "$TMP/err" --example hi.stp
+expect_text "--example NAME: the script found in a subdirectory of stap's examples" \
+	"from the examples"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" --example nosuch.stp
+if [ "$rc" -eq 1 ] && grep -q "^ktap: error: --example nosuch.stp: no such script among stap's examples ($TMP/ex; package systemtap-doc)" "$TMP/err"; then
+	ok "--example of a name no example has: one line saying where it looked"
+else
+	not_ok "--example nosuch.stp (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+unset KTAP_STAP_EXAMPLES
+run_ktap "$TMP" "$TMP/out" "$TMP/err" --clean-cache
+if [ "$rc" -eq 0 ] && [ ! -s "$TMP/out" ] && [ ! -s "$TMP/err" ]; then
+	ok "--clean-cache: exits 0 at once (ktap keeps no cache)"
+else
+	not_ok "--clean-cache (exit status $rc)"
+fi
+
 # -- 4. refused ---------------------------------------------------------------
 S='probe begin { exit() }'
 refused "-m MODULE" "ktap: error: -m: ktap builds no kernel module to name; its probes live in a tracefs instance while ktap runs" \
@@ -137,6 +229,20 @@ refused "--use-server" "ktap: error: --use-server: compile servers build kernel 
 dyn="ktap: error: --runtime=dyninst: ktap has no Dyninst runtime, which instruments only the user's own processes without the kernel; ktap's probes are tracefs events (root)"
 refused "--runtime=dyninst" "$dyn" --runtime=dyninst -e "$S"
 refused "--dyninst" "$dyn" --dyninst -e "$S"
+for o in "--privilege=stapusr" "--privilege=stapsys" --unprivileged; do
+	refused "$o" "ktap: error: ${o%%=*}: ktap has no restricted mode for unprivileged users: its probes are tracefs events, which only root (or a tracefs owner) creates; run it as root" \
+		"$o" -e "$S"
+done
+refused "--list-servers" "ktap: error: --list-servers/--trust-servers: compile servers build kernel modules; ktap builds none" \
+	--list-servers -e "$S"
+refused "--sysroot" "ktap: error: --sysroot/--sysenv: ktap reads the files of the machine it runs on; to compile for another machine, save it there with --save-target DIR and use --target DIR here" \
+	--sysroot=/srv -e "$S"
+refused "--target-namespaces" "ktap: error: --target-namespaces: ktap's pid(), tid() and the like are the ids the kernel records, in the initial PID namespace; it has no namespace-aware tapset functions to retarget" \
+	--target-namespaces=1 -e "$S"
+refused "--monitor" "ktap: error: --monitor: stap's monitor is an interactive status window of its kernel module; ktap -v prints a progress line a second (events, losses, map sizes) instead" \
+	--monitor=2 -e "$S"
+refused "--interactive" "ktap: error: --interactive: ktap has no interactive mode (its -i reads a trace-cmd recording)" \
+	--interactive -e "$S"
 refused "--runtime=foo" "ktap: error: --runtime=foo: not a stap runtime (kernel, bpf or dyninst)" \
 	--runtime=foo -e "$S"
 

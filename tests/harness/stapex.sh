@@ -44,10 +44,19 @@ trap 'kill $wl 2>/dev/null; rm -rf "$TMP"' EXIT
 stap() { run_ktap "$dir" "$TMP/out" "$TMP/err" "$@"; }
 
 # clean NAME CMD: rc 0, no ERROR or WARNING line, no unexpected warning.
+# "WARNING: N events lost" is the report ktap owes when the machine's
+# other processes make more events than the reader keeps up with (the
+# examples tracing every read and write see a parallel build's; CI's
+# sanitizer build reads slowly): noted, not failed.  Exact counts are
+# checked by the tests that own the workload (live.sh, filter tests).
 clean() {
 	grep -E '^(ERROR|WARNING)|(error|warning):' "$TMP/err" |
 		grep -vE "$expected_warnings" >"$TMP/bad"
+	_lost=$(grep -xE 'WARNING: [0-9]+ events lost' "$TMP/bad")
+	grep -vxE 'WARNING: [0-9]+ events lost' "$TMP/bad" >"$TMP/bad2" || :
+	mv "$TMP/bad2" "$TMP/bad"
 	if [ "$rc" -eq 0 ] && [ -z "$why" ] && ! [ -s "$TMP/bad" ]; then
+		[ -n "$_lost" ] && echo "# $1: the machine's load: $_lost"
 		ok "$1: $2 exits 0 without errors or unexpected warnings"
 	else
 		not_ok "$1: $2 (exit status $rc${why:+, $why})"
@@ -123,6 +132,9 @@ for name in $(sed -n 's/^\([^#][^ ]*\) here$/\1/p' "$KTAP_SRCDIR/tests/stapex.li
 	process/futexes)
 		shape $name "'NAME[PID] lock ADDR contended N times, US avg us' lines, if any" \
 			-- '.*\[[0-9]+\] lock 0x[0-9a-f]+ contended [0-9]+ times, [0-9]+ avg us' ;;
+	process/migrate)
+		shape $name "'thread TID (bash) is migrating from A to B' lines, if any" \
+			-- 'thread [0-9]+ \(bash\) is migrating from [0-9]+ to [0-9]+ ' ;;
 	io/iostats)
 		shape $name "starting probe, the header and one line per process" \
 			'starting probe' "$(printf "$HDR8" '' '' '' read read '' write write)" \

@@ -28,10 +28,29 @@ m=$(grep -c '^TPARG_MAP(' "$def")
 if [ "$n" -gt 1000 ] && [ "$m" -gt 3000 ] &&
 	grep -qx 'TPARG_MAP("sched_switch", "prev->pid", "prev_pid", 0)' "$def" &&
 	grep -qx 'TPARG_MAP("task_rename", "comm", "newcomm", 1)' "$def" &&
+	grep -qx 'TPARG_MAP("sched_migrate_task", "p->thread_info->cpu", "orig_cpu", 0)' "$def" &&
 	! grep -q '^TPARG_MAP("sched_switch", "prev_state"' "$def"; then
 	ok "resolve_tparg.def: $n events, $m fields, sched_switch and task_rename as generated"
 else
 	not_ok "resolve_tparg.def ($n events, $m fields)"
+fi
+# task_cpu($p) through the tapset's @choose_defined(->cpu, ->thread_info->cpu):
+# the member this kernel lacks is undefined, not an error, and the other
+# is the field task_cpu(p) was copied into (stap's migrate.stp).
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe kernel.trace("sched:sched_migrate_task") {
+	printf("%d %d\n", task_cpu($p), @choose_defined($p->nosuch, $p->thread_info->cpu)) }'
+	if [ "$rc" -eq 0 ] &&
+		grep -qxF '  printf("%d %d\n", task_cpu<task=$p>(0), $orig_cpu);' "$TMP/out" &&
+		grep -qxF '  return $orig_cpu;' "$TMP/out"; then
+		ok "task_cpu(\$p) and @choose_defined on a tracepoint argument: the field of task_cpu(p)"
+	else
+		not_ok "task_cpu(\$p) on sched_migrate_task (exit status $rc)"
+		diag_file "$TMP/out"
+		diag_file "$TMP/err"
+	fi
+else
+	skip "task_cpu(\$p)" "no /sys/kernel/btf/vmlinux"
 fi
 # Without BTF: the same fields; a member is only "not recorded".
 KTAP_BTF=/nonexistent KTAP_TRACEFS=$KTAP_SRCDIR/tests/fixtures/tracefs
