@@ -721,7 +721,10 @@ static enum sem_type ty_expr(struct sema_ctx *c, struct ast_expr *e)
 	enum sem_type t = ty_expr_kind(c, e);
 
 	if (c->skipping && c->diag->errors > errors && sema_badvar_kind(e)) {
+		/* Forget the error, and its span: the sink skips an error at
+		   the span of the last one, which would then go unseen. */
 		c->diag->errors = errors;
+		memset(&c->diag->last, 0, sizeof(c->diag->last));
 		t = sema_skip_badvar(c, e);
 	}
 
