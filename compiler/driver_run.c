@@ -146,12 +146,8 @@ static int drv_prometheus_start(const struct ktap_session *s, struct run_options
 
 	for (i = 0; i < s->ir->nprobes; i++)
 		probes = probes || s->ir->probes[i].kind == IR_P_PROMETHEUS;
-	if (!s->opt.prometheus) {
-		if (probes && !s->opt.no_warnings)
-			fprintf(stderr, "WARNING: probe prometheus never runs without "
-				"--prometheus [ADDR:]PORT\n");
+	if (!s->opt.prometheus)	/* served as stap does: the procfs file "__prometheus" */
 		return 0;
-	}
 	if (!probes && !s->opt.no_warnings)
 		fprintf(stderr, "WARNING: --prometheus: the script has no prometheus probe: "
 			"every scrape's answer is empty\n");

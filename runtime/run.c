@@ -877,7 +877,8 @@ static int run_setup(struct run *r)
 		perror("ktap: signalfd");
 		return -1;
 	}
-	if (run_fifo_init(&r->fifo, r->prog, r->opt->procfs_dir, why, sizeof(why)) != 0) {
+	if (run_fifo_init(&r->fifo, r->prog, r->opt->procfs_dir, !r->opt->prom, why,
+			  sizeof(why)) != 0) {
 		fprintf(stderr, "ktap: error: %s\n", why);
 		return -1;
 	}

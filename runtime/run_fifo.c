@@ -25,6 +25,8 @@
  */
 #define _GNU_SOURCE
 #include "run_fifo.h"
+#include "run_prom.h"
+#include "buf.h"
 #include "rt_ctx.h"
 
 #include <errno.h>
@@ -51,7 +53,7 @@ static struct run_fifo_file *rf_file(struct run_fifo *ff, const char *name)
 		return NULL;
 	ff->f = nf;
 	nf = &ff->f[ff->n++];
-	*nf = (struct run_fifo_file){ name, NULL, 0, -1, false, -1 };
+	*nf = (struct run_fifo_file){ .name = name, .umask = -1, .fd = -1 };
 	return nf;
 }
 
@@ -89,7 +91,7 @@ static int rf_mkdir(struct run_fifo *ff)
 	return ff->made == strlen(ff->dir) || access(ff->dir, W_OK) == 0 ? 0 : -1;
 }
 
-int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir,
+int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir, bool prom_file,
 		  char *why, size_t whylen)
 {
 	unsigned i;
@@ -99,6 +101,13 @@ int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir,
 		const struct ir_probe *pr = &p->probes[i];
 		struct run_fifo_file *f;
 
+		if (pr->kind == IR_P_PROMETHEUS && prom_file) {
+			/* stap: probe prometheus = procfs("__prometheus").read */
+			if (!(f = rf_file(ff, "__prometheus")))
+				goto nomem;
+			f->prom = true;
+			continue;
+		}
 		if (pr->kind != IR_P_PROCFS_READ && pr->kind != IR_P_PROCFS_WRITE)
 			continue;
 		if (!(f = rf_file(ff, pr->procfs_file)))
@@ -266,6 +275,13 @@ unsigned run_fifo_serve(struct run_fifo *ff, struct rt_ctx *c)
 		c->pfs_max = rf_bufsize(&ff->f[i], c);
 		rf_run(&ff->f[i], c, IR_P_PROCFS_READ);
 		rf_write(fd, c->pfs_buf, c->pfs_len);
+		if (ff->f[i].prom) {	/* after a procfs("__prometheus") probe's text */
+			struct rt_buf body = { 0 };
+
+			run_prom_probes(c, &body);
+			rf_write(fd, body.p, body.len);
+			buf_free(&body);
+		}
 		close(fd);
 		served++;
 	}

@@ -16,6 +16,9 @@ struct run_fifo_file {
 	int64_t max;		/* the largest .maxsize(N) of its probes, or 0 */
 	int64_t umask;		/* .umask(N), or -1 */
 	bool write;		/* written by writers (.write probes), else read */
+	/* "__prometheus": the prometheus probes' answer, as stap's alias
+	   procfs("__prometheus").read has it (without --prometheus) */
+	bool prom;
 	int fd;			/* .write: ktap's end, both ways, or -1 */
 };
 
@@ -30,11 +33,12 @@ struct run_fifo {
 
 /*
  * The FIFOs of @p's procfs probes, made in directory @dir (created
- * when missing); a write probe's FIFO is held open from then on.  0, or -1 with the reason in @why.  A plan without
- * procfs probes makes nothing.  run_fifo_free() removes what this made,
+ * when missing); a write probe's FIFO is held open from then on; with
+ * @prom_file, the prometheus probes' "__prometheus" file too.  0, or -1 with
+ * the reason in @why.  A plan without such probes makes nothing.  run_fifo_free() removes what this made,
  * also after a failure.
  */
-int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir,
+int run_fifo_init(struct run_fifo *ff, const struct ir_prog *p, const char *dir, bool prom_file,
 		  char *why, size_t whylen);
 
 /* "KTAP_PROCFS_DIR=DIR" when there are FIFOs, else NULL: the -c

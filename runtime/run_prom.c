@@ -371,8 +371,7 @@ static void rp_answer(struct run_prom *p, struct run_prom_req *q, struct rt_buf 
 	pthread_mutex_unlock(&p->lock);
 }
 
-/* @c's prometheus probes into @body; false when one ended in an error. */
-static bool rp_probes(struct rt_ctx *c, struct rt_buf *body)
+bool run_prom_probes(struct rt_ctx *c, struct rt_buf *body)
 {
 	unsigned i, errors = c->errors;
 
@@ -398,7 +397,7 @@ void run_prom_serve(struct run_prom *p, struct rt_ctx *c, void (*state)(void *ar
 		return;
 	while ((q = rp_next(p, &at))) {
 		state(arg, catch_up ? at : 0);
-		rp_answer(p, q, &body, !rp_probes(c, &body));
+		rp_answer(p, q, &body, !run_prom_probes(c, &body));
 	}
 }
 

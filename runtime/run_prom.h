@@ -47,6 +47,10 @@ void run_prom_stop(struct run_prom *p);
 bool run_prom_own(const struct run_prom *p, int tid);
 
 /* The descriptor that is readable when a request waits; -1 for NULL. */
+/* @c's prometheus probes into @body (each one's $value appended); false
+   when one ended in an error.  Also for the "__prometheus" file (run_fifo.c). */
+bool run_prom_probes(struct rt_ctx *c, struct rt_buf *body);
+
 int run_prom_fd(const struct run_prom *p);
 
 

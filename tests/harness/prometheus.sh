@@ -230,10 +230,22 @@ else
 fi
 
 # shellcheck disable=SC2016
-run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe prometheus { $value = "x 1\n" }
-probe begin { exit() }'
-expect_err "probe prometheus without --prometheus: a warning, and the script runs" 0 \
-	"WARNING: probe prometheus never runs without --prometheus [ADDR:]PORT"
+# Without --prometheus, as in stap: the procfs file __prometheus (stap's
+# alias is procfs("__prometheus").read), one run of the probes per reader.
+KTAP_PROCFS_DIR=$TMP/pfs
+export KTAP_PROCFS_DIR
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global n
+probe prometheus { n++; $value = sprintf("x %d\n", n) }
+probe prometheus { $value = "y 2\n" }' -c "sh -c 'cat $TMP/pfs/__prometheus; cat $TMP/pfs/__prometheus'"
+if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = "$(printf 'x 1\ny 2\nx 2\ny 2')" ] &&
+	[ ! -s "$TMP/err" ] && [ ! -e "$TMP/pfs" ]; then
+	ok "probe prometheus without --prometheus: the procfs file __prometheus, as stap; removed at the end"
+else
+	not_ok "probe prometheus without --prometheus (exit status $rc)"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+unset KTAP_PROCFS_DIR
 run_ktap "$TMP" "$TMP/out" "$TMP/err" --prometheus 0 -e 'probe begin { exit() }'
 sed -i '/^ktap: serving metrics at /d' "$TMP/err"
 expect_err "--prometheus without a prometheus probe: a warning" 0 \

@@ -5,6 +5,7 @@
 # and on system-call tracepoints and their returns; jiffies() between
 # the values /proc/timer_list shows before and after; the stack
 # functions over backtrace(); print_ubacktrace_brief() and umodname()
+# (also of an address no symbol covers)
 # over a uprobe's user stack; user_mode(), addr() and uaddr() in
 # timer.profile ticks.
 # shellcheck source=tests/harness/lib.sh
@@ -114,6 +115,27 @@ EOS
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$KTAP_BUILDDIR/tests/tools/ktap-getppid 3000000" prof.stp
 expect_text "timer.profile: user_mode(), addr(), uaddr(), modname()/umodname() of the tick" \
 	"user ticks yes, kernel ticks yes, inconsistent 0"
+
+# 6. umodname() of an address no symbol covers (the stripped shell's own
+# code: usymdata() is "0xADDR [FILE+0xOFF/0xSIZE]"): the file only.
+cat >"$TMP/umod.stp" <<'EOS'
+global files, ticks
+probe timer.profile {
+	if (pid() != target() || !user_mode() || backtrace() == "") next
+	ticks++
+	m = umodname(uaddr())
+	files[isinstr(m, "+0x") ? m : substr(m, 0, 1) == "/" ? "a path" : m]++
+}
+probe end {
+	foreach (f in files)
+		printf("%s\n", f)
+	printf("ticks %s\n", ticks ? "yes" : "no")
+}
+EOS
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "sh -c 'i=0; while [ \$i -lt 1000000 ]; do i=\$((i+1)); done'" umod.stp
+expect_text "umodname() of an address without a symbol: the module's path, without +OFF/SIZE" \
+	"a path
+ticks yes"
 
 tfs_guard_end "tracefs as before"
 done_testing

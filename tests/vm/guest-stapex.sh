@@ -226,6 +226,16 @@ for name in $(sed -n 's/^\([^#][^ ]*\) vm$/\1/p' /tests/stapex.list); do
 		# Audit is off (no auditd): audit_log_end() sees no record.
 		shape $name "'EXECNAME[TID] MESSAGE' and stack lines, if any" \
 			'' '[^[]+\[[0-9]+\] .*' ' *0x[0-9a-f]+ : .*' ;;
+	process/sleepingBeauties)
+		# Waits of 10 ms or more on a completion, if any in 1 s.
+		shape $name "'thread TID (NAME) impatient after/bored for N ms' and stack lines, if any" \
+			'' 'thread [0-9]+ \(.*\) (impatient after|bored for) [0-9]+ ms' ' *0x[0-9a-f]+ : .*' '' ;;
+	profiling/timeout)
+		# timer.s(1) may or may not fire within -T 1: its screen, if any.
+		esc=$(printf '\033')
+		shape $name "its table of timeouts per process, if the second came" \
+			'' "(${esc}\\[1;1H${esc}\\[J)?  pid \\|   poll  select   epoll  itimer   futex nanosle  signal\\| process" \
+			' *[0-9]+ \|( +[0-9]+){7}\| .*' ;;
 	profiling/fntimes)
 		# Reports only a call 2.5 times slower than the slowest so far.
 		shape $name "'function F well over maximum time' lines, if any" \
