@@ -268,7 +268,7 @@ int drv_stap_option(struct ktap_session *s, int c, const char *arg)
 		   no module to build, embed data in or keep.  No-ops. */
 		return 0;
 	case DRV_OPT_SKIP_BADVARS:
-		s->opt.skip_badvars = true;	/* sema_type.c */
+		s->opt.skip_badvars = true;	/* sema_badvars.c */
 		return 0;
 	case DRV_OPT_SUPPRESS_TIME_LIMITS:
 		s->opt.no_time_limits = true;	/* with -g: drv_stap_options_done() */
