@@ -38,6 +38,9 @@ static const char drv_help[] =
 	"  -L PATTERN     ... with their target variables and types\n"
 	"  -g             guru mode: accept embedded C in the parser (never run)\n"
 	"  -u             unoptimized: do not elide unused code\n"
+	"  --skip-badvars a target variable ktap cannot read ($var, @cast(),\n"
+	"                 a memory read through one) is 0, or \"\" where a\n"
+	"                 string is read, without an error, as stap's\n"
 	"  -I DIR         look for tapset files in DIR too\n"
 	"  -D NAME=VALUE  set a runtime limit (MAXMAPENTRIES, MAXACTION, ...)\n"
 	"  -o FILE        write the script's output to FILE\n"
@@ -379,7 +382,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		longopts[n++] = own[k];
 	for (k = 0; drv_stap_longopts[k].name && n + 1 < sizeof(longopts) / sizeof(longopts[0]); k++)
 		longopts[n++] = drv_stap_longopts[k];
-	longopts[n] = (struct option){ NULL, 0, NULL, 0 };
+	longopts[n] = (struct option){ NULL, 0, NULL, 0 };	/* the end */
 
 	opterr = 0;
 	optind = 1;
@@ -472,7 +475,8 @@ static int drv_pass2(struct ktap_session *s)
 {
 	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
 				 s->opt.list == 2, .target = &s->target,
-				 .unoptimized = s->opt.unoptimized };
+				 .unoptimized = s->opt.unoptimized,
+				 .skip_badvars = s->opt.skip_badvars };
 	struct drv_timer t;
 
 	drv_timer_start(&t);
@@ -686,7 +690,7 @@ out:
 static void drv_fuzz_passes(struct ktap_session *s, FILE *out)
 {
 	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
-				 false, &s->target, false };
+				 false, &s->target, false, false };
 	/* A fixed maxactive: no CPU count read per input. */
 	struct lower_options lo = { .buffer_kb = s->opt.buffer_mb * 1024, .kretactive = 1,
 				    .tracefs = s->target.tracefs };

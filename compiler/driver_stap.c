@@ -20,6 +20,7 @@
 const struct option drv_stap_longopts[] = {
 	{ "ldd", no_argument, NULL, DRV_OPT_LDD },
 	{ "all-modules", no_argument, NULL, DRV_OPT_ALL_MODULES },
+	{ "skip-badvars", no_argument, NULL, DRV_OPT_SKIP_BADVARS },
 	{ "suppress-time-limits", no_argument, NULL, DRV_OPT_SUPPRESS_TIME_LIMITS },
 	{ "runtime", required_argument, NULL, DRV_OPT_RUNTIME },
 	{ "dyninst", no_argument, NULL, DRV_OPT_DYNINST },
@@ -265,6 +266,9 @@ int drv_stap_option(struct ktap_session *s, int c, const char *arg)
 		/* Symbols come from the running system when the run needs
 		   them (kallsyms, the probed programs' ELF files); there is
 		   no module to build, embed data in or keep.  No-ops. */
+		return 0;
+	case DRV_OPT_SKIP_BADVARS:
+		s->opt.skip_badvars = true;	/* sema_badvars.c */
 		return 0;
 	case DRV_OPT_SUPPRESS_TIME_LIMITS:
 		s->opt.no_time_limits = true;	/* with -g: drv_stap_options_done() */

@@ -65,6 +65,7 @@ struct ktap_options {
 	bool json;			/* --format json: JSON Lines (doc/json.md) */
 	const char *prometheus;		/* --prometheus [ADDR:]PORT (doc/prometheus.md) */
 	bool unoptimized;		/* -u: no elision of unused code */
+	bool skip_badvars;		/* --skip-badvars: 0 for unreadable $vars */
 	bool warnings_fatal;		/* -W: warnings are errors */
 	int list;			/* -l 1, -L 2: list probe points */
 	int dump;			/* --dump-functions 1, --dump-probe-aliases 2 */

@@ -100,9 +100,11 @@ How ktap's tapset differs from SystemTap's, in general:
   `fp32_to_fp64()`) are builtins (runtime/rt_float.c) on the IEEE 754
   bits of a double carried in a long, as stap's.
 - A tapset file may have probes of its own, not aliases (argv.stp's
-  begin probe that fills `argv`): as in stap, they belong to a script
-  that names one of the file's globals (and does not declare it itself),
-  and to no other.
+  begin probe that fills `argv`): as in stap, which pulls a tapset file
+  in whole when it resolves one of its names, they belong to a script
+  that uses the file: names one of its globals or calls one of its
+  functions (and does not declare that name itself), directly or through
+  the functions and probes of another file it uses; and to no other.
 - `pp()` is the concrete point a probe runs for
   (`kernel.trace("syscalls:sys_enter_read")`), the builtin `pn()` the
   point as the script names it, wildcards expanded (`syscall.read`, an

@@ -277,8 +277,14 @@ static void pp_arg_code(struct pp_state *st, const struct token *t)
 		arg = f->args[t->num - 1];
 	}
 	v = arena_alloc(st->pp->arena, sizeof(*v));
-	st->errors += lex_text(st->pp->arena, st->pp->diag, arg, strlen(arg),
-			       t->span, v);
+	if (lex_text(st->pp->arena, st->pp->diag, arg, strlen(arg), t->span, v)) {
+		/* The error quotes the argument's text at $N: say where it
+		   came from (an install check's `0x$(grep ...)` that found
+		   nothing, say). */
+		st->errors++;
+		diag_note(st->pp->diag, t->span, "command line argument $%lld is \"%s\"",
+			  (long long)t->num, arg);
+	}
 	if (v->n)
 		pp_push(st, v->v, v->n, 0, NULL, 0, t->span);
 }

@@ -611,12 +611,9 @@ int rdwarf_fetch(struct arena *a, const struct fetch_site *fn, const char *var,
 	return rdwarf_walk(a, &l, chain, out, err, errlen);
 }
 
-/* A struct, union or typedef named @name anywhere in @dw ("struct x"). */
-static bool rdwarf_named_type(Dwarf *dw, const char *name, Dwarf_Die *out)
+/* A definition of tag @want named @n at the top of a CU of @dw. */
+static bool rdwarf_find_type(Dwarf *dw, int want, const char *n, Dwarf_Die *out)
 {
-	int want = !strncmp(name, "struct ", 7) ? DW_TAG_structure_type :
-		   !strncmp(name, "union ", 6) ? DW_TAG_union_type : DW_TAG_typedef;
-	const char *n = want == DW_TAG_typedef ? name : strchr(name, ' ') + 1;
 	Dwarf_Off off = 0, next;
 	Dwarf_Die cu, child;
 	size_t hsize;
@@ -637,6 +634,22 @@ static bool rdwarf_named_type(Dwarf *dw, const char *name, Dwarf_Die *out)
 		off = next;
 	}
 	return false;
+}
+
+/*
+ * A struct, union or typedef named @name anywhere in @dw: "struct x" and
+ * "union x" by tag; a bare name ("file"), as stap looks one up, a
+ * typedef, else a struct, else a union of that name.
+ */
+static bool rdwarf_named_type(Dwarf *dw, const char *name, Dwarf_Die *out)
+{
+	if (!strncmp(name, "struct ", 7))
+		return rdwarf_find_type(dw, DW_TAG_structure_type, name + 7, out);
+	if (!strncmp(name, "union ", 6))
+		return rdwarf_find_type(dw, DW_TAG_union_type, name + 6, out);
+	return rdwarf_find_type(dw, DW_TAG_typedef, name, out) ||
+	       rdwarf_find_type(dw, DW_TAG_structure_type, name, out) ||
+	       rdwarf_find_type(dw, DW_TAG_union_type, name, out);
 }
 
 int rdwarf_cast(struct arena *a, const struct fetch_site *fn, const char *value,

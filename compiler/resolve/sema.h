@@ -36,6 +36,7 @@ struct sema_input {
 	bool list_vars;		/* -L: keep what alias bodies set (sema_list_vars) */
 	const struct ktap_target *target;	/* what ktap compiles for */
 	bool unoptimized;	/* -u: keep unused alias locals */
+	bool skip_badvars;	/* --skip-badvars: unreadable targets are 0 or "" */
 };
 
 /*

@@ -42,6 +42,7 @@ struct sema_ctx {
 	enum sem_type (*type_expr)(struct sema_ctx *c, struct ast_expr *e);
 	bool changed;			/* inference made progress */
 	bool report;			/* final round: report problems */
+	bool skipping;			/* --skip-badvars' muted round (sema_type.c) */
 	unsigned alias_depth;
 	bool syscall_warned;		/* user strings shown as addresses */
 	bool tracefs_said;		/* "no tracefs to read" reported */
@@ -243,6 +244,17 @@ enum ast_mem sema_mem_fn(const char *name);
 struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed);
 /* The canonical text of a fetchable expression, for names and -p2. */
 const char *sema_spec_text(struct arena *a, const struct ast_expr *e);
+
+/* ---- sema_badvars.c: --skip-badvars ---- */
+
+/*
+ * Is @e what stap substitutes 0 for when it cannot be read: a target
+ * ($var, @cast, @var, &...), or a memory read through one (or through
+ * the 0 one became)?
+ */
+bool sema_badvar_kind(struct ast_expr *e);
+/* Replace @e, which reported an error, with 0 or ""; its type. */
+enum sem_type sema_skip_badvar(struct sema_ctx *c, struct ast_expr *e);
 
 /* ---- sema_elide.c ---- */
 

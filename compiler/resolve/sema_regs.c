@@ -103,9 +103,14 @@ static int sreg_returnval(struct sema_ctx *c, struct ast_expr *e, struct tpf_eve
  * int_arg(N) and the others in a system call's entry tracepoint: its Nth
  * argument field (the tracepoint records the arguments, in order, after
  * __syscall_nr), as the register would hold it: the low 32 bits
- * sign-extended (s32) or zero-extended (u32), else all 64.  Its return
- * tracepoint has none (stap's return probes read stale registers):
- * @entry(int_arg(N)) reads the entry's.
+ * sign-extended (s32) or zero-extended (u32), else all 64.  In its
+ * return tracepoint stap's tracepoint-based syscall tapset
+ * (tp_syscall.NAME.return) reads the user registers the system call
+ * saved at its entry, which hold the arguments still: the return
+ * record has none, so the value is the entry's, @entry(int_arg(N)),
+ * paired per thread.  (A system call that replaces the task's registers,
+ * execve() or rt_sigreturn(), gives the entry's values too.)  In a
+ * function there is no @entry(): an error.
  */
 static int sreg_syscall_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev,
 			    const char *type, int64_t n)
@@ -114,6 +119,17 @@ static int sreg_syscall_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_e
 	struct src_span at = e->span;
 	unsigned i, k = 0;
 
+	if (strncmp(ev->name, "sys_enter_", 10) != 0 && !c->func && !c->entry) {
+		struct ast_expr *call = arena_alloc(c->arena, sizeof(*call));
+
+		*call = *e;
+		memset(e, 0, sizeof(*e));
+		e->kind = AST_ENTRY;
+		e->span = e->op_span = call->span;
+		e->a = call;
+		c->changed = true;
+		return (int)c->type_expr(c, e);
+	}
 	if (strncmp(ev->name, "sys_enter_", 10) != 0) {
 		if (c->report)
 			diag_error(c->diag, e->op_span, "%s(%lld) reads an argument of the "

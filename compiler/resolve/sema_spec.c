@@ -315,8 +315,9 @@ static const char *spc_text(struct arena *a, const struct ast_expr *e)
 	FILE *m;
 	const char *s;
 
-	if (e->kind == AST_CALL && e->args.n == 1)
-		return arena_printf(a, "%s(%s)", spc_mem_name(sema_mem_fn(e->str)),
+	if (e->kind == AST_CALL && e->args.n == 1)	/* kernel_int(x), int_arg(1) */
+		return arena_printf(a, "%s(%s)", sema_mem_fn(e->str) != AST_MEM_NONE ?
+				    spc_mem_name(sema_mem_fn(e->str)) : e->str,
 				    spc_text(a, e->args.v[0]));
 	if (e->kind == AST_BINARY)
 		return arena_printf(a, "%s %s %s", spc_text(a, e->a), ast_op_spelling(e->op),

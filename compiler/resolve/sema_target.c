@@ -591,11 +591,27 @@ static const struct btf *tg_cast_btf(struct sema_ctx *c, const struct fetch_site
 {
 	const char *m = e->module;
 
-	if (!m || !*m)
+	if ((!m || !*m) && (uf->btf || !uf->kernel))
 		return uf->btf;
+	/* A kprobe.function() has no types of its own: stap's default
+	   module for a kernel probe is the kernel. */
+	if (!m || !*m)
+		m = "kernel";
 	if (!strcmp(m, "kernel") || !strncmp(m, "kernel<", 7))
 		return relf_kernel_btf(c->in->up, c->arena, NULL, err, errlen);
 	return relf_kernel_btf(c->in->up, c->arena, m, err, errlen);
+}
+
+/*
+ * Whether @e's type comes from BTF: in a kernel probe with BTF, and in a
+ * kernel probe without DWARF of its own (kprobe.function()) when the
+ * type is the kernel's or a module's.
+ */
+static bool tg_cast_by_btf(const struct fetch_site *uf, const struct ast_expr *e)
+{
+	if (uf->btf)
+		return true;
+	return uf->kernel && (!uf->file || !uf->file->dw);
 }
 
 /*
@@ -614,7 +630,7 @@ static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 
 	if (tg_fetch_addr(c, ev, e->a, &base) != 0)
 		return -1;
-	if (uf->btf) {
+	if (tg_cast_by_btf(uf, e)) {
 		btf = tg_cast_btf(c, uf, e, err, sizeof(err));
 		if (btf && rbtf_cast_at(c->arena, btf, base.expr, base.off, base.name, e->str,
 				      &e->chain, f, err, sizeof(err)) == 0)
@@ -695,6 +711,12 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 	} else if (e->kind == AST_CAST && ev->dyn_func) {
 		if (tg_cast_fetch(c, ev, e, &f) != 0)
 			return -1;
+	} else if (e->kind == AST_ENTRY) {
+		sema_err(c, e->span, "%s is a value saved at the function's entry: the return's "
+			 "event cannot read memory through it (its fetch arguments see only the "
+			 "registers at the return); read through it at the entry instead, inside "
+			 "@entry()", sema_spec_text(c->arena, e));
+		return -1;
 	} else {
 		sema_err(c, e->span, "this is not an address the kernel can fetch at the probe: "
 		       "use a target variable ($ptr, $p->member), a @cast() chain, or one of "

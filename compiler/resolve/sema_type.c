@@ -197,6 +197,23 @@ static struct sem_sym *ty_base(struct sema_ctx *c, struct ast_expr *base,
 
 /* ---- expressions ---- */
 
+/*
+ * stap's downward inference: an untyped variable or array element used
+ * where a value of type @t is expected (compared with one, assigned to
+ * one, passed as a typed parameter, returned from a typed function)
+ * takes @t.  Without it a variable only ever read there, like a global
+ * a tapset function returns, stays untyped.
+ */
+static void ty_infer(struct sema_ctx *c, struct ast_expr *e, enum sem_type t)
+{
+	struct ast_expr *v = e->kind == AST_INDEX ? e->a : e;
+
+	if (t == SEM_UNKNOWN || t == SEM_STATS || v->kind != AST_VAR || !v->sym ||
+	    v->sym->type != SEM_UNKNOWN)
+		return;
+	ty_unify(c, &v->sym->type, t, e->span, v->sym->name);
+}
+
 static enum sem_type ty_var(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct sem_sym *s = ty_scalar(c, e);
@@ -254,6 +271,8 @@ static enum sem_type ty_assign(struct sema_ctx *c, struct ast_expr *e)
 	switch (e->op) {
 	case AST_OP_SET:
 		ty_unify(c, slot, rt, e->span, s->name);
+		if (rt == SEM_UNKNOWN)
+			ty_infer(c, e->b, *slot);
 		if (*slot == SEM_STATS)
 			sema_err(c, e->op_span, "statistics only take values with '<<<'");
 		return *slot;
@@ -312,10 +331,10 @@ static enum sem_type ty_binary(struct sema_ctx *c, struct ast_expr *e)
 		else if (l == SEM_STATS || r == SEM_STATS)
 			sema_err(c, e->op_span, "cannot compare statistics; use @count, @sum, ...");
 		/* Pass a known type to an untyped variable on the other side. */
-		if (l == SEM_UNKNOWN && r != SEM_UNKNOWN && e->a->sym && e->a->kind == AST_VAR)
-			ty_unify(c, &e->a->sym->type, r, e->a->span, e->a->sym->name);
-		if (r == SEM_UNKNOWN && l != SEM_UNKNOWN && e->b->sym && e->b->kind == AST_VAR)
-			ty_unify(c, &e->b->sym->type, l, e->b->span, e->b->sym->name);
+		if (l == SEM_UNKNOWN)
+			ty_infer(c, e->a, r);
+		if (r == SEM_UNKNOWN)
+			ty_infer(c, e->b, l);
 		return SEM_LONG;
 	default:
 		ty_want(c, e->a, SEM_LONG, "an operand of an arithmetic or logical operator");
@@ -643,9 +662,8 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 		ty_unify(c, &f->locals[i]->type, t, e->args.v[i]->span,
 			 f->locals[i]->name);
 		/* A typed parameter types an untyped variable passed to it. */
-		if (t == SEM_UNKNOWN && e->args.v[i]->kind == AST_VAR && e->args.v[i]->sym)
-			ty_unify(c, &e->args.v[i]->sym->type, f->locals[i]->type,
-				 e->args.v[i]->span, e->args.v[i]->sym->name);
+		if (t == SEM_UNKNOWN)
+			ty_infer(c, e->args.v[i], f->locals[i]->type);
 	}
 	return f->ret;
 }
@@ -699,7 +717,16 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 
 static enum sem_type ty_expr(struct sema_ctx *c, struct ast_expr *e)
 {
+	unsigned errors = c->diag->errors;
 	enum sem_type t = ty_expr_kind(c, e);
+
+	if (c->skipping && c->diag->errors > errors && sema_badvar_kind(e)) {
+		/* Forget the error, and its span: the sink skips an error at
+		   the span of the last one, which would then go unseen. */
+		c->diag->errors = errors;
+		memset(&c->diag->last, 0, sizeof(c->diag->last));
+		t = sema_skip_badvar(c, e);
+	}
 
 	if (t == SEM_STATS && e->kind != AST_HIST && e->kind != AST_VAR &&
 	    e->kind != AST_INDEX)
@@ -779,11 +806,16 @@ static void ty_delete(struct sema_ctx *c, struct ast_expr *e)
 
 static void ty_return(struct sema_ctx *c, struct ast_stmt *s)
 {
+	enum sem_type t;
+
 	if (!c->func)
 		return;		/* pass 1 reported it */
-	if (s->e)
-		ty_unify(c, &c->func->ret, ty_expr(c, s->e), s->e->span,
-			 "the return value");
+	if (!s->e)
+		return;
+	t = ty_expr(c, s->e);
+	ty_unify(c, &c->func->ret, t, s->e->span, "the return value");
+	if (t == SEM_UNKNOWN)
+		ty_infer(c, s->e, c->func->ret);
 }
 
 static void ty_stmts(struct sema_ctx *c, struct ast_stmt_list *l, unsigned loops)
@@ -890,6 +922,25 @@ static void ty_unresolved(struct sema_ctx *c, struct sem_sym **v, unsigned n)
 	}
 }
 
+/*
+ * --skip-badvars, when the rounds have settled: a round with the
+ * diagnostics muted in which every target that reports an error becomes
+ * 0 (ty_skip_badvar).  At that point what fails cannot be resolved by a
+ * later round.  True when it changed something: more rounds follow.
+ */
+static bool ty_skip_round(struct sema_ctx *c)
+{
+	struct diag_sink saved = *c->diag;
+
+	c->diag->muted = true;
+	c->report = c->skipping = true;
+	c->changed = false;
+	ty_round(c);
+	c->report = c->skipping = false;
+	*c->diag = saved;
+	return c->changed;
+}
+
 void sema_types(struct sema_ctx *c)
 {
 	struct sem_prog *p = c->prog;
@@ -899,7 +950,7 @@ void sema_types(struct sema_ctx *c)
 	for (round = 0; round < SEMA_MAX_ROUNDS; round++) {
 		c->changed = false;
 		ty_round(c);
-		if (!c->changed)
+		if (!c->changed && !(c->in->skip_badvars && ty_skip_round(c)))
 			break;
 	}
 	c->report = true;

@@ -2,9 +2,9 @@
 # stapex.sh - SystemTap's example scripts that need no kprobes, on this
 # kernel (TAP): the "here" lines of tests/stapex.list, each run as stap's
 # install check runs it (the test_installcheck: line of NAME.meta, ktap
-# for stap), with a background workload (a loop running ktap-getppid and
-# cat) so that the examples tracing system calls, reads, forks, execs,
-# signals and waits see events.  Per example: exit status 0, no ERROR or
+# for stap), with a background workload (a loop running ktap-getppid,
+# cat and the shell's kill -0) so that the examples tracing system calls,
+# reads, forks, execs, signals, kill() and waits see events.  Per example: exit status 0, no ERROR or
 # WARNING line and no compile warning but the expected ones (below), and
 # the shape of its output: its header lines, and every line in the
 # example's own formats, with at least one data line where the workload
@@ -32,6 +32,7 @@ expected_warnings="variable '[a-z_]+' of [a-z_.]+: this kernel has no kprobes|kp
 	while :; do
 		"$GP" 50 >/dev/null
 		cat /etc/hostname >/dev/null
+		kill -0 $$ 2>/dev/null	# a kill() that sends nothing
 		sleep 0.05
 	done
 ) &
@@ -224,6 +225,13 @@ for name in $(sed -n 's/^\([^#][^ ]*\) here$/\1/p' "$KTAP_SRCDIR/tests/stapex.li
 			'TIME {24}UID   PPID    PID {11}COMM ARGS' \
 			"$CTIME +[0-9]+ +[0-9]+ +[0-9]+ +ktap-getppid .*" \
 			-- "$CTIME +[0-9]+ +[0-9]+ +[0-9]+ +.*" '.*' ;;
+	lwtools/killsnoop-nd)
+		# RESULT is int_arg(1) in the return: the entry's target pid
+		# (stap's tracepoint-based syscall probes), not the result.
+		shape $name "its header and one line per kill(), the workload's kill -0" \
+			'FROM   COMMAND      SIG   TO     RESULT' \
+			'[0-9]+ +.+ +0 +[0-9]+ +-?[0-9]+' \
+			-- '[0-9]+ +.+ +[0-9]+ +[0-9]+ +-?[0-9]+' ;;
 	lwtools/rwtime-nd)
 		shape $name "read and write latency histograms" \
 			'Tracing read/write syscalls\.\.\. Hit Ctrl-C to end\.' \

@@ -172,6 +172,21 @@ else
 	diag_file "$TMP/err"
 fi
 
+# @cast()'s bare type name, as stap looks one up (a typedef, a struct, a
+# union): "req" is struct req, read from the file's DWARF.
+cast='probe process("'"$X86"'").function("handle") { print(@cast($r, "TYPE")->in->y) }'
+run_ktap "$TMP" "$TMP/bare" "$TMP/err" -p3 -e "$(echo "$cast" | sed 's/TYPE/req/')"
+bare_rc=$rc
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e "$(echo "$cast" | sed 's/TYPE/struct req/')"
+if [ "$bare_rc" -eq 0 ] && [ "$rc" -eq 0 ] && cmp -s "$TMP/bare" "$TMP/out" &&
+	grep -q 'r_cast_in_y=+24(' "$TMP/out"; then
+	ok "@cast(\$r, \"req\"): the bare name is struct req, as in stap"
+else
+	not_ok "@cast(\$r, \"req\") (exit status $bare_rc, then $rc)"
+	diag_file "$TMP/err"
+	diag_file "$TMP/bare"
+fi
+
 # A machine ktap has no calling convention for: a clear error.
 cp "$A64" "$TMP/other"
 printf '\003\000' | dd of="$TMP/other" bs=1 seek=18 conv=notrunc 2>/dev/null # e_machine = EM_386

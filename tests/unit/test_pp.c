@@ -90,6 +90,21 @@ static void test_argument_out_of_range(void **state)
 	fe_free(f);
 }
 
+/* A $N whose text is not code: the error, then a note quoting the argument. */
+static void test_argument_bad_text(void **state)
+{
+	char a1[] = "0x";
+	char *args[] = { a1, NULL };
+	struct fe *f = fe_parse_args("probe begin { print($1) }", args);
+
+	(void)state;
+	assert_int_equal(f->rc, -1);
+	assert_int_equal(f->s.diag.errors, 1);
+	assert_non_null(strstr(f->err, "<input>:1:21: error: invalid hexadecimal number '0x'"));
+	assert_non_null(strstr(f->err, "<input>:1:21: note: command line argument $1 is \"0x\""));
+	fe_free(f);
+}
+
 static void test_unterminated_conditional(void **state)
 {
 	struct fe *f = fe_parse("%( arch == \"x86_64\" %? probe begin { }");
@@ -129,6 +144,7 @@ int main(void)
 		cmocka_unit_test(test_macros),
 		cmocka_unit_test(test_script_arguments),
 		cmocka_unit_test(test_argument_out_of_range),
+		cmocka_unit_test(test_argument_bad_text),
 		cmocka_unit_test(test_unterminated_conditional),
 		cmocka_unit_test(test_unknown_macro),
 		cmocka_unit_test(test_vercmp),
