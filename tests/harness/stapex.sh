@@ -176,15 +176,16 @@ for name in $(sed -n 's/^\([^#][^ ]*\) here$/\1/p' "$KTAP_SRCDIR/tests/stapex.li
 			'     PID Syscall                          Process          Error           Count' \
 			-- '' ' *[0-9]+ [a-z0-9_]+ +.* E[A-Z0-9]+ +[0-9]+' ;;
 	profiling/pf3)
-		# k:MODULE:SYMBOL or u:FILE:SYMBOL (hex where none covers it)
+		# k:MODULE:SYMBOL or u:FILE:SYMBOL (hex where none covers it;
+		# a FILE may have blanks: "/memfd:NAME (deleted)")
 		shape $name "the sample count and the top functions" \
-			'--- [0-9]+ samples recorded:' '[ku]:[^:]+:[^ ]+ *	 *[0-9]+' -- '' ;;
+			'--- [0-9]+ samples recorded:' '[ku]:.+:[^ ]+ *	 *[0-9]+' -- '' ;;
 	profiling/pf4)
 		# (a stack of more than MAXSTRINGLEN bytes is cut, as in stap)
 		shape $name "the sample count, hits per CPU and their stacks" \
 			'--- [0-9]+ samples recorded:' '[0-9]+ hits on cpu [0-9]+' -- '' \
 			'<no kernel backtrace at timer\.profile\.tick>' \
-			'[^ ]+( \[[^]]+\])?' ;;
+			'[^ ]+( (\[[^]]*\]?)?)?' ;;
 	profiling/thread-times)
 		shape $name "its header and one line per thread" \
 			' +comm +tid +%user %kernel \(of [0-9]+ ticks\)' \
