@@ -347,11 +347,46 @@ void kp_text_free(struct kp_text *t)
 	memset(t, 0, sizeof(*t));
 }
 
-char *kp_expand(const char *text, int target, const char *session)
+/* The placeholder at @text, written into @out (room for 48 bytes);
+   returns its length in @text, 0 when there is none. */
+static size_t kp_placeholder(const char *text, const struct kp_env *env, char *out,
+			     size_t *n)
 {
-	size_t len = strlen(text) + 1, n = 0;
+	const char *session = env ? env->session : NULL;
+	unsigned long long d;
+	char *end;
+	int64_t m;
+
+	if (!strncmp(text, "$TARGET", 7)) {
+		*n += (size_t)sprintf(out, "%d", env ? env->target : 0);
+		return 7;
+	}
+	if (!strncmp(text, "$KTAP", 5)) {
+		*n += (size_t)sprintf(out, "%d", (int)getpid());
+		return 5;
+	}
+	if (!strncmp(text, "$PID", 4)) {
+		if (session && strlen(session) < 40)
+			*n += (size_t)sprintf(out, "%s", session + 5);
+		else
+			*n += (size_t)sprintf(out, "%d", (int)getpid());
+		return 4;
+	}
+	if (!strncmp(text, "$WALL%", 6) && text[6] >= '1' && text[6] <= '9') {
+		d = strtoull(text + 6, &end, 10);
+		if (d > 1000000000000000000ull)
+			return 0;
+		m = (env ? env->wall_ns : 0) % (int64_t)d;
+		*n += (size_t)sprintf(out, "%lld", (long long)(m < 0 ? m + (int64_t)d : m));
+		return (size_t)(end - text);
+	}
+	return 0;
+}
+
+char *kp_expand(const char *text, const struct kp_env *env)
+{
+	size_t len = strlen(text) + 1, n = 0, k;
 	char *out = malloc(len + 64), *grown;
-	int k;
 
 	while (out && *text) {
 		if (n + 48 > len + 64) {
@@ -363,16 +398,9 @@ char *kp_expand(const char *text, int target, const char *session)
 			}
 			out = grown;
 		}
-		k = !strncmp(text, "$TARGET", 7) ? 7 : !strncmp(text, "$KTAP", 5) ? 5 :
-		    !strncmp(text, "$PID", 4) ? 4 : 0;
-		if (!k) {
+		k = kp_placeholder(text, env, out + n, &n);
+		if (!k)
 			out[n++] = *text++;
-			continue;
-		}
-		if (k == 4 && session && strlen(session) < 40)
-			n += (size_t)sprintf(out + n, "%s", session + 5);
-		else
-			n += (size_t)sprintf(out + n, "%d", k == 7 ? target : (int)getpid());
 		text += k;
 	}
 	if (out)

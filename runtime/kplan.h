@@ -23,14 +23,15 @@
  *
  * Ownership: a plan and everything it points to belong to whoever built
  * it (the compiler's arena); the runtime only reads them.  Strings may
- * hold the placeholders $PID, $KTAP and $TARGET, replaced at apply time
- * (kp_expand()).
+ * hold the placeholders $PID, $KTAP, $TARGET and $WALL%D, replaced at
+ * apply time (kp_expand()).
  */
 #ifndef KTAP_RT_KPLAN_H
 #define KTAP_RT_KPLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* ---- dynamic events (kprobe_events, uprobe_events) ---- */
 
@@ -258,26 +259,41 @@ void kp_text_free(struct kp_text *t);
 const char *kp_dyn_file(const struct kp_dynevent *d);
 
 /*
- * kp_expand - @text with the plan's placeholders replaced: $TARGET by
- * @target, $KTAP by ktap's own pid (filters), $PID by what follows
- * "ktap_" in the session name @session (the instance and dynamic-event
- * group are ktap_$PID: ktap_<pid>_<tag>, tfs.h), or by the pid when
- * @session is NULL (a replay).  Returns a malloc'd string (NULL: out of
- * memory).
+ * What the placeholders stand for in one session: the values a plan is
+ * applied with (the caller's; kp_expand() only reads them).
  */
-char *kp_expand(const char *text, int target, const char *session);
+struct kp_env {
+	int target;		/* $TARGET: the -c/-x target's pid, 0: none */
+	/* $PID: what follows "ktap_" in the session name (the instance and
+	   dynamic-event group are ktap_$PID: ktap_<pid>_<tag>, tfs.h);
+	   NULL: ktap's pid (a replay, -p3) */
+	const char *session;
+	/* $WALL%D (D a decimal number): this offset modulo D, the part of
+	   CLOCK_REALTIME - the trace clock that a division by D of a
+	   wall-clock time sees (lower_latency.c's gettimeofday_us/ms/s()
+	   pairs); rtb_event_ns() adds the same offset in user space */
+	int64_t wall_ns;
+};
+
+/*
+ * kp_expand - @text with the plan's placeholders replaced: $TARGET by
+ * @env->target, $KTAP by ktap's own pid (filters), $PID by the session
+ * (struct kp_env), $WALL%D by @env->wall_ns modulo D.  Returns a
+ * malloc'd string (NULL: out of memory).
+ */
+char *kp_expand(const char *text, const struct kp_env *env);
 
 struct tfs;
 
 /*
  * kplan_apply - write every object of @p into @t's instance (or the
- * tracing dir), in order, with placeholders expanded (@target for
- * $TARGET).  Returns the number of objects applied: @p->n on success;
+ * tracing dir), in order, with placeholders expanded by @env (its
+ * session is @t's name, whatever @env->session says).  Returns the number of objects applied: @p->n on success;
  * fewer when one was refused, with the reason on stderr ("ERROR: ...",
  * naming the probe), in which case the caller undoes that many with
  * kplan_undo().
  */
-unsigned kplan_apply(const struct kp_plan *p, struct tfs *t, int target);
+unsigned kplan_apply(const struct kp_plan *p, struct tfs *t, const struct kp_env *env);
 
 /*
  * kplan_perf_hold - open the KP_PERF object @o (a disabled perf event on
@@ -292,7 +308,7 @@ int kplan_perf_hold(const struct kp_obj *o, const char *root, char *err, size_t 
  * by its own undo text.  Every step runs even when one fails.  Returns
  * 0, or -1 with the first failure in @err (@errlen bytes; may be NULL).
  */
-int kplan_undo(const struct kp_plan *p, unsigned n, struct tfs *t, int target,
+int kplan_undo(const struct kp_plan *p, unsigned n, struct tfs *t, const struct kp_env *env,
 	       char *err, size_t errlen);
 
 #endif

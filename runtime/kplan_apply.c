@@ -21,13 +21,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* @t's path and line with placeholders expanded for session @session;
-   -1: out of memory. */
-static int kp_expand_text(const struct kp_text *t, const char *line, int target,
-			  const char *session, char **path, char **text)
+/* @t's path and line with placeholders expanded by @env; -1: out of
+   memory. */
+static int kp_expand_text(const struct kp_text *t, const char *line,
+			  const struct kp_env *env, char **path, char **text)
 {
-	*path = kp_expand(t->path, target, session);
-	*text = kp_expand(line, target, session);
+	*path = kp_expand(t->path, env);
+	*text = kp_expand(line, env);
 	if (*path && *text)
 		return 0;
 	free(*path);
@@ -136,7 +136,7 @@ static int kp_apply_event_pid(struct tfs *t, int target)
 }
 
 /* Write object @o; 0 or -1 (reason on stderr). */
-static int kp_apply_one(const struct kp_obj *o, struct tfs *t, int target)
+static int kp_apply_one(const struct kp_obj *o, struct tfs *t, const struct kp_env *env)
 {
 	struct kp_text txt;
 	char *path, *text;
@@ -145,12 +145,12 @@ static int kp_apply_one(const struct kp_obj *o, struct tfs *t, int target)
 	if (o->kind == KP_PERF)	/* a perf event: the caller holds it (live.c) */
 		return 0;
 	if (o->kind == KP_OPTION && o->u.option.kind == KP_OPT_EVENT_PID)
-		return kp_apply_event_pid(t, target);
+		return kp_apply_event_pid(t, env->target);
 	if (kp_render(o, &txt) != 0) {
 		fprintf(stderr, "ERROR: kernel plan: %s\n", strerror(errno));
 		return -1;
 	}
-	if (kp_expand_text(&txt, txt.line, target, tfs_name(t), &path, &text) != 0) {
+	if (kp_expand_text(&txt, txt.line, env, &path, &text) != 0) {
 		kp_text_free(&txt);
 		fprintf(stderr, "ERROR: kernel plan: %s\n", strerror(ENOMEM));
 		return -1;
@@ -165,28 +165,38 @@ static int kp_apply_one(const struct kp_obj *o, struct tfs *t, int target)
 	return rc;
 }
 
-static int kp_undo_one(const struct kp_obj *o, struct tfs *t, int target,
+static int kp_undo_one(const struct kp_obj *o, struct tfs *t, const struct kp_env *env,
 		       char *err, size_t errlen);
 
-unsigned kplan_apply(const struct kp_plan *p, struct tfs *t, int target)
+/* @env with @t's name as the session. */
+static struct kp_env kp_env_of(const struct kp_env *env, const struct tfs *t)
 {
+	struct kp_env e = *env;
+
+	e.session = tfs_name(t);
+	return e;
+}
+
+unsigned kplan_apply(const struct kp_plan *p, struct tfs *t, const struct kp_env *env)
+{
+	struct kp_env e = kp_env_of(env, t);
 	char ignored[TFS_ERRLEN];
 	unsigned i;
 
 	for (i = 0; i < p->n; i++) {
-		if (kp_apply_one(&p->objs[i], t, target) == 0)
+		if (kp_apply_one(&p->objs[i], t, &e) == 0)
 			continue;
 		/* A refused filter stays readable with the kernel's error
 		   text in it: undo the refused object too, quietly (the
 		   removal of what was never created fails, harmlessly). */
-		kp_undo_one(&p->objs[i], t, target, ignored, sizeof(ignored));
+		kp_undo_one(&p->objs[i], t, &e, ignored, sizeof(ignored));
 		break;
 	}
 	return i;
 }
 
 /* Remove object @o; 0 or -1 with the reason in @err. */
-static int kp_undo_one(const struct kp_obj *o, struct tfs *t, int target,
+static int kp_undo_one(const struct kp_obj *o, struct tfs *t, const struct kp_env *env,
 		       char *err, size_t errlen)
 {
 	struct kp_text txt;
@@ -201,7 +211,7 @@ static int kp_undo_one(const struct kp_obj *o, struct tfs *t, int target,
 		kp_text_free(&txt);
 		return 0;
 	}
-	rc = kp_expand_text(&txt, txt.undo, target, tfs_name(t), &path, &text);
+	rc = kp_expand_text(&txt, txt.undo, env, &path, &text);
 	if (rc != 0) {
 		snprintf(err, errlen, "kernel plan: %s", strerror(ENOMEM));
 	} else {
@@ -215,16 +225,17 @@ static int kp_undo_one(const struct kp_obj *o, struct tfs *t, int target,
 	return rc;
 }
 
-int kplan_undo(const struct kp_plan *p, unsigned n, struct tfs *t, int target,
+int kplan_undo(const struct kp_plan *p, unsigned n, struct tfs *t, const struct kp_env *env,
 	       char *err, size_t errlen)
 {
+	struct kp_env e = kp_env_of(env, t);
 	char msg[TFS_ERRLEN];
 	int rc = 0;
 
 	if (n > p->n)
 		n = p->n;
 	while (n-- > 0) {
-		if (kp_undo_one(&p->objs[n], t, target, msg, sizeof(msg)) == 0 || rc)
+		if (kp_undo_one(&p->objs[n], t, &e, msg, sizeof(msg)) == 0 || rc)
 			continue;
 		rc = -1;
 		if (err && errlen)

@@ -34,7 +34,7 @@ char **names_new(const struct ir_prog *p, const char *session)
 	for (i = 0; names && i < p->nevents; i++) {
 		names[i] = NULL;
 		if (asprintf(&raw, "%s/%s", p->events[i].system, p->events[i].name) >= 0) {
-			names[i] = kp_expand(raw, 0, session);
+			names[i] = kp_expand(raw, &(struct kp_env){ .session = session });
 			free(raw);
 		}
 	}
@@ -56,7 +56,7 @@ struct live {
 	struct rdr *rdr;
 	const struct kp_plan *plan;	/* what live_arm() applied: */
 	unsigned applied;		/* its first objects, undone at close */
-	int target;
+	struct kp_env env;		/* session: the instance's name */
 	int guard;			/* pipe to the guardian, -1: none */
 	int *perf;			/* the plan's KP_PERF fds, held for the run */
 	unsigned nperf;
@@ -113,7 +113,7 @@ static void live_perf_release(struct live *l)
 	l->perf = NULL;
 }
 
-static int live_arm(struct live *l, const struct ir_prog *p, int target)
+static int live_arm(struct live *l, const struct ir_prog *p, const struct kp_env *env)
 {
 	char err[TFS_ERRLEN], name[64];
 	struct tfs_options to = { .root = l->opt.root };
@@ -137,10 +137,11 @@ static int live_arm(struct live *l, const struct ir_prog *p, int target)
 		return -1;
 	}
 	l->plan = &p->kplan;
-	l->target = target;
+	l->env = *env;
+	l->env.session = tfs_name(l->tfs);
 	if (live_perf_hold(l, &p->kplan) != 0)
 		return -1;
-	l->applied = kplan_apply(&p->kplan, l->tfs, target);
+	l->applied = kplan_apply(&p->kplan, l->tfs, &l->env);
 	return l->applied == p->kplan.n ? 0 : -1;
 }
 
@@ -156,14 +157,14 @@ static int live_record_headers(struct live *l, char **names, unsigned n)
 	return -1;
 }
 
-static struct rdr *live_open(void *ctx, const struct ir_prog *p, int target)
+static struct rdr *live_open(void *ctx, const struct ir_prog *p, const struct kp_env *env)
 {
 	struct live *l = ctx;
 	struct rdr_options ro = { .tap = l->opt.record ? tdw_page : NULL,
 				  .tap_ctx = l->opt.record };
 	char **names, err[TFS_ERRLEN];
 
-	if (live_arm(l, p, target) != 0 || !(names = names_new(p, tfs_name(l->tfs))))
+	if (live_arm(l, p, env) != 0 || !(names = names_new(p, tfs_name(l->tfs))))
 		return NULL;
 	l->rdr = rdr_open_live(tfs_instance_dir(l->tfs), (const char *const *)names,
 			       p->nevents, &ro, err, sizeof(err));
@@ -193,7 +194,7 @@ static void live_close(void *ctx)
 	rdr_close(l->rdr);
 	l->rdr = NULL;
 	if (l->tfs && l->plan &&
-	    kplan_undo(l->plan, l->applied, l->tfs, l->target, err, sizeof(err)) != 0)
+	    kplan_undo(l->plan, l->applied, l->tfs, &l->env, err, sizeof(err)) != 0)
 		fprintf(stderr, "WARNING: %s\n", err);
 	l->plan = NULL;
 	live_perf_release(l);
@@ -242,7 +243,7 @@ static void live_missed(void *ctx, const struct ir_prog *p, int64_t *missed)
 	free(path);
 	for (i = 0; profile && i < p->nevents; i++) {
 		if (!p->events[i].kprobe_pp ||
-		    !(name = kp_expand(p->events[i].name, 0, tfs_name(l->tfs))))
+		    !(name = kp_expand(p->events[i].name, &l->env)))
 			continue;
 		missed[i] = live_profile_missed(profile, name);
 		free(name);
@@ -254,8 +255,8 @@ static void live_missed(void *ctx, const struct ir_prog *p, int64_t *missed)
 static char *live_read_hist(void *ctx, const char *system, const char *event, size_t *len)
 {
 	struct live *l = ctx;
-	char *path, *text, *sys = l->tfs ? kp_expand(system, l->target, tfs_name(l->tfs)) : NULL;
-	char *ev = sys ? kp_expand(event, l->target, tfs_name(l->tfs)) : NULL;
+	char *path, *text, *sys = l->tfs ? kp_expand(system, &l->env) : NULL;
+	char *ev = sys ? kp_expand(event, &l->env) : NULL;
 
 	if (!ev || asprintf(&path, "%s/events/%s/%s/hist", tfs_instance_dir(l->tfs),
 			    sys, ev) < 0) {
@@ -280,8 +281,8 @@ static int live_hist_cmd(void *ctx, const struct kp_obj *o, const char *line)
 
 	if (!l->tfs || kp_render(o, &t) != 0)
 		return -1;
-	text = kp_expand(line, l->target, tfs_name(l->tfs));
-	path = kp_expand(t.path, l->target, tfs_name(l->tfs));
+	text = kp_expand(line, &l->env);
+	path = kp_expand(t.path, &l->env);
 	if (text && path && tfs_write(l->tfs, path, text, t.global) == 0)
 		rc = 0;
 	else

@@ -38,13 +38,13 @@ void recorded_free(struct recorded *rc)
 	free(rc);
 }
 
-static struct rdr *recorded_open(void *ctx, const struct ir_prog *p, int target)
+static struct rdr *recorded_open(void *ctx, const struct ir_prog *p, const struct kp_env *env)
 {
 	struct recorded *rc = ctx;
 	char **names = names_new(p, NULL), err[1024];
 	const char *const *n = (const char *const *)names;
 
-	(void)target;
+	(void)env;
 	if (!names)
 		return NULL;
 	rc->rdr = rc->tracedat ?

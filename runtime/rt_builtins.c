@@ -616,21 +616,25 @@ static int64_t rtb_clock(clockid_t id, int64_t unit)
  */
 static int64_t rtb_event_ns(struct rt_ctx *c, clockid_t id)
 {
-	int64_t m1, r;
-
 	if (!c->ev || !c->ev->ts)
 		return rtb_clock(id, 1);
 	if (id == CLOCK_MONOTONIC)
 		return (int64_t)c->ev->ts;
-	/* The REALTIME - MONOTONIC offset, taken once per run: sampled per
-	   call it jitters by the time between the two clock reads, more
-	   than a short function takes (gettimeofday_ns() - @entry(...)). */
-	if (!c->boot_offset_ns) {
-		m1 = rtb_clock(CLOCK_MONOTONIC, 1);
-		r = rtb_clock(CLOCK_REALTIME, 1);
-		c->boot_offset_ns = r - (m1 + (rtb_clock(CLOCK_MONOTONIC, 1) - m1) / 2);
-	}
+	/* The REALTIME - MONOTONIC offset, taken once per run (run.c takes
+	   it before the plan is applied: the kernel's gettimeofday_us()
+	   pairs divide by it too, lower_latency.c): sampled per call it
+	   jitters by the time between the two clock reads, more than a
+	   short function takes (gettimeofday_ns() - @entry(...)). */
+	if (!c->boot_offset_ns)
+		c->boot_offset_ns = rt_wall_offset_ns();
 	return (int64_t)c->ev->ts + c->boot_offset_ns;
+}
+
+int64_t rt_wall_offset_ns(void)
+{
+	int64_t m1 = rtb_clock(CLOCK_MONOTONIC, 1), r = rtb_clock(CLOCK_REALTIME, 1);
+
+	return r - (m1 + (rtb_clock(CLOCK_MONOTONIC, 1) - m1) / 2);
 }
 
 static enum rt_status rtb_context(struct rt_ctx *c, unsigned id,

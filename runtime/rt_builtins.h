@@ -20,4 +20,11 @@ enum rt_status rt_builtin(struct rt_ctx *c, unsigned id, struct rt_value *args,
 enum rt_status rt_format(struct rt_ctx *c, int fmt, struct rt_value *args,
 			 unsigned n, struct rt_buf *out, uint32_t loc);
 
+/*
+ * CLOCK_REALTIME - CLOCK_MONOTONIC now, in ns (the instance's trace
+ * clock is "mono"): what gettimeofday_*() add to an event's timestamp
+ * (rt_ctx.boot_offset_ns, taken once per run).
+ */
+int64_t rt_wall_offset_ns(void);
+
 #endif

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #include "run.h"
 #include "reader.h"
+#include "rt_builtins.h"
 #include "fileio.h"
 #include "run_child.h"
 #include "run_progress.h"
@@ -913,8 +914,14 @@ static int run_setup(struct run *r)
 	r->procs.comm = r->opt->source.comm;
 	r->procs.comm_ctx = r->opt->source.ctx;
 	if (r->prog->nevents) {
+		struct kp_env env = { .target = r->ctx.target_pid };
+
+		/* One wall-clock offset for the run, known before the plan is
+		   applied ($WALL%D in gettimeofday_us() latency pairs). */
+		r->ctx.boot_offset_ns = rt_wall_offset_ns();
+		env.wall_ns = r->ctx.boot_offset_ns;
 		r->source_open = true;
-		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, r->ctx.target_pid);
+		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, &env);
 		if (!r->rdr || run_resolve_fields(r) != 0 || run_resolve_track(r) != 0 ||
 		    run_pair_stacks(r) != 0)
 			return -1;

@@ -14,8 +14,9 @@ struct ksym_table;
 struct run_prom;
 
 /*
- * Where records come from.  open() arms the kernel side for target pid
- * @target (0: none) and returns a reader over the plan's events in
+ * Where records come from.  open() arms the kernel side with @env's
+ * values for the plan's placeholders (the -c/-x target's pid, 0: none;
+ * ktap's wall-clock offset) and returns a reader over the plan's events in
  * ir_prog.events order, or NULL after printing "ERROR: ..." (with
  * nothing left behind in the kernel).  stop() ends recording before the
  * final drain (NULL when there is nothing to stop, as in a replay).
@@ -23,7 +24,7 @@ struct run_prom;
  * path once open() was called, even if open() failed.
  */
 struct run_source {
-	struct rdr *(*open)(void *ctx, const struct ir_prog *p, int target);
+	struct rdr *(*open)(void *ctx, const struct ir_prog *p, const struct kp_env *env);
 	void (*stop)(void *ctx);
 	void (*close)(void *ctx);
 	/*

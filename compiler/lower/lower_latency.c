@@ -51,9 +51,16 @@
  * of the records' timestamps, which is what common_timestamp gives (in
  * ns; the hist names ktap's clock so the kernel does not switch the
  * instance to "global").  gettimeofday_us/ms/s() truncate each
- * wall-clock time ((b+off)/1000 - (a+off)/1000 depends on ktap's offset,
- * and common_timestamp.usecs rounds each timestamp): those pairs stay in
- * user space.  "/ D" (D > 0 a constant) is exact as the statistic's
+ * wall-clock time: (b+off)/D - (a+off)/D (D = 1000, 10^6, 10^9) depends
+ * on ktap's offset off = CLOCK_REALTIME - CLOCK_MONOTONIC, not on b - a
+ * alone (and common_timestamp.usecs rounds instead of truncating).  It
+ * equals (b+R)/D - (a+R)/D with R = off mod D, so A's variable is
+ * common_timestamp+R, B passes its own common_timestamp+R with it, and
+ * the statistic's value key is e/D-s/D on the synthetic event: exact,
+ * since 6.1 divides values of 2^20 and more exactly and monotonic
+ * timestamps are past 2^20 ns (1 ms after boot).  R is the plan's
+ * $WALL%D, filled in from the offset run.c takes before applying it,
+ * the one rtb_event_ns() adds in user space.  "/ D" (D > 0 a constant) is exact as the statistic's
  * value key lat.buckets=D (hist_field_bucket: (lat / D) * D), read back
  * divided by D; the kernel's expression x/D is not (6.1
  * div_by_mult_and_shift rounds up below 2^20).
@@ -251,21 +258,33 @@ static unsigned ll_size(const struct lw_ctx *c, const struct lower_options *opt,
 	return (unsigned)(n < LL_SIZE_MIN ? LL_SIZE_MIN : n > LL_SIZE_MAX ? LL_SIZE_MAX : n);
 }
 
-/* Why the clocks of @l give another difference in the kernel, or NULL. */
-static const char *ll_clock_why(const struct ll_pair *l)
+/*
+ * Why the clocks of @l give another difference in the kernel, or NULL;
+ * sets l->wall for gettimeofday_us/ms/s().  Those truncate each
+ * wall-clock time: (b + off) / D - (a + off) / D, which depends on
+ * ktap's wall-clock offset off, not only on b - a.  With R = off mod D
+ * it is (b + R) / D - (a + R) / D: both timestamps, shifted by R (the
+ * plan's $WALL%D, filled in when it is applied), go to the synthetic
+ * event, whose value key divides each (ll_emit_pair).
+ */
+static const char *ll_clock_why(struct ll_pair *l)
 {
 	unsigned i;
 
 	for (i = 0; i < l->na; i++)
 		if (l->ca[i] != l->cb)
 			return "the two timestamps come from different clocks";
-	if (l->cb == IR_BI_GETTIMEOFDAY_NS || l->cb == IR_BI_LOCAL_CLOCK_NS)
-		return NULL;
-	/* (b + off) / 1000 - (a + off) / 1000 depends on ktap's wall-clock
-	   offset, which the kernel's timestamps lack; common_timestamp.usecs
-	   rounds each timestamp instead. */
-	return "a difference of gettimeofday_us/ms/s() values truncates each wall-clock "
-	       "time, which the kernel cannot (use (gettimeofday_ns() - t) / 1000)";
+	switch (l->cb) {
+	case IR_BI_GETTIMEOFDAY_US: l->wall = 1000; break;
+	case IR_BI_GETTIMEOFDAY_MS: l->wall = 1000000; break;
+	case IR_BI_GETTIMEOFDAY_S: l->wall = 1000000000; break;
+	default: l->wall = 0; break;
+	}
+	/* The value key is already an expression: no .buckets on it. */
+	if (l->wall && l->div > 1)
+		return "a difference of gettimeofday_us/ms/s() values divided again needs "
+		       "user space (divide a gettimeofday_ns() difference instead)";
+	return NULL;
 }
 
 /* Why the starts of @l cannot be lowered, or NULL. */
@@ -338,8 +357,10 @@ static const char *ll_why(struct lw_ctx *c, const struct lower_options *opt,
 	if ((why = ll_clock_why(l)))
 		return why;
 	/* x / N in the kernel's expressions is not exact (6.1
-	   div_by_mult_and_shift rounds up below 2^20); .buckets=N is. */
-	l->exact = ur.exact || !sp->globals[l->stat]->read || l->div > 1;
+	   div_by_mult_and_shift rounds up below 2^20); .buckets=N is.  A
+	   wall-clock difference is an expression, which vals= cannot
+	   print: a key. */
+	l->exact = ur.exact || !sp->globals[l->stat]->read || l->div > 1 || l->wall;
 	if (l->nsk + (l->exact ? 1 : 0) > LL_MAX_KEYS)
 		return "the kernel's hists have at most 3 keys (the value is one)";
 	for (i = 0; i < l->nsk; i++)
@@ -409,6 +430,14 @@ static const struct tpf_event *ll_start_event(const struct lw_ctx *c, const stru
 	return l->entry ? ev->dyn_entry : ev;
 }
 
+/* "common_timestamp", or for a wall clock "common_timestamp+$WALL%D"
+   (ll_clock_why). */
+static const char *ll_stamp(struct lw_ctx *c, const struct ll_pair *l)
+{
+	return l->wall ? arena_printf(c->arena, "common_timestamp+$WALL%%%lld",
+				      (long long)l->wall) : "common_timestamp";
+}
+
 /*
  * The start hists: "hist:keys=K:ktap_tsN=common_timestamp" on each A,
  * one named hist when there are several, so that they share one
@@ -426,7 +455,7 @@ static void ll_emit_starts(struct lw_ctx *c, const struct ll_pair *l, unsigned n
 
 	ka->field = l->entry ? "common_pid" : ll_key(c->sp->probes[l->a[0]], l->ka[0], &f);
 	va->name = ts;
-	va->expr = "common_timestamp";
+	va->expr = ll_stamp(c, l);
 	for (i = 0; i < l->na; i++) {
 		const struct tpf_event *ev = ll_start_event(c, l, i);
 
@@ -450,13 +479,13 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	const char *synth = arena_printf(c->arena, "ktap_$PID_lat%u", n);
 	const char *ts = arena_printf(c->arena, "ktap_ts%u", n);
 	const char *lat = arena_printf(c->arena, "ktap_lat%u", n);
-	unsigned nsk = l->nsk, i;
-	struct kp_synth_field *sf = arena_alloc(c->arena, (1 + nsk) * sizeof(*sf));
+	unsigned nsk = l->nsk, nv = l->wall ? 2 : 1, i;	/* e, s or lat */
+	struct kp_synth_field *sf = arena_alloc(c->arena, (nv + nsk) * sizeof(*sf));
 	struct kp_hist_key *kb = arena_alloc(c->arena, sizeof(*kb));
 	struct kp_hist_key *ks = arena_alloc(c->arena, (LL_MAX_KEYS + 1) * sizeof(*ks));
-	struct kp_hist_var *vb = arena_alloc(c->arena, sizeof(*vb));
+	struct kp_hist_var *vb = arena_alloc(c->arena, 2 * sizeof(*vb));
 	struct kp_hist_action *act = arena_alloc(c->arena, sizeof(*act));
-	const char **params = arena_alloc(c->arena, (1 + nsk) * sizeof(*params));
+	const char **params = arena_alloc(c->arena, (nv + nsk) * sizeof(*params));
 	const char **vals = arena_alloc(c->arena, sizeof(*vals));
 	const struct tpf_field *f;
 	struct ll_skey sk[LL_MAX_KEYS];
@@ -467,29 +496,41 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	sf[0].type = "u64";
 	sf[0].name = "lat";
 	params[0] = arena_printf(c->arena, "$%s", lat);
+	if (l->wall) {	/* the end's and the start's shifted timestamps */
+		sf[0].name = "e";
+		sf[1].type = "u64";
+		sf[1].name = "s";
+		params[0] = arena_printf(c->arena, "$ktap_e%u", n);
+		params[1] = arena_printf(c->arena, "$%s", ts);
+	}
 	for (i = 0; i < nsk; i++) {	/* the statistic's keys ride along */
 		ll_stat_key(b, l->sk[i], &sk[i]);
-		params[1 + i] = sk[i].param;
-		sf[1 + i].type = sk[i].type;
-		sf[1 + i].name = sk[i].len ? arena_printf(c->arena, "k%u[%u]", i, sk[i].len) :
-					     arena_printf(c->arena, "k%u", i);
+		params[nv + i] = sk[i].param;
+		sf[nv + i].type = sk[i].type;
+		sf[nv + i].name = sk[i].len ? arena_printf(c->arena, "k%u[%u]", i, sk[i].len) :
+					      arena_printf(c->arena, "k%u", i);
 	}
 	o = (struct kp_obj){ .kind = KP_SYNTH,
-			     .u.synth = { .name = synth, .fields = sf, .nfields = 1 + nsk } };
+			     .u.synth = { .name = synth, .fields = sf, .nfields = nv + nsk } };
 	lower_kplan_add(c->arena, c->ir, &o);
 
 	ll_emit_starts(c, l, n, ts);
 
 	kb->field = l->entry ? "common_pid" : ll_key(b, l->kb, &f);
-	vb->name = lat;
-	vb->expr = arena_printf(c->arena, "common_timestamp-$%s", ts);
+	/* lat reads $ktap_tsN in an expression, which makes the kernel's
+	   reference to it read-once (6.1 parse_expr): a second end without
+	   a new start finds it unset, as "K' in t" after "delete t[K']". */
+	vb[0].name = lat;
+	vb[0].expr = arena_printf(c->arena, "common_timestamp-$%s", ts);
+	vb[1].name = arena_printf(c->arena, "ktap_e%u", n);
+	vb[1].expr = ll_stamp(c, l);
 	*act = (struct kp_hist_action){ .handler = KP_ON_MATCH,
 		.arg = arena_printf(c->arena, "%s.%s", a->system, a->name), .action = KP_ACT_TRACE,
-		.synth = synth, .params = params, .nparams = 1 + nsk };
+		.synth = synth, .params = params, .nparams = nv + nsk };
 	o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
 		.system = b->event->system, .event = b->event->name, .kind = KP_T_HIST,
 		.filter = lw_lat_filter(c, l->b),
-		.hist = { .keys = kb, .nkeys = 1, .vars = vb, .nvars = 1, .clock = "mono",
+		.hist = { .keys = kb, .nkeys = 1, .vars = vb, .nvars = nv, .clock = "mono",
 			  .size = l->size, .actions = act, .nactions = 1 } } };
 	lower_kplan_add(c->arena, c->ir, &o);
 	/* An end event whose key finds no room in its full hist fires no
@@ -520,6 +561,9 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 		r.val = IR_HV_STATX;
 		r.keys[r.nkeys++] = (struct ir_hkey){ .kind = IR_HK_FIELD, .size = 8 };
 		ks[r.nkeys - 1].field = "lat";
+		if (l->wall)	/* (b + R) / D - (a + R) / D, exact above 2^20 */
+			ks[r.nkeys - 1].field = arena_printf(c->arena, "e/%lld-s/%lld",
+							     (long long)l->wall, (long long)l->wall);
 		if (l->div > 1) {	/* (lat / div) * div, exactly */
 			ks[r.nkeys - 1].mod = KP_KEY_BUCKETS;
 			ks[r.nkeys - 1].buckets = (unsigned)l->div;

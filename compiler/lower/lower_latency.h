@@ -27,6 +27,8 @@ struct ll_pair {
 	bool entry;			/* B's "CLOCK() - @entry(CLOCK())": A is its entry
 					   probe, both keyed on common_pid, no t */
 	int64_t div;			/* (CLOCK() - t[K']) / div; 1: no division */
+	int64_t wall;			/* gettimeofday_us/ms/s(): the ns they divide by
+					   (1000...); 0: a ns clock */
 	bool exact;			/* s is read with @min/@max/@hist_* (or divided) */
 	const char *why;		/* found while matching: why it stays in user space */
 	unsigned size;			/* the start and end hists' entries */

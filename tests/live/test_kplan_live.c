@@ -173,7 +173,7 @@ static void test_apply_undo(void **state)
 	char err[TFS_ERRLEN], want[128], *s;
 
 	create(l);
-	if (kplan_apply(&plan, l->t, 1) != plan.n)
+	if (kplan_apply(&plan, l->t, &(struct kp_env){ .target = 1 }) != plan.n)
 		fail_msg("kplan_apply: %s", tfs_error(l->t));
 	assert_true(dynevents_mention(l->group));
 	s = event_file(l, l->group, "entry", "enable");
@@ -187,7 +187,8 @@ static void test_apply_undo(void **state)
 	assert_string_equal(s, "stacktrace:unlimited if common_pid == 1\n");
 	free(s);
 
-	assert_int_equal(kplan_undo(&plan, plan.n, l->t, 1, err, sizeof(err)), 0);
+	assert_int_equal(kplan_undo(&plan, plan.n, l->t, &(struct kp_env){ .target = 1 }, err,
+				    sizeof(err)), 0);
 	/* Undone by the objects themselves, before any sweep. */
 	assert_false(dynevents_mention(l->group));
 	expect_event_clean(l, GETPPID_SYS, GETPPID_EV);
@@ -213,9 +214,9 @@ static void test_refused_half_way(void **state)
 	unsigned n;
 
 	create(l);
-	n = kplan_apply(&plan, l->t, 0);
+	n = kplan_apply(&plan, l->t, &(struct kp_env){ 0 });
 	assert_int_equal(n, 2);
-	assert_int_equal(kplan_undo(&plan, n, l->t, 0, err, sizeof(err)), 0);
+	assert_int_equal(kplan_undo(&plan, n, l->t, &(struct kp_env){ 0 }, err, sizeof(err)), 0);
 	assert_false(dynevents_mention(l->group));
 	expect_event_clean(l, GETPPID_SYS, GETPPID_EV);
 	destroy(l);

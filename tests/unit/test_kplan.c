@@ -338,16 +338,30 @@ static void test_expand(void **state)
 	(void)state;
 	snprintf(want, sizeof(want), "p:ktap_%d/x common_pid == 77 && common_pid != %d",
 		 (int)getpid(), (int)getpid());
-	s = kp_expand("p:ktap_$PID/x common_pid == $TARGET && common_pid != $KTAP", 77, NULL);
+	s = kp_expand("p:ktap_$PID/x common_pid == $TARGET && common_pid != $KTAP",
+		      &(struct kp_env){ .target = 77 });
 	assert_string_equal(s, want);
 	free(s);
 	/* A session: $PID is its name after "ktap_", $KTAP still the pid. */
 	snprintf(want, sizeof(want), "p:ktap_42_0badc0de/x common_pid != %d", (int)getpid());
-	s = kp_expand("p:ktap_$PID/x common_pid != $KTAP", 0, "ktap_42_0badc0de");
+	s = kp_expand("p:ktap_$PID/x common_pid != $KTAP",
+		      &(struct kp_env){ .session = "ktap_42_0badc0de" });
 	assert_string_equal(s, want);
 	free(s);
-	s = kp_expand("", 1, NULL);
+	s = kp_expand("", &(struct kp_env){ .target = 1 });
 	assert_string_equal(s, "");
+	free(s);
+	/* $WALL%D: the wall-clock offset modulo D (never negative), the
+	   digits after % all read; a D of 0 or none is no placeholder. */
+	s = kp_expand("t=common_timestamp+$WALL%1000:x=$WALL%1000000,$WALL%0,$WALL%",
+		      &(struct kp_env){ .wall_ns = 1764316800123456789LL });
+	assert_string_equal(s, "t=common_timestamp+789:x=456789,$WALL%0,$WALL%");
+	free(s);
+	s = kp_expand("$WALL%1000", &(struct kp_env){ .wall_ns = -1001 });
+	assert_string_equal(s, "999");
+	free(s);
+	s = kp_expand("$WALL%1000", NULL);
+	assert_string_equal(s, "0");
 	free(s);
 }
 

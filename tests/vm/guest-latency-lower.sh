@@ -12,11 +12,12 @@
 # run must end without a WARNING (its filtered hist triggers removed in
 # order, then the synthetic event).  Then the shapes: keyed statistics,
 # (clock - t) / 1000, a .return's @entry, examples/sched_latency.stp
-# (with and without -c).  Then a lowered run is killed with SIGKILL: its
+# (with and without -c), gettimeofday_us/ms() pairs (the kernel's
+# against user space's in one run).  Then a lowered run is killed with SIGKILL: its
 # guardian must remove the instance and the synthetic event.  tracefs
 # must be the same before and after.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=11
+guest_plan=13
 
 . /tests/guest-lib.sh
 
@@ -215,6 +216,53 @@ else
 	not_ok "sched_latency.stp -c (exit $lrc)"
 	diag $T/low; diag $T/low.err
 fi
+
+# gettimeofday_us/ms() pairs truncate each wall-clock time, so their
+# differences depend on ktap's wall-clock offset: the lowered pair
+# (l1, whose synthetic event gets both shifted timestamps) and a twin
+# kept in user space by @variance (l2) see the same reads in one run and
+# must print the same statistics, value by value.  The ms pair's 0s and
+# 1s (a read crossing a millisecond) come out the same only with the
+# right offset.  CLOCK is filled in by sed.
+cat >$T/wall.in <<'STP'
+global s1, s2, l1, l2
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; s1[tid()] = CLOCK() }
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; s2[tid()] = CLOCK() }
+probe kernel.trace("syscalls:sys_exit_read") {
+	if (tid() in s1) { l1[tid()] <<< CLOCK() - s1[tid()]; delete s1[tid()] }
+}
+probe kernel.trace("syscalls:sys_exit_read") {
+	if (tid() in s2) { l2[tid()] <<< CLOCK() - s2[tid()]; delete s2[tid()] }
+}
+probe end {
+	foreach (k in l1) {
+		printf("%d %d %d %d %d\n", k == target(), @count(l1[k]), @sum(l1[k]), @min(l1[k]), @max(l1[k]))
+		print(@hist_linear(l1[k], 0, 20, 1))
+	}
+	foreach (k in l2) {
+		printf("%d %d %d %d %d\n", k == target(), @count(l2[k]), @sum(l2[k]), @min(l2[k]), @max(l2[k]))
+		print(@hist_linear(l2[k], 0, 20, 1))
+	}
+	v = @variance(l2[target()])
+}
+STP
+for clk in gettimeofday_us gettimeofday_ms; do
+	sed "s/CLOCK/$clk/g" $T/wall.in >$T/wall.stp
+	bounded 60 ktap -v -c ktap-values $T/wall.stp >$T/low 2>$T/low.err
+	lrc=$?
+	n=$(wc -l <$T/low)
+	head -n $((n / 2)) $T/low >$T/low1
+	tail -n $((n / 2)) $T/low >$T/low2
+	if [ "$lrc" -eq 0 ] && [ "$(grep -c 'latency pair .* runs in the kernel' $T/low.err)" = 1 ] &&
+		grep -q "latency pair .* stays in user space: @variance needs user space" $T/low.err &&
+		! grep -q WARNING $T/low.err && grep -q '^1 480 ' $T/low1 && cmp -s $T/low1 $T/low2; then
+		ok "$clk() pair: the kernel's statistic is user space's in the same run ($(head -n 1 $T/low1))"
+	else
+		not_ok "$clk() pair: lowered (exit $lrc) and user-space twin differ"
+		diag $T/low; diag $T/low.err
+		diag /sys/kernel/tracing/error_log
+	fi
+done
 
 # SIGKILL: the guardian removes the session, synthetic event included.
 ktap -c 'sleep 4' $T/lat.stp >/dev/null 2>$T/kill.err &
