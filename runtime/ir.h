@@ -203,6 +203,9 @@ enum ir_hkey_kind {
 	IR_HK_CONST,		/* a constant (probefunc() of a kprobe): no column */
 	IR_HK_KSTACK,		/* backtrace(): the stacktrace key's frames, back to
 				   stap's hex addresses through kallsyms */
+	IR_HK_SYSCALL,		/* syscall_name(FIELD): the field's number, named
+				   through runtime/syscall_table.c when read ("" for
+				   a number it lacks, as the builtin) */
 };
 
 struct ir_hkey {

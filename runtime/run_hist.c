@@ -30,6 +30,7 @@
 #include "rt_ctx.h"
 #include "store.h"
 #include "ksym.h"
+#include "syscall_table.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -142,7 +143,8 @@ static const struct hist_parse_trigger *rh_find(const struct ir_prog *p,
 	const struct kp_trigger *kt = &p->kplan.objs[r->obj].u.trigger;
 	const struct kp_hist *h = &kt->hist;
 	const struct hist_parse_trigger *first = NULL;
-	char *filter = kt->filter ? kp_expand(kt->filter, target, NULL) : NULL;
+	struct kp_env env = { .target = target };
+	char *filter = kt->filter ? kp_expand(kt->filter, &env) : NULL;
 	size_t i, k;
 
 	for (i = 0; i < f->n_triggers; i++) {
@@ -169,6 +171,17 @@ static const struct hist_parse_trigger *rh_find(const struct ir_prog *p,
 	return first;
 }
 
+/* The value of exact reading @r's entry @e: its last key, or the
+   constant every value was (s <<< N). */
+static int64_t rh_value(const struct ir_hread *r, const struct hist_parse_entry *e)
+{
+	const struct ir_hkey *k = &r->keys[r->nkeys - 1];
+
+	if (k->kind == IR_HK_CONST)
+		return k->cnum;
+	return rh_sext(e->keys[k->col].u, k) / (r->div > 1 ? r->div : 1);
+}
+
 /* One entry into the store. */
 static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 		     const struct hist_parse_trigger *t, const struct hist_parse_entry *e,
@@ -180,6 +193,7 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 	int64_t hits = (int64_t)e->vals[0];
 	uint64_t val = t->n_vals > 1 ? e->vals[1] : 0;
 	const struct rt_proc *pr;
+	const char *name;
 	struct rt_value cur;
 
 	for (i = 0; i < nk; i++) {
@@ -208,6 +222,10 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 			continue;
 		case IR_HK_KSTACK:
 			keys[n++] = rt_str(stk[i], (uint32_t)rh_stack(hk, w, stk[i], sizeof(stk[i])));
+			continue;
+		case IR_HK_SYSCALL:	/* entries of numbers with one name add up */
+			name = sct_name(rh_sext(hk->u, k));
+			keys[n++] = rt_cstr(name ? name : "");
 			continue;
 		case IR_HK_TID: case IR_HK_CPU:
 			keys[n++] = rt_long(rh_sext(hk->u, k));
@@ -248,9 +266,7 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 		break;
 	case IR_HV_STATX:	/* a .buckets=div key's low end is a multiple of div */
 		w->full += st_stat_bulk(ctx->store, r->global, n ? keys : NULL,
-					rh_sext(e->keys[r->keys[r->nkeys - 1].col].u,
-						&r->keys[r->nkeys - 1]) / (r->div > 1 ? r->div : 1),
-					hits, true) == ST_FULL;
+					rh_value(r, e), hits, true) == ST_FULL;
 		break;
 	case IR_HV_DROPS: case IR_HV_UNMATCHED:
 		break;

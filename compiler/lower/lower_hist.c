@@ -152,30 +152,15 @@ static bool lh_is_guard(const struct ast_stmt *s)
 	return t && t->kind == AST_S_NEXT;
 }
 
-static int lh_reads_fn(struct ast_expr *e, void *arg)
-{
-	return e->kind == AST_VAR && e->sym == arg ? -1 : 0;
-}
-
 /*
- * Is @s "local = PURE" (an alias's prologue: syscall_any's name =
- * syscall_name($id)) whose local none of @rest (@n statements) reads?
- * With the guards in the kernel, nothing else needs it.
+ * Probe @i as a candidate: its statements after the leading guards and
+ * "local = PURE" statements (an alias's prologue: vm.kmem_cache_alloc's
+ * bytes_req = $bytes_req, syscall_any's name = syscall_name($id)) must
+ * all be updates.  The updates' keys and values read the prologue's
+ * locals through their bindings (lower_bind.c), so that
+ * slabs[execname(), bytes_req] <<< 1 keys on the field; a local the
+ * prologue does not bind leaves a key or value the kernel cannot hold.
  */
-static bool lh_dead_set(const struct ast_stmt *s, const struct ast_stmt **rest, unsigned n)
-{
-	const struct sem_sym *sym = lw_local_set(s);
-	unsigned k;
-
-	if (!sym)
-		return false;
-	for (k = 0; k < n; k++)
-		if (!lh_is_guard(rest[k]) &&
-		    ast_walk_stmt((struct ast_stmt *)rest[k], lh_reads_fn, (void *)sym))
-			return false;
-	return true;
-}
-
 static void lh_candidate(struct lh *h, unsigned i)
 {
 	struct lw_ctx *c = h->c;
@@ -186,9 +171,10 @@ static void lh_candidate(struct lh *h, unsigned i)
 	unsigned n = 0, k;
 	size_t cap = 0;
 	bool lead = true;
-
+	struct lw_binds b;
 	bool complete;
 
+	memset(&b, 0, sizeof(b));
 	lw_probe_kernel_filter(c, i, &complete);
 	if (!complete)
 		lp->why = "its guard needs user space";
@@ -198,13 +184,15 @@ static void lh_candidate(struct lh *h, unsigned i)
 	for (k = 0; k < n; k++) {
 		struct lh_upd u;
 
-		if (lead && (lh_is_guard(v[k]) || lh_dead_set(v[k], v + k + 1, n - k - 1)))
+		if (lead && (lh_is_guard(v[k]) || (lw_local_set(v[k]) && lw_bind_stmt(c, &b, v[k]))))
 			continue;
 		lead = false;
 		if (!lh_update(v[k], &u)) {
 			lp->why = "the handler does other work in user space";
 			continue;
 		}
+		u.lv = lw_bind_subst(c, &b, u.lv);
+		u.val = lw_bind_subst(c, &b, u.val);
 		lp->u = arena_grow(c->arena, lp->u, lp->n, &lp->cap, sizeof(*lp->u));
 		lp->u[lp->n++] = u;
 	}
@@ -412,6 +400,15 @@ static const char *lh_key(const struct lower_options *opt, const struct sem_prob
 		k->size = f->size;
 		return f->name;
 	}
+	if (e->kind == AST_CALL && e->ref < 0 && e->args.n == 1 &&
+	    -e->ref - 1 == IR_BI_SYSCALL_NAME && (f = lh_field(p, e->args.v[0])) &&
+	    f->kind == TPF_INT) {	/* syscall_any's name: numbers named when read */
+		k->kind = IR_HK_SYSCALL;
+		k->is_string = true;
+		k->is_signed = f->is_signed;
+		k->size = f->size;
+		return f->name;
+	}
 	if (e->kind != AST_CALL || e->ref >= 0 || e->args.n)
 		return NULL;
 	switch (-e->ref - 1) {
@@ -429,6 +426,18 @@ static const char *lh_key(const struct lower_options *opt, const struct sem_prob
 	k->is_signed = true;
 	k->size = 4;
 	return "common_pid";
+}
+
+/* The column among @keys' first @n holding field @f already (tid(),
+   pid() and execname() all read common_pid), or -1. */
+static int lh_column(const struct kp_hist_key *keys, unsigned n, const char *f)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(keys[i].field, f) && keys[i].mod == KP_KEY_NORMAL)
+			return (int)i;
+	return -1;
 }
 
 /* Is key @e backtrace()?  The hist's stacktrace key holds it (from the
@@ -473,6 +482,7 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 	const char **vals = arena_alloc(c->arena, 2 * sizeof(*vals));	/* VALS_MAX - 1 */
 	unsigned nk = kl ? kl->n : 0, i, ncol = 0;
 	const char *f;
+	int col;
 
 	memset(r, 0, sizeof(*r));
 	r->global = u->global;
@@ -500,6 +510,10 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 			r->keys[r->nkeys++].col = -1;
 			continue;
 		}
+		if ((col = lh_column(keys, ncol, f)) >= 0) {	/* pid() and execname() */
+			r->keys[r->nkeys++].col = col;
+			continue;
+		}
 		if (ncol == LH_MAX_KEYS) {
 			*why = "the kernel's hists have at most 3 keys";
 			return NULL;
@@ -507,7 +521,11 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 		r->keys[r->nkeys++].col = (int)ncol;
 		keys[ncol++].field = f;
 	}
-	if (!ncol && !(u->stat && h->g[u->global].exact)) {
+	/* s <<< N: every value is N, each hit one (a constant key of the
+	   value, in no column: run_hist.c's exact reading) */
+	const bool cval = u->stat && u->val && u->val->kind == AST_NUM;
+
+	if (!ncol && !(u->stat && h->g[u->global].exact && !cval)) {
 		/* no column: one entry per CPU, summed when read */
 		keys[ncol].field = "common_cpu";
 		r->keys[r->nkeys++] = (struct ir_hkey){ .kind = IR_HK_NONE, .col = (int)ncol++ };
@@ -518,6 +536,10 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 	} else if (!u->stat && u->val->kind == AST_NUM) {
 		r->val = IR_HV_COUNT;
 		r->mult = u->val->num;
+	} else if (cval) {
+		r->val = IR_HV_STATX;
+		r->keys[r->nkeys++] = (struct ir_hkey){ .kind = IR_HK_CONST, .col = -1,
+							.cnum = u->val->num };
 	} else if (u->stat && h->g[u->global].exact) {
 		const struct tpf_field *vf = lh_field(p, u->val);
 

@@ -232,6 +232,65 @@ static void test_exact_stat(void **state)
 	st_free(f.ctx.store);
 }
 
+/*
+ * n[pid(), execname(), syscall_name($id)] <<< 1 (stap's syscallbypid-nd):
+ * pid() and execname() read one common_pid column, the name is the
+ * number's (0 read, 3 close; 999 has none: ""), and the value, always 1,
+ * is a constant with no column.  Threads 120 and 121 meet in process 100.
+ */
+static void test_syscall_key_const_value(void **state)
+{
+	static const char *const fields[] = { "common_pid", "id", NULL };
+	struct fix f;
+	struct rt_value k[3];
+	int64_t v;
+
+	(void)state;
+	hist_text =
+		"# event histogram\n#\n"
+		"# trigger info: hist:keys=common_pid,id:vals=hitcount:sort=hitcount:"
+		"size=16384 [active]\n#\n\n"
+		"{ common_pid:        120, id:          0 } hitcount:          2\n"
+		"{ common_pid:        121, id:          0 } hitcount:          5\n"
+		"{ common_pid:        121, id:          3 } hitcount:          1\n"
+		"{ common_pid:        130, id:        999 } hitcount:          4\n"
+		"\nTotals:\n    Hits: 12\n    Entries: 4\n    Dropped: 0\n";
+	fix_init(&f, true, 3, fields);
+	f.g.keys[0] = RT_LONG;
+	f.g.keys[1] = RT_STRING;
+	f.g.keys[2] = RT_STRING;
+	f.r.keys[0] = (struct ir_hkey){ .kind = IR_HK_PID, .is_signed = true, .size = 4 };
+	f.r.keys[1] = (struct ir_hkey){ .kind = IR_HK_EXECNAME, .is_string = true,
+					 .is_signed = true, .size = 4 };
+	f.r.keys[2] = (struct ir_hkey){ .kind = IR_HK_SYSCALL, .is_string = true,
+					 .is_signed = true, .size = 8, .col = 1 };
+	f.r.keys[3] = (struct ir_hkey){ .kind = IR_HK_CONST, .col = -1, .cnum = 1 };
+	f.r.nkeys = 4;
+	f.r.val = IR_HV_STATX;
+	fix_store(&f, true);
+	run_hist_load(&f.p, &f.ctx, &f.src, true);
+	k[0] = rt_long(100);
+	k[1] = rt_cstr("a");
+	k[2] = rt_cstr("read");
+	assert_int_equal(st_stat_get(f.ctx.store, 0, k, IR_STAT_COUNT, &v), ST_OK);
+	assert_int_equal(v, 7);
+	st_stat_get(f.ctx.store, 0, k, IR_STAT_SUM, &v);
+	assert_int_equal(v, 7);
+	st_stat_get(f.ctx.store, 0, k, IR_STAT_MIN, &v);
+	assert_int_equal(v, 1);
+	k[2] = rt_cstr("close");
+	st_stat_get(f.ctx.store, 0, k, IR_STAT_COUNT, &v);
+	assert_int_equal(v, 1);
+	k[0] = rt_long(130);
+	k[1] = rt_cstr("b");
+	k[2] = rt_cstr("");
+	st_stat_get(f.ctx.store, 0, k, IR_STAT_MAX, &v);
+	assert_int_equal(v, 1);
+	st_stat_get(f.ctx.store, 0, k, IR_STAT_COUNT, &v);
+	assert_int_equal(v, 4);
+	st_free(f.ctx.store);
+}
+
 /* A 4-byte signed key prints as its u32: sign-extended back; a constant
    key (probefunc()) has no column. */
 static void test_narrow_signed_key(void **state)
@@ -378,6 +437,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sum_by_execname_pid),
 		cmocka_unit_test(test_exact_stat),
+		cmocka_unit_test(test_syscall_key_const_value),
 		cmocka_unit_test(test_common_comm_key),
 		cmocka_unit_test(test_narrow_signed_key),
 		cmocka_unit_test(test_key_order),

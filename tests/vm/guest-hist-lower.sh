@@ -11,7 +11,7 @@
 # ktap handled (crossing to user space) under 1% of the events.
 # tracefs must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=27
+guest_plan=29
 
 . /tests/guest-lib.sh
 
@@ -202,6 +202,22 @@ fi
 same syscall-any-name 'global c
 probe syscall_any { if (name != "lseek" || tid() != target()) next; c[execname()]++ }
 probe end { foreach (k in c) printf("%s %d\n", k, c[k]) }'
+
+# An alias's prologue read through: the keys are the locals it binds
+# (a field, a constant string), "s <<< 1" a statistic whose every value
+# is 1 (no value column); tid(), pid() and execname() share one
+# common_pid column.
+same prologue-keys 'global c, t
+probe myread = kernel.trace("syscalls:sys_enter_read") { fd = $fd; n = $count; what = "read" }
+probe myread { if (fd != 999) next; c[what, n] <<< 1; t[tid(), pid(), execname()] <<< 1 }
+probe end { foreach ([w, n+] in c limit 8) printf("%s %d %d %d %d\n", w, n, @count(c[w, n]), @sum(c[w, n]), @max(c[w, n]))
+	foreach ([a, b, e] in t) { printf("%d %d %s %d\n", a == target(), b == target(), e, @count(t[a, b, e])); print(@hist_log(t[a, b, e])) } }'
+
+# syscall_any's name as a key: the hist keys on the number, named when
+# read (numbers with one name add up).
+same syscall-name-key 'global c
+probe syscall_any { if (tid() != target()) next; c[name] <<< 1 }
+probe end { foreach (n+ in c) if (n == "read" || n == "lseek" || n == "getppid") printf("%s %d\n", n, @count(c[n])) }'
 
 # 6.1's hists have no common_comm key: the kernel, asked in an instance
 # of ktap's own (tfs_probe.c), says no; the instance is gone after.
