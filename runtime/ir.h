@@ -228,12 +228,15 @@ enum ir_hval {
 				   matches (hreads[pair]'s hits) are reported */
 };
 
+#define IR_HREAD_KEYS 10	/* stap's 9 keys of an array, and the value */
+
 struct ir_hread {
 	unsigned global;
 	unsigned obj;		/* the trigger: its index in kplan */
 	const char *system, *event;
-	struct ir_hkey keys[4];	/* the script's keys, then a scalar's common_cpu or
-				   an exact statistic's value */
+	/* the script's keys (several may read one column), then a scalar's
+	   common_cpu or an exact statistic's value */
+	struct ir_hkey keys[IR_HREAD_KEYS];
 	unsigned nkeys;
 	enum ir_hval val;
 	int64_t mult;		/* IR_HV_COUNT */

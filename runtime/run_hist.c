@@ -187,8 +187,8 @@ static void rh_entry(struct rt_ctx *ctx, const struct ir_hread *r,
 		     const struct hist_parse_trigger *t, const struct hist_parse_entry *e,
 		     struct rh_warn *w)
 {
-	struct rt_value keys[4];
-	char comm[4][24], stk[4][1024];
+	struct rt_value keys[IR_HREAD_KEYS];
+	char comm[IR_HREAD_KEYS][24], stk[IR_HREAD_KEYS][1024];
 	unsigned i, n = 0, nk = r->nkeys - (r->val == IR_HV_STATX);
 	int64_t hits = (int64_t)e->vals[0];
 	uint64_t val = t->n_vals > 1 ? e->vals[1] : 0;

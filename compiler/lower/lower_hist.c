@@ -485,6 +485,10 @@ static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_
 	int col;
 
 	memset(r, 0, sizeof(*r));
+	if (nk + 1 > IR_HREAD_KEYS) {
+		*why = "an array of more than 9 keys";
+		return NULL;
+	}
 	r->global = u->global;
 	r->system = p->event->system;
 	r->event = p->event->name;
@@ -888,7 +892,7 @@ void lw_hist_emit(struct lw_ctx *c)
 {
 	const struct sem_prog *sp = c->sp;
 	struct lh *h = c->hist;
-	unsigned i, k;
+	unsigned i, k, j;
 
 	for (i = 0; i < sp->nprobes; i++) {
 		if (!c->lowered[i])
@@ -906,10 +910,9 @@ void lw_hist_emit(struct lw_ctx *c)
 			c->ir->hreads = arena_grow(c->arena, c->ir->hreads, c->ir->nhreads,
 						   &c->ir->hrcap, sizeof(*c->ir->hreads));
 			c->ir->hreads[c->ir->nhreads++] = r;
-			if (r.keys[0].kind == IR_HK_PID || r.keys[0].kind == IR_HK_EXECNAME ||
-			    r.keys[1].kind == IR_HK_PID || r.keys[1].kind == IR_HK_EXECNAME ||
-			    r.keys[2].kind == IR_HK_PID || r.keys[2].kind == IR_HK_EXECNAME)
-				c->ir->hist_track = true;
+			for (j = 0; j < r.nkeys; j++)
+				if (r.keys[j].kind == IR_HK_PID || r.keys[j].kind == IR_HK_EXECNAME)
+					c->ir->hist_track = true;
 		}
 	}
 }

@@ -11,7 +11,7 @@
 # ktap handled (crossing to user space) under 1% of the events.
 # tracefs must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=29
+guest_plan=30
 
 . /tests/guest-lib.sh
 
@@ -212,6 +212,11 @@ probe myread = kernel.trace("syscalls:sys_enter_read") { fd = $fd; n = $count; w
 probe myread { if (fd != 999) next; c[what, n] <<< 1; t[tid(), pid(), execname()] <<< 1 }
 probe end { foreach ([w, n+] in c limit 8) printf("%s %d %d %d %d\n", w, n, @count(c[w, n]), @sum(c[w, n]), @max(c[w, n]))
 	foreach ([a, b, e] in t) { printf("%d %d %s %d\n", a == target(), b == target(), e, @count(t[a, b, e])); print(@hist_log(t[a, b, e])) } }'
+
+# Nine keys in three columns (common_pid, fd, count) and two constants.
+same nine-keys 'global arr
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; arr[tid(), pid(), execname(), $fd, tid(), "x", pid(), 1, $count] <<< 1 }
+probe end { foreach ([a, b, c, d, e, f, g, h, i+] in arr limit 6) printf("%d %d %s %d %d %s %d %d %d %d\n", a == target(), b == target(), c, d, e == a, f, g == b, h, i, @count(arr[a, b, c, d, e, f, g, h, i])) }'
 
 # syscall_any's name as a key: the hist keys on the number, named when
 # read (numbers with one name add up).
