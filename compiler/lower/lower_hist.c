@@ -13,8 +13,13 @@
  * it is read only in end and error probes (after the events stopped)
  * and in timers.  The keys must be ones a hist can hold exactly: event
  * fields, tid(), pid() and execname() (common_pid, resolved through
- * ktap's process tracking when read), cpu(); the value a field or one
- * + - * of two fields or constants (a hist variable).  Statistics read
+ * ktap's process tracking when read), cpu(), syscall_name() of a field
+ * (named when read), constants; the keys and values may be locals the
+ * probe's prologue binds.  The value is a field, a sum or difference of
+ * two fields or a field and a constant (summed apart, combined when
+ * read), or else + - * of fields and constants computed in the kernel
+ * by a hist variable and passed to a synthetic event (the value hop,
+ * lh_hop).  Statistics read
  * with @min, @max, @hist_log or @hist_linear key on the exact value, so
  * the runtime replays every distinct value into stap's own buckets;
  * @variance stays in user space (stap's integer running variance
@@ -23,7 +28,7 @@
  * -v says why.
  */
 #define _GNU_SOURCE
-#include "lower_int.h"
+#include "lower_hist.h"
 #include "arena.h"
 #include "resolve_tpfmt.h"
 #include "ast_walk.h"
@@ -31,43 +36,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define LH_MAX_KEYS 3			/* TRACING_MAP_KEYS_MAX */
-#define LH_SIZE_MIN 128			/* TRACING_MAP_BITS_MIN */
-#define LH_SIZE_MAX 131072		/* TRACING_MAP_BITS_MAX */
-#define LH_SIZE_EXACT 16384		/* statistics keyed on their values */
-
-/* One update statement of a handler the kernel could run. */
-struct lh_upd {
-	const struct ast_stmt *s;
-	const struct ast_expr *lv;	/* VAR or INDEX */
-	const struct ast_expr *val;	/* NULL for ++/-- */
-	unsigned global;
-	bool stat;			/* <<< */
-	int64_t mult;			/* ++: 1, --: -1 */
-};
-
-struct lh_global {
-	const char *why;		/* why it stays in user space, or NULL */
-	bool used;			/* some update could be lowered */
-	bool exact;			/* <<< with @min/@max/@hist_*: values as keys */
-	bool cleared;			/* 'delete a' in a timer: ':clear' */
-	bool stack;			/* keyed by backtrace() */
-};
-
-struct lh_probe {
-	struct lh_upd *u;
-	unsigned n;
-	size_t cap;
-	const char *why;		/* not a candidate: why */
-};
-
-struct lh {
-	struct lw_ctx *c;
-	const struct lower_options *opt;
-	struct lh_global *g;
-	struct lh_probe *p;
-};
 
 static void lh_bad(struct lh *h, unsigned g, const char *why)
 {
@@ -364,246 +332,6 @@ static void lh_uses(struct lh *h)
 	}
 }
 
-/* ---- keys and values as hist fields ---- */
-
-static const struct tpf_field *lh_field(const struct sem_probe *p, const struct ast_expr *e)
-{
-	if (e->kind != AST_TARGET || e->ref < 0 || e->chain.n || e->chain.mem ||
-	    (unsigned)e->ref >= p->event->nfields)
-		return NULL;
-	return &p->event->fields[e->ref];
-}
-
-/*
- * Key @e of probe @p: its hist field name and how the runtime reads it.
- * execname() is the kernel's common_comm where the target's hists have
- * it (the name when the event happened, as the user-space path's);
- * elsewhere common_pid, named through ktap's process tracking.
- */
-static const char *lh_key(const struct lower_options *opt, const struct sem_probe *p,
-			  const struct ast_expr *e, struct ir_hkey *k)
-{
-	const struct tpf_field *f = lh_field(p, e);
-
-	memset(k, 0, sizeof(*k));
-	if (e->kind == AST_STR || e->kind == AST_NUM) {	/* probefunc() of a kprobe */
-		k->kind = IR_HK_CONST;
-		k->is_string = e->kind == AST_STR;
-		k->cstr = e->str;
-		k->cnum = e->num;
-		return "";
-	}
-	if (f && (f->kind == TPF_INT || f->kind == TPF_CHARS || f->kind == TPF_DATALOC_STR)) {
-		k->kind = IR_HK_FIELD;
-		k->is_string = f->kind != TPF_INT;
-		k->is_signed = f->is_signed;
-		k->size = f->size;
-		return f->name;
-	}
-	if (e->kind == AST_CALL && e->ref < 0 && e->args.n == 1 &&
-	    -e->ref - 1 == IR_BI_SYSCALL_NAME && (f = lh_field(p, e->args.v[0])) &&
-	    f->kind == TPF_INT) {	/* syscall_any's name: numbers named when read */
-		k->kind = IR_HK_SYSCALL;
-		k->is_string = true;
-		k->is_signed = f->is_signed;
-		k->size = f->size;
-		return f->name;
-	}
-	if (e->kind != AST_CALL || e->ref >= 0 || e->args.n)
-		return NULL;
-	switch (-e->ref - 1) {
-	case IR_BI_TID: k->kind = IR_HK_TID; break;
-	case IR_BI_PID: k->kind = IR_HK_PID; break;
-	case IR_BI_EXECNAME:
-		k->is_string = true;
-		if (opt->comm_key && opt->comm_key(opt->comm_ctx))
-			return "common_comm";	/* IR_HK_FIELD: a string key */
-		k->kind = IR_HK_EXECNAME;
-		break;
-	case IR_BI_CPU: k->kind = IR_HK_CPU; return "common_cpu";
-	default: return NULL;
-	}
-	k->is_signed = true;
-	k->size = 4;
-	return "common_pid";
-}
-
-/* The column among @keys' first @n holding field @f already (tid(),
-   pid() and execname() all read common_pid), or -1. */
-static int lh_column(const struct kp_hist_key *keys, unsigned n, const char *f)
-{
-	unsigned i;
-
-	for (i = 0; i < n; i++)
-		if (!strcmp(keys[i].field, f) && keys[i].mod == KP_KEY_NORMAL)
-			return (int)i;
-	return -1;
-}
-
-/* Is key @e backtrace()?  The hist's stacktrace key holds it (from the
-   probe point: kernel stacks of tracepoints start there, rt_stack.c). */
-static bool lh_backtrace(const struct ast_expr *e)
-{
-	return e->kind == AST_CALL && e->ref < 0 && !e->args.n &&
-	       -e->ref - 1 == IR_BI_BACKTRACE;
-}
-
-/* ---- the plan ---- */
-
-static unsigned lh_size(struct lh *h, unsigned g)
-{
-	const struct ir_global *ig = &h->c->ir->globals[g];
-	int64_t n = ig->maxentries > 0 ? ig->maxentries :
-		    h->opt->maxmapentries ? h->opt->maxmapentries : 2048;
-
-	/* Exact values: one entry per distinct value, which MAXMAPENTRIES
-	   (a number of keys) does not bound. */
-	if (h->g[g].exact && n < LH_SIZE_EXACT)
-		n = LH_SIZE_EXACT;
-	if (n < LH_SIZE_MIN)
-		n = LH_SIZE_MIN;
-	if (n > LH_SIZE_MAX)
-		n = LH_SIZE_MAX;
-	return (unsigned)n;
-}
-
-/*
- * The trigger of update @u in probe @pi, or NULL (@why set) when its
- * shape has no exact hist.  Fills @r (but its obj).
- */
-static struct kp_trigger *lh_trigger(struct lh *h, unsigned pi, const struct lh_upd *u,
-				     struct ir_hread *r, const char **why)
-{
-	struct lw_ctx *c = h->c;
-	const struct sem_probe *p = c->sp->probes[pi];
-	const struct ast_list *kl = u->lv->kind == AST_INDEX ? &u->lv->args : NULL;
-	struct kp_trigger *t = arena_alloc(c->arena, sizeof(*t));
-	struct kp_hist_key *keys = arena_alloc(c->arena, 4 * sizeof(*keys));
-	const char **vals = arena_alloc(c->arena, 2 * sizeof(*vals));	/* VALS_MAX - 1 */
-	unsigned nk = kl ? kl->n : 0, i, ncol = 0;
-	const char *f;
-	int col;
-
-	memset(r, 0, sizeof(*r));
-	if (nk + 1 > IR_HREAD_KEYS) {
-		*why = "an array of more than 9 keys";
-		return NULL;
-	}
-	r->global = u->global;
-	r->system = p->event->system;
-	r->event = p->event->name;
-	r->mult = u->mult;
-	for (i = 0; i < nk; i++) {
-		if (lh_backtrace(kl->v[i])) {
-			if (p->event->dyn) {
-				*why = "backtrace() of a kprobe or uprobe: the hist key's frames are "
-				       "not the stacktrace trigger's (6.1: the trigger's stop at the "
-				       "kprobe's ftrace trampoline)";
-				return NULL;
-			}
-			/* from the probe point: the perf event lw_hist_emit() adds */
-			r->keys[r->nkeys] = (struct ir_hkey){ .kind = IR_HK_KSTACK, .is_string = true };
-			f = h->opt->hist_stack ? h->opt->hist_stack : "stacktrace";
-			h->g[u->global].stack = true;
-		} else if (!(f = lh_key(h->opt, p, kl->v[i], &r->keys[r->nkeys]))) {
-			*why = "a key is not an event field, tid(), pid(), execname(), cpu() "
-			       "or a constant";
-			return NULL;
-		}
-		if (r->keys[r->nkeys].kind == IR_HK_CONST) {
-			r->keys[r->nkeys++].col = -1;
-			continue;
-		}
-		if ((col = lh_column(keys, ncol, f)) >= 0) {	/* pid() and execname() */
-			r->keys[r->nkeys++].col = col;
-			continue;
-		}
-		if (ncol == LH_MAX_KEYS) {
-			*why = "the kernel's hists have at most 3 keys";
-			return NULL;
-		}
-		r->keys[r->nkeys++].col = (int)ncol;
-		keys[ncol++].field = f;
-	}
-	/* s <<< N: every value is N, each hit one (a constant key of the
-	   value, in no column: run_hist.c's exact reading) */
-	const bool cval = u->stat && u->val && u->val->kind == AST_NUM;
-
-	if (!ncol && !(u->stat && h->g[u->global].exact && !cval)) {
-		/* no column: one entry per CPU, summed when read */
-		keys[ncol].field = "common_cpu";
-		r->keys[r->nkeys++] = (struct ir_hkey){ .kind = IR_HK_NONE, .col = (int)ncol++ };
-	}
-	t->hist.nvals = 0;
-	if (!u->val) {
-		r->val = IR_HV_COUNT;
-	} else if (!u->stat && u->val->kind == AST_NUM) {
-		r->val = IR_HV_COUNT;
-		r->mult = u->val->num;
-	} else if (cval) {
-		r->val = IR_HV_STATX;
-		r->keys[r->nkeys++] = (struct ir_hkey){ .kind = IR_HK_CONST, .col = -1,
-							.cnum = u->val->num };
-	} else if (u->stat && h->g[u->global].exact) {
-		const struct tpf_field *vf = lh_field(p, u->val);
-
-		if (!vf || vf->kind != TPF_INT) {
-			*why = "@min/@max/@hist_* need the value to be an event field";
-			return NULL;
-		}
-		r->val = IR_HV_STATX;
-		if (ncol == LH_MAX_KEYS) {
-			*why = "the kernel's hists have at most 3 keys, the value being one";
-			return NULL;
-		}
-		r->keys[r->nkeys++] = (struct ir_hkey){ IR_HK_FIELD, false, vf->is_signed,
-							vf->size, (int)ncol, NULL, 0 };
-		keys[ncol++].field = vf->name;
-	} else {
-		const struct ast_expr *v = u->val;
-		const struct tpf_field *fa = NULL, *fb = NULL;
-		const bool bin = v->kind == AST_BINARY && (v->op == AST_OP_ADD ||
-							   v->op == AST_OP_SUB);
-
-		r->val = u->stat ? IR_HV_STAT : IR_HV_SUM;
-		/*
-		 * A sum of f1 +- f2 is the sum of f1 +- the sum of f2, and of
-		 * f +- N the sum of f +- N per hit: the kernel sums plain
-		 * fields (6.1 cannot print a value that is an expression or
-		 * refer to a variable from vals=), run_hist.c does the rest.
-		 */
-		if ((fa = lh_field(p, v)) && fa->kind == TPF_INT) {
-			vals[t->hist.nvals++] = fa->name;
-		} else if (bin && (fa = lh_field(p, v->a)) && fa->kind == TPF_INT &&
-			   (fb = lh_field(p, v->b)) && fb->kind == TPF_INT && fa != fb) {
-			vals[t->hist.nvals++] = fa->name;
-			vals[t->hist.nvals++] = fb->name;
-			r->sign2 = v->op == AST_OP_ADD ? 1 : -1;
-		} else if (bin && (fa = lh_field(p, v->a)) && fa->kind == TPF_INT &&
-			   v->b->kind == AST_NUM) {
-			vals[t->hist.nvals++] = fa->name;
-			r->vconst = v->op == AST_OP_ADD ? v->b->num : -v->b->num;
-		} else if (v->kind == AST_BINARY && v->op == AST_OP_ADD && v->a->kind == AST_NUM &&
-			   (fb = lh_field(p, v->b)) && fb->kind == TPF_INT) {
-			vals[t->hist.nvals++] = fb->name;
-			r->vconst = v->a->num;
-		} else {
-			*why = "the value is not an event field, f1 + f2, f1 - f2 or f +- N";
-			return NULL;
-		}
-	}
-	t->system = p->event->system;
-	t->event = p->event->name;
-	t->kind = KP_T_HIST;
-	t->hist.keys = keys;
-	t->hist.nkeys = ncol;
-	t->hist.vals = vals;
-	t->hist.size = lh_size(h, u->global);
-	/* the handler's guard, as the event filter would have it */
-	t->filter = lw_probe_kernel_filter(c, pi, NULL);
-	return t;
-}
-
 /* Does probe @i's every update lower (its globals all kept in the kernel)? */
 static bool lh_probe_ok(struct lh *h, unsigned i)
 {
@@ -622,7 +350,8 @@ static char *lh_text(struct lh *h, unsigned i, unsigned k)
 {
 	struct ir_hread r;
 	const char *why;
-	struct kp_trigger *t = lh_trigger(h, i, &h->p[i].u[k], &r, &why);
+	struct lh_hop hop;
+	struct kp_trigger *t = lw_hist_trigger(h, i, &h->p[i].u[k], &r, &why, &hop);
 	struct kp_obj o;
 	struct kp_text x;
 	char *s;
@@ -682,6 +411,7 @@ static void lh_decide(struct lh *h)
 {
 	const struct sem_prog *sp = h->c->sp;
 	struct ir_hread r;
+	struct lh_hop hop;
 	bool changed = true;
 	const char *why;
 	unsigned i, k;
@@ -709,7 +439,7 @@ static void lh_decide(struct lh *h)
 				continue;
 			for (k = 0; k < h->p[i].n; k++) {
 				why = NULL;
-				if (!lh_trigger(h, i, &h->p[i].u[k], &r, &why)) {
+				if (!lw_hist_trigger(h, i, &h->p[i].u[k], &r, &why, &hop)) {
 					lh_bad(h, h->p[i].u[k].global, why);
 					changed = true;
 				}
@@ -900,10 +630,15 @@ void lw_hist_emit(struct lw_ctx *c)
 		for (k = 0; k < h->p[i].n; k++) {
 			struct ir_hread r;
 			const char *why;
-			struct kp_trigger *t = lh_trigger(h, i, &h->p[i].u[k], &r, &why);
+			struct lh_hop hop;
+			struct kp_trigger *t = lw_hist_trigger(h, i, &h->p[i].u[k], &r, &why, &hop);
 
 			if (!t)
 				continue;
+			if (hop.synth.kind == KP_SYNTH) {	/* the value hop's objects first */
+				lower_kplan_add(c->arena, c->ir, &hop.synth);
+				lh_add(c, &hop.fire.u.trigger);
+			}
 			if (h->g[r.global].stack)
 				lh_perf(c, t->system, t->event);
 			r.obj = lh_add(c, t);

@@ -13,7 +13,10 @@
  *   lower_kobj.c    appending kernel objects to the plan (no callbacks)
  *   lower_filter.c  guard expressions -> kernel filter text
  *   lower_track.c   the process-tracking events
- *   lower_hist.c    aggregations -> hist triggers
+ *   lower_hist.c    which aggregations the kernel keeps (lower_hist.h)
+ *   lower_hist_trigger.c  the hist trigger of one update, the value hop
+ *   lower_latency.c, lower_latency_shape.c  latency pairs (lower_latency.h)
+ *   lower_synth.c   what a synthetic event carries: keys, value expressions
  *   lower_format.c  printf formats checked against their arguments
  */
 #ifndef KTAP_LOWER_INT_H
@@ -128,6 +131,36 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt);
 
 /* The filter clause that leaves out ktap itself on @system:@name. */
 const char *lw_own_pid(const char *system, const char *name);
+
+/* ---- lower_synth.c: what a synthetic event carries ---- */
+
+/* A key's synthetic field and the onmatch().trace() parameter filling it. */
+struct lw_skey {
+	const char *param;	/* the event's field or common_pid */
+	const char *type;	/* the synthetic field's type */
+	unsigned len;		/* char[len] for a string field, else 0 */
+	struct ir_hkey k;	/* how the runtime reads it back */
+};
+
+/*
+ * Key @e, an expression of probe @p's event passed to a synthetic event,
+ * into @sk.  False when it is not an integer field of a synthetic
+ * field's type, a char[N] field, tid(), pid() or execname().
+ */
+bool lw_synth_key(const struct sem_probe *p, const struct ast_expr *e, struct lw_skey *sk);
+
+/* At most this many operators in a value the kernel computes (6.1: three
+   subexpressions, one of them lw_synth_expr()'s "0+"). */
+#define LW_SYNTH_OPS 2
+
+/*
+ * Value @e of probe @p's event as a hist variable's expression
+ * ("0+bytes_alloc-bytes_req", "0+count*512"), u64 and wrapping as stap's
+ * int64 arithmetic: + - * of integer fields and constants >= 0, at most
+ * LW_SYNTH_OPS operators, in a shape the kernel parses as written.  NULL
+ * otherwise (arena string).
+ */
+const char *lw_synth_expr(struct lw_ctx *c, const struct sem_probe *p, const struct ast_expr *e);
 
 /* ---- lower_bind.c: the prologue's locals ---- */
 

@@ -181,71 +181,6 @@ static bool ll_key_same(const struct tpf_field *f, const struct tpf_field *g)
 	       f->is_signed == g->is_signed;
 }
 
-/* A statistic key's synthetic field and parameter. */
-struct ll_skey {
-	const char *param;	/* B's field or common_pid */
-	const char *type;	/* the synthetic field's type */
-	unsigned len;		/* char[len] for a string field, else 0 */
-	struct ir_hkey k;	/* how the runtime reads it back */
-};
-
-/*
- * Key @e of the statistic, an expression of probe @p's event passed to
- * the synthetic event, into @sk.  False when it is not an integer field
- * of a synthetic field's type, a char[N] field, tid(), pid() or
- * execname().
- */
-static bool ll_stat_key(const struct sem_probe *p, const struct ast_expr *e, struct ll_skey *sk)
-{
-	/* The kernel (6.1 check_synth_field) wants a parameter's type
-	   spelled as the synthetic field's: the field's own C type, when
-	   it is one a synthetic field can have (trace_events_synth.c). */
-	static const char *const ok[] = {
-		"s64", "u64", "s32", "u32", "s16", "u16", "s8", "u8", "char",
-		"unsigned char", "int", "unsigned int", "long", "unsigned long",
-		"bool", "pid_t", "gfp_t",
-	};
-	const struct tpf_field *f;
-	size_t i;
-
-	memset(sk, 0, sizeof(*sk));
-	if (e->kind == AST_CALL && e->ref < 0 && !e->args.n) {
-		switch (-e->ref - 1) {
-		case IR_BI_TID: sk->k.kind = IR_HK_TID; break;
-		case IR_BI_PID: sk->k.kind = IR_HK_PID; break;
-		case IR_BI_EXECNAME: sk->k.kind = IR_HK_EXECNAME; sk->k.is_string = true; break;
-		default: return false;
-		}
-		sk->k.is_signed = true;
-		sk->k.size = 4;
-		sk->type = "int";		/* common_pid's */
-		sk->param = "common_pid";
-		return true;
-	}
-	if (e->kind != AST_TARGET || e->ref < 0 || e->chain.n || e->chain.mem ||
-	    (unsigned)e->ref >= p->event->nfields)
-		return false;
-	f = &p->event->fields[e->ref];
-	if (f->kind == TPF_CHARS && f->ctype && !strcmp(f->ctype, "char") &&
-	    f->size > 0 && f->size <= 256) {	/* MAX_FILTER_STR_VAL */
-		sk->k = (struct ir_hkey){ .kind = IR_HK_FIELD, .is_string = true, .size = f->size };
-		sk->type = "char";
-		sk->len = f->size;
-		sk->param = f->name;
-		return true;
-	}
-	if (f->kind != TPF_INT || f->pointer || !f->ctype)
-		return false;
-	for (i = 0; i < sizeof(ok) / sizeof(ok[0]) && strcmp(ok[i], f->ctype); i++)
-		;
-	if (i == sizeof(ok) / sizeof(ok[0]))
-		return false;
-	sk->k = (struct ir_hkey){ .kind = IR_HK_FIELD, .is_signed = f->is_signed, .size = f->size };
-	sk->type = f->ctype;
-	sk->param = f->name;
-	return true;
-}
-
 /* ---- deciding ---- */
 
 /* The size of the start and end hists: t's [N], else MAXMAPENTRIES,
@@ -331,7 +266,7 @@ static const char *ll_why(struct lw_ctx *c, const struct lower_options *opt,
 	const struct sem_probe *b = sp->probes[l->b];
 	struct ll_use ut = { .g = l->start }, us = { .g = l->stat }, ur = { .g = l->stat };
 	const char *why;
-	struct ll_skey sk;
+	struct lw_skey sk;
 	unsigned i;
 
 	if (!opt->hist)
@@ -364,7 +299,7 @@ static const char *ll_why(struct lw_ctx *c, const struct lower_options *opt,
 	if (l->nsk + (l->exact ? 1 : 0) > LL_MAX_KEYS)
 		return "the kernel's hists have at most 3 keys (the value is one)";
 	for (i = 0; i < l->nsk; i++)
-		if (!ll_stat_key(b, l->sk[i], &sk))
+		if (!lw_synth_key(b, l->sk[i], &sk))
 			return "a key of the statistic is not tid(), pid(), execname(), "
 			       "a char[N] field or an integer field of a synthetic field's type";
 	if ((why = ll_starts_why(c, l)))
@@ -488,7 +423,7 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 	const char **params = arena_alloc(c->arena, (nv + nsk) * sizeof(*params));
 	const char **vals = arena_alloc(c->arena, sizeof(*vals));
 	const struct tpf_field *f;
-	struct ll_skey sk[LL_MAX_KEYS];
+	struct lw_skey sk[LL_MAX_KEYS];
 	struct kp_obj o;
 	struct ir_hread r;
 	unsigned bobj;
@@ -504,7 +439,7 @@ static void ll_emit_pair(struct lw_ctx *c, const struct ll_pair *l, unsigned n)
 		params[1] = arena_printf(c->arena, "$%s", ts);
 	}
 	for (i = 0; i < nsk; i++) {	/* the statistic's keys ride along */
-		ll_stat_key(b, l->sk[i], &sk[i]);
+		lw_synth_key(b, l->sk[i], &sk[i]);
 		params[nv + i] = sk[i].param;
 		sf[nv + i].type = sk[i].type;
 		sf[nv + i].name = sk[i].len ? arena_printf(c->arena, "k%u[%u]", i, sk[i].len) :

@@ -11,7 +11,7 @@
 # ktap handled (crossing to user space) under 1% of the events.
 # tracefs must be the same before and after all the runs.
 # shellcheck disable=SC2034  # read by vm-selftest.sh
-guest_plan=30
+guest_plan=31
 
 . /tests/guest-lib.sh
 
@@ -217,6 +217,17 @@ probe end { foreach ([w, n+] in c limit 8) printf("%s %d %d %d %d\n", w, n, @cou
 same nine-keys 'global arr
 probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; arr[tid(), pid(), execname(), $fd, tid(), "x", pid(), 1, $count] <<< 1 }
 probe end { foreach ([a, b, c, d, e, f, g, h, i+] in arr limit 6) printf("%d %d %s %d %d %s %d %d %d %d\n", a == target(), b == target(), c, d, e == a, f, g == b, h, i, @count(arr[a, b, c, d, e, f, g, h, i])) }'
+
+# Values the kernel computes before summing or keying them (the value
+# hop: a hist variable passed to a synthetic event): products, and a
+# difference read exactly (stap's kmalloc-waste shape), signed.
+same value-hop 'global b, s, w, x
+probe kernel.trace("syscalls:sys_enter_read") { if ($fd != 999) next; b[tid(), pid()] += $count * 3; s <<< $count * $fd }
+probe kernel.trace("syscalls:sys_enter_lseek") { if ($fd != 999) next; w <<< $offset - $whence; x[execname(), "k"] <<< $whence * 2 + 1 }
+probe end { foreach ([t, p] in b) printf("%d %d %d\n", t == target(), p == target(), b[t, p])
+	printf("%d %d %d\n", @count(s), @sum(s), @avg(s))
+	print(@hist_log(w)); printf("%d %d %d\n", @min(w), @max(w), @sum(w))
+	foreach ([e, k] in x) printf("%s %s %d %d\n", e, k, @count(x[e, k]), @sum(x[e, k])) }'
 
 # syscall_any's name as a key: the hist keys on the number, named when
 # read (numbers with one name add up).
