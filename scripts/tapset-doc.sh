@@ -92,8 +92,15 @@ How ktap's tapset differs from SystemTap's, in general:
 - The register functions (`returnval()`, `returnstr()`, `int_arg(N)`
   ... `ulonglong_arg(N)`) are resolved at compile time into fetch
   arguments of the probe's kprobe or uprobe (see context.stp below);
-  `atomic_read(A)`, `user_int8(A)` ... `user_int64(A)` are memory reads
-  like `kernel_int(A)`: A must be fetchable.
+  `atomic_read(A)`, `atomic_long_read(A)`, `kernel_pointer(A)`,
+  `user_int8(A)` ... `user_int64(A)`, `user_ulong(A)`, `user_ushort(A)`,
+  the `_error` and `_warn` forms of the user reads and
+  `user_string_warn(A)` are memory reads like `kernel_int(A)`: A must be
+  fetchable (a fetch cannot fault the script, so the forms differ in
+  nothing else).  `user_string_n(A, N)`/`kernel_string_n(A, N)` are
+  `substr(user_string(A), 0, N)`, `user_string_quoted(A)`/
+  `kernel_string_quoted(A)` the string quoted with `text_str()`'s escapes,
+  or "0x0" for a NULL A.
 - stap's floating-point functions (`fp_add()`, `fp_sub()`, `fp_mul()`,
   `fp_div()`, `fp_rem()`, `fp_sqrt()`, `fp_eq()`, `fp_lt()`, `fp_le()`,
   `fp_to_long()`, `fp_to_string()`, `string_to_fp()`, `long_to_fp()`,

@@ -236,6 +236,9 @@ void sema_check_dropped(struct sema_ctx *c);
 
 /* The memory read kernel_long() ... stand for, or AST_MEM_NONE. */
 enum ast_mem sema_mem_fn(const char *name);
+/* user_string_n(), kernel_string_quoted() ... rewritten into the core
+   read and text functions (@e in place); false when @e is none. */
+bool sema_mem_sugar(struct sema_ctx *c, struct ast_expr *e);
 /*
  * Call @e of a function that reads memory through a parameter: its copy
  * for this call site, or NULL when the call needs none.  *@failed when

@@ -61,9 +61,79 @@ static const struct { const char *name; enum ast_mem mem; } spc_mem_fns[] = {
 	{ "user_uint8", AST_MEM_U8 }, { "user_uint64", AST_MEM_U64 },
 	{ "user_int8", AST_MEM_S8 }, { "user_int16", AST_MEM_S16 },
 	{ "user_int32", AST_MEM_S32 }, { "user_int64", AST_MEM_S64 },
-	/* atomic_t is { int counter; } */
-	{ "atomic_read", AST_MEM_S32 },
+	/* atomic_t is { int counter; }, atomic_long_t { long counter; } */
+	{ "atomic_read", AST_MEM_S32 }, { "atomic_long_read", AST_MEM_S64 },
+	/* stap's other names of the same reads (x86_64: a long is 64 bits;
+	   the _error and _warn forms differ only in how a fault is told,
+	   and a fetch argument cannot fault the script) */
+	{ "kernel_pointer", AST_MEM_U64 }, { "user_ulong", AST_MEM_U64 },
+	{ "user_ushort", AST_MEM_U16 }, { "user_string_warn", AST_MEM_USTRING },
+	{ "user_long_error", AST_MEM_S64 }, { "user_long_warn", AST_MEM_S64 },
+	{ "user_ulong_error", AST_MEM_U64 }, { "user_ulong_warn", AST_MEM_U64 },
+	{ "user_int_error", AST_MEM_S32 }, { "user_int_warn", AST_MEM_S32 },
+	{ "user_short_error", AST_MEM_S16 }, { "user_short_warn", AST_MEM_S16 },
+	{ "user_ushort_error", AST_MEM_U16 }, { "user_ushort_warn", AST_MEM_U16 },
+	{ "user_char_error", AST_MEM_S8 }, { "user_char_warn", AST_MEM_S8 },
+	{ "user_int8_error", AST_MEM_S8 }, { "user_int16_error", AST_MEM_S16 },
+	{ "user_int32_error", AST_MEM_S32 }, { "user_int64_error", AST_MEM_S64 },
+	{ "user_uint8_error", AST_MEM_U8 }, { "user_uint16_error", AST_MEM_U16 },
+	{ "user_uint32_error", AST_MEM_U32 }, { "user_uint64_error", AST_MEM_U64 },
 };
+
+/* An AST call of @fn with the arguments @a and @b (NULL: none). */
+static struct ast_expr *spc_call(struct sema_ctx *c, const char *fn, struct ast_expr *a,
+				 struct ast_expr *b, struct src_span at)
+{
+	struct ast_expr *e = ast_named(c->arena, AST_CALL, fn, at);
+
+	e->op_span = at;
+	ast_list_push(c->arena, &e->args, a);
+	if (b)
+		ast_list_push(c->arena, &e->args, b);
+	return e;
+}
+
+/*
+ * stap's string readers that are a core read and some text work:
+ * kernel_string_n(A, N) and user_string_n(A, N) are substr(R(A), 0, N);
+ * kernel_string_quoted(A) and user_string_quoted(A) are
+ * A ? "\"" . text_str(R(A)) . "\"" : "0x0" (the address of the NULL they
+ * cannot read, as the syscall tapset's argstr has it).  @e is rewritten
+ * in place, its arguments typed again by the caller; false when it is
+ * none of them or the script defines a function of its name.
+ */
+bool sema_mem_sugar(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct arena *a = c->arena;
+	bool user = !strncmp(e->str, "user_", 5);
+	const char *core = user ? "user_string" : "kernel_string", *rest;
+	struct ast_expr *x, *q, *n;
+
+	if (e->kind != AST_CALL || (strncmp(e->str, "user_string_", 12) &&
+				    strncmp(e->str, "kernel_string_", 14)) ||
+	    sema_func_decl(c, e->str))
+		return false;
+	rest = e->str + (user ? 12 : 14);
+	if (!strcmp(rest, "n") && e->args.n == 2) {
+		x = spc_call(c, core, e->args.v[0], NULL, e->span);
+		n = e->args.v[1];
+		*e = *spc_call(c, "substr", x, ast_num(a, 0, e->span), e->span);
+		ast_list_push(a, &e->args, n);
+		return true;
+	}
+	if (!strcmp(rest, "quoted") && e->args.n == 1) {
+		q = ast_str(a, "\"", 1, e->span);
+		x = spc_call(c, "text_str", spc_call(c, core, e->args.v[0], NULL, e->span), NULL,
+			     e->span);
+		x = ast_binary(a, AST_BINARY, AST_OP_CONCAT,
+			       ast_binary(a, AST_BINARY, AST_OP_CONCAT, q, x, e->span),
+			       ast_str(a, "\"", 1, e->span), e->span);
+		*e = *ast_ternary(a, ast_clone_expr(a, e->args.v[0]), x,
+				  ast_str(a, "0x0", 3, e->span));
+		return true;
+	}
+	return false;
+}
 
 enum ast_mem sema_mem_fn(const char *name)
 {
@@ -80,6 +150,22 @@ static bool spc_is_mem_call(struct sema_ctx *c, const struct ast_expr *e)
 {
 	return e->kind == AST_CALL && sema_mem_fn(e->str) != AST_MEM_NONE &&
 	       !sema_func_decl(c, e->str);
+}
+
+/* user_string_n(A, N), kernel_string_quoted(A) ... (sema_mem_sugar): a
+   read at their first argument. */
+static bool spc_is_sugar_call(struct sema_ctx *c, const struct ast_expr *e)
+{
+	static const char *const sugar[][2] = {
+		{ "user_string_n", "2" }, { "kernel_string_n", "2" },
+		{ "user_string_quoted", "1" }, { "kernel_string_quoted", "1" },
+	};
+	size_t i;
+
+	for (i = 0; e->kind == AST_CALL && i < sizeof(sugar) / sizeof(sugar[0]); i++)
+		if (!strcmp(e->str, sugar[i][0]) && e->args.n == (unsigned)(sugar[i][1][0] - '0'))
+			return !sema_func_decl(c, e->str);
+	return false;
 }
 
 /* @x is parameter @p, or @p plus or minus a constant. */
@@ -110,7 +196,8 @@ static bool spc_expr_reads(struct sema_ctx *c, const struct ast_expr *e, const c
 		return false;
 	if (e->kind == AST_CAST && spc_is_param(e->a, p))
 		return true;
-	if (spc_is_mem_call(c, e) && e->args.n == 1 && spc_is_param(e->args.v[0], p))
+	if (((spc_is_mem_call(c, e) && e->args.n == 1) || spc_is_sugar_call(c, e)) &&
+	    spc_is_param(e->args.v[0], p))
 		return true;
 	if (e->kind == AST_CALL && (g = sema_func_decl(c, e->str)) != NULL)
 		for (i = 0; i < e->args.n && i < g->nparams; i++)

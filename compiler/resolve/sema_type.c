@@ -546,6 +546,27 @@ static bool ty_unprovided(struct sema_ctx *c, const struct ast_expr *e)
 	return false;
 }
 
+/*
+ * Does argument @i of builtin call @e (signature letter @want) take a
+ * number: an 'l' parameter, or a printf-style value its literal format
+ * converts as one (%d, %x, %p...)?  A char * target variable passed
+ * there is the pointer, as stap has it (sema_target_as_number).
+ */
+static bool ty_wants_long(struct sema_ctx *c, const struct ast_expr *e, unsigned i, char want,
+			  bool format)
+{
+	const struct ast_expr *f = e->args.n ? e->args.v[0] : NULL;
+	struct fmt_error err;
+	struct fmt_spec *fs;
+
+	if (want == 'l')
+		return true;
+	if (!format || i == 0 || !f || f->kind != AST_STR ||
+	    !(fs = fmt_compile(f->str, f->len, ty_fmt_alloc, c->arena, &err)))
+		return false;
+	return i - 1 < fmt_nargs(fs) && fmt_arg_type(fs, i - 1) == RT_LONG;
+}
+
 /* Check a builtin call's arguments against its signature. */
 static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 {
@@ -584,6 +605,8 @@ static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 			ty_expr(c, a);
 			continue;
 		}
+		if (ty_wants_long(c, e, i, want, b->flags & BF_FORMAT))
+			sema_target_as_number(c, a);
 		t = ty_expr(c, a);
 		if (t == SEM_STATS)
 			sema_err(c, a->span, "a statistic cannot be passed to %s(); use @count, @sum, ...",
@@ -610,6 +633,10 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 	unsigned i;
 	int id;
 
+	if (sema_mem_sugar(c, e)) {
+		c->changed = true;
+		return ty_expr(c, e);
+	}
 	if ((id = sema_target_mem_call(c, e)) >= 0)
 		return (enum sem_type)id;
 	f = sema_spec_call(c, e, &failed);
@@ -655,8 +682,13 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 		sema_err(c, e->span, "function '%s' takes %u argument%s, %u given",
 		       f->name, f->nparams, f->nparams == 1 ? "" : "s", e->args.n);
 	for (i = 0; i < e->args.n; i++) {
-		enum sem_type t = ty_expr(c, e->args.v[i]);
+		enum sem_type t;
 
+		/* stap passes a char * target variable as its pointer (a
+		   long): only a parameter typed :string takes ktap's text. */
+		if (i < f->nparams && f->locals[i]->type != SEM_STRING)
+			sema_target_as_number(c, e->args.v[i]);
+		t = ty_expr(c, e->args.v[i]);
 		if (i >= f->nparams)
 			continue;
 		ty_unify(c, &f->locals[i]->type, t, e->args.v[i]->span,

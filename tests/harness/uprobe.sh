@@ -59,6 +59,20 @@ run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 printf '%s\n' "hello 42 97" "hello 42 97" "hello 42 97" >"$TMP/want"
 check "user_string(), user_int(), user_char() become fetches of user memory"
 
+# stap's other readers: the _quoted, _n and _warn strings, user_ulong()
+# and user_ushort(); a char * passed to a function's long parameter, or
+# formatted with %x, is the pointer (a string only where ktap prints it).
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'function q:string(addr:long) { return addr ? user_string_quoted(addr) : "null" }
+	function n(p) { return user_string_n(p, 2) }
+	probe process("'"$T"'").function("handle") {
+		printf("%s %s %s %d %d %d %d %d\n", q($msg), n($msg), user_string_warn($msg),
+		       kernel_string_quoted($r->name) == "\"alpha\"", user_ulong(&$r->id),
+		       user_ushort(&$r->id), sprintf("%x", $msg) == sprintf("%x", $msg + 0),
+		       $msg > 4096); exit() }' -c "$T"
+printf '%s\n' '"hello" he hello 1 42 42 1 1' >"$TMP/want"
+check "user_string_quoted/_n/_warn, user_ulong/ushort; a char * to a long parameter and %x is its pointer"
+
 # An array-typed target variable is its address, as in stap: user_string()
 # of it and of it plus 1, '&', arithmetic, comparison with 0; alone it
 # still prints as a string.  An unsigned char * is a number.
