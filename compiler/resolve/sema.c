@@ -47,7 +47,9 @@ static void sema_add_func(struct sema_ctx *c, const struct ast_func *f, bool lib
 	unsigned i;
 
 	for (i = 0; i < c->nfdecls; i++) {
-		if (strcmp(c->fdecls[i]->name, f->name) == 0) {
+		/* stap overloads by the number of parameters: g() and g(x) are
+		   two functions */
+		if (strcmp(c->fdecls[i]->name, f->name) == 0 && c->fdecls[i]->nparams == f->nparams) {
 			char where[32];
 
 			/* The script's own function replaces the tapset's. */

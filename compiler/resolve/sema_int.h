@@ -116,10 +116,14 @@ const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs);
 void sema_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *sema_suggest_field(const struct tpf_event *ev, const char *name);
-/* The declaration of script or tapset function @name, or NULL. */
+/* A declaration of script or tapset function @name (of any arity), or NULL. */
 const struct ast_func *sema_func_decl(struct sema_ctx *c, const char *name);
-/* Used function @name (created on first use), or NULL. */
-struct sem_func *sema_func_use(struct sema_ctx *c, const char *name);
+/* The declaration of @name a call with @nargs arguments resolves to (stap
+   overloads functions by their number of parameters); another of the
+   name when none has that many (the call's arity error), or NULL. */
+const struct ast_func *sema_func_decl_n(struct sema_ctx *c, const char *name, unsigned nargs);
+/* Used function @name for @nargs arguments (created on first use), or NULL. */
+struct sem_func *sema_func_use(struct sema_ctx *c, const char *name, unsigned nargs);
 /* A new used function for declaration @f, named @name. */
 struct sem_func *sema_func_add(struct sema_ctx *c, const struct ast_func *f,
 			       const char *name);

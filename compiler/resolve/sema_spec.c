@@ -199,7 +199,7 @@ static bool spc_expr_reads(struct sema_ctx *c, const struct ast_expr *e, const c
 	if (((spc_is_mem_call(c, e) && e->args.n == 1) || spc_is_sugar_call(c, e)) &&
 	    spc_is_param(e->args.v[0], p))
 		return true;
-	if (e->kind == AST_CALL && (g = sema_func_decl(c, e->str)) != NULL)
+	if (e->kind == AST_CALL && (g = sema_func_decl_n(c, e->str, e->args.n)) != NULL)
 		for (i = 0; i < e->args.n && i < g->nparams; i++)
 			if (spc_is_param(e->args.v[i], p) && spc_addr_param(c, g, i, path))
 				return true;
@@ -492,7 +492,7 @@ static struct ast_expr *spc_inline(struct sema_ctx *c, struct ast_expr *e, unsig
 	if (e->kind == AST_VAR && depth < SPEC_MAX_DEPTH && (r = sema_var_def(c, e)))
 		return spc_inline(c, r, depth + 1);
 	if (e->kind != AST_CALL || depth >= SPEC_MAX_DEPTH || spc_is_mem_call(c, e) ||
-	    !(f = sema_func_decl(c, e->str)) || !f->body || e->args.n != f->nparams)
+	    !(f = sema_func_decl_n(c, e->str, e->args.n)) || !f->body || e->args.n != f->nparams)
 		return e;
 	s = f->body;
 	while (s->kind == AST_S_BLOCK && s->body.n == 1)
@@ -567,7 +567,7 @@ static void spc_bind(struct sema_ctx *c, struct ast_expr *e, struct sem_func *sf
 
 struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed)
 {
-	const struct ast_func *f = sema_func_decl(c, e->str);
+	const struct ast_func *f = sema_func_decl_n(c, e->str, e->args.n);
 	struct ast_expr **args;
 	struct sem_probe *site = spc_site(c);
 	struct sem_func *sf;

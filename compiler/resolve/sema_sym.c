@@ -178,16 +178,25 @@ struct sem_func *sema_func_add(struct sema_ctx *c, const struct ast_func *f,
 	return sf;
 }
 
-struct sem_func *sema_func_use(struct sema_ctx *c, const char *name)
+const struct ast_func *sema_func_decl_n(struct sema_ctx *c, const char *name, unsigned nargs)
 {
-	struct sem_prog *p = c->prog;
-	const struct ast_func *f;
 	unsigned i;
 
-	for (i = 0; i < p->nfuncs; i++)
-		if (!p->funcs[i]->site && strcmp(p->funcs[i]->name, name) == 0)
+	for (i = 0; i < c->nfdecls; i++)
+		if (c->fdecls[i]->nparams == nargs && !strcmp(c->fdecls[i]->name, name))
+			return c->fdecls[i];
+	return sema_func_decl(c, name);
+}
+
+struct sem_func *sema_func_use(struct sema_ctx *c, const char *name, unsigned nargs)
+{
+	struct sem_prog *p = c->prog;
+	const struct ast_func *f = sema_func_decl_n(c, name, nargs);
+	unsigned i;
+
+	for (i = 0; f && i < p->nfuncs; i++)
+		if (!p->funcs[i]->site && p->funcs[i]->ast == f)
 			return p->funcs[i];
-	f = sema_func_decl(c, name);
 	return f ? sema_func_add(c, f, f->name) : NULL;
 }
 

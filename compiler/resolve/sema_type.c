@@ -646,7 +646,11 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 		return SEM_UNKNOWN;
 	}
 	if (!f)
-		f = sema_func_use(c, e->str);
+		f = sema_func_use(c, e->str, e->args.n);
+	/* A script's g(x) leaves the builtin's other arities (stap's
+	   overloads of its tapset functions) to the builtin. */
+	if (f && f->nparams != e->args.n && sema_builtin(e->str) >= 0)
+		f = NULL;
 	if (!f) {
 		id = sema_builtin(e->str);
 		if (id >= 0 && sema_target_probefunc(c, e))
