@@ -226,6 +226,11 @@ struct ast_func {
 	struct ast_stmt *body;		/* NULL when embedded */
 	const char *embedded;		/* %{ code %} body */
 	bool private_;
+	/* stap's runtime overloading: among functions of one name and arity
+	   the lowest priority runs first and "next" goes on to the next;
+	   without ":PRIORITY" a script's are 0, a tapset's 1 (pass 2) */
+	bool has_priority;
+	int64_t priority;
 	struct src_span span;
 };
 

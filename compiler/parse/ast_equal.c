@@ -184,6 +184,7 @@ static bool eq_func(const struct ast_func *x, const struct ast_func *y)
 
 	if (!eq_name(x->name, y->name) || x->type != y->type ||
 	    x->nparams != y->nparams || x->private_ != y->private_ ||
+	    x->has_priority != y->has_priority || x->priority != y->priority ||
 	    !eq_name(x->embedded, y->embedded) || !eq_stmt(x->body, y->body))
 		return false;
 	for (i = 0; i < x->nparams; i++)

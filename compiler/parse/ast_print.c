@@ -510,6 +510,8 @@ static void pr_func(FILE *out, const struct ast_func *f)
 		fprintf(out, "%s%s%s", i ? ", " : "", f->params[i].name,
 			pr_type(f->params[i].type));
 	fputc(')', out);
+	if (f->has_priority)
+		fprintf(out, ":%" PRId64, f->priority);
 	if (f->embedded)
 		fprintf(out, " %%{%s%%}\n", f->embedded);
 	else

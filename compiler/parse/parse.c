@@ -619,6 +619,13 @@ void parse_func_param(struct parse_ctx *c, struct ast_func *f,
 	ast_func_param(c->arena, f, name->text, type, name->span);
 }
 
+void parse_func_priority(struct parse_ctx *c, struct ast_func *f, const struct token *n)
+{
+	(void)c;
+	f->has_priority = true;
+	f->priority = n->num;
+}
+
 static void parse_need_guru(struct parse_ctx *c, struct src_span at)
 {
 	if (!c->guru)

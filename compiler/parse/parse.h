@@ -107,6 +107,8 @@ struct ast_func *parse_func_begin(struct parse_ctx *c, const struct token *name,
 				  enum ast_type type);
 void parse_func_param(struct parse_ctx *c, struct ast_func *f,
 		      const struct token *name, enum ast_type type);
+/* ":PRIORITY" after a function's parameters (stap's runtime overloading). */
+void parse_func_priority(struct parse_ctx *c, struct ast_func *f, const struct token *n);
 void parse_func_end(struct parse_ctx *c, struct ast_func *f,
 		    struct ast_stmt *body, const struct token *embedded,
 		    bool private_, struct src_span span);

@@ -165,7 +165,7 @@ static struct ast_stmt *stmt(struct parse_ctx *ctx, enum ast_stmt_kind kind,
 %type <pps> pplist
 %type <alts> ppseq ppelem ppalts ppalt
 %type <fe> foreach_head fe_keys fe_keylist fe_rest
-%type <func> func_head func_params
+%type <func> func_head func_params func_ready
 %type <type> type_opt
 %type <i> suffix_opt sort_opt wrap_opt stat_tok fe_sort_opt
 %type <tok> size_opt
@@ -283,13 +283,22 @@ literal
 /* ---- functions ---- */
 
 func_def
-	: func_params RPAREN block	{ parse_func_end(ctx, $1, $3, NULL, false, @$); }
-	| func_params RPAREN EMBEDDED	{ parse_func_end(ctx, $1, NULL, $3, false, @$); }
+	: func_ready block		{ parse_func_end(ctx, $1, $2, NULL, false, @$); }
+	| func_ready EMBEDDED		{ parse_func_end(ctx, $1, NULL, $2, false, @$); }
 	;
 
 func_def_private
-	: func_params RPAREN block	{ parse_func_end(ctx, $1, $3, NULL, true, @$); }
-	| func_params RPAREN EMBEDDED	{ parse_func_end(ctx, $1, NULL, $3, true, @$); }
+	: func_ready block		{ parse_func_end(ctx, $1, $2, NULL, true, @$); }
+	| func_ready EMBEDDED		{ parse_func_end(ctx, $1, NULL, $2, true, @$); }
+	;
+
+/* "(...)" and stap's optional ":PRIORITY" of runtime overloading */
+func_ready
+	: func_params RPAREN		{ $$ = $1; }
+	| func_params RPAREN COLON NUMBER
+		{ $$ = $1; parse_func_priority(ctx, $$, $4); }
+	| func_params RPAREN COLON MINUS NUMBER
+		{ $$ = $1; parse_func_priority(ctx, $$, $5); $$->priority = -$$->priority; }
 	;
 
 func_head

@@ -44,25 +44,10 @@ static void sema_add_global(struct sema_ctx *c, const struct ast_global *g,
 
 static void sema_add_func(struct sema_ctx *c, const struct ast_func *f, bool library)
 {
-	unsigned i;
-
-	for (i = 0; i < c->nfdecls; i++) {
-		/* stap overloads by the number of parameters: g() and g(x) are
-		   two functions */
-		if (strcmp(c->fdecls[i]->name, f->name) == 0 && c->fdecls[i]->nparams == f->nparams) {
-			char where[32];
-
-			/* The script's own function replaces the tapset's. */
-			if (library && i < c->nscript_fdecls)
-				return;
-
-			diag_error(c->diag, f->span,
-				   "function '%s' is already defined at %s", f->name,
-				   diag_where(c->diag, c->fdecls[i]->span, where,
-					      sizeof(where)));
-			return;
-		}
-	}
+	/* Functions of one name are overloads (sema_overload.c): by their
+	   number of parameters, or of one arity chained by "next".  A
+	   tapset function the script defines too is the chain's last. */
+	(void)library;
 	if (f->embedded)
 		diag_error(c->diag, f->span,
 			   "function '%s' is written in embedded C, which ktap does not compile",
@@ -191,6 +176,7 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	c.nscript_fdecls = c.nfdecls;
 	for (i = 0; i < in->nlibrary; i++)
 		sema_collect(&c, in->library[i]);
+	sema_overloads(&c);
 	for (i = 0; i < in->script->n; i++) {
 		const struct ast_decl *dl = in->script->decls[i];
 

@@ -116,6 +116,12 @@ const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs);
 void sema_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *sema_suggest_field(const struct tpf_event *ev, const char *name);
+/* A call @e of a stap function ktap knows and refuses (task_current(),
+   task_backtrace() ...): its error reported, true. */
+bool sema_unprovided(struct sema_ctx *c, const struct ast_expr *e);
+/* sema_overload.c: functions of one name and arity chained by "next"
+   (stap's runtime overloading), after every declaration is collected. */
+void sema_overloads(struct sema_ctx *c);
 /* A declaration of script or tapset function @name (of any arity), or NULL. */
 const struct ast_func *sema_func_decl(struct sema_ctx *c, const char *name);
 /* The declaration of @name a call with @nargs arguments resolves to (stap

@@ -212,6 +212,44 @@ struct sem_probe *sema_new_probe(struct sema_ctx *c)
 	return sp;
 }
 
+/*
+ * stap tapset functions that ktap knows and refuses, each with why and
+ * what to use instead: they need kernel memory that no fetch argument
+ * of a probe's event can reach.
+ */
+static const struct {
+	const char *name, *why;
+} sema_unprovided_fns[] = {
+	{ "task_current", "the running task's address is the kernel's per-CPU 'current', "
+	  "which no kprobe or tracepoint fetch argument can read; use pid(), tid(), "
+	  "execname(), uid() ... for the running task, or a probe whose parameter is "
+	  "the task ($p, $task, $prev)" },
+	{ "pid2task", "finding a task by pid is a search of the kernel's pid table, "
+	  "which no fetch argument can express; probe a function that takes the task "
+	  "($p, $task) instead" },
+};
+
+bool sema_unprovided(struct sema_ctx *c, const struct ast_expr *e)
+{
+	size_t i;
+
+	if (!strcmp(e->str, "task_backtrace")) {
+		/* stap's own is a warning stub since 1.6 */
+		sema_err(c, e->op_span, "task_backtrace() is not supported: tracefs records "
+		       "the stack of the task an event runs in, not of another task; "
+		       "use backtrace() in a probe that runs in that task");
+		return true;
+	}
+	for (i = 0; i < sizeof(sema_unprovided_fns) / sizeof(sema_unprovided_fns[0]); i++) {
+		if (!strcmp(e->str, sema_unprovided_fns[i].name)) {
+			sema_err(c, e->op_span, "%s() is not supported: %s", e->str,
+				 sema_unprovided_fns[i].why);
+			return true;
+		}
+	}
+	return false;
+}
+
 void sema_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
 {
 	va_list ap;

@@ -515,38 +515,6 @@ static void ty_format_args(struct sema_ctx *c, struct ast_expr *e)
 
 
 /*
- * stap tapset functions that ktap knows and refuses, each with why and
- * what to use instead: they need kernel memory that no fetch argument
- * of a probe's event can reach.
- */
-static const struct {
-	const char *name, *why;
-} ty_unprovided_fns[] = {
-	{ "task_current", "the running task's address is the kernel's per-CPU 'current', "
-	  "which no kprobe or tracepoint fetch argument can read; use pid(), tid(), "
-	  "execname(), uid() ... for the running task, or a probe whose parameter is "
-	  "the task ($p, $task, $prev)" },
-	{ "pid2task", "finding a task by pid is a search of the kernel's pid table, "
-	  "which no fetch argument can express; probe a function that takes the task "
-	  "($p, $task) instead" },
-};
-
-/* A call of a refused stap function: its error, true. */
-static bool ty_unprovided(struct sema_ctx *c, const struct ast_expr *e)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(ty_unprovided_fns) / sizeof(ty_unprovided_fns[0]); i++) {
-		if (!strcmp(e->str, ty_unprovided_fns[i].name)) {
-			sema_err(c, e->op_span, "%s() is not supported: %s", e->str,
-				 ty_unprovided_fns[i].why);
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
  * Does argument @i of builtin call @e (signature letter @want) take a
  * number: an 'l' parameter, or a printf-style value its literal format
  * converts as one (%d, %x, %p...)?  A char * target variable passed
@@ -663,15 +631,8 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 			return ty_builtin(c, e, id);
 		for (i = 0; i < e->args.n; i++)
 			ty_expr(c, e->args.v[i]);
-		if (ty_unprovided(c, e))
+		if (sema_unprovided(c, e))
 			return SEM_UNKNOWN;
-		if (!strcmp(e->str, "task_backtrace")) {
-			/* stap's own is a warning stub since 1.6 */
-			sema_err(c, e->op_span, "task_backtrace() is not supported: tracefs records "
-			       "the stack of the task an event runs in, not of another task; "
-			       "use backtrace() in a probe that runs in that task");
-			return SEM_UNKNOWN;
-		}
 		{
 			const char *hint = sema_suggest(c, e->str, true);
 
