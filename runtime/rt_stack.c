@@ -11,6 +11,9 @@
  *   sprint_backtrace()/sprint_ubacktrace() "sym+0xoff [mod]\n" per frame
  *   backtrace()/ubacktrace()               "0xADDR 0xADDR ... " (hex, a space after each)
  *   symname()/usymname(), symdata()/usymdata() as stap's.
+ *   usymfileline()/usymfile()/usymline()   "FILE:LINE", FILE, LINE from the DWARF
+ *                                          line table; "0xADDR" when unknown
+ *   symfileline()/symfile()/symline()      "0xADDR" (no kernel line table)
  * print_syms(), print_stack() and the other string-taking ones are
  * tapset functions over symdata() (tapset/context-symbols.stp), as in
  * stap.
@@ -25,6 +28,7 @@
 #include "ksym.h"
 #include "usym.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,7 +40,7 @@ enum rts_id {
 
 bool rt_stack_is_builtin(unsigned id)
 {
-	return id >= RTS_BACKTRACE && id <= RTS_USYMDATA;
+	return id >= RTS_BACKTRACE && id <= RTS_USYMLINE;
 }
 
 void rt_stack_from_probe_point(const struct rt_ctx *c, struct rt_event *ev)
@@ -151,6 +155,33 @@ static enum rt_status rts_sym(struct rt_ctx *c, bool user, enum ksym_fmt fmt, in
 	return RT_OK;
 }
 
+/* [u]symfileline(), [u]symfile(), [u]symline() of @addr: @what 0, 1, 2. */
+static enum rt_status rts_srcline(struct rt_ctx *c, bool user, int what, int64_t addr,
+				  struct rt_value *ret)
+{
+	const char *file = NULL;
+	char buf[4096];
+	int pid, line = 0;
+
+	if (user) {
+		pid = c->ev && c->proc ? c->proc(c, c->ev->tid)->tgid : 0;
+		if (pid && c->maps)
+			c->maps(c, pid, false);
+		if (!pid || !c->usym || usym_srcline(c->usym, pid, (uint64_t)addr, &file, &line))
+			file = NULL;
+	}
+	if (!file)
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, (uint64_t)addr);
+	else if (what == 0)
+		snprintf(buf, sizeof(buf), "%s:%d", file, line);
+	else if (what == 1)
+		snprintf(buf, sizeof(buf), "%s", file);
+	else
+		snprintf(buf, sizeof(buf), "%d", line);
+	*ret = rt_scratch_str(c, buf, strlen(buf));
+	return RT_OK;
+}
+
 /* print_[u]backtrace(): one output chunk, made apart from c->out so
    that a warning said while symbolising does not land inside it. */
 static enum rt_status rts_print(struct rt_ctx *c, bool user)
@@ -182,6 +213,12 @@ enum rt_status rt_stack_builtin(struct rt_ctx *c, unsigned id, struct rt_value *
 	case RTS_SYMDATA: return rts_sym(c, false, KSYM_FMT_DATA, a[0].l, ret);
 	case RTS_USYMNAME: return rts_sym(c, true, KSYM_FMT_SYMBOL, a[0].l, ret);
 	case RTS_USYMDATA: return rts_sym(c, true, KSYM_FMT_DATA, a[0].l, ret);
+	case RTS_SYMFILELINE: return rts_srcline(c, false, 0, a[0].l, ret);
+	case RTS_SYMFILE: return rts_srcline(c, false, 1, a[0].l, ret);
+	case RTS_SYMLINE: return rts_srcline(c, false, 2, a[0].l, ret);
+	case RTS_USYMFILELINE: return rts_srcline(c, true, 0, a[0].l, ret);
+	case RTS_USYMFILE: return rts_srcline(c, true, 1, a[0].l, ret);
+	case RTS_USYMLINE: return rts_srcline(c, true, 2, a[0].l, ret);
 	}
 	return rt_error(c, 0, "internal error: stack builtin %u", id);
 }

@@ -268,6 +268,22 @@ int usym_lookup(struct usym_ctx *ctx, int pid, uint64_t addr, struct usym_info *
 	return c->rc;
 }
 
+int usym_srcline(struct usym_ctx *ctx, int pid, uint64_t addr, const char **file, int *line)
+{
+	struct usym_proc *p = find_proc(ctx, pid);
+	Dwfl_Module *m = p ? dwfl_addrmodule(p->dwfl, addr) : NULL;
+	Dwfl_Line *l;
+	Dwarf_Addr bias;
+
+	if (!m)
+		return -1;
+	dwfl_module_getelf(m, &bias);	/* opens the file and its debug file */
+	l = dwfl_module_getsrc(m, addr);
+	*line = 0;
+	*file = l ? dwfl_lineinfo(l, NULL, line, NULL, NULL, NULL) : NULL;
+	return *file && *line > 0 ? 0 : -1;
+}
+
 int usym_format(struct usym_ctx *ctx, int pid, uint64_t addr, enum ksym_fmt fmt, int inexact,
 		char *buf, size_t len)
 {

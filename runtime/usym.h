@@ -65,6 +65,11 @@ void usym_forget_process(struct usym_ctx *ctx, int pid);
  * with only the module, -1 when unknown (no record, no mapping). */
 int usym_lookup(struct usym_ctx *ctx, int pid, uint64_t addr, struct usym_info *info);
 
+/* The source file and line of ADDR in process PID from the line table
+ * of its module's DWARF (the file's name as the compiler recorded it):
+ * 0, or -1 when unknown (no record, no mapping, no line information). */
+int usym_srcline(struct usym_ctx *ctx, int pid, uint64_t addr, const char **file, int *line);
+
 /* Formats ADDR of PID as stap does (ksym_format's conventions). */
 int usym_format(struct usym_ctx *ctx, int pid, uint64_t addr, enum ksym_fmt fmt, int inexact,
 		char *buf, size_t len);

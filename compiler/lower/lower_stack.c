@@ -47,6 +47,7 @@ static unsigned ls_builtin_bits(unsigned id)
 	case IR_BI_SYMNAME: case IR_BI_SYMDATA:
 		return IR_STACK_KSYMS;
 	case IR_BI_USYMNAME: case IR_BI_USYMDATA:
+	case IR_BI_USYMFILELINE: case IR_BI_USYMFILE: case IR_BI_USYMLINE:
 		return IR_STACK_MAPS;
 	default:
 		return 0;

@@ -46,6 +46,7 @@ static bool lt_is_process_builtin(unsigned id)
 	/* user symbols: the maps are re-read at exec */
 	case IR_BI_UBACKTRACE: case IR_BI_PRINT_UBACKTRACE: case IR_BI_SPRINT_UBACKTRACE:
 	case IR_BI_USYMNAME: case IR_BI_USYMDATA:
+	case IR_BI_USYMFILELINE: case IR_BI_USYMFILE: case IR_BI_USYMLINE:
 		return true;
 	default:
 		return false;

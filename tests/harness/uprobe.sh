@@ -73,6 +73,21 @@ run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 printf '%s\n' '"hello" he hello 1 42 42 1 1' >"$TMP/want"
 check "user_string_quoted/_n/_warn, user_ulong/ushort; a char * to a long parameter and %x is its pointer"
 
+# Source lines of a user address (stap's usymfileline() family), from the
+# program's DWARF line table: handle's first line (72-76); a kernel
+# address, whose line table ktap does not have, is its hex.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle") {
+		printf("%s|%s|%s|%s\n", usymfileline(uaddr()), usymfile(uaddr()), usymline(uaddr()),
+		       symfileline(0xffffffff81000000)); exit() }' -c "$T"
+if [ "$rc" -eq 0 ] && grep -qE '^(.*/)?ktap-uprobe-target\.c:7[2-6]\|(.*/)?ktap-uprobe-target\.c\|7[2-6]\|0xffffffff81000000$' "$TMP/out" &&
+	[ "$(cut -d'|' -f1 "$TMP/out")" = "$(cut -d'|' -f2 "$TMP/out"):$(cut -d'|' -f3 "$TMP/out")" ]; then
+	ok "usymfileline(), usymfile(), usymline() from the DWARF line table; symfileline() of a kernel address is its hex"
+else
+	not_ok "source lines of uaddr() (exit status $rc)"
+	diag_file "$TMP/out"; diag_file "$TMP/err"
+fi
+
 # An array-typed target variable is its address, as in stap: user_string()
 # of it and of it plus 1, '&', arithmetic, comparison with 0; alone it
 # still prints as a string.  An unsigned char * is a number.
