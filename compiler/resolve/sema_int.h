@@ -116,6 +116,10 @@ const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs);
 void sema_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *sema_suggest_field(const struct tpf_event *ev, const char *name);
+/* A new call of @fn with the arguments @a and @b (NULL: only @a), made
+   by a rewrite of pass 2. */
+struct ast_expr *sema_call(struct sema_ctx *c, const char *fn, struct ast_expr *a,
+			   struct ast_expr *b, struct src_span at);
 /* A call @e of a stap function ktap knows and refuses (task_current(),
    task_backtrace() ...): its error reported, true. */
 bool sema_unprovided(struct sema_ctx *c, const struct ast_expr *e);

@@ -80,19 +80,6 @@ static const struct { const char *name; enum ast_mem mem; } spc_mem_fns[] = {
 	{ "user_uint32_error", AST_MEM_U32 }, { "user_uint64_error", AST_MEM_U64 },
 };
 
-/* An AST call of @fn with the arguments @a and @b (NULL: none). */
-static struct ast_expr *spc_call(struct sema_ctx *c, const char *fn, struct ast_expr *a,
-				 struct ast_expr *b, struct src_span at)
-{
-	struct ast_expr *e = ast_named(c->arena, AST_CALL, fn, at);
-
-	e->op_span = at;
-	ast_list_push(c->arena, &e->args, a);
-	if (b)
-		ast_list_push(c->arena, &e->args, b);
-	return e;
-}
-
 /*
  * stap's string readers that are a core read and some text work:
  * kernel_string_n(A, N) and user_string_n(A, N) are substr(R(A), 0, N);
@@ -115,15 +102,15 @@ bool sema_mem_sugar(struct sema_ctx *c, struct ast_expr *e)
 		return false;
 	rest = e->str + (user ? 12 : 14);
 	if (!strcmp(rest, "n") && e->args.n == 2) {
-		x = spc_call(c, core, e->args.v[0], NULL, e->span);
+		x = sema_call(c, core, e->args.v[0], NULL, e->span);
 		n = e->args.v[1];
-		*e = *spc_call(c, "substr", x, ast_num(a, 0, e->span), e->span);
+		*e = *sema_call(c, "substr", x, ast_num(a, 0, e->span), e->span);
 		ast_list_push(a, &e->args, n);
 		return true;
 	}
 	if (!strcmp(rest, "quoted") && e->args.n == 1) {
 		q = ast_str(a, "\"", 1, e->span);
-		x = spc_call(c, "text_str", spc_call(c, core, e->args.v[0], NULL, e->span), NULL,
+		x = sema_call(c, "text_str", sema_call(c, core, e->args.v[0], NULL, e->span), NULL,
 			     e->span);
 		x = ast_binary(a, AST_BINARY, AST_OP_CONCAT,
 			       ast_binary(a, AST_BINARY, AST_OP_CONCAT, q, x, e->span),

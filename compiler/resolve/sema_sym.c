@@ -250,6 +250,18 @@ bool sema_unprovided(struct sema_ctx *c, const struct ast_expr *e)
 	return false;
 }
 
+struct ast_expr *sema_call(struct sema_ctx *c, const char *fn, struct ast_expr *a,
+			   struct ast_expr *b, struct src_span at)
+{
+	struct ast_expr *e = ast_named(c->arena, AST_CALL, fn, at);
+
+	e->op_span = at;
+	ast_list_push(c->arena, &e->args, a);
+	if (b)
+		ast_list_push(c->arena, &e->args, b);
+	return e;
+}
+
 void sema_err(struct sema_ctx *c, struct src_span at, const char *fmt, ...)
 {
 	va_list ap;

@@ -167,18 +167,6 @@ static struct ast_expr *sc_target(struct sema_ctx *c, const char *field, struct 
 	return ast_named(c->arena, AST_TARGET, arena_printf(c->arena, "$%s", field), at);
 }
 
-static struct ast_expr *sc_call(struct sema_ctx *c, const char *fn, struct ast_expr *a,
-				struct ast_expr *b, struct src_span at)
-{
-	struct ast_expr *e = ast_named(c->arena, AST_CALL, fn, at);
-
-	e->op_span = at;
-	ast_list_push(c->arena, &e->args, a);
-	if (b)
-		ast_list_push(c->arena, &e->args, b);
-	return e;
-}
-
 /* The value of field @f: 32-bit types sign- or zero-extended. */
 static struct ast_expr *sc_value(struct sema_ctx *c, const struct tpf_field *f,
 				 enum sc_kind k, struct src_span at)
@@ -194,7 +182,7 @@ static struct ast_expr *sc_value(struct sema_ctx *c, const struct tpf_field *f,
 		return ast_binary(c->arena, AST_BINARY, AST_OP_BAND, t,
 				  ast_num(c->arena, 0xffffffffLL, at), at);
 	if (k == SC_STRING)	/* quoted, as stap's tapset has it */
-		return sc_call(c, "user_string_quoted", t, NULL, at);
+		return sema_call(c, "user_string_quoted", t, NULL, at);
 	return t;
 }
 
@@ -294,7 +282,7 @@ struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_even
 	sc_assign(c, b, "name", ast_str(c->arena, name, strlen(name), at), at);
 	if (ret) {
 		sc_assign(c, b, "retval", sc_target(c, "ret", at), at);
-		sc_assign(c, b, "retstr", sc_call(c, "return_str",
+		sc_assign(c, b, "retstr", sema_call(c, "return_str",
 						  ast_num(c->arena, sc_ret_format(name), at),
 						  sc_target(c, "ret", at), at), at);
 	} else {
@@ -398,7 +386,7 @@ static int sc_rewrite_fn(struct ast_expr *e, void *arg)
 		struct ast_expr *q = ast_str(a, "\"", 1, e->span);
 		struct ast_expr *p = e->args.v[0], *in;
 
-		in = sc_call(s->c, "text_str", sc_call(s->c, "user_string", p, NULL, e->span),
+		in = sema_call(s->c, "text_str", sema_call(s->c, "user_string", p, NULL, e->span),
 			     NULL, e->span);
 		in = ast_binary(a, AST_BINARY, AST_OP_CONCAT,
 				ast_binary(a, AST_BINARY, AST_OP_CONCAT, q, in, e->span), q, e->span);
