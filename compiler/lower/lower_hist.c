@@ -300,7 +300,7 @@ static void lh_uses(struct lh *h)
 {
 	const struct sem_prog *sp = h->c->sp;
 	struct lh_walk w = { h, NULL, NULL };
-	unsigned i, k;
+	unsigned i, k, j;
 
 	for (i = 0; i < sp->nprobes; i++) {
 		const struct sem_probe *p = sp->probes[i];
@@ -318,12 +318,22 @@ static void lh_uses(struct lh *h)
 			lh_stmt(&w, p->body);
 			continue;
 		}
-		/* A candidate: only its guards' expressions are uses. */
+		/* A candidate: its guards' and prologue's expressions are
+		   uses, and so are its updates' keys and values (not the
+		   updated element itself): a global read there stays in user
+		   space, whether or not the update can be lowered. */
 		lh_flatten(h->c, p->body, h->c->guards[i].wrap, &v, &n, &cap);
-		for (k = 0; k < n && lh_is_guard(v[k]); k++)
+		for (k = 0; k < n && (lh_is_guard(v[k]) || lw_local_set(v[k])); k++)
 			lh_expr(&w, v[k]->e);
 		if (h->c->guards[i].wrap)
 			lh_expr(&w, h->c->guards[i].wrap->e);
+		for (k = 0; k < h->p[i].n; k++) {
+			const struct lh_upd *u = &h->p[i].u[k];
+
+			lh_expr(&w, u->val);
+			for (j = 0; u->lv->kind == AST_INDEX && j < u->lv->args.n; j++)
+				lh_expr(&w, u->lv->args.v[j]);
+		}
 	}
 	w.probe = NULL;
 	for (i = 0; i < sp->nfuncs; i++) {
