@@ -15,6 +15,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <spawn.h>
@@ -587,14 +588,32 @@ static enum rt_status rtb_tz_name(struct rt_ctx *c, struct rt_value *a, unsigned
 }
 
 /*
- * switch_file(): stap's stapio moves to the next output file when -S
- * limits their size; ktap writes one output, so only what the script
- * printed so far is written out.
+ * switch_file(): as stap's stapio with -o FILE (and no -S), the output
+ * goes on in the next file: FILE, then FILE.1, FILE.2 ...  The new file
+ * takes the place of the old one under the same stream (dup2), so the
+ * stream's owner still closes what it opened.  To stdout, only what the
+ * script printed so far is written out.  A file that cannot be made is
+ * a write error: the run ends with it, as stapio exits.
  */
 static enum rt_status rtb_switch_file(struct rt_ctx *c, struct rt_value *a, unsigned n,
 				      struct rt_value *ret)
 {
+	char path[4096];
+	int fd;
+
 	rt_flush(c);
+	if (!c->out_name || c->out_errno)
+		return RT_OK;
+	snprintf(path, sizeof(path), "%s.%u", c->out_name, c->out_fnum + 1);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (fd < 0 || dup2(fd, fileno(c->outf)) < 0) {
+		c->out_errno = errno ? errno : EIO;
+		if (fd >= 0)
+			close(fd);
+		return RT_OK;
+	}
+	close(fd);
+	c->out_fnum++;
 	return RT_OK;
 }
 

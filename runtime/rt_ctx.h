@@ -90,6 +90,10 @@ struct rt_ctx {
 	struct rt_limits lim;
 	uint32_t strmax;	/* the longest string value, rt_strmax(MAXSTRINGLEN) */
 	FILE *outf;		/* where the script's output goes */
+	/* -o FILE: its name, and the number of switch_file() calls so far
+	   (output goes to FILE, then FILE.1, FILE.2 ...); NULL: stdout */
+	const char *out_name;
+	unsigned out_fnum;
 	int out_errno;		/* the first write error on outf, 0: none */
 	struct rt_buf out;	/* output not yet written */
 	bool json;		/* --format json: JSON Lines (rt_json.c) */

@@ -896,6 +896,7 @@ static int run_setup(struct run *r)
 		return -1;
 	r->ctx.runner = r;
 	r->ctx.json = r->opt->json;
+	r->ctx.out_name = r->opt->out_name;
 	r->ctx.target_pid = target > 0 ? target : 0;
 	r->ctx.field = run_cb_field;
 	r->ctx.entry_get = run_cb_entry_get;

@@ -21,6 +21,19 @@ else
 	diag_file "$TMP/err"
 fi
 
+# switch_file(): FILE, then FILE.1, FILE.2 (stapio's names with -o and no -S).
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -o "$TMP/sw" -e 'probe begin {
+	for (i = 1; i <= 5; i++) { printf("line %d\n", i); if (i % 2 == 0) switch_file() }
+	exit() }'
+if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/sw")" = "$(printf 'line 1\nline 2')" ] &&
+	[ "$(cat "$TMP/sw.1")" = "$(printf 'line 3\nline 4')" ] && [ "$(cat "$TMP/sw.2")" = "line 5" ] &&
+	! [ -e "$TMP/sw.3" ] && ! [ -s "$TMP/out" ]; then
+	ok "-o FILE and switch_file(): FILE, FILE.1, FILE.2"
+else
+	not_ok "-o FILE and switch_file() (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -o /nonexistent/dir/f -e 'probe begin { exit() }'
 if [ "$rc" -eq 1 ] && grep -q "^ktap: error: cannot open /nonexistent/dir/f" "$TMP/err"; then
 	ok "-o into a missing directory: one error, exit status 1"
