@@ -86,9 +86,10 @@ How ktap's tapset differs from SystemTap's, in general:
   `env_var()`, `pgrp()`, `sid()` and `pid2execname()` (from ktap's
   process tracking first), and `sprint_loadavg()`/`get_loadavg_index()`
   (/proc/loadavg).  `tz_gmtoff()`/`tz_name()`
-  are the local time zone when the handler runs; `switch_file()` writes
-  the output out (ktap writes one output file, so there is nothing to
-  rotate to).
+  are the local time zone when the handler runs; `switch_file()` goes on
+  in the next output file as stap's stapio does with `-o FILE` (and no
+  `-S`, which ktap refuses): FILE, then FILE.1, FILE.2 ...; to stdout
+  it writes out what was printed so far.
 - The register functions (`returnval()`, `returnstr()`, `int_arg(N)`
   ... `ulonglong_arg(N)`) are resolved at compile time into fetch
   arguments of the probe's kprobe or uprobe (see context.stp below);
