@@ -368,48 +368,129 @@ static enum rt_status rtb_tokenize(struct rt_ctx *c, struct rt_value *a,
 	return RT_OK;
 }
 
-/* Escape like stap's text_str: \n \t ... and octal for the rest. */
-static void rtb_escape(struct rt_buf *b, const char *s, size_t n)
+/*
+ * One character at @s (@n bytes left; past them is the string's NUL)
+ * as stap's _stp_decode_utf8 reads it: a well-formed UTF-8 sequence of
+ * 2 to 4 bytes that fits in @limit bytes is one code point; any other
+ * byte stands for itself.  Returns the bytes taken.
+ */
+static size_t rtb_utf8(const unsigned char *s, size_t n, int64_t limit, uint32_t *c)
 {
-	size_t i;
+	size_t len, i;
+	uint32_t v;
 
-	for (i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
+	*c = n ? s[0] : 0;
+	if (!n)
+		return 1;
+	if ((s[0] & 0xE0) == 0xC0 && limit >= 2)
+		len = 2, v = s[0] & 0x1F;
+	else if ((s[0] & 0xF0) == 0xE0 && limit >= 3)
+		len = 3, v = s[0] & 0x0F;
+	else if ((s[0] & 0xF8) == 0xF0 && limit >= 4)
+		len = 4, v = s[0] & 0x07;
+	else
+		return 1;
+	for (i = 1; i < len; i++) {
+		if (i >= n || (s[i] & 0xC0) != 0x80)
+			return 1;
+		v = v << 6 | (s[i] & 0x3F);
+	}
+	/* surrogates, beyond RFC 3629, longer than needed: bytes */
+	if ((v >= 0xD800 && v <= 0xDFFF) || v > 0x10FFFF || v < 0x80 ||
+	    (len == 3 && v < 0x800) || (len == 4 && v < 0x10000))
+		return 1;
+	*c = v;
+	return len;
+}
 
-		switch (ch) {
-		case '\n': buf_adds(b, "\\n"); break;
-		case '\t': buf_adds(b, "\\t"); break;
-		case '\r': buf_adds(b, "\\r"); break;
-		case '\v': buf_adds(b, "\\v"); break;
-		case '\f': buf_adds(b, "\\f"); break;
-		case '\a': buf_adds(b, "\\a"); break;
-		case '\b': buf_adds(b, "\\b"); break;
-		case '"': buf_adds(b, "\\\""); break;
-		case '\\': buf_adds(b, "\\\\"); break;
-		default:
-			if (ch < 32 || ch >= 127)
-				buf_printf(b, "\\%03o", ch);
-			else
-				buf_addc(b, (char)ch);
+/* Character @c (taken from @k bytes) as text_str shows it, into @e;
+   its length. */
+static int rtb_text_char(uint32_t c, size_t k, char e[12])
+{
+	static const char shorts[] = "\aa\bb\ff\nn\rr\tt\vv\"\"\\\\";
+	const char *p;
+
+	if (k > 1)
+		return snprintf(e, 12, c <= 0xFFFF ? "\\u%04X" : "\\U%08X", c);
+	if (c >= 32 && c < 127 && c != '"' && c != '\\') {
+		e[0] = (char)c;
+		return 1;
+	}
+	for (p = shorts; c && *p; p += 2)
+		if ((unsigned char)*p == c) {
+			e[0] = '\\';
+			e[1] = p[1];
+			return 2;
 		}
+	return snprintf(e, 12, "\\%03o", c & 0377);
+}
+
+/*
+ * stap's text_str family (_stp_text_str): at most @inlen bytes of the
+ * @n bytes at @s, at most @outlen characters out (<= 0 or more than
+ * @max: @max, the longest string), with C escapes for control
+ * characters, quotes and backslashes, \ooo for the other bytes that are
+ * not printable ASCII and \uXXXX / \UXXXXXXXX for UTF-8.  @quoted: in
+ * double quotes, four of them kept for the quotes and "...", which ends a
+ * string cut short by @outlen (the cut moved back so as not to split an
+ * escape).
+ */
+static void rtb_text(struct rt_buf *b, const char *s, size_t n, int64_t inlen,
+		     int64_t outlen, bool quoted, int64_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t esc = SIZE_MAX, k, cut;
+	int esc_len = 0, num;
+	uint32_t c = 0;
+	char e[12];
+
+	if (inlen <= 0 || inlen > max)
+		inlen = max;
+	if (outlen <= 0 || outlen > max)
+		outlen = max;
+	if (quoted) {
+		outlen = (outlen > 5 ? outlen : 5) - 2;
+		buf_addc(b, '"');
+	}
+	while (inlen > 0) {
+		k = rtb_utf8(u, n, inlen, &c);
+		if (c == 0 || outlen <= 0)
+			break;
+		u += k;
+		n -= k < n ? k : n;
+		inlen -= (int64_t)k;
+		num = rtb_text_char(c, k, e);
+		if (num > 1 && esc == SIZE_MAX && outlen - 3 < num)
+			esc = b->len, esc_len = num;
+		if (outlen < num)
+			break;
+		buf_add(b, e, (size_t)num);
+		outlen -= num;
+	}
+	if (!quoted)
+		return;
+	if (c && inlen > 0) {
+		cut = b->len - 3 + (size_t)outlen;
+		if (esc != SIZE_MAX && esc < cut && cut < esc + (size_t)esc_len)
+			cut = esc;
+		b->len = cut;
+		buf_adds(b, "\"...");
+	} else {
+		buf_addc(b, '"');
 	}
 }
 
+/* text_str(s); text_strn(s, len, quoted): len is the output's length */
 static enum rt_status rtb_text_str(struct rt_ctx *c, struct rt_value *a,
 				   unsigned n, struct rt_value *ret)
 {
 	struct rt_buf b = { 0 };
-	size_t len = a[0].len;
+	int64_t max = (int64_t)c->strmax;
 
-	if (n >= 3) {		/* text_strn(s, len, quoted) */
-		if (a[1].l > 0 && (size_t)a[1].l < len)
-			len = (size_t)a[1].l;
-		if (a[2].l)
-			buf_addc(&b, '"');
-	}
-	rtb_escape(&b, a[0].s, len);
-	if (n >= 3 && a[2].l)
-		buf_addc(&b, '"');
+	if (n >= 3)
+		rtb_text(&b, a[0].s, a[0].len, 0, a[1].l < 0 ? 0 : a[1].l, a[2].l != 0, max);
+	else
+		rtb_text(&b, a[0].s, a[0].len, 0, 0, false, max);
 	*ret = rt_scratch_str(c, b.p ? b.p : "", b.len);
 	buf_free(&b);
 	return RT_OK;

@@ -100,8 +100,19 @@ How ktap's tapset differs from SystemTap's, in general:
   fetchable (a fetch cannot fault the script, so the forms differ in
   nothing else).  `user_string_n(A, N)`/`kernel_string_n(A, N)` are
   `substr(user_string(A), 0, N)`, `user_string_quoted(A)`/
-  `kernel_string_quoted(A)` the string quoted with `text_str()`'s escapes,
-  or "0x0" for a NULL A.
+  `kernel_string_quoted(A)` the string quoted as `string_quoted()`
+  quotes it, or "0x0" for a NULL A; `user_string(A, ERR)`,
+  `user_string_n(A, N, ERR)` (and the kernel ones) give ERR for a NULL
+  A; `user_string_n_quoted(A, N)` and `(A, N, OUT)` quote at most N
+  bytes (OUT characters, `text_strn()`'s cut), "(null)" for a NULL A;
+  `user_string_nofault(A)`, `user_string_n_nofault(A, N)` and
+  `kernel_or_user_string[_quoted](A)` are the plain reads.  A fetch that
+  faults at another address reads as "" (stap's forms without ERR stop
+  the script there).  The UTF-16/32 readers and `user_buffer_quoted()`
+  are refused: a fetch reads a string up to its first zero byte.
+- `text_str()`, `text_strn()` and `string_quoted()` escape as stap's
+  runtime does: C escapes, `\ooo` for other bytes, `\uXXXX` for UTF-8,
+  `text_strn(S, LEN, 1)` cut to LEN output characters with `"...`.
 - stap's floating-point functions (`fp_add()`, `fp_sub()`, `fp_mul()`,
   `fp_div()`, `fp_rem()`, `fp_sqrt()`, `fp_eq()`, `fp_lt()`, `fp_le()`,
   `fp_to_long()`, `fp_to_string()`, `string_to_fp()`, `long_to_fp()`,

@@ -81,45 +81,125 @@ static const struct { const char *name; enum ast_mem mem; } spc_mem_fns[] = {
 };
 
 /*
- * stap's string readers that are a core read and some text work:
- * kernel_string_n(A, N) and user_string_n(A, N) are substr(R(A), 0, N);
- * kernel_string_quoted(A) and user_string_quoted(A) are
- * A ? "\"" . text_str(R(A)) . "\"" : "0x0" (the address of the NULL they
- * cannot read, as the syscall tapset's argstr has it).  @e is rewritten
- * in place, its arguments typed again by the caller; false when it is
- * none of them or the script defines a function of its name.
+ * stap's string readers that are a core read, R = kernel_string(A) or
+ * user_string(A) of their first argument A, and some text work.  A
+ * fetch argument cannot fault the script: a NULL A, the fault stap's
+ * forms with an error text or a quoted result stand for, is tested
+ * here, and any other fault reads as "" (doc/tapset.md).
+ */
+enum spc_shape {
+	SH_PLAIN,	/* R */
+	SH_N,		/* substr(R, 0, N) */
+	SH_ERR,		/* A ? R : ERR */
+	SH_N_ERR,	/* A ? substr(R, 0, N) : ERR */
+	SH_QUOTED,	/* A ? text_strn(R, 0, 1) : "0x0" */
+	SH_N_QUOTED,	/* A ? text_strn(substr(R, 0, N), 0, 1) : "(null)" */
+	SH_NIO_QUOTED,	/* A ? text_strn(substr(R, 0, IN), OUT, 1) : "(null)" */
+};
+
+static const struct {
+	const char *suffix;
+	unsigned nargs;
+	enum spc_shape shape;
+} spc_sugar[] = {
+	{ "", 1, SH_PLAIN },	/* kernel_or_user_string(A) only */
+	{ "", 2, SH_ERR }, { "_n", 2, SH_N }, { "_n", 3, SH_N_ERR },
+	{ "_nofault", 1, SH_PLAIN }, { "_n_nofault", 2, SH_N },
+	{ "_quoted", 1, SH_QUOTED }, { "_n_quoted", 2, SH_N_QUOTED },
+	{ "_n_quoted", 3, SH_NIO_QUOTED },
+};
+
+/* Is @name with @nargs arguments one of them?  Its shape, and in *@user
+   whether it reads user memory; -1 if not. */
+static int spc_sugar_find(const char *name, unsigned nargs, bool *user)
+{
+	static const char *const pre[] = { "user_string", "kernel_string",
+					   "kernel_or_user_string" };
+	size_t i, j, l;
+
+	for (i = 0; i < sizeof(pre) / sizeof(pre[0]); i++) {
+		l = strlen(pre[i]);
+		if (strncmp(name, pre[i], l) != 0)
+			continue;
+		for (j = 0; j < sizeof(spc_sugar) / sizeof(spc_sugar[0]); j++)
+			if (!strcmp(name + l, spc_sugar[j].suffix) &&
+			    nargs == spc_sugar[j].nargs && (j != 0 || i == 2)) {
+				*user = i == 0;
+				return (int)spc_sugar[j].shape;
+			}
+	}
+	return -1;
+}
+
+/* The numbers of arguments the memory reader @name takes, as a bit
+   set (bit N: N arguments); 0 when @name is none. */
+unsigned sema_mem_arities(const char *name)
+{
+	unsigned n, set = sema_mem_fn(name) != AST_MEM_NONE ? 1u << 1 : 0;
+	bool user;
+
+	for (n = 1; n <= 3; n++)
+		if (spc_sugar_find(name, n, &user) >= 0)
+			set |= 1u << n;
+	return set;
+}
+
+static struct ast_expr *spc_strn(struct sema_ctx *c, struct ast_expr *x, struct ast_expr *len,
+				 struct src_span at)
+{
+	struct ast_expr *e = sema_call(c, "text_strn", x, len, at);
+
+	ast_list_push(c->arena, &e->args, ast_num(c->arena, 1, at));
+	return e;
+}
+
+static struct ast_expr *spc_substr(struct sema_ctx *c, struct ast_expr *x, struct ast_expr *n,
+				   struct src_span at)
+{
+	struct ast_expr *e = sema_call(c, "substr", x, ast_num(c->arena, 0, at), at);
+
+	ast_list_push(c->arena, &e->args, n);
+	return e;
+}
+
+/*
+ * Rewrite @e in place when it is one of them (its arguments are typed
+ * again by the caller); false when it is none of them or the script
+ * defines a function of its name.
  */
 bool sema_mem_sugar(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct arena *a = c->arena;
-	bool user = !strncmp(e->str, "user_", 5);
-	const char *core = user ? "user_string" : "kernel_string", *rest;
-	struct ast_expr *x, *q, *n;
+	struct src_span at = e->span;
+	struct ast_expr *r, *x, *alt, **v;
+	bool user;
+	int shape;
 
-	if (e->kind != AST_CALL || (strncmp(e->str, "user_string_", 12) &&
-				    strncmp(e->str, "kernel_string_", 14)) ||
-	    sema_func_decl(c, e->str))
+	if (e->kind != AST_CALL || sema_func_decl(c, e->str) ||
+	    (shape = spc_sugar_find(e->str, e->args.n, &user)) < 0)
 		return false;
-	rest = e->str + (user ? 12 : 14);
-	if (!strcmp(rest, "n") && e->args.n == 2) {
-		x = sema_call(c, core, e->args.v[0], NULL, e->span);
-		n = e->args.v[1];
-		*e = *sema_call(c, "substr", x, ast_num(a, 0, e->span), e->span);
-		ast_list_push(a, &e->args, n);
-		return true;
+	v = e->args.v;
+	r = sema_call(c, user ? "user_string" : "kernel_string", v[0], NULL, at);
+	switch ((enum spc_shape)shape) {
+	case SH_PLAIN: *e = *r; return true;
+	case SH_N: *e = *spc_substr(c, r, v[1], at); return true;
+	case SH_ERR: x = r; alt = v[1]; break;
+	case SH_N_ERR: x = spc_substr(c, r, v[1], at); alt = v[2]; break;
+	case SH_QUOTED:
+		x = spc_strn(c, r, ast_num(a, 0, at), at);
+		alt = ast_str(a, "0x0", 3, at);
+		break;
+	case SH_N_QUOTED:
+		x = spc_strn(c, spc_substr(c, r, v[1], at), ast_num(a, 0, at), at);
+		alt = ast_str(a, "(null)", 6, at);
+		break;
+	default:	/* SH_NIO_QUOTED */
+		x = spc_strn(c, spc_substr(c, r, v[1], at), v[2], at);
+		alt = ast_str(a, "(null)", 6, at);
+		break;
 	}
-	if (!strcmp(rest, "quoted") && e->args.n == 1) {
-		q = ast_str(a, "\"", 1, e->span);
-		x = sema_call(c, "text_str", sema_call(c, core, e->args.v[0], NULL, e->span), NULL,
-			     e->span);
-		x = ast_binary(a, AST_BINARY, AST_OP_CONCAT,
-			       ast_binary(a, AST_BINARY, AST_OP_CONCAT, q, x, e->span),
-			       ast_str(a, "\"", 1, e->span), e->span);
-		*e = *ast_ternary(a, ast_clone_expr(a, e->args.v[0]), x,
-				  ast_str(a, "0x0", 3, e->span));
-		return true;
-	}
-	return false;
+	*e = *ast_ternary(a, ast_clone_expr(a, v[0]), x, alt);
+	return true;
 }
 
 enum ast_mem sema_mem_fn(const char *name)
@@ -143,16 +223,10 @@ static bool spc_is_mem_call(struct sema_ctx *c, const struct ast_expr *e)
    read at their first argument. */
 static bool spc_is_sugar_call(struct sema_ctx *c, const struct ast_expr *e)
 {
-	static const char *const sugar[][2] = {
-		{ "user_string_n", "2" }, { "kernel_string_n", "2" },
-		{ "user_string_quoted", "1" }, { "kernel_string_quoted", "1" },
-	};
-	size_t i;
+	bool user;
 
-	for (i = 0; e->kind == AST_CALL && i < sizeof(sugar) / sizeof(sugar[0]); i++)
-		if (!strcmp(e->str, sugar[i][0]) && e->args.n == (unsigned)(sugar[i][1][0] - '0'))
-			return !sema_func_decl(c, e->str);
-	return false;
+	return e->kind == AST_CALL && spc_sugar_find(e->str, e->args.n, &user) >= 0 &&
+	       !sema_func_decl(c, e->str);
 }
 
 /* @x is parameter @p, or @p plus or minus a constant. */

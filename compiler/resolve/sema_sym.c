@@ -215,7 +215,8 @@ struct sem_probe *sema_new_probe(struct sema_ctx *c)
 /*
  * stap tapset functions that ktap knows and refuses, each with why and
  * what to use instead: they need kernel memory that no fetch argument
- * of a probe's event can reach.
+ * of a probe's event can reach, or they change the kernel (stap's guru
+ * mode, which ktap does not have).  A name ending in '*' is a prefix.
  */
 static const struct {
 	const char *name, *why;
@@ -227,7 +228,37 @@ static const struct {
 	{ "pid2task", "finding a task by pid is a search of the kernel's pid table, "
 	  "which no fetch argument can express; probe a function that takes the task "
 	  "($p, $task) instead" },
+#define SEMA_UTF "a fetch argument reads a string up to its first zero byte, and " \
+	"UTF-16 and UTF-32 text has zero bytes in every ASCII character"
+	{ "user_string_utf*", SEMA_UTF }, { "kernel_string_utf*", SEMA_UTF },
+	{ "user_string_quoted_utf*", SEMA_UTF }, { "kernel_string_quoted_utf*", SEMA_UTF },
+	{ "kernel_or_user_string_quoted_utf*", SEMA_UTF },
+#define SEMA_BUF "it reads a number of bytes that may hold zero bytes, and a fetch " \
+	"argument reads a string up to its first zero byte; use user_string_n_quoted() " \
+	"or kernel_string_n() for text"
+	{ "user_buffer_quoted*", SEMA_BUF }, { "kernel_buffer_quoted*", SEMA_BUF },
+#define SEMA_GURU "it is one of stap's guru-mode functions (-g), which change the " \
+	"kernel, stop it or write to its log: ktap has no guru mode"
+	{ "set_kernel_*", SEMA_GURU }, { "set_user_*", SEMA_GURU }, { "set_int_arg", SEMA_GURU },
+	{ "set_uint_arg", SEMA_GURU }, { "set_long_arg", SEMA_GURU },
+	{ "set_ulong_arg", SEMA_GURU }, { "set_longlong_arg", SEMA_GURU },
+	{ "set_ulonglong_arg", SEMA_GURU }, { "set_pointer_arg", SEMA_GURU },
+	{ "set_s32_arg", SEMA_GURU }, { "set_u32_arg", SEMA_GURU }, { "set_s64_arg", SEMA_GURU },
+	{ "set_u64_arg", SEMA_GURU }, { "printk", SEMA_GURU }, { "panic", SEMA_GURU },
+	{ "raise", SEMA_GURU }, { "mdelay", SEMA_GURU }, { "udelay", SEMA_GURU },
+	{ "dump_stack", "it prints to the kernel's log (stap's guru mode, -g); use "
+	  "print_backtrace()" },
+	{ "ftrace", "it writes into the kernel's global trace buffer, which ktap leaves "
+	  "to its other users; use printf()" },
 };
+
+/* Is @name the refused function @pat (a prefix when it ends in '*')? */
+static bool sema_unprovided_is(const char *name, const char *pat)
+{
+	size_t n = strlen(pat);
+
+	return pat[n - 1] == '*' ? !strncmp(name, pat, n - 1) : !strcmp(name, pat);
+}
 
 bool sema_unprovided(struct sema_ctx *c, const struct ast_expr *e)
 {
@@ -241,7 +272,7 @@ bool sema_unprovided(struct sema_ctx *c, const struct ast_expr *e)
 		return true;
 	}
 	for (i = 0; i < sizeof(sema_unprovided_fns) / sizeof(sema_unprovided_fns[0]); i++) {
-		if (!strcmp(e->str, sema_unprovided_fns[i].name)) {
+		if (sema_unprovided_is(e->str, sema_unprovided_fns[i].name)) {
 			sema_err(c, e->op_span, "%s() is not supported: %s", e->str,
 				 sema_unprovided_fns[i].why);
 			return true;

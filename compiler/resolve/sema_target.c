@@ -109,7 +109,8 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	struct tpf_event *ev = tg_event(c);
 	struct tg_addr ad;
 
-	if (mem == AST_MEM_NONE || sema_func_use(c, e->str, e->args.n))
+	/* another number of arguments: sema_mem_arities()'s error */
+	if (mem == AST_MEM_NONE || sema_func_use(c, e->str, e->args.n) || e->args.n != 1)
 		return -1;
 	if (ev && !ev->dyn_func && sema_tparg_event(ev)) {
 		int t = sema_tparg_mem_call(c, ev, e);

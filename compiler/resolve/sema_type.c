@@ -594,6 +594,23 @@ static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 }
 
 
+
+/* A memory reader called with a number of arguments none of its stap
+   forms has: E0451 with the numbers it takes (@set: bit N for N). */
+static void ty_mem_arity_err(struct sema_ctx *c, const struct ast_expr *e, unsigned set)
+{
+	unsigned lo = 1, hi = 3;
+	char range[32] = "";
+
+	while (!(set & (1u << lo)))
+		lo++;
+	while (!(set & (1u << hi)))
+		hi--;
+	if (lo != hi)
+		snprintf(range, sizeof(range), "%u%s", lo, hi - lo == 1 ? " or " : " to ");
+	sema_err(c, e->span, "%s() takes %s%u argument%s, %u given", e->str, range, hi,
+		 hi == 1 ? "" : "s", e->args.n);
+}
 static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct sem_func *f;
@@ -633,6 +650,10 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 			ty_expr(c, e->args.v[i]);
 		if (sema_unprovided(c, e))
 			return SEM_UNKNOWN;
+		if (sema_mem_arities(e->str)) {
+			ty_mem_arity_err(c, e, sema_mem_arities(e->str));
+			return SEM_UNKNOWN;
+		}
 		{
 			const char *hint = sema_suggest(c, e->str, true);
 

@@ -73,6 +73,26 @@ run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 printf '%s\n' '"hello" he hello 1 42 42 1 1' >"$TMP/want"
 check "user_string_quoted/_n/_warn, user_ulong/ushort; a char * to a long parameter and %x is its pointer"
 
+# stap's reader forms with an error text, _nofault, _n_quoted (up to N
+# bytes read; with OUT, "..." after a text cut short) and
+# kernel_or_user_string_quoted(); a NULL address gives the error text,
+# "(null)" or "0x0" as each of stap's does.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle") {
+		printf("[%s] [%s] [%s] [%s] [%s] [%s] [%s]\n", user_string($msg, "e"),
+		       user_string_n($msg, 3, "e"), user_string_nofault($msg),
+		       user_string_n_quoted($msg, 3), user_string_n_quoted($msg, 20, 6),
+		       kernel_or_user_string_quoted($msg), user_string_n_nofault($msg, 2)) }
+	probe process("'"$T"'").function("walk") {
+		printf("[%s] [%s] [%s] [%s]\n", user_string($s->corner, "none"),
+		       user_string_n_quoted($s->corner, 4), user_string_quoted($s->corner),
+		       user_string_n($s->corner, 2, "err")); exit() }' -c "$T"
+printf '%s\n' '[hello] [hel] [hello] ["hel"] ["h"...] ["hello"] [he]' \
+	'[hello] [hel] [hello] ["hel"] ["h"...] ["hello"] [he]' \
+	'[hello] [hel] [hello] ["hel"] ["h"...] ["hello"] [he]' \
+	'[none] [(null)] [0x0] [err]' >"$TMP/want"
+check "user_string(A, ERR), _n(A, N, ERR), _nofault, _n_quoted(A, N[, OUT]), kernel_or_user_string_quoted; NULL addresses"
+
 # Source lines of a user address (stap's usymfileline() family), from the
 # program's DWARF line table: handle's first line (72-76); a kernel
 # address, whose line table ktap does not have, is its hex.
