@@ -91,7 +91,8 @@ How ktap's tapset differs from SystemTap's, in general:
   `-S`, which ktap refuses): FILE, then FILE.1, FILE.2 ...; to stdout
   it writes out what was printed so far.
 - The register functions (`returnval()`, `returnstr()`, `int_arg(N)`
-  ... `ulonglong_arg(N)`) are resolved at compile time into fetch
+  ... `ulonglong_arg(N)`, `register(NAME)`, `u_register(NAME)` with a
+  literal NAME, stap's x86_64 names) are resolved at compile time into fetch
   arguments of the probe's kprobe or uprobe (see context.stp below);
   `atomic_read(A)`, `atomic_long_read(A)`, `kernel_pointer(A)`,
   `user_int8(A)` ... `user_int64(A)`, `user_ulong(A)`, `user_ushort(A)`,

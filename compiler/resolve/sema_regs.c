@@ -1,7 +1,8 @@
 /*
  * sema_regs.c - pass 2: stap's register context functions, returnval(),
  * returnstr(), int_arg(N), uint_arg(N), long_arg(N), ulong_arg(N),
- * pointer_arg(N), s32_arg(N) ... ulonglong_arg(N), as fetch arguments.
+ * pointer_arg(N), s32_arg(N) ... ulonglong_arg(N), register(NAME) and
+ * u_register(NAME), as fetch arguments.
  *
  * In: such a call met by typing (sema_type.c) in a probe body, inside
  * @entry(), or in a function specialised for a probe.  Out: the call
@@ -206,6 +207,60 @@ static int sreg_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev
 }
 
 /*
+ * register(NAME), u_register(NAME): the register as the probe's pt_regs
+ * holds it, recorded with the event (stap's x86_64 names; a 32-bit name
+ * is the low half, sign-extended by register(), zero-extended by
+ * u_register()).  At a .return probe, the registers at the return.
+ */
+static int sreg_register(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev,
+			 bool only_address)
+{
+	static const struct { const char *names, *reg; bool half; } regs[] = {
+		{ " rax ax ", "ax", false }, { " rbx bx ", "bx", false },
+		{ " rcx cx ", "cx", false }, { " rdx dx ", "dx", false },
+		{ " rsi si ", "si", false }, { " rdi di ", "di", false },
+		{ " rbp bp ", "bp", false }, { " rsp sp ", "sp", false },
+		{ " rip ip ", "ip", false }, { " xcs cs ", "cs", false },
+		{ " xss ss ", "ss", false }, { " orig_rax orig_ax ", "orig_ax", false },
+		{ " eax ", "ax", true }, { " ebx ", "bx", true }, { " ecx ", "cx", true },
+		{ " edx ", "dx", true }, { " esi ", "si", true }, { " edi ", "di", true },
+		{ " ebp ", "bp", true }, { " esp ", "sp", true }, { " eip ", "ip", true },
+		{ " flags eflags ", "flags", true }, { " orig_eax ", "orig_ax", true },
+		{ " r8 ", "r8", false }, { " r9 ", "r9", false }, { " r10 ", "r10", false },
+		{ " r11 ", "r11", false }, { " r12 ", "r12", false }, { " r13 ", "r13", false },
+		{ " r14 ", "r14", false }, { " r15 ", "r15", false },
+	};
+	const struct ast_expr *n = e->args.v[0];
+	bool u = e->str[0] == 'u';
+	char key[32];
+	size_t i;
+
+	if (n->kind != AST_STR || strlen(n->str) > sizeof(key) - 3) {
+		if (c->report)
+			diag_error(c->diag, e->op_span, "%s() takes a literal register name "
+				   "(\"rax\", \"rdi\" ...): ktap records the register with the "
+				   "event, so it must be known when the script is compiled", e->str);
+		return SEM_UNKNOWN;
+	}
+	if (!ev || !ev->dyn_func)
+		return sreg_unavailable(c, e);
+	snprintf(key, sizeof(key), " %s ", n->str);
+	for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+		if (strstr(regs[i].names, key))
+			return sreg_resolve(c, e, arena_printf(c->arena, "reg_%s%s", n->str,
+							       u ? "_u" : ""),
+					    arena_printf(c->arena, "%%%s:%s", regs[i].reg,
+							 regs[i].half ? (u ? "u32" : "s32")
+								      : (u ? "u64" : "s64")),
+					    only_address);
+	if (c->report)
+		diag_error(c->diag, n->span, "%s(\"%s\"): no such register (x86_64: rax ... "
+			   "r15, eax ... esp, rip/eip, flags/eflags, orig_rax/orig_eax, cs, ss)",
+			   e->str, n->str);
+	return SEM_UNKNOWN;
+}
+
+/*
  * returnstr(F): stap's "%ld (ENAME)", "0x%lx", "%#lo" or "%ld" of
  * returnval(), which is tapset/errno.stp's return_str(F, returnval()).
  */
@@ -235,6 +290,8 @@ static int sreg_call(struct sema_ctx *c, struct ast_expr *e, bool only_address)
 		return sreg_returnval(c, e, sreg_event(c), only_address);
 	if (!strcmp(e->str, "returnstr") && e->args.n == 1 && !only_address)
 		return sreg_returnstr(c, e);
+	if ((!strcmp(e->str, "register") || !strcmp(e->str, "u_register")) && e->args.n == 1)
+		return sreg_register(c, e, sreg_event(c), only_address);
 	for (i = 0; i < sizeof(sreg_fns) / sizeof(sreg_fns[0]); i++)
 		if (!strcmp(e->str, sreg_fns[i].name) && e->args.n == 1)
 			return sreg_arg(c, e, sreg_event(c), sreg_fns[i].type, only_address);

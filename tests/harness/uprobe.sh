@@ -93,6 +93,29 @@ printf '%s\n' '[hello] [hel] [hello] ["hel"] ["h"...] ["hello"] [he]' \
 	'[none] [(null)] [0x0] [err]' >"$TMP/want"
 check "user_string(A, ERR), _n(A, N, ERR), _nofault, _n_quoted(A, N[, OUT]), kernel_or_user_string_quoted; NULL addresses"
 
+# register(NAME), u_register(NAME): the probe's pt_regs, recorded with the
+# event: rsi is handle's n (0, 1, 2), rdi its first argument, rip the
+# probed address (handle's file offset 0x1190 in its page), rax at the
+# return its value.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle") {
+		printf("%d %d %d %x\n", register("rsi"), u_register("esi"),
+		       register("rdi") == pointer_arg(1), register("rip") & 0xfff) }
+	probe process("'"$T"'").function("handle").return {
+		printf("%d\n", register("rax") == returnval()) }' -c "$T"
+printf '%s\n' '0 0 1 190' 1 '1 1 1 190' 1 '2 2 1 190' 1 >"$TMP/want"
+check "register(), u_register(): the probed function's registers at entry and return"
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e \
+	'probe process("'"$T"'").function("handle") { println(register("xyz"), u_register(1)) }'
+if [ "$rc" -eq 1 ] && grep -q 'error: register("xyz"): no such register' "$TMP/err" &&
+	grep -q 'error: u_register() takes a literal register name' "$TMP/err"; then
+	ok "register() of an unknown name, of a number: located errors"
+else
+	not_ok "register() errors (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
 # Source lines of a user address (stap's usymfileline() family), from the
 # program's DWARF line table: handle's first line (72-76); a kernel
 # address, whose line table ktap does not have, is its hex.
