@@ -98,13 +98,15 @@ check "user_string(A, ERR), _n(A, N, ERR), _nofault, _n_quoted(A, N[, OUT]), ker
 # probed address (handle's file offset 0x1190 in its page), rax at the
 # return its value.
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
-	'probe process("'"$T"'").function("handle") {
-		printf("%d %d %d %x\n", register("rsi"), u_register("esi"),
-		       register("rdi") == pointer_arg(1), register("rip") & 0xfff) }
+	'probe begin { asmlinkage(); fastcall(); println(registers_valid()) }
+	probe process("'"$T"'").function("handle") {
+		printf("%d %d %d %x %d\n", register("rsi"), u_register("esi"),
+		       register("rdi") == pointer_arg(1), register("rip") & 0xfff,
+		       registers_valid()) }
 	probe process("'"$T"'").function("handle").return {
 		printf("%d\n", register("rax") == returnval()) }' -c "$T"
-printf '%s\n' '0 0 1 190' 1 '1 1 1 190' 1 '2 2 1 190' 1 >"$TMP/want"
-check "register(), u_register(): the probed function's registers at entry and return"
+printf '%s\n' 0 '0 0 1 190 1' 1 '1 1 1 190 1' 1 '2 2 1 190 1' 1 >"$TMP/want"
+check "register(), u_register(): the probed function's registers at entry and return; registers_valid() 0 in begin, 1 there"
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e \
 	'probe process("'"$T"'").function("handle") { println(register("xyz"), u_register(1)) }'
