@@ -111,6 +111,11 @@ How ktap's tapset differs from SystemTap's, in general:
   faults at another address reads as "" (stap's forms without ERR stop
   the script there).  The UTF-16/32 readers and `user_buffer_quoted()`
   are refused: a fetch reads a string up to its first zero byte.
+- `task_current()` is refused (no fetch argument reads the per-CPU
+  `current`), but a task function of it is the context function of the
+  same name, as stap defines them: `task_pid(task_current())` is
+  `pid()`, and so are `task_tid`, `task_execname`, `task_cpu`,
+  `task_uid`/`gid`/`euid`/`egid` and their `task_ns_` forms.
 - `text_str()`, `text_strn()` and `string_quoted()` escape as stap's
   runtime does: C escapes, `\ooo` for other bytes, `\uXXXX` for UTF-8,
   `text_strn(S, LEN, 1)` cut to LEN output characters with `"...`.

@@ -289,6 +289,8 @@ void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp);
 enum sem_type sema_target_expr(struct sema_ctx *c, struct ast_expr *e);
 /* kernel_string(A) ... on a fetchable address A: its type, or -1 when
    @e is not such a call. */
+/* task_pid(task_current()) ... made the context function (sema_spec.c). */
+bool sema_current_task(struct sema_ctx *c, struct ast_expr *e);
 /* The numbers of arguments memory reader @name takes (bit N: N), or 0
    (sema_spec.c). */
 unsigned sema_mem_arities(const char *name);

@@ -202,6 +202,36 @@ bool sema_mem_sugar(struct sema_ctx *c, struct ast_expr *e)
 	return true;
 }
 
+/*
+ * task_pid(task_current()), task_execname(task_current()) ...: a task
+ * function of the running task is, by stap's definitions, the context
+ * function of the same name (pid(), execname() ...), which ktap has
+ * without reading the task (task_current() itself is refused: no fetch
+ * argument reads the per-CPU 'current').  @e becomes that call; false
+ * when it is not such a call, or the script defines task_current().
+ */
+bool sema_current_task(struct sema_ctx *c, struct ast_expr *e)
+{
+	static const char *const fns[] = {
+		"pid", "tid", "execname", "cpu", "uid", "gid", "euid", "egid",
+		"ns_pid", "ns_tid", "ns_uid", "ns_gid", "ns_euid", "ns_egid",
+	};
+	const struct ast_expr *a = e->args.n == 1 ? e->args.v[0] : NULL;
+	size_t i;
+
+	if (e->kind != AST_CALL || !a || a->kind != AST_CALL || a->args.n ||
+	    strcmp(a->str, "task_current") != 0 || strncmp(e->str, "task_", 5) != 0 ||
+	    sema_func_decl(c, "task_current"))
+		return false;
+	for (i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (!strcmp(e->str + 5, fns[i])) {
+			e->str = fns[i];
+			e->args.n = 0;
+			return true;
+		}
+	return false;
+}
+
 enum ast_mem sema_mem_fn(const char *name)
 {
 	size_t i;

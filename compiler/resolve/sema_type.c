@@ -618,7 +618,7 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 	unsigned i;
 	int id;
 
-	if (sema_mem_sugar(c, e)) {
+	if (sema_mem_sugar(c, e) || sema_current_task(c, e)) {
 		c->changed = true;
 		return ty_expr(c, e);
 	}
