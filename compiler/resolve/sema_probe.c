@@ -663,18 +663,33 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
  */
 static int point_later(struct sema_ctx *c, const struct ast_ppoint *p)
 {
+#define MIB ": ktap's tapset has no MIB counter probes (stap's count into globals " \
+	"the script declares, through filter functions that read packet headers at " \
+	"addresses computed from two fields, skb->head + skb->network_header, which " \
+	"no fetch argument can add)"
 	static const char *const later[][2] = {
 		{ "kernel", "" }, { "kprobe", "" }, { "module", "" }, { "process", "" },
 		{ "perf", ": perf counters are not read by ktap" },
 		{ "netfilter", ": stap registers a netfilter hook from its kernel module, "
 			       "and ktap loads no module (kernel.trace(\"net:*\") and "
 			       "kernel.function(\"nf_hook_slow\") see the packets)" },
+		{ "tcpmib", MIB }, { "ipmib", MIB }, { "linuxmib", MIB },
 		{ "python2", ": no Python runtime support" },
 		{ "python3", ": no Python runtime support" },
 		{ "java", ": no Java runtime support" },
 	};
+#undef MIB
 	unsigned i;
 
+	/* stap's tcp.receive reads the headers as the MIB probes do */
+	if (point_is(p, 0, "tcp") && point_is(p, p->n - 1, "receive")) {
+		diag_error(c->diag, p->span, "probe point '%s' is not supported by this version "
+			   "of ktap: stap's reads the IP and TCP headers at skb->head + "
+			   "skb->network_header, an address computed from two fields, which no "
+			   "fetch argument can add (kernel.function(\"tcp_v4_rcv\") has $skb)",
+			   sema_point_text(c, p));
+		return -1;
+	}
 	/* A hardware breakpoint: one line saying why. */
 	if (point_is(p, 0, "kernel") && point_is(p, 1, "data")) {
 		diag_error(c->diag, p->span, "kernel.data() probes are hardware watchpoints, "
