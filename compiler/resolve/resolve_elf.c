@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,4 +367,35 @@ const char *relf_dwarf_path(const struct fetch_site *fn)
 	if (!fn->file)
 		return fn->path;
 	return fn->file->debug_path ? fn->file->debug_path : fn->file->path;
+}
+
+/* Does @path begin as an ELF file does? */
+static bool relf_is_elf(const char *path)
+{
+	char m[4] = { 0 };
+	FILE *f = fopen(path, "rb");
+	bool elf = f && fread(m, 1, 4, f) == 4 && !memcmp(m, "\177ELF", 4);
+
+	if (f)
+		fclose(f);
+	return elf;
+}
+
+unsigned relf_glob(struct arena *a, const char *pattern, const char ***paths)
+{
+	struct stat sb;
+	unsigned n = 0;
+	glob_t g;
+	size_t i;
+
+	*paths = NULL;
+	if (glob(pattern, 0, NULL, &g) != 0)
+		return 0;
+	*paths = arena_alloc(a, (g.gl_pathc + 1) * sizeof(**paths));
+	for (i = 0; i < g.gl_pathc; i++)
+		if (stat(g.gl_pathv[i], &sb) == 0 && S_ISREG(sb.st_mode) &&
+		    relf_is_elf(g.gl_pathv[i]))
+			(*paths)[n++] = arena_printf(a, "%s", g.gl_pathv[i]);
+	globfree(&g);
+	return n;
 }

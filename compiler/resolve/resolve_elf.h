@@ -82,4 +82,8 @@ size_t relf_match(struct arena *a, Elf *elf, const char *pattern, const char ***
 /* The file @fn's DWARF came from: the binary or its separate debug file. */
 const char *relf_dwarf_path(const struct fetch_site *fn);
 
+/* The ELF files glob(3) pattern @pattern matches, in sorted order, into
+   *@paths (in @a); their number. */
+unsigned relf_glob(struct arena *a, const char *pattern, const char ***paths);
+
 #endif

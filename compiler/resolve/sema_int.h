@@ -143,6 +143,9 @@ struct sem_probe *sema_new_probe(struct sema_ctx *c);
 /* ---- sema_point.c: facts about probe points ---- */
 
 /* @p as -p1 prints it. */
+/* A point ktap refuses (sema_refused_point.c): its error reported, -1;
+   0 when @p is none of them. */
+int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p);
 const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p);
 /* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
 const char *sema_point_origin(struct sema_ctx *c, const struct ast_ppoint *p);

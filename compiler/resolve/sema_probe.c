@@ -11,6 +11,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "resolve_tpfmt.h"
+#include "resolve_elf.h"
 #include "resolve_sdt.h"
 #include "resolve_sym.h"
 
@@ -656,60 +657,42 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 	return n || st->optional ? 1 : -1;
 }
 
-/*
- * Families ktap knows but cannot run, with why: stap implements them in
- * its kernel module (a netfilter hook, a hardware breakpoint), or in a
- * runtime for another language.
- */
-static int point_later(struct sema_ctx *c, const struct ast_ppoint *p)
-{
-#define MIB ": ktap's tapset has no MIB counter probes (stap's count into globals " \
-	"the script declares, through filter functions that read packet headers at " \
-	"addresses computed from two fields, skb->head + skb->network_header, which " \
-	"no fetch argument can add)"
-	static const char *const later[][2] = {
-		{ "kernel", "" }, { "kprobe", "" }, { "module", "" }, { "process", "" },
-		{ "perf", ": perf counters are not read by ktap" },
-		{ "netfilter", ": stap registers a netfilter hook from its kernel module, "
-			       "and ktap loads no module (kernel.trace(\"net:*\") and "
-			       "kernel.function(\"nf_hook_slow\") see the packets)" },
-		{ "tcpmib", MIB }, { "ipmib", MIB }, { "linuxmib", MIB },
-		{ "python2", ": no Python runtime support" },
-		{ "python3", ": no Python runtime support" },
-		{ "java", ": no Java runtime support" },
-	};
-#undef MIB
-	unsigned i;
-
-	/* stap's tcp.receive reads the headers as the MIB probes do */
-	if (point_is(p, 0, "tcp") && point_is(p, p->n - 1, "receive")) {
-		diag_error(c->diag, p->span, "probe point '%s' is not supported by this version "
-			   "of ktap: stap's reads the IP and TCP headers at skb->head + "
-			   "skb->network_header, an address computed from two fields, which no "
-			   "fetch argument can add (kernel.function(\"tcp_v4_rcv\") has $skb)",
-			   sema_point_text(c, p));
-		return -1;
-	}
-	/* A hardware breakpoint: one line saying why. */
-	if (point_is(p, 0, "kernel") && point_is(p, 1, "data")) {
-		diag_error(c->diag, p->span, "kernel.data() probes are hardware watchpoints, "
-			   "which stap sets through perf's breakpoint events: ktap uses tracefs "
-			   "only, and tracefs has no watchpoint events");
-		return -1;
-	}
-	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
-		if (strcmp(p->comps[0].name, later[i][0]) == 0) {
-			diag_error(c->diag, p->span,
-				   "probe point '%s' is not supported by this version of ktap%s",
-				   sema_point_text(c, p), later[i][1]);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 static void point_resolve(struct sema_ctx *c, struct point_state *st,
 		       const struct ast_ppoint *p);
+
+/*
+ * process("GLOB")...: a process path with wildcards (*, ?, [...]), as
+ * stap's examples write process("/usr/lib*" "/libc.so.*"), is every ELF
+ * file it matches, each a point of its own, in sorted order.  Nothing
+ * matching is an error, as a missing file is (nothing, for an optional
+ * point).
+ */
+static int point_process_glob(struct sema_ctx *c, struct point_state *st,
+			      const struct ast_ppoint *p)
+{
+	const struct ast_expr *arg = p->n > 1 ? p->comps[0].arg : NULL;
+	struct ast_ppoint *q;
+	const char **paths;
+	unsigned k, i, n;
+
+	if (!point_is(p, 0, "process") || !arg || arg->kind != AST_STR ||
+	    !strchr(arg->str, '/') || !strpbrk(arg->str, "*?["))
+		return 0;
+	n = relf_glob(c->arena, arg->str, &paths);
+	for (i = 0; i < n; i++) {
+		q = arena_alloc(c->arena, sizeof(*q));
+		*q = *p;
+		q->comps = arena_alloc(c->arena, p->n * sizeof(*q->comps));
+		for (k = 0; k < p->n; k++)
+			q->comps[k] = p->comps[k];
+		q->comps[0].arg = ast_str(c->arena, paths[i], strlen(paths[i]), arg->span);
+		point_resolve(c, st, q);
+	}
+	if (!n && !st->optional)
+		diag_error(c->diag, arg->span, "no file matches \"%s\"", arg->str);
+	return 1;
+}
+
 
 /*
  * Does alias name @name match the first components of @p, which has
@@ -939,7 +922,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 {
 	int r;
 
-	if ((r = point_syscall(c, st, p)) != 0)
+	if ((r = point_syscall(c, st, p)) != 0 || (r = point_process_glob(c, st, p)) != 0)
 		return;
 	if (point_aliases(c, st, p, false))
 		return;
@@ -955,7 +938,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 		return;
 	if (point_aliases(c, st, p, true) || st->optional)
 		return;
-	if (point_later(c, p) == 0)
+	if (sema_refused_point(c, p) == 0)
 		diag_error(c->diag, p->span, "no match for probe point '%s'",
 			   sema_point_text(c, p));
 }

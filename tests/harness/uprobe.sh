@@ -118,6 +118,27 @@ else
 	diag_file "$TMP/err"
 fi
 
+# A process path with wildcards: each ELF file it matches (ktap-plt and
+# ktap-plt-ibt, not ktap-plt.c), in order; a glob matching nothing is an
+# error.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e \
+	'probe process("'"$(dirname "$T")"'/ktap-plt*").function("main") { }'
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^process(".*/ktap-plt\(-ibt\)\?").function("main") /\* <- ' "$TMP/out")" -eq 2 ] &&
+	grep -q '/ktap-plt").function' "$TMP/out" && grep -q '/ktap-plt-ibt").function' "$TMP/out"; then
+	ok "process(\"DIR/ktap-plt*\"): a point for each ELF file the glob matches"
+else
+	not_ok "process() glob (exit status $rc)"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("/nonexistent/lib*.so").function("f") { }'
+if [ "$rc" -eq 1 ] && grep -q 'error: no file matches "/nonexistent/lib\*.so"' "$TMP/err"; then
+	ok "process() glob matching nothing: one located error"
+else
+	not_ok "process() glob matching nothing (exit status $rc)"
+	diag_file "$TMP/err"
+fi
+
 # Source lines of a user address (stap's usymfileline() family), from the
 # program's DWARF line table: handle's first line (72-76); a kernel
 # address, whose line table ktap does not have, is its hex.

@@ -1,0 +1,65 @@
+/*
+ * sema_refused_point.c - pass 2: probe points ktap knows and refuses,
+ * each in one line saying why (and what sees the same events), after
+ * nothing matched them: stap implements them in its kernel module (a
+ * netfilter hook, a hardware breakpoint), in a runtime for another
+ * language, or reads what no fetch argument can (packet headers at an
+ * address computed from two fields).
+ */
+#include "sema_int.h"
+#include "diag.h"
+
+#include <string.h>
+
+static bool rp_is(const struct ast_ppoint *p, unsigned k, const char *name)
+{
+	return k < p->n && strcmp(p->comps[k].name, name) == 0;
+}
+
+int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
+{
+#define MIB ": ktap's tapset has no MIB counter probes (stap's count into globals " \
+	"the script declares, through filter functions that read packet headers at " \
+	"addresses computed from two fields, skb->head + skb->network_header, which " \
+	"no fetch argument can add)"
+	static const char *const later[][2] = {
+		{ "kernel", "" }, { "kprobe", "" }, { "module", "" }, { "process", "" },
+		{ "perf", ": perf counters are not read by ktap" },
+		{ "netfilter", ": stap registers a netfilter hook from its kernel module, "
+			       "and ktap loads no module (kernel.trace(\"net:*\") and "
+			       "kernel.function(\"nf_hook_slow\") see the packets)" },
+		{ "tcpmib", MIB }, { "ipmib", MIB }, { "linuxmib", MIB },
+		{ "python2", ": no Python runtime support" },
+		{ "python3", ": no Python runtime support" },
+		{ "java", ": no Java runtime support" },
+	};
+#undef MIB
+	unsigned i;
+
+	/* stap's tcp.receive reads the headers as the MIB probes do */
+	if (rp_is(p, 0, "tcp") && rp_is(p, p->n - 1, "receive")) {
+		diag_error(c->diag, p->span, "probe point '%s' is not supported by this version "
+			   "of ktap: stap's reads the IP and TCP headers at skb->head + "
+			   "skb->network_header, an address computed from two fields, which no "
+			   "fetch argument can add (kernel.function(\"tcp_v4_rcv\") has $skb)",
+			   sema_point_text(c, p));
+		return -1;
+	}
+	/* A hardware breakpoint: one line saying why. */
+	if (rp_is(p, 0, "kernel") && rp_is(p, 1, "data")) {
+		diag_error(c->diag, p->span, "kernel.data() probes are hardware watchpoints, "
+			   "which stap sets through perf's breakpoint events: ktap uses tracefs "
+			   "only, and tracefs has no watchpoint events");
+		return -1;
+	}
+	for (i = 0; i < sizeof(later) / sizeof(later[0]); i++) {
+		if (strcmp(p->comps[0].name, later[i][0]) == 0) {
+			diag_error(c->diag, p->span,
+				   "probe point '%s' is not supported by this version of ktap%s",
+				   sema_point_text(c, p), later[i][1]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
