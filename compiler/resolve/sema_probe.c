@@ -662,10 +662,9 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 
 /*
  * process("GLOB")...: a process path with wildcards (*, ?, [...]), as
- * stap's examples write process("/usr/lib/x86_64-linux-gnu/libc.so.*"), is every ELF
- * file it matches, each a point of its own, in sorted order.  Nothing
- * matching is an error, as a missing file is (nothing, for an optional
- * point).
+ * stap's examples write the C library's, is every ELF file it matches,
+ * each a point of its own, in sorted order.  Nothing matching is an
+ * error, as a missing file is (nothing, for an optional point).
  */
 static int point_process_glob(struct sema_ctx *c, struct point_state *st,
 			      const struct ast_ppoint *p)
