@@ -135,6 +135,7 @@ static enum rt_status vm_arith(struct rt_ctx *c, int sub, int64_t l, int64_t r,
 		break;
 	case IR_SUB_SHL: *out = r < 0 || r > 63 ? 0 : (int64_t)(ul << r); break;
 	case IR_SUB_SHR: *out = r < 0 || r > 63 ? (l < 0 ? -1 : 0) : l >> r; break;
+	case IR_SUB_USHR: *out = r < 0 || r > 63 ? 0 : (int64_t)(ul >> r); break;
 	case IR_SUB_AND: *out = l & r; break;
 	case IR_SUB_OR: *out = l | r; break;
 	case IR_SUB_XOR: *out = l ^ r; break;
@@ -247,6 +248,7 @@ static enum rt_status vm_binop(struct rt_ctx *c, enum ir_op op, uint32_t loc)
 	case IR_MOD: st = vm_arith(c, IR_SUB_MOD, l->l, r.l, &out, loc); break;
 	case IR_SHL: st = vm_arith(c, IR_SUB_SHL, l->l, r.l, &out, loc); break;
 	case IR_SHR: st = vm_arith(c, IR_SUB_SHR, l->l, r.l, &out, loc); break;
+	case IR_USHR: st = vm_arith(c, IR_SUB_USHR, l->l, r.l, &out, loc); break;
 	case IR_BAND: out = l->l & r.l; break;
 	case IR_BOR: out = l->l | r.l; break;
 	case IR_BXOR: out = l->l ^ r.l; break;

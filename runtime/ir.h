@@ -29,7 +29,7 @@ enum ir_op {
 enum ir_sub {
 	IR_SUB_ADD, IR_SUB_SUB, IR_SUB_MUL, IR_SUB_DIV, IR_SUB_MOD,
 	IR_SUB_SHL, IR_SUB_SHR, IR_SUB_AND, IR_SUB_OR, IR_SUB_XOR,
-	IR_SUB_CAT,
+	IR_SUB_CAT, IR_SUB_USHR,
 };
 #define IR_SUB_OLD 0x100	/* result is the old value (postfix ++/--) */
 

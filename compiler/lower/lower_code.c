@@ -206,7 +206,7 @@ static void lw_index(struct lw_ctx *c, const struct ast_expr *e)
 static const enum ir_op lw_binops[AST_OP__COUNT] = {
 	[AST_OP_ADD] = IR_ADD, [AST_OP_SUB] = IR_SUB, [AST_OP_MUL] = IR_MUL,
 	[AST_OP_DIV] = IR_DIV, [AST_OP_MOD] = IR_MOD, [AST_OP_SHL] = IR_SHL,
-	[AST_OP_SHR] = IR_SHR, [AST_OP_BAND] = IR_BAND, [AST_OP_BOR] = IR_BOR,
+	[AST_OP_SHR] = IR_SHR, [AST_OP_USHR] = IR_USHR, [AST_OP_BAND] = IR_BAND, [AST_OP_BOR] = IR_BOR,
 	[AST_OP_BXOR] = IR_BXOR, [AST_OP_CONCAT] = IR_CAT,
 	[AST_OP_LT] = IR_LT, [AST_OP_GT] = IR_GT, [AST_OP_LE] = IR_LE,
 	[AST_OP_GE] = IR_GE, [AST_OP_EQ] = IR_EQ, [AST_OP_NE] = IR_NE,

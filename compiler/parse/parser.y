@@ -129,7 +129,7 @@ static struct ast_stmt *stmt(struct parse_ctx *ctx, enum ast_stmt_kind kind,
 %token <tok> ASSIGN ADD_ASSIGN SUB_ASSIGN MUL_ASSIGN DIV_ASSIGN MOD_ASSIGN
 %token <tok> SHL_ASSIGN SHR_ASSIGN AND_ASSIGN XOR_ASSIGN OR_ASSIGN CAT_ASSIGN
 %token <tok> STAT_ADD
-%token <tok> PLUS MINUS STAR SLASH PERCENT SHL SHR AMP PIPE CARET TILDE BANG
+%token <tok> PLUS MINUS STAR SLASH PERCENT SHL SHR USHR AMP PIPE CARET TILDE BANG
 %token <tok> ANDAND OROR LT GT LE GE EQ NE MATCH NOMATCH INC DEC
 
 %precedence LOWEST
@@ -143,7 +143,7 @@ static struct ast_stmt *stmt(struct parse_ctx *ctx, enum ast_stmt_kind kind,
 %left AMP
 %precedence IN
 %left LT GT LE GE EQ NE MATCH NOMATCH
-%left SHL SHR
+%left SHL SHR USHR
 %left DOT
 %left PLUS MINUS
 %left STAR SLASH PERCENT
@@ -472,6 +472,7 @@ expr
 	| expr NOMATCH STRING		{ $$ = bin(ctx, AST_OP_NOMATCH, $1, parse_literal_str(ctx, $3), @2); }
 	| expr SHL expr			{ $$ = bin(ctx, AST_OP_SHL, $1, $3, @2); }
 	| expr SHR expr			{ $$ = bin(ctx, AST_OP_SHR, $1, $3, @2); }
+	| expr USHR expr		{ $$ = bin(ctx, AST_OP_USHR, $1, $3, @2); }
 	| expr DOT expr			{ $$ = bin(ctx, AST_OP_CONCAT, $1, $3, @2); }
 	| expr PLUS expr		{ $$ = bin(ctx, AST_OP_ADD, $1, $3, @2); }
 	| expr MINUS expr		{ $$ = bin(ctx, AST_OP_SUB, $1, $3, @2); }

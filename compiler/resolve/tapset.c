@@ -171,8 +171,8 @@ static unsigned ts_op_len(const char *p, const char *e)
 	/* Most operators are followed by a space or a word: check that first. */
 	if (e - p < 2 || !strchr("(?:)<>=~+-&|", p[1]) || !p[1])
 		return 1;
-	if (e - p >= 3 && (!memcmp(p, "<<<", 3) || !memcmp(p, "<<=", 3) ||
-			   !memcmp(p, ">>=", 3)))
+	if (e - p >= 3 && (!memcmp(p, "<<<", 3) || !memcmp(p, ">>>", 3) ||
+			   !memcmp(p, "<<=", 3) || !memcmp(p, ">>=", 3)))
 		return 3;
 	for (i = 0; i < sizeof(two) / sizeof(two[0]); i++)
 		if (p[0] == two[i][0] && p[1] == two[i][1])
