@@ -45,6 +45,38 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 			   sema_point_text(c, p));
 		return -1;
 	}
+	/* kernel/kprobe/module/process points with a part ktap has no way to
+	   place: the part, and why */
+	for (i = 1; i < p->n && rp_is(p, 0, "kernel") + rp_is(p, 0, "kprobe") +
+				 rp_is(p, 0, "module") + rp_is(p, 0, "process"); i++) {
+		static const char *const part[][2] = {
+			{ "syscall", "stap's process().syscall probes come from utrace, which "
+			  "ktap does not have: syscall_any and syscall_any.return (the "
+			  "raw_syscalls tracepoints) see the same calls, with syscall_nr, "
+			  "name and retval, under a pid() or execname() condition" },
+			{ "inline", "an inlined copy of a function has no symbol of its own, "
+			  "and ktap places probes on symbols: probe the calling function, "
+			  "or its line with .statement()" },
+			{ "label", "ktap does not read DWARF labels: probe the label's line "
+			  "with .statement(\"FUNCTION@FILE:LINE\")" },
+			{ "absolute", "an absolute address is stap's guru mode (-g): name the "
+			  "place as .statement(\"FUNCTION+0xOFFSET\")" },
+			{ "insn", "single-stepping is stap's utrace, which ktap does not have" },
+			{ "callee", "callees are found through the caller's DWARF call sites, "
+			  "which ktap does not read: probe the callee itself" },
+			{ "callees", "callees are found through the caller's DWARF call sites, "
+			  "which ktap does not read: probe the callees themselves" },
+		};
+		unsigned k;
+
+		for (k = 0; k < sizeof(part) / sizeof(part[0]); k++)
+			if (rp_is(p, i, part[k][0])) {
+				diag_error(c->diag, p->span, "probe point '%s' is not supported "
+					   "by this version of ktap: %s", sema_point_text(c, p),
+					   part[k][1]);
+				return -1;
+			}
+	}
 	/* A hardware breakpoint: one line saying why. */
 	if (rp_is(p, 0, "kernel") && rp_is(p, 1, "data")) {
 		diag_error(c->diag, p->span, "kernel.data() probes are hardware watchpoints, "
