@@ -776,6 +776,39 @@ static void rdr_field_kind(struct rdr_field *f, const struct tep_format_field *t
 		f->elem = 1;
 }
 
+/*
+ * "NAME[N]": element N of array field NAME, an integer of the array's
+ * element size (the compiler asks for one only of a fixed array of
+ * integers: sema_target.c's tg_element); 0, or -1 when it is not one.
+ */
+static int rdr_element(struct rdr_field *f, struct tep_event *ev, const char *name)
+{
+	const char *br = strchr(name, '[');
+	struct tep_format_field *tf;
+	char base[128];
+	unsigned long n;
+	char *end;
+
+	if (!br || (size_t)(br - name) >= sizeof(base))
+		return -1;
+	memcpy(base, name, (size_t)(br - name));
+	base[br - name] = 0;
+	n = strtoul(br + 1, &end, 10);
+	tf = tep_find_any_field(ev, base);
+	if (!tf || strcmp(end, "]") != 0 || tf->offset < 0 || !(tf->flags & TEP_FIELD_IS_ARRAY) ||
+	    (tf->flags & TEP_FIELD_IS_DYNAMIC) || tf->arraylen <= 0 || n >= (unsigned)tf->arraylen ||
+	    tf->size % tf->arraylen)
+		return -1;
+	f->size = (unsigned)(tf->size / tf->arraylen);
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		return -1;
+	f->offset = (unsigned)tf->offset + (unsigned)n * f->size;
+	f->elem = f->size;
+	f->type = RDR_F_NUM;
+	f->is_signed = tf->flags & TEP_FIELD_IS_SIGNED;
+	return 0;
+}
+
 const struct rdr_field *rdr_field(struct rdr *r, unsigned index, const char *name)
 {
 	struct tep_format_field *tf;
@@ -786,7 +819,7 @@ const struct rdr_field *rdr_field(struct rdr *r, unsigned index, const char *nam
 		return NULL;
 	}
 	tf = tep_find_any_field(r->events[index], name);
-	if (!tf || tf->offset < 0 || tf->size <= 0) {
+	if (!strchr(name, '[') && (!tf || tf->offset < 0 || tf->size <= 0)) {
 		errno = ENOENT;
 		return NULL;
 	}
@@ -795,10 +828,18 @@ const struct rdr_field *rdr_field(struct rdr *r, unsigned index, const char *nam
 		errno = ENOMEM;
 		return NULL;
 	}
-	f->offset = (unsigned)tf->offset;
-	f->size = (unsigned)tf->size;
 	f->swap = r->swap;
-	rdr_field_kind(f, tf);
+	if (strchr(name, '[')) {
+		if (rdr_element(f, r->events[index], name) != 0) {
+			free(f);
+			errno = ENOENT;
+			return NULL;
+		}
+	} else {
+		f->offset = (unsigned)tf->offset;
+		f->size = (unsigned)tf->size;
+		rdr_field_kind(f, tf);
+	}
 	f->next = r->fields;
 	r->fields = f;
 	return f;

@@ -152,7 +152,9 @@ static struct lf_side lf_side(struct lf_ctx *c, const struct ast_expr *e)
 	} else if (e->kind == AST_TARGET && e->ref >= 0 && probe && probe->event &&
 		   !e->chain.pretty) {
 		f = &probe->event->fields[e->ref];
-		if (f->kind == TPF_INT && lf_char_pointer(f))
+		if (f->element)
+			lf_fail(c, "a filter cannot index an array field");
+		else if (f->kind == TPF_INT && lf_char_pointer(f))
 			lf_fail(c, "the kernel filters a char * field as the string it "
 				"points to");
 		else if (f->kind == TPF_INT)

@@ -21,7 +21,7 @@
 static const struct tpf_field *lh_field(const struct sem_probe *p, const struct ast_expr *e)
 {
 	if (e->kind != AST_TARGET || e->ref < 0 || e->chain.n || e->chain.mem ||
-	    (unsigned)e->ref >= p->event->nfields)
+	    (unsigned)e->ref >= p->event->nfields || p->event->fields[e->ref].element)
 		return NULL;
 	return &p->event->fields[e->ref];
 }

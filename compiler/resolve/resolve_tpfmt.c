@@ -66,6 +66,7 @@ static void tpf_decl(struct arena *a, struct tpf_field *f, const char *decl,
 	else
 		f->kind = TPF_INT;
 	f->common = strncmp(f->name, "common_", 7) == 0;
+	f->nelem = br && !f->common ? (unsigned)strtoul(br + 1, NULL, 10) : 0;
 }
 
 /* One "field:..." line. */

@@ -32,6 +32,11 @@ struct tpf_field {
 	bool pointer;		/* a pointer: the value is an address */
 	enum tpf_kind kind;
 	const char *fetch;	/* dynamic events: the fetch argument */
+	unsigned nelem;		/* TYPE NAME[N]: N, else 0 */
+	/* Element N of an array of integers, "NAME[N]" (sema_target.c adds
+	   one per element a script reads): read by ktap, never a kernel
+	   filter's or hist's field, whose syntax has no index. */
+	bool element;
 };
 
 struct tpf_event {

@@ -857,7 +857,8 @@ static int point_syscall(struct sema_ctx *c, struct point_state *st, const struc
 }
 
 /*
- * process("PATH").begin/.end/.thread.begin/.thread.end and process(PID)...:
+ * process("PATH").begin/.end/.thread.begin/.thread.end/.syscall[.return]
+ * and process(PID)...:
  * tapset/process.stp's alias of the same name without the argument, on
  * condition that the task runs PATH or is process PID.  A trace record
  * names no executable file, so PATH matches by the kernel's name of the
@@ -875,9 +876,11 @@ static int point_process_life(struct sema_ctx *c, struct point_state *st,
 	unsigned k, first;
 
 	if (!arg || !point_is(p, 0, "process") ||
-	    !((p->n == 2 && (point_is(p, 1, "begin") || point_is(p, 1, "end"))) ||
+	    !((p->n == 2 && (point_is(p, 1, "begin") || point_is(p, 1, "end") ||
+			     point_is(p, 1, "syscall"))) ||
 	      (p->n == 3 && point_is(p, 1, "thread") &&
-	       (point_is(p, 2, "begin") || point_is(p, 2, "end")))))
+	       (point_is(p, 2, "begin") || point_is(p, 2, "end"))) ||
+	      (p->n == 3 && point_is(p, 1, "syscall") && point_is(p, 2, "return"))))
 		return 0;
 	for (k = 1; k < p->n; k++)
 		if (p->comps[k].arg)

@@ -50,10 +50,6 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 	for (i = 1; i < p->n && rp_is(p, 0, "kernel") + rp_is(p, 0, "kprobe") +
 				 rp_is(p, 0, "module") + rp_is(p, 0, "process"); i++) {
 		static const char *const part[][2] = {
-			{ "syscall", "stap's process().syscall probes come from utrace, which "
-			  "ktap does not have: syscall_any and syscall_any.return (the "
-			  "raw_syscalls tracepoints) see the same calls, with syscall_nr, "
-			  "name and retval, under a pid() or execname() condition" },
 			{ "inline", "an inlined copy of a function has no symbol of its own, "
 			  "and ktap places probes on symbols: probe the calling function, "
 			  "or its line with .statement()" },

@@ -286,6 +286,86 @@ static enum sem_type tg_constant(struct sema_ctx *c, struct ast_expr *e, const c
 	return SEM_STRING;
 }
 
+/*
+ * stap's variables of process().syscall and .syscall.return
+ * (tapset/process.stp's aliases on the raw_syscalls tracepoints):
+ * $syscall is the record's id, $arg1 .. $arg6 its args[0] .. args[5],
+ * $return its ret.  @e is renamed in place, in those probes only.
+ */
+static void tg_process_syscall_var(struct sema_ctx *c, const struct tpf_event *ev,
+				   struct ast_expr *e)
+{
+	const struct sem_probe *pr = c->func ? c->func->site : c->probe;
+	const char *fam = pr ? pr->family : NULL;
+	struct ast_comp *ix;
+	char *end;
+	long n;
+
+	if (!fam || !ev->system || strcmp(ev->system, "raw_syscalls") != 0 ||
+	    !(strstr(fam, ".syscall") && (!strcmp(strstr(fam, ".syscall"), ".syscall") ||
+					  !strcmp(strstr(fam, ".syscall"), ".syscall.return"))))
+		return;
+	if (!strcmp(e->str, "$syscall")) {
+		e->str = "$id";
+	} else if (!strcmp(e->str, "$return")) {
+		e->str = "$ret";
+	} else if (!strncmp(e->str, "$arg", 4) && (n = strtol(e->str + 4, &end, 10)) >= 1 &&
+		   n <= 6 && !*end && !e->chain.n && tpf_field(ev, "args")) {
+		e->str = "$args";
+		ix = arena_alloc(c->arena, sizeof(*ix));
+		ix->is_index = true;
+		ix->span = e->span;
+		ix->index = ast_num(c->arena, n - 1, e->span);
+		e->chain.v = ix;
+		e->chain.n = 1;
+		e->chain.cap = 1;
+	}
+}
+
+/*
+ * $args[N] of a tracepoint field that is an array of integers (raw
+ * syscalls' unsigned long args[6]), N a constant: the element, as a
+ * field of its own, "args[N]", which the reader reads at the array's
+ * offset plus N elements; @e becomes that field's target.
+ */
+static enum sem_type tg_element(struct sema_ctx *c, struct tpf_event *ev,
+				const struct tpf_field *f, struct ast_expr *e)
+{
+	const struct ast_expr *ix = e->chain.v[0].index;
+	unsigned elem = f->size / f->nelem, k;
+	struct tpf_field *v;
+	const char *name;
+
+	if (f->kind != TPF_OTHER || f->size % f->nelem ||
+	    (elem != 1 && elem != 2 && elem != 4 && elem != 8)) {
+		sema_err(c, e->span, "'%s' is not an array of integers ktap can index", e->str);
+		return SEM_UNKNOWN;
+	}
+	if (!ix || ix->kind != AST_NUM || ix->num < 0 || ix->num >= (int64_t)f->nelem) {
+		sema_err(c, e->chain.v[0].span, "%s[] takes a constant index from 0 to %u",
+			 e->str, f->nelem - 1);
+		return SEM_UNKNOWN;
+	}
+	name = arena_printf(c->arena, "%s[%lld]", f->name, (long long)ix->num);
+	if (!tpf_field(ev, name)) {
+		k = (unsigned)(f - ev->fields);
+		ev->fields = arena_grow(c->arena, ev->fields, ev->nfields, &ev->fcap,
+					sizeof(*ev->fields));
+		v = &ev->fields[ev->nfields++];
+		*v = ev->fields[k];
+		v->name = name;
+		v->offset += (unsigned)ix->num * elem;
+		v->size = elem;
+		v->kind = TPF_INT;
+		v->nelem = 0;
+		v->element = true;
+	}
+	e->str = arena_printf(c->arena, "$%s", name);
+	e->chain.n = 0;
+	c->changed = true;
+	return c->type_expr(c, e);
+}
+
 /* $var of a process().function() probe: a fetch argument of its uprobe. */
 static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 				   struct tpf_event *ev)
@@ -369,7 +449,10 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (sema_tparg_applies(c, ev, e))	/* stap's $prev->pid, $comm */
 		return sema_tparg_target(c, (struct tpf_event *)ev, e);
+	tg_process_syscall_var(c, ev, e);
 	f = tpf_field(ev, e->str + 1);
+	if (f && f->nelem && e->chain.n == 1 && e->chain.v[0].is_index && !e->chain.pretty)
+		return tg_element(c, (struct tpf_event *)ev, f, e);
 	if (!f || f->kind == TPF_OTHER || e->str[1] == '$') {
 		const char *hint = f ? NULL : sema_suggest_field(ev, e->str + 1);
 		const char *args = hint || f ? NULL : sema_tparg_arg_list(c, ev);

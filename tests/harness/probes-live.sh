@@ -124,6 +124,33 @@ probe end { printf("%d %d %d\n", b, e, t) }' -c "sh -c '$GP 1; $GP -t 2 2; :'" 1
 expect_text "process(\"PATH\").begin/end: the two execs of ktap-getppid under sh, none of sh's threads" \
 	"2 2 0"
 
+# process("PATH").syscall[.return] (raw_syscalls): $syscall, $arg1, $return;
+# ktap-getppid's 3 getppid() calls (110 on x86_64), each returning its
+# parent's pid, ppid(); process.syscall of the target only (-c).
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global n, r, bad, any
+probe process("'"$GP"'").syscall { if ($syscall == 110) { n++; bad += $arg1 != 0 } }
+probe process("'"$GP"'").syscall.return { if ($syscall == 110) { r++; bad += $return != ppid() } }
+probe process.syscall { any += pid() != target() }
+probe end { printf("%d %d %d %d\n", n, r, bad, any) }' -c "$GP 3"
+expect_text "process(\"PATH\").syscall/.syscall.return: \$syscall, \$arg1, \$return; process.syscall of the target only" \
+	"3 3 0 0"
+
+# $args[N] of a tracepoint's array field (raw_syscalls' unsigned long
+# args[6]): ktap-syscalls' write(3, "ktap\n", 5) and close(-1); a guard on
+# an element stays in ktap (a kernel filter cannot index), so the counts
+# are exact with and without lowering.
+for nl in "" --no-lower; do
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" $nl -e 'global w, c
+probe kernel.trace("raw_syscalls:sys_enter") {
+	if (pid() != target() || $args[0] != 3) next
+	if ($id == 1) w = $args[2]
+}
+probe kernel.trace("raw_syscalls:sys_enter") { if (pid() == target() && $id == 3) c[$args[0] & 0xffffffff]++ }
+probe end { printf("%d %d %d\n", w, c[3], c[0xffffffff]) }' -c "$KTAP_BUILDDIR/tests/tools/ktap-syscalls $TMP/sc"
+	expect_text "kernel.trace(\"raw_syscalls:sys_enter\") \$args[N]${nl:+ ($nl)}: write's length, close(3) and close(-1)" \
+		"5 1 1"
+done
+
 # --- scheduler.cpu_off/cpu_on: both on one sched_switch record, cpu_off
 #     first whatever the script's order; cpu_on's context the task
 #     switched in; twenty sleeps make the switches (ktap's own are left
