@@ -199,6 +199,22 @@ static void tgt_apply_env(struct ktap_target *t, struct arena *a, const struct t
 	t->exec_path = env->exec_path ? env->exec_path : "/usr/bin:/bin";
 }
 
+/*
+ * Features the README shows but the kernel's configuration turned off:
+ * newer kernels print the eprobe syntax whatever CONFIG_EPROBE_EVENTS
+ * (its own option since 6.2; 6.1 builds eprobes with the probe events),
+ * and refuse "e:" without it.  A kernel whose configuration is not
+ * known keeps what its README says.
+ */
+static void tgt_config_off(struct ktap_target *t)
+{
+	char *config = (t->features & TGT_EPROBES) ? target_read_config(t) : NULL;
+
+	if (config && strstr(config, "# CONFIG_EPROBE_EVENTS is not set"))
+		t->features &= ~(unsigned)TGT_EPROBES;
+	free(config);
+}
+
 /* The first line of file @path (arena), "0" when unreadable. */
 static const char *tgt_first_line(struct arena *a, const char *path)
 {
@@ -230,6 +246,7 @@ void target_live(struct ktap_target *t, struct arena *a, const struct tgt_env *e
 	t->btf_dir = "/sys/kernel/btf";
 	t->kallsyms = "/proc/kallsyms";
 	tgt_apply_env(t, a, env);
+	tgt_config_off(t);
 	if (*t->tracefs && tgt_exists(t->tracefs, "available_filter_functions"))
 		t->filter_functions = arena_printf(a, "%s/available_filter_functions",
 						   t->tracefs);
@@ -313,6 +330,7 @@ int target_load(struct ktap_target *t, struct arena *a, const struct tgt_env *en
 		t->kallsyms = tgt_join(a, dir, "kallsyms");
 	t->root = geteuid() == 0;
 	tgt_apply_env(t, a, env);
+	tgt_config_off(t);
 	if (tgt_exists(t->tracefs, "available_filter_functions"))
 		t->filter_functions = arena_printf(a, "%s/available_filter_functions",
 						   t->tracefs);

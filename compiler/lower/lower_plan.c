@@ -31,9 +31,13 @@ static void lw_dyn_define(struct lw_ctx *c, const struct tpf_event *ev)
 	if (d->kind == KP_KRETPROBE && !d->maxactive)
 		d->maxactive = c->kretactive;
 	d->args = ev->nfields ? arena_alloc(c->arena, ev->nfields * sizeof(*d->args)) : NULL;
-	d->nargs = d->acap = ev->nfields;
+	d->nargs = 0;
+	d->acap = ev->nfields;
+	/* (an eprobe's record has the common fields already: no fetch) */
 	for (i = 0; i < ev->nfields; i++)
-		d->args[i] = lower_fetch_arg(c->arena, ev->fields[i].name, ev->fields[i].fetch);
+		if (ev->fields[i].fetch)
+			d->args[d->nargs++] = lower_fetch_arg(c->arena, ev->fields[i].name,
+							      ev->fields[i].fetch);
 	lower_kplan_add(c->arena, c->ir, &(struct kp_obj){ .kind = KP_DYNEVENT, .u.dyn = d });
 }
 

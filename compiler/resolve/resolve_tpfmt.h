@@ -54,6 +54,7 @@ struct tpf_event {
 	const void *dyn_func;
 	bool dyn_return;
 	struct tpf_event *dyn_entry;	/* .return with @entry: its entry probe */
+	const struct tpf_event *dyn_tp;	/* an eprobe (KP_EPROBE): its tracepoint */
 	size_t fcap;
 };
 

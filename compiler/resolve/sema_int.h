@@ -9,6 +9,7 @@
 #include "kplan.h"
 #include "target.h"
 
+struct fetch;
 struct tpf_event;
 struct diag_sink;
 
@@ -146,6 +147,10 @@ struct sem_probe *sema_new_probe(struct sema_ctx *c);
 /* A point ktap refuses (sema_refused_point.c): its error reported, -1;
    0 when @p is none of them. */
 int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p);
+/* Fetch @f as a field of dynamic event @ev (sema_point.c): its index. */
+int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f);
+/* The tracepoint @ev reads: @ev, or the one its eprobe is on. */
+const struct tpf_event *sema_point_tracepoint(const struct tpf_event *ev);
 const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p);
 /* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
 const char *sema_point_origin(struct sema_ctx *c, const struct ast_ppoint *p);

@@ -11,6 +11,7 @@
 #include "sema_int.h"
 #include "arena.h"
 #include "diag.h"
+#include "fetch.h"
 #include "resolve_tpfmt.h"
 
 #include <stdio.h>
@@ -58,4 +59,37 @@ struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_eve
 	d->target = target;
 	d->origin = origin;
 	return d;
+}
+
+/* Field @f of dynamic event @ev: the one with the same fetch, or a new one. */
+int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f)
+{
+	/* The kernel takes argument names of at most 31 characters
+	   (MAX_ARG_NAME_LEN): long member chains are cut, then numbered. */
+	const char *name = strlen(f->name) > 27 ? arena_strndup(c->arena, f->name, 27) : f->name;
+	struct tpf_field *nf;
+	unsigned i, same = 0;
+
+	for (i = 0; i < ev->nfields; i++) {
+		if (ev->fields[i].fetch && !strcmp(ev->fields[i].fetch, f->arg))
+			return (int)i;
+		if (!strncmp(ev->fields[i].name, name, strlen(name)))
+			same++;
+	}
+	ev->fields = arena_grow(c->arena, ev->fields, ev->nfields, &ev->fcap,
+				sizeof(*ev->fields));
+	nf = &ev->fields[ev->nfields];
+	memset(nf, 0, sizeof(*nf));
+	/* Field names must differ: "p_len", "p_len_1", ... */
+	nf->name = same ? arena_printf(c->arena, "%s_%u", name, same) : name;
+	nf->fetch = f->arg;
+	nf->kind = f->is_string ? TPF_DATALOC_STR : TPF_INT;
+	nf->size = 8;
+	nf->is_signed = true;
+	return (int)ev->nfields++;
+}
+
+const struct tpf_event *sema_point_tracepoint(const struct tpf_event *ev)
+{
+	return ev && ev->dyn && ev->dyn->kind == KP_EPROBE ? ev->dyn_tp : ev;
 }

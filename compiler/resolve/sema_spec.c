@@ -607,13 +607,15 @@ static struct ast_expr *spc_inline(struct sema_ctx *c, struct ast_expr *e, unsig
 static struct sem_probe *spc_site(struct sema_ctx *c)
 {
 	struct sem_probe *pr = c->func ? c->func->site : c->probe;
+	const struct tpf_event *ev;
 
 	if (!pr || !pr->event)
 		return NULL;
 	/* kernel.trace(): the arguments the record holds (sema_tparg.c) */
 	if (pr->event->dyn_func)
 		return pr;
-	return !pr->event->dyn && rtparg_event(pr->event->system, pr->event->name) ? pr : NULL;
+	ev = sema_point_tracepoint(pr->event);
+	return !ev->dyn && rtparg_event(ev->system, ev->name) ? pr : NULL;
 }
 
 /*

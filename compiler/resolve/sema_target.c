@@ -172,33 +172,6 @@ bool sema_target_probefunc(struct sema_ctx *c, struct ast_expr *e)
 	c->changed = true;
 	return true;
 }
-/* Field @f of dynamic event @ev: the one with the same fetch, or a new one. */
-static int tg_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f)
-{
-	/* The kernel takes argument names of at most 31 characters
-	   (MAX_ARG_NAME_LEN): long member chains are cut, then numbered. */
-	const char *name = strlen(f->name) > 27 ? arena_strndup(c->arena, f->name, 27) : f->name;
-	struct tpf_field *nf;
-	unsigned i, same = 0;
-
-	for (i = 0; i < ev->nfields; i++) {
-		if (!strcmp(ev->fields[i].fetch, f->arg))
-			return (int)i;
-		if (!strncmp(ev->fields[i].name, name, strlen(name)))
-			same++;
-	}
-	ev->fields = arena_grow(c->arena, ev->fields, ev->nfields, &ev->fcap,
-				sizeof(*ev->fields));
-	nf = &ev->fields[ev->nfields];
-	memset(nf, 0, sizeof(*nf));
-	/* Field names must differ: "p_len", "p_len_1", ... */
-	nf->name = same ? arena_printf(c->arena, "%s_%u", name, same) : name;
-	nf->fetch = f->arg;
-	nf->kind = f->is_string ? TPF_DATALOC_STR : TPF_INT;
-	nf->size = 8;
-	nf->is_signed = true;
-	return (int)ev->nfields++;
-}
 
 static struct ast_expr *tg_lit(struct sema_ctx *c, const char *s, struct src_span at)
 {
@@ -400,7 +373,7 @@ static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 		sema_err(c, e->span, "%s", err);
 		return SEM_UNKNOWN;
 	}
-	e->ref = tg_dyn_field(c, ev, &f);
+	e->ref = sema_point_dyn_field(c, ev, &f);
 	return f.is_string ? SEM_STRING : SEM_LONG;
 }
 
@@ -413,7 +386,7 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 		struct fetch uf;
 
 		tg_resolved(c, e, &uf);
-		e->ref = tg_dyn_field(c, (struct tpf_event *)ev, &uf);
+		e->ref = sema_point_dyn_field(c, (struct tpf_event *)ev, &uf);
 		return uf.is_string ? SEM_STRING : SEM_LONG;
 	}
 	if (!ev) {
@@ -428,7 +401,7 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (ev->dyn_func)
 		return tg_dyn_target(c, e, (struct tpf_event *)ev);
-	if (ev->dyn) {
+	if (ev->dyn && ev->dyn->kind != KP_EPROBE) {
 		sema_err(c, e->span, "target variable '%s' is not available in a kernel "
 		       "statement probe: registers only hold the parameters at a function's "
 		       "entry (use kernel.function())", e->str);
@@ -849,7 +822,7 @@ static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (tg_cast_fetch(c, ev, e, &f) != 0)
 		return SEM_UNKNOWN;
-	e->ref = tg_dyn_field(c, ev, &f);
+	e->ref = sema_point_dyn_field(c, ev, &f);
 	return f.is_string ? SEM_STRING : SEM_LONG;
 }
 
@@ -954,7 +927,7 @@ static enum sem_type tg_addr_of(struct sema_ctx *c, struct ast_expr *e)
 	e->num = strtoll(strrchr(f.arg, '@') + 1, NULL, 10);
 	e->module = arena_printf(c->arena, "%s_addr=%.*s", f.name,
 				 (int)(strrchr(f.arg, '@') - f.arg), f.arg);
-	e->ref = tg_dyn_field(c, ev, &(struct fetch){ strchr(e->module, '=') + 1,
+	e->ref = sema_point_dyn_field(c, ev, &(struct fetch){ strchr(e->module, '=') + 1,
 							  arena_printf(c->arena, "%s_addr", f.name),
 							  false });
 	return SEM_LONG;

@@ -46,8 +46,15 @@ struct tpa_btf {
 	const char *fname;		/* "__bpf_trace_<class>" */
 };
 
+/* The tracepoint @ev reads: itself, or the one of tpa_eprobe()'s eprobe. */
+static const struct tpf_event *tpa_tp(const struct tpf_event *ev)
+{
+	return sema_point_tracepoint(ev);
+}
+
 const struct rtparg_event *sema_tparg_event(const struct tpf_event *ev)
 {
+	ev = tpa_tp(ev);
 	if (!ev || ev->dyn || ev->dyn_func)
 		return NULL;
 	return rtparg_event(ev->system, ev->name);
@@ -132,7 +139,8 @@ static enum sem_type tpa_unrecorded(struct sema_ctx *c, const struct tpf_event *
 
 	sema_err(c, tpa_at(c, e), "%s%s: %s:%s records no field for it; reading tracepoint "
 		 "arguments needs tracepoint probe events (Linux 6.10+ with "
-		 "CONFIG_FPROBE_EVENTS), which %s", written, tpa_via(c), ev->system, ev->name,
+		 "CONFIG_FPROBE_EVENTS), which %s", written, tpa_via(c), tpa_tp(ev)->system,
+		 tpa_tp(ev)->name,
 		 tprobes ? "ktap does not use yet" : "this kernel does not have");
 	return SEM_UNKNOWN;
 }
@@ -195,6 +203,146 @@ static int tpa_check_members(struct sema_ctx *c, const struct rtparg_event *te,
 	return -1;
 }
 
+/* "task_struct" of "struct task_struct *", "struct task_struct" or "task_struct". */
+static const char *tpa_struct_name(struct sema_ctx *c, const char *t)
+{
+	size_t n;
+
+	if (!strncmp(t, "const ", 6))
+		t += 6;
+	if (!strncmp(t, "struct ", 7))
+		t += 7;
+	n = strcspn(t, " *");
+	return arena_strndup(c->arena, t, n);
+}
+
+/* The fetch type of field @f copied into an eprobe's record ("$f:u32"). */
+static const char *tpa_copy_type(const struct tpf_field *f)
+{
+	static const char *const ints[2][4] = { { "u8", "u16", "u32", "u64" },
+						{ "s8", "s16", "s32", "s64" } };
+
+	if (f->kind == TPF_CHARS || f->kind == TPF_DATALOC_STR)
+		return "string";
+	if (f->kind != TPF_INT || f->element)
+		return NULL;
+	switch (f->size) {
+	case 1: return ints[f->is_signed][0];
+	case 2: return ints[f->is_signed][1];
+	case 4: return ints[f->is_signed][2];
+	case 8: return ints[f->is_signed][3];
+	default: return NULL;
+	}
+}
+
+/*
+ * The probe's event as ktap's eprobe on its tracepoint: a record with
+ * the tracepoint's fields under their own names and in their order (so
+ * that what is typed already stays valid), copied by the eprobe's fetch
+ * arguments ("$name:TYPE"; the common fields are in every record), and
+ * room for the members read through recorded pointers.
+ */
+static struct tpf_event *tpa_eprobe_event(struct sema_ctx *c, struct sem_probe *pr)
+{
+	const struct tpf_event *tp = pr->event;
+	struct tpf_event *ep;
+	const char *type;
+	unsigned i;
+	char *p;
+
+	if (tp->dyn && tp->dyn->kind == KP_EPROBE)
+		return pr->event;
+	ep = arena_alloc(c->arena, sizeof(*ep));
+	memset(ep, 0, sizeof(*ep));
+	ep->system = "ktap_$PID";
+	ep->name = p = arena_printf(c->arena, "%.40s_e%u", tp->name, pr->index);
+	for (; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			*p = '_';
+	ep->fields = arena_alloc(c->arena, (tp->nfields + 1) * sizeof(*ep->fields));
+	ep->nfields = tp->nfields;
+	ep->fcap = tp->nfields + 1;
+	for (i = 0; i < tp->nfields; i++) {
+		ep->fields[i] = tp->fields[i];
+		if (tp->fields[i].common)
+			continue;
+		type = tpa_copy_type(&tp->fields[i]);
+		ep->fields[i].fetch = type ? arena_printf(c->arena, "$%s:%s", tp->fields[i].name,
+							  type) : NULL;
+		if (!type)	/* not in the eprobe's record */
+			ep->fields[i].kind = TPF_OTHER, ep->fields[i].nelem = 0;
+		else if (!strcmp(type, "string"))
+			ep->fields[i].kind = TPF_DATALOC_STR;
+	}
+	ep->dyn = sema_point_dynevent(c, ep, KP_EPROBE,
+				      arena_printf(c->arena, "%s.%s", tp->system, tp->name),
+				      sema_point_origin(c, pr->point));
+	ep->dyn_tp = tp;
+	pr->event = ep;
+	c->changed = true;
+	return ep;
+}
+
+/* "skb->dev->mtu" as a fetch argument's name: "skb_dev_mtu". */
+static const char *tpa_arg_name(struct sema_ctx *c, const char *path)
+{
+	char *s = arena_printf(c->arena, "%s", path), *r = s, *w = s;
+
+	for (; *r; r++) {
+		if (r[0] == '-' && r[1] == '>') {
+			*w++ = '_';
+			r++;
+		} else {
+			*w++ = *r;
+		}
+	}
+	*w = 0;
+	return s;
+}
+
+/*
+ * @e ($arg->chain, a number) where the record holds the argument's
+ * pointer but not the member ($skb->len of skb:consume_skb, whose skbaddr
+ * is skb): an eprobe (Linux 5.15+) on the tracepoint reads the member
+ * through the recorded pointer ("+112($skbaddr):u32"), from the kernel's
+ * BTF.  The eprobe's field, or NULL when none can (no BTF, no such
+ * pointer field, a string; *@no_eprobes: only for want of eprobes) and
+ * the caller reports.
+ */
+static const struct tpf_field *tpa_eprobe(struct sema_ctx *c, const struct tpf_event *ev,
+					  const struct rtparg_event *te, const struct ast_expr *e,
+					  bool *no_eprobes)
+{
+	struct sem_probe *pr = c->func ? c->func->site : c->probe;
+	const struct tpf_field *pf;
+	struct tpa_btf b = tpa_btf(c, te);
+	const char *ptr, *type;
+	struct tpf_event *ep;
+	bool is_string;
+	struct fetch f;
+	char err[512];
+	int k;
+
+	if (!e->chain.n || !pr || c->entry || !b.btf ||
+	    !(ptr = rtparg_field(te, e->str + 1, &is_string)) || is_string ||
+	    !(pf = tpf_field(ev, ptr)) || pf->kind != TPF_INT || pf->size != 8 ||
+	    !(type = rtparg_arg_type(c->arena, te, e->str + 1)) || !strchr(type, '*'))
+		return NULL;
+	if (!target_has(c->in->target, TGT_EPROBES)) {
+		*no_eprobes = true;
+		return NULL;
+	}
+	if (rbtf_cast(c->arena, b.btf, arena_printf(c->arena, "$%s", ptr), e->str + 1,
+		      tpa_struct_name(c, type), &e->chain, &f, err, sizeof(err)) != 0 ||
+	    f.is_string)
+		return NULL;
+	f.name = tpa_arg_name(c, tpa_path(c, e));
+	ep = tpa_eprobe_event(c, pr);
+	k = sema_point_dyn_field(c, ep, &f);	/* may move ep->fields */
+	return &ep->fields[k];
+}
+
 /* The field @e ($arg->chain) is read from, or NULL after reporting. */
 static const struct tpf_field *tpa_resolve(struct sema_ctx *c, const struct tpf_event *ev,
 					   const struct ast_expr *e)
@@ -203,6 +351,7 @@ static const struct tpf_field *tpa_resolve(struct sema_ctx *c, const struct tpf_
 	const char *written = sema_spec_text(c->arena, e);
 	const char *path = tpa_path(c, e);
 	const struct tpf_field *f;
+	bool no_eprobes = false;
 
 	if (e->chain.pretty) {
 		sema_err(c, tpa_at(c, e), "%s%s: pretty-printing a tracepoint argument needs its "
@@ -213,6 +362,13 @@ static const struct tpf_field *tpa_resolve(struct sema_ctx *c, const struct tpf_
 		return NULL;
 	f = path ? tpa_field(ev, te, path, tpa_size(c, te, e)) : NULL;
 	if (!f)
+		f = tpa_eprobe(c, ev, te, e, &no_eprobes);
+	if (!f && no_eprobes)
+		sema_err(c, tpa_at(c, e), "%s%s: %s:%s records the pointer but not what it "
+			 "points to; reading through it needs event probes (eprobes: Linux 5.15+, "
+			 "CONFIG_EPROBE_EVENTS since 6.2), which this kernel does not have", written, tpa_via(c),
+			 tpa_tp(ev)->system, tpa_tp(ev)->name);
+	else if (!f)
 		tpa_unrecorded(c, ev, e, written);
 	return f;
 }
@@ -248,18 +404,6 @@ bool sema_tparg_defined(struct sema_ctx *c, const struct tpf_event *ev, const st
 	return tpa_field(ev, te, path, size) != NULL;
 }
 
-/* "task_struct" of "struct task_struct *", "struct task_struct" or "task_struct". */
-static const char *tpa_struct_name(struct sema_ctx *c, const char *t)
-{
-	size_t n;
-
-	if (!strncmp(t, "const ", 6))
-		t += 6;
-	if (!strncmp(t, "struct ", 7))
-		t += 7;
-	n = strcspn(t, " *");
-	return arena_strndup(c->arena, t, n);
-}
 
 /*
  * @cast(ADDR, "T")->chain where ADDR is a tracepoint argument (or a

@@ -74,5 +74,22 @@ else
 	not_ok "unrecorded member (exit status $rc)"
 	diag_file "$TMP/err"
 fi
+# 4. a member of an argument whose pointer the record holds: an eprobe's
+# work (tests/vm/guest-ktap.sh 10h); this kernel has none (its config
+# has CONFIG_EPROBE_EVENTS unset, though its README shows the syntax),
+# and the one error says so.
+if zcat /proc/config.gz 2>/dev/null | grep -qx '# CONFIG_EPROBE_EVENTS is not set'; then
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -e '
+probe kernel.trace("timer:timer_start") { println($timer->expires) }'
+	if [ "$rc" -eq 1 ] && [ "$(grep -c error: "$TMP/err")" -eq 1 ] &&
+		grep -q '^<input>:2:51: error: \$timer->expires: timer:timer_start records the pointer but not what it points to; reading through it needs event probes' "$TMP/err"; then
+		ok "a member through a recorded pointer, no eprobes: one located error"
+	else
+		not_ok "member through a recorded pointer without eprobes (exit status $rc)"
+		diag_file "$TMP/err"
+	fi
+else
+	skip "a member through a recorded pointer, no eprobes" "this kernel may have eprobes"
+fi
 tfs_guard_end "tracefs is as it was"
 done_testing

@@ -494,6 +494,25 @@ probe kernel.function("vfs_read").return {
 printf 'vfs_read 123 123 1 1 1 1\n%d 0x%x\n' "$size" "$size" >$T/want
 expect "int_arg/uint_arg/pointer_arg, @entry(int_arg), returnval/returnstr, @offsetof/@cast_sizeof/@container_of"
 
+# 10h. a tracepoint argument's member the record does not hold, through
+#      the pointer it does (issue 13): an eprobe on timer:timer_start reads
+#      $timer->expires and ->flags (6.1: eprobes without an option of their
+#      own), which must equal the expires and flags the record copied from
+#      the same timer; -p3 shows the e: line.
+run -p3 -e 'probe kernel.trace("timer:timer_start") { println($timer->flags) }'
+if [ "$rc" -eq 0 ] && grep -q "^write dynamic_events 'e:ktap_\$PID/timer_start_e0 timer.timer_start .* timer_flags=+[0-9]*(\$timer):u32'$" $T/out; then
+	ok "-p3: \$timer->flags of timer:timer_start is an eprobe's +OFF(\$timer):u32"
+else
+	not_ok "-p3 of the eprobe (exit status $rc)"
+	diag $T/out $T/err
+fi
+run -e 'global n, bad
+probe kernel.trace("timer:timer_start") {
+	n++; bad += ($timer->expires != $expires) + ($timer->flags != $flags) }
+probe timer.ms(300) { printf("%d %d\n", n > 0, bad); exit() }'
+echo "1 0" >$T/want
+expect "timer:timer_start through an eprobe: \$timer->expires and ->flags equal the recorded expires and flags"
+
 # 11. nothing left behind
 ktap-tfs-snapshot >$T/after
 if cmp -s $T/before $T/after; then
