@@ -109,6 +109,11 @@ for name in $(sed -n 's/^\([^#][^ ]*\) vm$/\1/p' /tests/stapex.list); do
 	ic=$(installcheck $name)
 	case $name in
 	process/auditbt) ic=$(installcheck $name 's|-d /usr/bin/sudo|-d /bin/busybox|; s|"sudo true"|true|') ;;
+	# find /proc opens thousands of files, each a kretprobe pair with a
+	# deep pathname under TCG: on a host a parallel make check keeps busy
+	# that outlasted the 60-s bound (CI, with ktap busy, not hung); one
+	# branch of /proc is the same check.
+	io/slowvfs) ic=$(installcheck $name 's|find /proc |find /proc/sys/kernel |') ;;
 	esac
 	runex $name "$ic"
 	clean $name "$ic"
