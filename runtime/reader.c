@@ -818,11 +818,6 @@ const struct rdr_field *rdr_field(struct rdr *r, unsigned index, const char *nam
 		errno = EINVAL;
 		return NULL;
 	}
-	tf = tep_find_any_field(r->events[index], name);
-	if (!strchr(name, '[') && (!tf || tf->offset < 0 || tf->size <= 0)) {
-		errno = ENOENT;
-		return NULL;
-	}
 	f = calloc(1, sizeof(*f));
 	if (!f) {
 		errno = ENOMEM;
@@ -830,12 +825,12 @@ const struct rdr_field *rdr_field(struct rdr *r, unsigned index, const char *nam
 	}
 	f->swap = r->swap;
 	if (strchr(name, '[')) {
-		if (rdr_element(f, r->events[index], name) != 0) {
-			free(f);
-			errno = ENOENT;
-			return NULL;
-		}
+		if (rdr_element(f, r->events[index], name) != 0)
+			goto none;
 	} else {
+		tf = tep_find_any_field(r->events[index], name);
+		if (!tf || tf->offset < 0 || tf->size <= 0)
+			goto none;
 		f->offset = (unsigned)tf->offset;
 		f->size = (unsigned)tf->size;
 		rdr_field_kind(f, tf);
@@ -843,6 +838,10 @@ const struct rdr_field *rdr_field(struct rdr *r, unsigned index, const char *nam
 	f->next = r->fields;
 	r->fields = f;
 	return f;
+none:
+	free(f);
+	errno = ENOENT;
+	return NULL;
 }
 
 enum rdr_ftype rdr_field_type(const struct rdr_field *f)

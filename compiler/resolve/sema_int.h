@@ -151,6 +151,10 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p);
 int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f);
 /* The tracepoint @ev reads: @ev, or the one its eprobe is on. */
 const struct tpf_event *sema_point_tracepoint(const struct tpf_event *ev);
+/* Is component @k of @p named @name? */
+bool sema_point_is(const struct ast_ppoint *p, unsigned k, const char *name);
+/* @s made an event or argument name in place: [A-Za-z0-9_], no leading digit. */
+void sema_point_ident(char *s);
 const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p);
 /* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
 const char *sema_point_origin(struct sema_ctx *c, const struct ast_ppoint *p);

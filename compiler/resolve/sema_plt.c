@@ -18,18 +18,13 @@
 
 #include <string.h>
 
-static bool plt_is(const struct ast_ppoint *p, unsigned k, const char *name)
-{
-	return k < p->n && strcmp(p->comps[k].name, name) == 0;
-}
-
 /* process("PATH").plt[("NAME")][.return]: *@ret for .return; false if not one. */
 static bool plt_shape(const struct ast_ppoint *p, bool *ret)
 {
-	if (p->n < 2 || p->n > 3 || !plt_is(p, 0, "process") || !plt_is(p, 1, "plt"))
+	if (p->n < 2 || p->n > 3 || !sema_point_is(p, 0, "process") || !sema_point_is(p, 1, "plt"))
 		return false;
 	*ret = p->n == 3;
-	return p->n == 2 || (plt_is(p, 2, "return") && !p->comps[2].arg);
+	return p->n == 2 || (sema_point_is(p, 2, "return") && !p->comps[2].arg);
 }
 
 int sema_plt_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional,

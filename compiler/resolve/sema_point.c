@@ -19,6 +19,25 @@
 #include <string.h>
 
 /* @p as -p1 prints it (the pp() text of a resolved point). */
+bool sema_point_is(const struct ast_ppoint *p, unsigned k, const char *name)
+{
+	return k < p->n && strcmp(p->comps[k].name, name) == 0;
+}
+
+/* Make @s (arena-owned, changed in place) a kernel event or argument
+   name: [A-Za-z0-9_], not starting with a digit. */
+void sema_point_ident(char *s)
+{
+	char *p;
+
+	for (p = s; *p; p++)
+		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9')))
+			*p = '_';
+	if (s[0] >= '0' && s[0] <= '9')
+		s[0] = '_';
+}
+
 const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p)
 {
 	char *buf = NULL;

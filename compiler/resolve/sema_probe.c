@@ -102,11 +102,6 @@ static bool point_num_arg(const struct ast_ppoint *p, unsigned k, int64_t *v)
 	return true;
 }
 
-static bool point_is(const struct ast_ppoint *p, unsigned k, const char *name)
-{
-	return k < p->n && strcmp(p->comps[k].name, name) == 0;
-}
-
 /* begin, begin(N), end, end(N), error, error(N), never */
 static int point_simple(struct sema_ctx *c, struct point_state *st,
 		     const struct ast_ppoint *p)
@@ -147,10 +142,10 @@ static int point_input(struct sema_ctx *c, struct point_state *st, const struct 
 {
 	bool line;
 
-	if (p->n != 2 || !point_is(p, 0, "__ktap_input") || p->comps[0].arg || p->comps[1].arg ||
-	    !(point_is(p, 1, "char") || point_is(p, 1, "line")))
+	if (p->n != 2 || !sema_point_is(p, 0, "__ktap_input") || p->comps[0].arg || p->comps[1].arg ||
+	    !(sema_point_is(p, 1, "char") || sema_point_is(p, 1, "line")))
 		return 0;
-	line = point_is(p, 1, "line");
+	line = sema_point_is(p, 1, "line");
 	point_emit(c, st, line ? SEM_P_INPUT_LINE : SEM_P_INPUT_CHAR, sema_point_text(c, p));
 	return 1;
 }
@@ -164,7 +159,7 @@ static int point_input(struct sema_ctx *c, struct point_state *st, const struct 
 static int point_prometheus(struct sema_ctx *c, struct point_state *st,
 			    const struct ast_ppoint *p)
 {
-	if (p->n != 1 || !point_is(p, 0, "__ktap_prometheus") || p->comps[0].arg)
+	if (p->n != 1 || !sema_point_is(p, 0, "__ktap_prometheus") || p->comps[0].arg)
 		return 0;
 	sema_prom_rewrite(c, point_emit(c, st, SEM_P_PROMETHEUS, sema_point_text(c, p)));
 	return 1;
@@ -196,7 +191,7 @@ static int point_trace(struct sema_ctx *c, struct point_state *st,
 	char *spec, *colon, **names;
 	unsigned n, i;
 
-	if (p->n != 2 || !point_is(p, 0, "kernel") || !point_is(p, 1, "trace"))
+	if (p->n != 2 || !sema_point_is(p, 0, "kernel") || !sema_point_is(p, 1, "trace"))
 		return 0;
 	arg = p->comps[1].arg;
 	if (!arg || arg->kind != AST_STR) {
@@ -263,14 +258,9 @@ static int point_timer(struct sema_ctx *c, struct point_state *st,
 /* An event name from function @name: [A-Za-z0-9_], then _N. */
 static const char *point_event_name(struct sema_ctx *c, const char *name)
 {
-	char *s = arena_printf(c->arena, "%.40s_%u", name, c->prog->nprobes), *p;
+	char *s = arena_printf(c->arena, "%.40s_%u", name, c->prog->nprobes);
 
-	for (p = s; *p; p++)
-		if (!(*p == '_' || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9')))
-			*p = '_';
-	if (s[0] >= '0' && s[0] <= '9')
-		s[0] = '_';
+	sema_point_ident(s);
 	return s;
 }
 
@@ -326,7 +316,7 @@ static int point_process_statement(struct sema_ctx *c, struct point_state *st,
 	struct sem_probe *sp;
 	char err[512];
 
-	if (p->n != 2 || !point_is(p, 0, "process") || !point_is(p, 1, "statement"))
+	if (p->n != 2 || !sema_point_is(p, 0, "process") || !sema_point_is(p, 1, "statement"))
 		return 0;
 	spec = arg && arg->kind == AST_STR ? arena_strndup(c->arena, arg->str, arg->len) : "";
 	at = strchr(spec, '@');
@@ -381,8 +371,8 @@ static int point_process_mark(struct sema_ctx *c, struct point_state *st,
 	char err[600], why[64];
 	int i, n;
 
-	if (p->n < 2 || p->n > 3 || !point_is(p, 0, "process") || !point_is(p, p->n - 1, "mark") ||
-	    (p->n == 3 && !point_is(p, 1, "provider")))
+	if (p->n < 2 || p->n > 3 || !sema_point_is(p, 0, "process") || !sema_point_is(p, p->n - 1, "mark") ||
+	    (p->n == 3 && !sema_point_is(p, 1, "provider")))
 		return 0;
 	path = point_str_arg(c, p, 0);
 	name = point_str_arg(c, p, p->n - 1);
@@ -440,8 +430,8 @@ static int point_kernel_statement(struct sema_ctx *c, struct point_state *st,
 	struct sem_probe *sp;
 	const char *spec;
 
-	if (p->n != 2 || !(point_is(p, 0, "kernel") || point_is(p, 0, "kprobe")) ||
-	    !point_is(p, 1, "statement"))
+	if (p->n != 2 || !(sema_point_is(p, 0, "kernel") || sema_point_is(p, 0, "kprobe")) ||
+	    !sema_point_is(p, 1, "statement"))
 		return 0;
 	arg = p->comps[1].arg;
 	if (!arg || arg->kind != AST_STR || !memchr(arg->str, '+', arg->len)) {
@@ -506,12 +496,12 @@ static int point_fn_suffix(const struct ast_ppoint *p, unsigned at, int64_t *max
 	*maxactive = 0;
 	if (p->n == at)
 		return 0;
-	if (p->n == at + 2 && point_is(p, at, "return") && point_is(p, at + 1, "maxactive") &&
+	if (p->n == at + 2 && sema_point_is(p, at, "return") && sema_point_is(p, at + 1, "maxactive") &&
 	    point_num_arg(p, at + 1, maxactive) && *maxactive > 0 && *maxactive <= 4096)
 		return 2;
 	if (p->n != at + 1)
 		return -1;
-	return point_is(p, at, "call") ? 1 : point_is(p, at, "return") ? 2 : -1;
+	return sema_point_is(p, at, "call") ? 1 : sema_point_is(p, at, "return") ? 2 : -1;
 }
 
 /*
@@ -528,7 +518,7 @@ static int point_process(struct sema_ctx *c, struct point_state *st,
 	int64_t maxactive;
 	int sfx;
 
-	if (p->n < 2 || !point_is(p, 0, "process") || !point_is(p, 1, "function") ||
+	if (p->n < 2 || !sema_point_is(p, 0, "process") || !sema_point_is(p, 1, "function") ||
 	    (sfx = point_fn_suffix(p, 2, &maxactive)) < 0)
 		return 0;
 	if (maxactive) {
@@ -597,11 +587,11 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 	int64_t maxactive;
 	int sfx;
 
-	if (p->n < 2 || !(point_is(p, 0, "kernel") || point_is(p, 0, "kprobe") ||
-			  point_is(p, 0, "module")) ||
-	    !point_is(p, 1, "function") || (sfx = point_fn_suffix(p, 2, &maxactive)) < 0)
+	if (p->n < 2 || !(sema_point_is(p, 0, "kernel") || sema_point_is(p, 0, "kprobe") ||
+			  sema_point_is(p, 0, "module")) ||
+	    !sema_point_is(p, 1, "function") || (sfx = point_fn_suffix(p, 2, &maxactive)) < 0)
 		return 0;
-	if (point_is(p, 0, "module")) {
+	if (sema_point_is(p, 0, "module")) {
 		const struct ast_expr *m = p->comps[0].arg;
 
 		if (!m || m->kind != AST_STR || memchr(m->str, '*', m->len)) {
@@ -636,7 +626,7 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 		/* kprobe.function() needs no types: raw registers will do. */
 		if (rsym_find_kernel(c->in->up, c->arena, module, names[i], uf, err,
 				   sizeof(err)) != 0 &&
-		    (!point_is(p, 0, "kprobe") ||
+		    (!sema_point_is(p, 0, "kprobe") ||
 		     rsym_find_kernel_raw(c->in->up, c->arena, module, names[i], uf, err,
 					  sizeof(err)) != 0)) {
 			/* Traceable but not described by BTF: skipped in a wildcard. */
@@ -674,7 +664,7 @@ static int point_process_glob(struct sema_ctx *c, struct point_state *st,
 	const char **paths;
 	unsigned k, i, n;
 
-	if (!point_is(p, 0, "process") || !arg || arg->kind != AST_STR ||
+	if (!sema_point_is(p, 0, "process") || !arg || arg->kind != AST_STR ||
 	    !strchr(arg->str, '/') || !strpbrk(arg->str, "*?["))
 		return 0;
 	n = relf_glob(c->arena, arg->str, &paths);
@@ -815,8 +805,8 @@ static int point_syscall(struct sema_ctx *c, struct point_state *st, const struc
 	bool ret, wild;
 	unsigned i, n;
 
-	if (p->n < 2 || p->n > 3 || !(point_is(p, 0, "syscall") || point_is(p, 0, "nd_syscall")) ||
-	    p->comps[0].arg || p->comps[1].arg || (p->n == 3 && !point_is(p, 2, "return")))
+	if (p->n < 2 || p->n > 3 || !(sema_point_is(p, 0, "syscall") || sema_point_is(p, 0, "nd_syscall")) ||
+	    p->comps[0].arg || p->comps[1].arg || (p->n == 3 && !sema_point_is(p, 2, "return")))
 		return 0;
 	ret = p->n == 3;
 	wild = strpbrk(p->comps[1].name, "*?[") != NULL;
@@ -875,12 +865,12 @@ static int point_process_life(struct sema_ctx *c, struct point_state *st,
 	const char *base;
 	unsigned k, first;
 
-	if (!arg || !point_is(p, 0, "process") ||
-	    !((p->n == 2 && (point_is(p, 1, "begin") || point_is(p, 1, "end") ||
-			     point_is(p, 1, "syscall"))) ||
-	      (p->n == 3 && point_is(p, 1, "thread") &&
-	       (point_is(p, 2, "begin") || point_is(p, 2, "end"))) ||
-	      (p->n == 3 && point_is(p, 1, "syscall") && point_is(p, 2, "return"))))
+	if (!arg || !sema_point_is(p, 0, "process") ||
+	    !((p->n == 2 && (sema_point_is(p, 1, "begin") || sema_point_is(p, 1, "end") ||
+			     sema_point_is(p, 1, "syscall"))) ||
+	      (p->n == 3 && sema_point_is(p, 1, "thread") &&
+	       (sema_point_is(p, 2, "begin") || sema_point_is(p, 2, "end"))) ||
+	      (p->n == 3 && sema_point_is(p, 1, "syscall") && sema_point_is(p, 2, "return"))))
 		return 0;
 	for (k = 1; k < p->n; k++)
 		if (p->comps[k].arg)

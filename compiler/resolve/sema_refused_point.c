@@ -11,11 +11,6 @@
 
 #include <string.h>
 
-static bool rp_is(const struct ast_ppoint *p, unsigned k, const char *name)
-{
-	return k < p->n && strcmp(p->comps[k].name, name) == 0;
-}
-
 int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 {
 #define MIB ": ktap's tapset has no MIB counter probes (stap's count into globals " \
@@ -35,9 +30,10 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 	};
 #undef MIB
 	unsigned i;
+	bool placed;
 
 	/* stap's tcp.receive reads the headers as the MIB probes do */
-	if (rp_is(p, 0, "tcp") && rp_is(p, p->n - 1, "receive")) {
+	if (sema_point_is(p, 0, "tcp") && sema_point_is(p, p->n - 1, "receive")) {
 		diag_error(c->diag, p->span, "probe point '%s' is not supported by this version "
 			   "of ktap: stap's reads the IP and TCP headers at skb->head + "
 			   "skb->network_header, an address computed from two fields, which no "
@@ -47,8 +43,9 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 	}
 	/* kernel/kprobe/module/process points with a part ktap has no way to
 	   place: the part, and why */
-	for (i = 1; i < p->n && rp_is(p, 0, "kernel") + rp_is(p, 0, "kprobe") +
-				 rp_is(p, 0, "module") + rp_is(p, 0, "process"); i++) {
+	placed = sema_point_is(p, 0, "kernel") || sema_point_is(p, 0, "kprobe") ||
+		 sema_point_is(p, 0, "module") || sema_point_is(p, 0, "process");
+	for (i = 1; placed && i < p->n; i++) {
 		static const char *const part[][2] = {
 			{ "inline", "an inlined copy of a function has no symbol of its own, "
 			  "and ktap places probes on symbols: probe the calling function, "
@@ -66,7 +63,7 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 		unsigned k;
 
 		for (k = 0; k < sizeof(part) / sizeof(part[0]); k++)
-			if (rp_is(p, i, part[k][0])) {
+			if (sema_point_is(p, i, part[k][0])) {
 				diag_error(c->diag, p->span, "probe point '%s' is not supported "
 					   "by this version of ktap: %s", sema_point_text(c, p),
 					   part[k][1]);
@@ -74,7 +71,7 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 			}
 	}
 	/* A hardware breakpoint: one line saying why. */
-	if (rp_is(p, 0, "kernel") && rp_is(p, 1, "data")) {
+	if (sema_point_is(p, 0, "kernel") && sema_point_is(p, 1, "data")) {
 		diag_error(c->diag, p->span, "kernel.data() probes are hardware watchpoints, "
 			   "which stap sets through perf's breakpoint events: ktap uses tracefs "
 			   "only, and tracefs has no watchpoint events");

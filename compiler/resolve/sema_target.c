@@ -269,14 +269,13 @@ static void tg_process_syscall_var(struct sema_ctx *c, const struct tpf_event *e
 				   struct ast_expr *e)
 {
 	const struct sem_probe *pr = c->func ? c->func->site : c->probe;
-	const char *fam = pr ? pr->family : NULL;
+	const char *fam = pr && pr->family ? strstr(pr->family, ".syscall") : NULL;
 	struct ast_comp *ix;
 	char *end;
 	long n;
 
-	if (!fam || !ev->system || strcmp(ev->system, "raw_syscalls") != 0 ||
-	    !(strstr(fam, ".syscall") && (!strcmp(strstr(fam, ".syscall"), ".syscall") ||
-					  !strcmp(strstr(fam, ".syscall"), ".syscall.return"))))
+	if (!fam || (strcmp(fam, ".syscall") != 0 && strcmp(fam, ".syscall.return") != 0) ||
+	    !ev->system || strcmp(ev->system, "raw_syscalls") != 0)
 		return;
 	if (!strcmp(e->str, "$syscall")) {
 		e->str = "$id";

@@ -38,11 +38,6 @@ static bool timer_bare(const struct ast_ppoint *p, unsigned k, const char *name)
 	return k < p->n && strcmp(p->comps[k].name, name) == 0 && !p->comps[k].arg;
 }
 
-static bool timer_is(const struct ast_ppoint *p, unsigned k, const char *name)
-{
-	return k < p->n && strcmp(p->comps[k].name, name) == 0;
-}
-
 /* The argument of component @k of @p as a number; false if absent. */
 static bool timer_num_arg(const struct ast_ppoint *p, unsigned k, int64_t *v)
 {
@@ -83,10 +78,10 @@ static int timer_own(struct sema_ctx *c, const struct ast_ppoint *p, struct sema
 	    (unit = timer_unit(p->comps[1].name, n, &hz)) == 0) {
 		diag_error(c->diag, p->span,
 			   "expected timer.s(N), .ms(N), .us(N), .ns(N), .hz(N) or .jiffies(N) with N > 0%s",
-			   timer_is(p, 1, "profile") ? ", or timer.profile[.tick]" : "");
+			   sema_point_is(p, 1, "profile") ? ", or timer.profile[.tick]" : "");
 		return -1;
 	}
-	if (p->n == 3 && (!timer_is(p, 2, "randomize") || !timer_num_arg(p, 2, &r) || r < 0)) {
+	if (p->n == 3 && (!sema_point_is(p, 2, "randomize") || !timer_num_arg(p, 2, &r) || r < 0)) {
 		diag_error(c->diag, p->comps[2].span,
 			   "expected .randomize(N) with N >= 0 after a timer");
 		return -1;
@@ -172,7 +167,7 @@ int sema_timer_point(struct sema_ctx *c, const struct ast_ppoint *p, bool option
 	int r;
 
 	memset(t, 0, sizeof(*t));
-	if (p->n < 2 || !timer_is(p, 0, "timer"))
+	if (p->n < 2 || !sema_point_is(p, 0, "timer"))
 		return 0;
 	if ((r = timer_profile(c, p, optional, t)) != 0) {
 		t->none = r < 0 && optional;	/* an optional point: dropped quietly */

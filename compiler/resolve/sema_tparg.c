@@ -216,23 +216,16 @@ static const char *tpa_struct_name(struct sema_ctx *c, const char *t)
 	return arena_strndup(c->arena, t, n);
 }
 
-/* The fetch type of field @f copied into an eprobe's record ("$f:u32"). */
-static const char *tpa_copy_type(const struct tpf_field *f)
+/* The fetch type of field @f copied into an eprobe's record ("$f:u32"),
+   or NULL when the record cannot copy it. */
+static const char *tpa_copy_type(struct sema_ctx *c, const struct tpf_field *f)
 {
-	static const char *const ints[2][4] = { { "u8", "u16", "u32", "u64" },
-						{ "s8", "s16", "s32", "s64" } };
-
 	if (f->kind == TPF_CHARS || f->kind == TPF_DATALOC_STR)
 		return "string";
-	if (f->kind != TPF_INT || f->element)
+	if (f->kind != TPF_INT || f->element ||
+	    (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8))
 		return NULL;
-	switch (f->size) {
-	case 1: return ints[f->is_signed][0];
-	case 2: return ints[f->is_signed][1];
-	case 4: return ints[f->is_signed][2];
-	case 8: return ints[f->is_signed][3];
-	default: return NULL;
-	}
+	return arena_printf(c->arena, "%c%u", f->is_signed ? 's' : 'u', f->size * 8);
 }
 
 /*
@@ -248,18 +241,15 @@ static struct tpf_event *tpa_eprobe_event(struct sema_ctx *c, struct sem_probe *
 	struct tpf_event *ep;
 	const char *type;
 	unsigned i;
-	char *p;
+	char *name;
 
 	if (tp->dyn && tp->dyn->kind == KP_EPROBE)
 		return pr->event;
 	ep = arena_alloc(c->arena, sizeof(*ep));
 	memset(ep, 0, sizeof(*ep));
 	ep->system = "ktap_$PID";
-	ep->name = p = arena_printf(c->arena, "%.40s_e%u", tp->name, pr->index);
-	for (; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9')))
-			*p = '_';
+	ep->name = name = arena_printf(c->arena, "%.40s_e%u", tp->name, pr->index);
+	sema_point_ident(name);
 	ep->fields = arena_alloc(c->arena, (tp->nfields + 1) * sizeof(*ep->fields));
 	ep->nfields = tp->nfields;
 	ep->fcap = tp->nfields + 1;
@@ -267,7 +257,7 @@ static struct tpf_event *tpa_eprobe_event(struct sema_ctx *c, struct sem_probe *
 		ep->fields[i] = tp->fields[i];
 		if (tp->fields[i].common)
 			continue;
-		type = tpa_copy_type(&tp->fields[i]);
+		type = tpa_copy_type(c, &tp->fields[i]);
 		ep->fields[i].fetch = type ? arena_printf(c->arena, "$%s:%s", tp->fields[i].name,
 							  type) : NULL;
 		if (!type)	/* not in the eprobe's record */
