@@ -513,11 +513,24 @@ static void lw_if(struct lw_ctx *c, const struct ast_stmt *s)
 	lw_patch(c, jend, lw_here(c));
 }
 
+/*
+ * One action for each iteration, before the condition, as stap counts
+ * them (its translator records one at every loop's top label): a loop
+ * with an empty body still ends at MAXACTION instead of spinning.
+ */
+static void lw_iteration_tick(struct lw_ctx *c, const struct ast_stmt *s)
+{
+	c->at = s->span;
+	c->near = "keyword";
+	lw_emit(c, IR_TICK, 0, 0, 0);
+}
+
 static void lw_while(struct lw_ctx *c, const struct ast_stmt *s)
 {
 	unsigned top = lw_here(c), jend;
 
 	lw_loop_open(c);
+	lw_iteration_tick(c, s);
 	lw_expr(c, s->e);
 	jend = lw_emit(c, IR_JZ, 0, 0, 0);
 	lw_stmt(c, s->s1);
@@ -534,6 +547,7 @@ static void lw_for(struct lw_ctx *c, const struct ast_stmt *s)
 		lw_expr_stmt(c, s->e);
 	top = lw_here(c);
 	lw_loop_open(c);
+	lw_iteration_tick(c, s);
 	if (s->e2) {
 		lw_expr(c, s->e2);
 		jend = lw_emit(c, IR_JZ, 0, 0, 0);
@@ -603,6 +617,8 @@ static void lw_foreach(struct lw_ctx *c, const struct ast_stmt *s)
 	lw_emit(c, IR_FEINIT, 0, it, (int32_t)desc);
 	top = lw_here(c);
 	lw_loop_open(c);
+	lw_iteration_tick(c, s);
+	c->near = "foreach";
 	jdone = lw_emit(c, IR_FENEXT, 0, it, 0);
 	/* FENEXT pushes the keys then the value: store them in reverse. */
 	if (fe->value)
