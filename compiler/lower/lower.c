@@ -159,7 +159,7 @@ static void lw_entry_probe(struct lw_ctx *c, unsigned idx, unsigned at)
 	}
 	lw_add_probe(c, irp->event, at);
 	for (i = 0; i < p->nentries; i++) {
-		ret->entry_types[i] = lw_rt(lw_arg_type(p->entries[i]));
+		ret->entry_types[i] = lw_rt(sem_final_type(p->entries[i]));
 		c->at = p->entries[i]->span;
 		c->near = "@entry";
 		lw_expr(c, p->entries[i]);
@@ -282,5 +282,3 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 	}
 	return d->errors ? NULL : c.ir;
 }
-
-/* fmt_compile's allocator: the compilation's arena (never NULL). */

@@ -12,6 +12,7 @@
 #include "lower_int.h"
 #include "arena.h"
 #include "diag.h"
+#include "format.h"
 #include "resolve_tpfmt.h"
 
 #include <string.h>
@@ -383,6 +384,31 @@ static void lw_hist(struct lw_ctx *c, const struct ast_expr *e)
 		e->op == AST_OP_HIST_LOG ? IR_HIST_LOG : IR_HIST_LINEAR);
 }
 
+static void *lw_fmt_alloc(void *arena, size_t n)
+{
+	return arena_alloc(arena, n);
+}
+
+/*
+ * printf/sprintf's format compiled for the runtime: its index in
+ * ir->formats.  Pass 2 checked it (sema_format.c), so it compiles.
+ */
+static int lw_format(struct lw_ctx *c, const struct ast_expr *call)
+{
+	struct ir_prog *ir = c->ir;
+	struct fmt_error err;
+	struct fmt_spec *fs;
+
+	fs = fmt_compile(call->args.v[0]->str, call->args.v[0]->len, lw_fmt_alloc, c->arena,
+			 &err);
+	if (!fs)
+		diag_error(c->diag, call->span, "%s", err.msg);
+	ir->formats = arena_grow(c->arena, ir->formats, ir->nformats, &ir->fmcap,
+				 sizeof(*ir->formats));
+	ir->formats[ir->nformats] = fs;
+	return (int)ir->nformats++;
+}
+
 static void lw_call(struct lw_ctx *c, const struct ast_expr *e)
 {
 	unsigned i;
@@ -395,7 +421,7 @@ static void lw_call(struct lw_ctx *c, const struct ast_expr *e)
 		return;
 	}
 	if ((!strcmp(e->str, "printf") || !strcmp(e->str, "sprintf"))) {
-		int f = lower_format(c, e);
+		int f = lw_format(c, e);
 
 		for (i = 1; i < e->args.n; i++)
 			lw_expr(c, e->args.v[i]);

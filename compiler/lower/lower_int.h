@@ -17,7 +17,6 @@
  *   lower_hist_trigger.c  the hist trigger of one update, the value hop
  *   lower_latency.c, lower_latency_shape.c  latency pairs (lower_latency.h)
  *   lower_synth.c   what a synthetic event carries: keys, value expressions
- *   lower_format.c  printf formats checked against their arguments
  */
 #ifndef KTAP_LOWER_INT_H
 #define KTAP_LOWER_INT_H
@@ -250,12 +249,5 @@ const char *lw_probe_kernel_filter(const struct lw_ctx *c, unsigned probe, bool 
    (lw_probe_guards.wrap): the user-space conjuncts of C, each leaving the
    handler when false, then S. */
 void lw_wrap_if(struct lw_ctx *c, const struct ast_stmt *s);
-
-/* ---- lower_format.c ---- */
-
-/* printf/sprintf's format, checked and compiled: its index in ir->formats. */
-int lower_format(struct lw_ctx *c, const struct ast_expr *call);
-/* The type sema gave @e, or its variable's when the walk left it open. */
-int lw_arg_type(const struct ast_expr *e);
 
 #endif

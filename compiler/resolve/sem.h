@@ -133,4 +133,8 @@ struct sem_prog {
 /* "long", "string", "stats" or "unknown", for messages and -p2. */
 const char *sem_type_name(enum sem_type t);
 
+/* The type (enum sem_type) pass 2 gave @e, or its variable's when the
+   walk left the expression's own open (sema_format.c). */
+int sem_final_type(const struct ast_expr *e);
+
 #endif

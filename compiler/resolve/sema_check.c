@@ -11,6 +11,7 @@
  *   - a statistic in a local variable or passed to a function;
  *   - a foreach slice whose arity is not the array's;
  *   - a literal regular expression that does not compile;
+ *   - a printf/sprintf format against its arguments (sema_format.c);
  * and the warning for a tapset variable this kernel cannot provide (the
  * tapset marks it with __ktap_unavailable(); the warning comes only when
  * the script reads it, since elision drops the assignment otherwise).
@@ -253,6 +254,9 @@ static int chk_expr_fn(struct ast_expr *e, void *arg)
 		chk_call_args(k, e);
 	} else if (e->kind == AST_BINARY && (e->op == AST_OP_MATCH || e->op == AST_OP_NOMATCH))
 		chk_regex(k, e->b);
+	else if (e->kind == AST_CALL && e->ref < 0 &&
+		 (sema_builtin_info(-e->ref - 1)->flags & BF_FORMAT))
+		sema_format_check(k->c, e);
 	return 0;
 }
 

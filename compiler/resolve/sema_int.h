@@ -254,6 +254,10 @@ void sema_types(struct sema_ctx *c);
 /* ---- sema_check.c: stap's checks on the typed program ---- */
 
 void sema_check(struct sema_ctx *c);
+
+/* ---- sema_format.c: printf/sprintf formats against their arguments ---- */
+
+void sema_format_check(struct sema_ctx *c, const struct ast_expr *call);
 /* Before typing: seed the types of globals that only the dropped
    probes' bodies (c->dropped) give a type. */
 void sema_check_dropped(struct sema_ctx *c);

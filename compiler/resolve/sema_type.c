@@ -486,7 +486,7 @@ static void *ty_fmt_alloc(void *arena, size_t n)
 /*
  * printf and sprintf: a variable of no type yet passed for a conversion
  * takes the conversion's type (%d a long, %s a string), as stap's type
- * resolution does.  A bad format is pass 3's error (lower_format.c).
+ * resolution does.  A bad format is sema_format.c's error, after typing.
  */
 static void ty_format_args(struct sema_ctx *c, struct ast_expr *e)
 {

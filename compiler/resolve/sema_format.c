@@ -1,28 +1,30 @@
 /*
- * lower_format.c - pass 3: printf-style formats checked against their
- * arguments.
+ * sema_format.c - pass 2: printf-style formats checked against their
+ * arguments, as stap's elaboration checks them (so -p2 rejects what stap
+ * -p2 rejects).
  *
- * In: a printf/sprintf call whose format is a string literal.  Out: the
- * compiled format (runtime/format.h) in ir_prog.formats, or a
- * diagnostic that points into the literal at the bad conversion, or at
- * the argument whose type the format contradicts.  Its own file because
- * this is a type check with its own helpers (decoding escapes to map a
- * format offset back to a source column), not code generation; sema
- * cannot do it because the format is only parsed here, once.
+ * In: a printf/sprintf call of the typed program.  Out: nothing, or a
+ * diagnostic: the format is not a literal, a conversion is malformed
+ * (pointing into the literal at it), or the arguments are not as many,
+ * or not of the types, the format wants.  Pass 3 compiles the same
+ * literal again for the runtime (lower_code.c) and finds it valid.  Its
+ * own file because mapping a format offset back to a source column
+ * (decoding the literal's escapes) needs helpers of its own.
  */
-#include "lower_int.h"
+#include "sema_int.h"
 #include "arena.h"
 #include "diag.h"
 #include "format.h"
+#include "source.h"
 
 #include <string.h>
 
-static void *lw_fmt_alloc(void *arena, size_t n)
+static void *sf_alloc(void *arena, size_t n)
 {
 	return arena_alloc(arena, n);
 }
 
-static bool lw_is_hex(char ch)
+static bool sf_is_hex(char ch)
 {
 	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') ||
 	       (ch >= 'A' && ch <= 'F');
@@ -32,7 +34,7 @@ static bool lw_is_hex(char ch)
  * Source length of the escape at @p (before @end) in a string literal,
  * decoded as the lexer does; *@bytes is how many bytes it stands for.
  */
-static size_t lw_escape_len(const char *p, const char *end, unsigned *bytes)
+static size_t sf_escape_len(const char *p, const char *end, unsigned *bytes)
 {
 	size_t n = 1;
 
@@ -44,8 +46,8 @@ static size_t lw_escape_len(const char *p, const char *end, unsigned *bytes)
 			n++;
 		return n;
 	}
-	if (p[1] == 'x' && p + 2 < end && lw_is_hex(p[2]))
-		return p + 3 < end && lw_is_hex(p[3]) ? 4 : 3;
+	if (p[1] == 'x' && p + 2 < end && sf_is_hex(p[2]))
+		return p + 3 < end && sf_is_hex(p[3]) ? 4 : 3;
 	if (p[1] == '\n')
 		*bytes = 0;	/* backslash-newline */
 	return 2;
@@ -56,10 +58,10 @@ static size_t lw_escape_len(const char *p, const char *end, unsigned *bytes)
  * @lit, so a diagnostic can point into the literal.  Falls back to the
  * whole literal when its span is not a plain "..." token.
  */
-static struct src_span lw_str_subspan(struct lw_ctx *c, const struct ast_expr *lit,
+static struct src_span sf_str_subspan(const struct src_map *src, const struct ast_expr *lit,
 				      size_t off, size_t n)
 {
-	const struct src_file *f = src_file(c->src, lit->span.file);
+	const struct src_file *f = src_file(src, lit->span.file);
 	struct src_span sp = lit->span;
 	const char *p, *end;
 	size_t k = 0, len;
@@ -71,7 +73,7 @@ static struct src_span lw_str_subspan(struct lw_ctx *c, const struct ast_expr *l
 	p = f->text + sp.start + 1;
 	end = f->text + sp.end - 1;
 	for (; p < end; p += len) {
-		len = *p == '\\' ? lw_escape_len(p, end, &bytes) : (bytes = 1, 1);
+		len = *p == '\\' ? sf_escape_len(p, end, &bytes) : (bytes = 1, 1);
 		if (bytes && k == off)
 			sp.start = (uint32_t)(p - f->text);
 		k += bytes;
@@ -84,7 +86,7 @@ static struct src_span lw_str_subspan(struct lw_ctx *c, const struct ast_expr *l
 }
 
 /* Decoded length of the directive at @off of format @s, for the caret. */
-static size_t lw_directive_len(const char *s, size_t len, size_t off)
+static size_t sf_directive_len(const char *s, size_t len, size_t off)
 {
 	size_t e = off + 1;
 
@@ -93,8 +95,8 @@ static size_t lw_directive_len(const char *s, size_t len, size_t off)
 	return (e < len ? e + 1 : len) - off;
 }
 
-/* The type sema gave @e, or its variable's when the walk left it open. */
-int lw_arg_type(const struct ast_expr *e)
+/* The type pass 2 gave @e, or its variable's when the walk left it open. */
+int sem_final_type(const struct ast_expr *e)
 {
 	if (e->type == SEM_UNKNOWN && (e->kind == AST_VAR || e->kind == AST_INDEX) &&
 	    e->sym)
@@ -103,7 +105,7 @@ int lw_arg_type(const struct ast_expr *e)
 }
 
 /* The values after the format must be as many, and of the types, it wants. */
-static void lw_format_args(struct lw_ctx *c, const struct ast_expr *call,
+static void sf_args(struct sema_ctx *c, const struct ast_expr *call,
 			   const struct fmt_spec *fs)
 {
 	unsigned i, want = fmt_nargs(fs), got = call->args.n - 1;
@@ -119,7 +121,7 @@ static void lw_format_args(struct lw_ctx *c, const struct ast_expr *call,
 	}
 	for (i = 0; i < want; i++) {
 		a = call->args.v[i + 1];
-		t = lw_arg_type(a);
+		t = sem_final_type(a);
 		rt = fmt_arg_type(fs, i);
 		if ((t == SEM_LONG && rt == RT_STRING) || (t == SEM_STRING && rt == RT_LONG))
 			diag_error(c->diag, a->span,
@@ -129,12 +131,11 @@ static void lw_format_args(struct lw_ctx *c, const struct ast_expr *call,
 }
 
 /*
- * printf/sprintf: the format must be a literal, so it is parsed once
- * here and its conversions checked against the arguments.
+ * printf/sprintf: the format must be a literal, its conversions well
+ * formed, and the arguments as the conversions want them.
  */
-int lower_format(struct lw_ctx *c, const struct ast_expr *call)
+void sema_format_check(struct sema_ctx *c, const struct ast_expr *call)
 {
-	struct ir_prog *ir = c->ir;
 	const struct ast_expr *f = call->args.n ? call->args.v[0] : NULL;
 	struct fmt_spec *fs;
 	struct fmt_error err;
@@ -142,18 +143,13 @@ int lower_format(struct lw_ctx *c, const struct ast_expr *call)
 	if (!f || f->kind != AST_STR) {
 		diag_error(c->diag, f ? f->span : call->span,
 			   "the format of %s must be a literal string", call->str);
-		return 0;
+		return;
 	}
-	fs = fmt_compile(f->str, f->len, lw_fmt_alloc, c->arena, &err);
+	fs = fmt_compile(f->str, f->len, sf_alloc, c->arena, &err);
 	if (fs)
-		lw_format_args(c, call, fs);
+		sf_args(c, call, fs);
 	else
-		diag_error(c->diag, lw_str_subspan(c, f, err.offset,
-				lw_directive_len(f->str, f->len, err.offset)),
+		diag_error(c->diag, sf_str_subspan(c->diag->src, f, err.offset,
+				sf_directive_len(f->str, f->len, err.offset)),
 			   "%s", err.msg);
-	ir->formats = arena_grow(c->arena, ir->formats, ir->nformats, &ir->fmcap,
-				 sizeof(*ir->formats));
-	ir->formats[ir->nformats] = fs;
-	return (int)ir->nformats++;
 }
-
