@@ -107,6 +107,11 @@ static const struct {
 	{ "_nofault", 1, SH_PLAIN }, { "_n_nofault", 2, SH_N },
 	{ "_quoted", 1, SH_QUOTED }, { "_n_quoted", 2, SH_N_QUOTED },
 	{ "_n_quoted", 3, SH_NIO_QUOTED },
+	/* stap's older names of the same forms (still in its tapset) */
+	{ "2", 2, SH_ERR }, { "_n2", 3, SH_N_ERR }, { "_n2_quoted", 3, SH_NIO_QUOTED },
+	/* the _warn forms: stap also warns of a fault, which a fetch cannot tell */
+	{ "_warn", 2, SH_ERR }, { "2_warn", 2, SH_ERR }, { "_n_warn", 2, SH_N },
+	{ "_n_warn", 3, SH_N_ERR },
 };
 
 /* Is @name with @nargs arguments one of them?  Its shape, and in *@user

@@ -250,6 +250,38 @@ static const struct {
 	  "print_backtrace()" },
 	{ "ftrace", "it writes into the kernel's global trace buffer, which ktap leaves "
 	  "to its other users; use printf()" },
+	{ "set_returnval", SEMA_GURU }, { "stp_print_binary", "it writes binary records "
+	  "for stap's bulk transport, which ktap does not have; use printf()" },
+	{ "kernel_string2_utf*", SEMA_UTF }, { "user_string2_utf*", SEMA_UTF },
+#define SEMA_PATH "it walks a path's dentries up to the root (a chain of run-time " \
+	"length), and a fetch argument reads a chain of fixed length; d_name() gives " \
+	"the last component"
+	{ "d_path", SEMA_PATH }, { "fullpath_struct_file", SEMA_PATH },
+	{ "fullpath_struct_nameidata", SEMA_PATH }, { "fullpath_struct_path", SEMA_PATH },
+	{ "inode_path", SEMA_PATH }, { "task_cwd_path", SEMA_PATH },
+	{ "task_dentry_path", SEMA_PATH }, { "reverse_path_walk", SEMA_PATH },
+#define SEMA_ANCESTRY "it walks a task's parents up to init (a chain of run-time " \
+	"length), and a fetch argument reads a chain of fixed length; use " \
+	"task_parent() a fixed number of times"
+	{ "pstrace", SEMA_ANCESTRY }, { "task_ancestry", SEMA_ANCESTRY },
+#define SEMA_KSTACK "it measures the kernel stack the probe handler runs on, which " \
+	"only a kernel module's handler has: ktap's handlers run in user space"
+	{ "stack_size", SEMA_KSTACK }, { "stack_used", SEMA_KSTACK },
+	{ "stack_unused", SEMA_KSTACK },
+	{ "print_regs", "tracefs records no register dump: read the registers you need "
+	  "with register(\"rax\") ... in a kernel.function() or process() probe" },
+	{ "regparm", "it selects the register arguments of i386 code, and x86_64 has one "
+	  "calling convention (stap refuses it for 64-bit code too)" },
+#define SEMA_32BIT "whether the task runs 32-bit code is in its thread flags, " \
+	"which no event records"
+	{ "probing_32bit_app", SEMA_32BIT }, { "uarch_bytes", SEMA_32BIT },
+#define SEMA_INTERP "it walks the interpreter's frames and objects in the traced " \
+	"process, a walk of run-time length that fetch arguments cannot do"
+	{ "python*", SEMA_INTERP }, { "Py2Object_*", SEMA_INTERP },
+	{ "Py3Object_*", SEMA_INTERP }, { "print_java_backtrace", SEMA_INTERP },
+	{ "sprint_java_backtrace", SEMA_INTERP },
+	{ "target_set_report", "ktap keeps no target set (stap's -c/-x target and its "
+	  "descendants): use target() and the process.begin/end probes" },
 };
 
 /* Is @name the refused function @pat (a prefix when it ends in '*')? */

@@ -93,6 +93,22 @@ printf '%s\n' '[hello] [hel] [hello] ["hel"] ["h"...] ["hello"] [he]' \
 	'[none] [(null)] [0x0] [err]' >"$TMP/want"
 check "user_string(A, ERR), _n(A, N, ERR), _nofault, _n_quoted(A, N[, OUT]), kernel_or_user_string_quoted; NULL addresses"
 
+# stap's older names of the same forms (user_string2, user_string_n2,
+# _n2_quoted) and the _warn ones (MSG for a NULL address; the warning
+# stap adds on a fault is not told).
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("walk") {
+		printf("[%s] [%s] [%s] [%s] [%s] [%s]\n", user_string2($s->corner, "none"),
+		       user_string_n2($s->corner, 2, "err"), user_string_n2_quoted($s->corner, 4, 10),
+		       user_string_warn($s->corner, "w"), user_string2_warn($s->corner, "w2"),
+		       user_string_n_warn($s->corner, 3, "w3")); exit() }
+	probe process("'"$T"'").function("handle") {
+		printf("[%s] [%s] [%s]\n", user_string2($msg, "e"), user_string_n_warn($msg, 2),
+		       user_string_n2_quoted($msg, 20, 6)) }' -c "$T"
+printf '%s\n' '[hello] [he] ["h"...]' '[hello] [he] ["h"...]' '[hello] [he] ["h"...]' \
+	'[none] [err] [(null)] [w] [w2] [w3]' >"$TMP/want"
+check "user_string2, user_string_n2, user_string_n2_quoted, the _warn forms; NULL addresses"
+
 # register(NAME), u_register(NAME): the probe's pt_regs, recorded with the
 # event: rsi is handle's n (0, 1, 2), rdi its first argument, rip the
 # probed address (handle's file offset 0x1190 in its page), rax at the
