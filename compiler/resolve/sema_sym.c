@@ -280,6 +280,16 @@ static const struct {
 	{ "python*", SEMA_INTERP }, { "Py2Object_*", SEMA_INTERP },
 	{ "Py3Object_*", SEMA_INTERP }, { "print_java_backtrace", SEMA_INTERP },
 	{ "sprint_java_backtrace", SEMA_INTERP },
+	{ "task_ns_*", "with a task other than task_current() it is one of stap's "
+	  "guru-mode functions (-g): the pid namespace's level indexes the task's pid "
+	  "numbers, which no fetch argument can do; task_ns_pid(task_current()) and "
+	  "the like are supported" },
+	{ "addr_to_node", "the NUMA node of an address comes from the kernel's page "
+	  "frame tables, which no fetch argument reads" },
+#define SEMA_FILELINE "ktap names a frame's function from the symbol tables, " \
+	"not its source line; use print_backtrace() or print_ubacktrace()"
+	{ "print_backtrace_fileline", SEMA_FILELINE },
+	{ "print_ubacktrace_fileline", SEMA_FILELINE },
 	{ "target_set_report", "ktap keeps no target set (stap's -c/-x target and its "
 	  "descendants): use target() and the process.begin/end probes" },
 };

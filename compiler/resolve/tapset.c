@@ -642,6 +642,10 @@ void tapset_need_tokens(struct tapset_index *ix, const struct token *v,
 		/* pass 2 makes returnstr(F) return_str(F, returnval()) (sema_regs.c) */
 		if (!strcmp(v[i].text, "returnstr"))
 			ts_lookup(ix, "return_str", TS_FUNC, false);
+		/* and task_X(task_current()) the context function X()
+		   (sema_spec.c's sema_current_task(): ns_pid() ...) */
+		if (!strncmp(v[i].text, "task_", 5))
+			ts_lookup(ix, v[i].text + 5, TS_FUNC, false);
 	}
 }
 
