@@ -68,6 +68,13 @@ struct btf *rbtf_load_module(const char *dir, const char *name, struct btf *base
 	char path[PATH_MAX];
 	struct btf *btf;
 
+	if (name[0] == '<') {
+		/* stap's "<header.h>" module: types it compiles from a C header */
+		snprintf(err, errlen, "the types of \"%s\" come from compiling a C header, which "
+			 "ktap never does: it reads types from BTF and DWARF; name the type's "
+			 "module (\"kernel\", or a -g binary's path)", name);
+		return NULL;
+	}
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	btf = base ? btf__parse_split(path, base) : NULL;
 	if (!btf)
