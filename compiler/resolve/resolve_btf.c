@@ -423,18 +423,66 @@ int rbtf_sizeof(const struct btf *btf, const char *type, int64_t *size, char *er
 	return 0;
 }
 
+void rbtf_types_free(struct rbtf_types *t)
+{
+	unsigned i;
+
+	for (i = 0; i < t->n; i++)
+		free(t->name[i]);
+	free(t->btf);
+	free(t->name);
+	free(t->id);
+	memset(t, 0, sizeof(*t));
+}
+
+/* rbtf_named_type() through @t (when it can grow; else uncached). */
+static int32_t rbtf_cached_type(struct rbtf_types *t, const struct btf *btf, const char *type)
+{
+	int32_t id;
+	unsigned i;
+	char *copy;
+
+	for (i = 0; t && i < t->n; i++)
+		if (t->btf[i] == btf && !strcmp(t->name[i], type))
+			return t->id[i];
+	id = rbtf_named_type(btf, type);
+	if (!t || !(copy = strdup(type)))
+		return id;
+	if (t->n == t->cap) {
+		unsigned cap = t->cap ? 2 * t->cap : 8;
+		const struct btf **b = realloc(t->btf, cap * sizeof(*b));
+		char **n = b ? realloc(t->name, cap * sizeof(*n)) : NULL;
+		int32_t *d = n ? realloc(t->id, cap * sizeof(*d)) : NULL;
+
+		if (b)
+			t->btf = b;
+		if (n)
+			t->name = n;
+		if (!d) {
+			free(copy);
+			return id;
+		}
+		t->id = d;
+		t->cap = cap;
+	}
+	t->btf[t->n] = btf;
+	t->name[t->n] = copy;
+	t->id[t->n++] = id;
+	return id;
+}
+
 int rbtf_cast(struct arena *a, const struct btf *btf, const char *value, const char *name,
 	    const char *type, const struct ast_chain *chain, struct fetch *out,
 	    char *err, size_t errlen)
 {
-	return rbtf_cast_at(a, btf, value, 0, name, type, chain, out, err, errlen);
+	return rbtf_cast_at(a, NULL, btf, value, 0, name, type, chain, out, err, errlen);
 }
 
-int rbtf_cast_at(struct arena *a, const struct btf *btf, const char *value, int64_t off,
-	       const char *name, const char *type, const struct ast_chain *chain,
-	       struct fetch *out, char *err, size_t errlen)
+int rbtf_cast_at(struct arena *a, struct rbtf_types *cache, const struct btf *btf,
+		 const char *value, int64_t off, const char *name, const char *type,
+		 const struct ast_chain *chain, struct fetch *out, char *err, size_t errlen)
 {
-	int32_t id = rbtf_named_type(btf, type);
+	int32_t id = rbtf_cached_type(cache, btf, type);
 	struct rbtf_loc l;
 
 	if (id < 0) {

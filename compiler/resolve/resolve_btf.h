@@ -39,9 +39,26 @@ int rbtf_cast(struct arena *a, const struct btf *btf, const char *value, const c
 /* sizeof(@type) of a struct, union or typedef; 0, or -1 + @err. */
 int rbtf_sizeof(const struct btf *btf, const char *type, int64_t *size, char *err,
 		size_t errlen);
-int rbtf_cast_at(struct arena *a, const struct btf *btf, const char *value, int64_t off,
-	       const char *name, const char *type, const struct ast_chain *chain,
-	       struct fetch *out, char *err, size_t errlen);
+/*
+ * Type ids by name, remembered per BTF: libbpf finds a name by scanning
+ * every type (a kernel has 100,000 and more), and the tapset's unrolled
+ * walks (fullpath_struct_path()) name the same few types thousands of
+ * times.  Owned by the caller (relf_files), freed by rbtf_types_free().
+ */
+struct rbtf_types {
+	const struct btf **btf;
+	char **name;
+	int32_t *id;
+	unsigned n, cap;
+};
+
+void rbtf_types_free(struct rbtf_types *t);
+
+/* rbtf_cast() at offset @off of @value, with @type's id looked up
+   through @cache (NULL: no cache). */
+int rbtf_cast_at(struct arena *a, struct rbtf_types *cache, const struct btf *btf,
+		 const char *value, int64_t off, const char *name, const char *type,
+		 const struct ast_chain *chain, struct fetch *out, char *err, size_t errlen);
 
 
 /* The type id (peeled) @var->@chain ends at (not followed if a pointer), or -1 + @err. */

@@ -56,6 +56,7 @@ void relf_files_free(struct relf_files *f)
 	f->mods = NULL;
 	f->mod_names = NULL;
 	f->nmods = 0;
+	rbtf_types_free(&f->types);
 	rbtf_free(f->btf);
 	f->btf = NULL;
 	f->btf_tried = false;

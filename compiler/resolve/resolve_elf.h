@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "resolve_btf.h"
+
 struct arena;
 struct btf;
 struct cc_machine;
@@ -51,6 +53,7 @@ struct relf_files {
 	struct btf **mods;	/* modules' BTF (split over btf), as loaded */
 	const char **mod_names;
 	unsigned nmods;
+	struct rbtf_types types;	/* type ids by name in those BTFs */
 	/* Where the kernel's BTF, DWARF and function list are, and the
 	   search path for programs (target.h); set by the session. */
 	const struct ktap_target *target;

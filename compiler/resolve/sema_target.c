@@ -688,7 +688,7 @@ static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		return -1;
 	if (tg_cast_by_btf(uf, e)) {
 		btf = tg_cast_btf(c, uf, e, err, sizeof(err));
-		if (btf && rbtf_cast_at(c->arena, btf, base.expr, base.off, base.name, e->str,
+		if (btf && rbtf_cast_at(c->arena, &c->in->up->types, btf, base.expr, base.off, base.name, e->str,
 				      &e->chain, f, err, sizeof(err)) == 0)
 			return 0;
 	} else if (base.off) {
@@ -869,7 +869,7 @@ static enum sem_type tg_const_addr_of(struct sema_ctx *c, struct ast_expr *e)
 		e->num = x->a->num + k->index->num * size;
 	} else {
 		x->chain.mem = AST_MEM_ADDR;
-		if (rbtf_cast_at(c->arena, btf, here, 0, "c", x->str, &x->chain, &f, err,
+		if (rbtf_cast_at(c->arena, &c->in->up->types, btf, here, 0, "c", x->str, &x->chain, &f, err,
 				 sizeof(err)) != 0) {
 			x->chain.mem = AST_MEM_NONE;
 			sema_err(c, x->span, "%s", err);
