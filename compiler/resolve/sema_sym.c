@@ -253,13 +253,13 @@ static const struct {
 	{ "set_returnval", SEMA_GURU }, { "stp_print_binary", "it writes binary records "
 	  "for stap's bulk transport, which ktap does not have; use printf()" },
 	{ "kernel_string2_utf*", SEMA_UTF }, { "user_string2_utf*", SEMA_UTF },
-#define SEMA_PATH "it walks a path's dentries up to the root (a chain of run-time " \
-	"length), and a fetch argument reads a chain of fixed length; d_name() gives " \
-	"the last component"
+#define SEMA_PATH "it walks a path's dentries up to the root, a chain of run-time " \
+	"length; ktap's bounded walk, read at the probe, is fullpath_struct_path(PATH) " \
+	"of a struct path's address (&$file->f_path), and d_name() gives the last component"
 	{ "d_path", SEMA_PATH }, { "fullpath_struct_file", SEMA_PATH },
-	{ "fullpath_struct_nameidata", SEMA_PATH }, { "fullpath_struct_path", SEMA_PATH },
-	{ "inode_path", SEMA_PATH }, { "task_cwd_path", SEMA_PATH },
-	{ "task_dentry_path", SEMA_PATH }, { "reverse_path_walk", SEMA_PATH },
+	{ "fullpath_struct_nameidata", SEMA_PATH }, { "inode_path", SEMA_PATH },
+	{ "task_cwd_path", SEMA_PATH }, { "task_dentry_path", SEMA_PATH },
+	{ "reverse_path_walk", SEMA_PATH },
 #define SEMA_ANCESTRY "it walks a task's parents up to init (a chain of run-time " \
 	"length), and a fetch argument reads a chain of fixed length; use " \
 	"task_parent() a fixed number of times"
