@@ -58,13 +58,27 @@ static int drv_limit(struct rt_limits *lim, const struct ktap_define *d)
 	}
 	if (!strcmp(d->name, "KRETACTIVE"))	/* pass 3's (drv_kretactive) */
 		return 0;
+	if (!strcmp(d->name, "HIST_ELISION")) {	/* negative is meaningful */
+		long e;
+
+		errno = 0;
+		e = strtol(d->value, &end, 0);
+		if (errno || *end || !*d->value || e < -1000 || e > 1000) {
+			fprintf(stderr, "ktap: error: -D HIST_ELISION expects a number, got '%s'\n",
+				d->value);
+			return -1;
+		}
+		lim->hist_elision = (int)e;
+		return 0;
+	}
 	if (!strcmp(d->name, "STP_TIMING")) {	/* -t is stap's -DSTP_TIMING */
 		lim->timing = true;
 		return 0;
 	}
 	fprintf(stderr, "WARNING: -D %s has no effect in ktap (known: MAXMAPENTRIES, "
 		"MAXACTION, MAXACTION_INTERRUPTIBLE, MAXERRORS, MAXNESTING, MAXSTRINGLEN, "
-		"STP_MAX_BUCKETS, STP_PROCFS_BUFSIZE, KRETACTIVE, STP_TIMING)\n", d->name);
+		"STP_MAX_BUCKETS, STP_PROCFS_BUFSIZE, HIST_ELISION, KRETACTIVE, STP_TIMING)\n",
+		d->name);
 	return 0;
 }
 

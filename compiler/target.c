@@ -403,6 +403,22 @@ int target_kernel_symbols(const struct ktap_target *t, const char *const *names,
 	return 0;
 }
 
+unsigned target_cpu_ids(const struct ktap_target *t)
+{
+	const char *s = t->cpus ? t->cpus : "0";
+	unsigned long top = 0, v;
+	char *end;
+
+	while (*s) {
+		v = strtoul(s, &end, 10);
+		if (end == s)
+			break;
+		top = v > top ? v : top;
+		s = end + (*end == ',' || *end == '-');
+	}
+	return top < 4096 ? (unsigned)top + 1 : 4096;
+}
+
 /* DIR/kallsyms: the lines of TGT_SAVED_KSYMS from the target's kallsyms. */
 static int tgt_save_ksyms(const struct ktap_target *t, const char *dir, FILE *err)
 {

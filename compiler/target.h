@@ -160,10 +160,12 @@ char *target_read_config(const struct ktap_target *t);
 
 /*
  * The kernel symbols a saved target keeps in DIR/kallsyms: the ones the
- * passes look up by name (today the scheduler tick's handler for
- * timer.profile, named differently across kernels: sema_timer.c).
+ * passes look up by name: the scheduler tick's handler for timer.profile,
+ * named differently across kernels (sema_timer.c), and the per-CPU
+ * 'current' task_current() reads (sema_current.c).
  */
-#define TGT_SAVED_KSYMS { "tick_sched_timer", "tick_nohz_handler" }
+#define TGT_SAVED_KSYMS { "tick_sched_timer", "tick_nohz_handler", \
+			  "current_task", "pcpu_hot", "__per_cpu_offset" }
 
 /*
  * Look up @n kernel symbols by name in the target's kallsyms: @addrs[i]
@@ -175,6 +177,12 @@ char *target_read_config(const struct ktap_target *t);
  */
 int target_kernel_symbols(const struct ktap_target *t, const char *const *names, unsigned n,
 			  uint64_t *addrs, char *err, size_t errlen);
+
+/*
+ * The number of CPU ids the kernel has per-CPU data for (nr_cpu_ids):
+ * the highest possible CPU ("0-3,8": 8) plus one; 1 when unknown.
+ */
+unsigned target_cpu_ids(const struct ktap_target *t);
 
 /* "kprobes hist ..." for -v and the tests; static storage. */
 const char *target_feature_names(unsigned features, char *buf, size_t len);

@@ -57,8 +57,10 @@ static void vm_report(struct rt_ctx *c)
 	const struct ir_loc *l = c->errloc < c->prog->nlocs ?
 				 &c->prog->locs[c->errloc] : NULL;
 
-	if (c->lim.suppress_errors)
+	if (c->lim.suppress_errors) {
+		c->suppressed++;
 		return;
+	}
 	rt_report(c, RT_REPORT_ERROR, l, "%s", c->errmsg);
 	if (++c->errors > c->lim.maxerrors) {
 		c->failed = true;
@@ -100,11 +102,17 @@ static void vm_hist_last(struct rt_ctx *c, const struct ir_insn *in)
 		c->hist_last.keys[k] = c->stack[c->sp + k];
 }
 
-static enum rt_status vm_store_err(struct rt_ctx *c, enum st_err e, uint32_t loc)
+/* @e of an operation on global @g: stap's message for it. */
+static enum rt_status vm_store_err(struct rt_ctx *c, enum st_err e, uint32_t loc, unsigned g)
 {
+	int64_t size = g < c->prog->nglobals ? c->prog->globals[g].maxentries : 0;
+
 	switch (e) {
 	case ST_OK: return RT_OK;
-	case ST_FULL:
+	case ST_FULL:	/* an array declared with [N] overflows N */
+		if (size > 0)
+			return rt_error(c, loc, "Array overflow, check size limit (%" PRId64 ")",
+					size);
 		return rt_error(c, loc, "Array overflow, check MAXMAPENTRIES");
 	case ST_EMPTY:
 		return rt_error(c, loc, "empty aggregate");
@@ -133,9 +141,12 @@ static enum rt_status vm_arith(struct rt_ctx *c, int sub, int64_t l, int64_t r,
 		else
 			*out = (sub & 0xff) == IR_SUB_DIV ? l / r : l % r;
 		break;
-	case IR_SUB_SHL: *out = r < 0 || r > 63 ? 0 : (int64_t)(ul << r); break;
-	case IR_SUB_SHR: *out = r < 0 || r > 63 ? (l < 0 ? -1 : 0) : l >> r; break;
-	case IR_SUB_USHR: *out = r < 0 || r > 63 ? 0 : (int64_t)(ul >> r); break;
+	/* stap clamps the count to 0..64: a negative count shifts nothing
+	   (its testsuite's arith.stp: 120 << -2 is 120), 64 and more shift
+	   every bit out. */
+	case IR_SUB_SHL: *out = r < 0 ? l : r > 63 ? 0 : (int64_t)(ul << r); break;
+	case IR_SUB_SHR: *out = r < 0 ? l : r > 63 ? (l < 0 ? -1 : 0) : l >> r; break;
+	case IR_SUB_USHR: *out = r < 0 ? l : r > 63 ? 0 : (int64_t)(ul >> r); break;
 	case IR_SUB_AND: *out = l & r; break;
 	case IR_SUB_OR: *out = l | r; break;
 	case IR_SUB_XOR: *out = l ^ r; break;
@@ -290,18 +301,18 @@ static enum rt_status vm_array(struct rt_ctx *c, const struct ir_insn *in,
 	case IR_ASET:
 		v = vm_pop(c);
 		c->sp -= in->n;
-		st = vm_store_err(c, st_aset(s, in->a, &c->stack[c->sp], v), loc);
+		st = vm_store_err(c, st_aset(s, in->a, &c->stack[c->sp], v), loc, in->a);
 		vm_push(c, v);
 		return st;
 	case IR_AOP:
 		v = vm_pop(c);
 		c->sp -= in->n;
 		keys = &c->stack[c->sp];
-		if ((st = vm_store_err(c, st_aref(s, in->a, keys, &cur), loc)) != RT_OK)
+		if ((st = vm_store_err(c, st_aref(s, in->a, keys, &cur), loc, in->a)) != RT_OK)
 			return st;
 		if ((st = vm_combine(c, in->b, cur, v, &v, loc)) != RT_OK)
 			return st;
-		st = vm_store_err(c, st_aset(s, in->a, keys, v), loc);
+		st = vm_store_err(c, st_aset(s, in->a, keys, v), loc, in->a);
 		vm_push(c, (in->b & IR_SUB_OLD) ? cur : v);
 		return st;
 	case IR_AIN:
@@ -310,11 +321,11 @@ static enum rt_status vm_array(struct rt_ctx *c, const struct ir_insn *in,
 		return RT_OK;
 	case IR_ADEL:
 		c->sp -= in->n;
-		return vm_store_err(c, st_adel(s, in->a, &c->stack[c->sp], (uint32_t)in->b), loc);
+		return vm_store_err(c, st_adel(s, in->a, &c->stack[c->sp], (uint32_t)in->b), loc, in->a);
 	case IR_ACLEAR:
 		if (c->hist_clear)	/* kept in a kernel hist: ':clear' it too */
 			c->hist_clear(c, in->a);
-		return vm_store_err(c, st_aclear(s, in->a), loc);
+		return vm_store_err(c, st_aclear(s, in->a), loc, in->a);
 	default:
 		return RT_OK;
 	}
@@ -335,14 +346,14 @@ static enum rt_status vm_stats(struct rt_ctx *c, const struct ir_insn *in,
 		v = vm_pop(c);
 		c->sp -= in->n;
 		st = vm_store_err(c, st_stat_add(s, in->a, in->op == IR_ASADD ?
-						 &c->stack[c->sp] : NULL, v.l), loc);
+						 &c->stack[c->sp] : NULL, v.l), loc, in->a);
 		vm_push(c, v);
 		return st;
 	case IR_SGET:
 	case IR_ASGET:
 		c->sp -= in->n;
 		st = vm_store_err(c, st_stat_get(s, in->a, in->n ? &c->stack[c->sp] : NULL,
-						 (enum ir_stat)in->b, &out), loc);
+						 (enum ir_stat)in->b, &out), loc, in->a);
 		vm_push(c, rt_long(out));
 		return st;
 	case IR_HIST:
@@ -361,12 +372,13 @@ static enum rt_status vm_stats(struct rt_ctx *c, const struct ir_insn *in,
 		c->hist_last.s = c->stack[c->sp - 1].s;
 		buf_free(&b);
 		return RT_OK;
-	case IR_HBUCKET:
+	case IR_HBUCKET:	/* a bucket of nothing is an error too (stap) */
 		v = vm_pop(c);
 		c->sp -= in->n;
-		vm_push(c, rt_long(st_hist_bucket(s, in->a, in->n ? &c->stack[c->sp] : NULL,
-						  (enum ir_hist)in->b, v.l)));
-		return RT_OK;
+		st_stat_get(s, in->a, in->n ? &c->stack[c->sp] : NULL, IR_STAT_COUNT, &out);
+		vm_push(c, rt_long(out ? st_hist_bucket(s, in->a, in->n ? &c->stack[c->sp] : NULL,
+							(enum ir_hist)in->b, v.l) : 0));
+		return out ? RT_OK : rt_error(c, loc, "empty aggregate");
 	default:
 		return RT_OK;
 	}
@@ -503,6 +515,19 @@ static bool vm_catch(struct rt_ctx *c, struct vm_frame *f)
 	return true;
 }
 
+/*
+ * A read through task_current(): the copy of the CPU the record was
+ * written on, where the probe ran (compiler/resolve/sema_current.c);
+ * 0 for a CPU past the copies (none: they are all possible CPUs).
+ */
+static enum rt_status vm_pcpu_field(struct rt_ctx *c, const struct ir_insn *in)
+{
+	int cpu = c->ev ? c->ev->cpu : 0;
+
+	vm_push(c, cpu >= 0 && cpu < in->n ? c->field(c, in->a + (unsigned)cpu) : rt_long(0));
+	return RT_OK;
+}
+
 /* Instructions that touch frames, control flow or the stack directly. */
 static enum rt_status vm_step(struct rt_ctx *c, struct vm_frame *f,
 			      const struct ir_insn *in, uint32_t loc,
@@ -523,6 +548,7 @@ static enum rt_status vm_step(struct rt_ctx *c, struct vm_frame *f,
 	case IR_OPL: return vm_local_op(c, f, in, loc);
 	case IR_OPG: return vm_global_op(c, in, loc);
 	case IR_FIELD: vm_push(c, c->field(c, in->a)); return RT_OK;
+	case IR_PCPUFIELD: return vm_pcpu_field(c, in);
 	case IR_ENTRY: vm_push(c, c->entry_get(c, in->a)); return RT_OK;
 	case IR_EPUSH:
 		c->sp -= in->a;
@@ -766,6 +792,7 @@ int rt_init(struct rt_ctx *c, const struct ir_prog *prog, FILE *outf,
 	c->store = st_new(prog, c->lim.maxmapentries, c->strmax);
 	if (!c->stack || !c->locals || !c->store || !c->iterv || !c->fev)
 		return -1;
+	st_set_hist_elision(c->store, c->lim.hist_elision);
 	if (c->lim.timing && rt_timing_init(c) != 0)
 		return -1;
 	return rt_compile_regexes(c);

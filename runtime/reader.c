@@ -346,10 +346,13 @@ static int rdr_read_pipe(struct rdr *r, struct rdr_cpu *c)
 		n = tracefs_cpu_read(c->tcpu, c->page, true);
 	if (n < 0 && errno == EINTR)
 		return 0;	/* proves nothing: stays due */
-	if (n < 0 && errno != EAGAIN) {
+	/* ENODEV: a possible CPU that is not online has no ring buffer
+	   (yet: it gets one when it comes up), so nothing to read. */
+	if (n < 0 && errno != EAGAIN && errno != ENODEV) {
 		rdr_fail(r, "per_cpu/cpu%d/trace_pipe_raw: %s", c->cpu, strerror(errno));
 		return -1;
 	}
+	c->offline = n < 0 && errno == ENODEV;
 	if (n <= 0) {
 		c->empty_at = t;
 		c->due = false;
@@ -502,7 +505,7 @@ static int rdr_idle_fds(struct rdr *r, struct pollfd *fds, int *who, int max)
 	int i, n = 0;
 
 	for (i = 0; i < r->ncpus && n < max; i++) {
-		if (!rdr_idle(&r->cpus[i]) || r->cpus[i].fd < 0)
+		if (!rdr_idle(&r->cpus[i]) || r->cpus[i].fd < 0 || r->cpus[i].offline)
 			continue;
 		fds[n] = (struct pollfd){ .fd = r->cpus[i].fd, .events = POLLIN };
 		if (who)

@@ -41,6 +41,10 @@ struct rdr_cpu {
 	void *page;			/* one sub-buffer */
 	bool loaded;			/* kbuf points into page */
 	bool has_head, done, due;
+	/* Live: a possible CPU that is not online (trace_pipe_raw reads
+	   ENODEV, and polls always ready): left out of the poll, read
+	   again only when the merge waits on it (rdr_settled). */
+	bool offline;
 	void *head;			/* the head record's data */
 	int head_size;			/* its size */
 	uint64_t head_ts;

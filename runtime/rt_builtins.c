@@ -515,11 +515,12 @@ static enum rt_status rtb_strtol(struct rt_ctx *c, struct rt_value *a,
 	/* stap's is the kernel's simple_strtol(): the digits as an unsigned
 	   64-bit number, negated after a '-', so a kernel address
 	   (strtol("0xffffffff81000000", 16), print_syms()) is that address
-	   as a long, not LONG_MAX as strtoll() would make it. */
-	while (p && isspace((unsigned char)*p))
-		p++;
+	   as a long, not LONG_MAX as strtoll() would make it.  Nor does it
+	   skip spaces or take a '+' (stap's strtol(" 1", 10) is 0), which
+	   strtoull() would. */
 	neg = p && *p == '-';
-	v = p ? strtoull(p + neg, NULL, (int)a[1].l) : 0;
+	v = p && !isspace((unsigned char)p[neg]) && p[neg] != '+' && p[neg] != '-' ?
+	    strtoull(p + neg, NULL, (int)a[1].l) : 0;
 	*ret = rt_long(neg ? (int64_t)(0 - v) : (int64_t)v);
 	free(s);
 	return RT_OK;

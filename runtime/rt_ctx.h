@@ -67,6 +67,7 @@ struct rt_limits {
 	/* STP_MAX_BUCKETS: most @hist_linear buckets, under- and overflow
 	   included; 0 means stap's 128. */
 	unsigned max_buckets;
+	int hist_elision;	/* HIST_ELISION, 2 (stap's: -1 elides nothing) */
 	/* STP_PROCFS_BUFSIZE: a procfs file's contents without .maxsize(N);
 	   0 means stap's default, MAXSTRINGLEN. */
 	unsigned procfs_bufsize;
@@ -136,6 +137,9 @@ struct rt_ctx {
 	struct rt_buf *prom_body;
 	size_t prom_mark;
 	unsigned errors;
+	/* errors --suppress-handler-errors silenced: counted in the final
+	   "Number of errors" as stap does, but no error of the run */
+	unsigned suppressed;
 	/* Per handler run. */
 	uint64_t actions;
 	uint64_t action_limit;	/* MAXACTION or MAXACTION_INTERRUPTIBLE */

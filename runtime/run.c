@@ -92,7 +92,7 @@ void run_default_limits(struct rt_limits *lim)
 {
 	*lim = (struct rt_limits){ .maxmapentries = 2048, .maxaction = 1000,
 				   .maxerrors = 0, .maxnesting = 10,
-				   .maxstringlen = RT_MAXSTRINGLEN };
+				   .maxstringlen = RT_MAXSTRINGLEN, .hist_elision = 2 };
 }
 
 static uint64_t run_now(void)
@@ -833,9 +833,10 @@ static void run_finish(struct run *r)
 			PRIu64 " written to the ring buffer\n", r->nevents, lost, st.written);
 	if (lost)
 		rt_lost(&r->ctx, "events", NULL, lost);
-	if (r->ctx.errors || skipped)
+	if (r->ctx.errors || r->ctx.suppressed || skipped)
 		rt_report(&r->ctx, RT_REPORT_WARNING, NULL,
-			  "Number of errors: %u, skipped probes: %" PRIu64, r->ctx.errors, skipped);
+			  "Number of errors: %u, skipped probes: %" PRIu64,
+			  r->ctx.errors + r->ctx.suppressed, skipped);
 	run_flush(r);
 }
 

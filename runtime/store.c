@@ -434,6 +434,11 @@ static void st_global_init(struct rt_store *s, unsigned i, unsigned maxmapentrie
 		st_slot_set(&sg->val, g->init, s->strmax);
 }
 
+void st_set_hist_elision(struct rt_store *s, int rows)
+{
+	s->hist_elision = rows;
+}
+
 struct rt_store *st_new(const struct ir_prog *p, unsigned maxmapentries,
 			unsigned strmax)
 {
@@ -442,6 +447,7 @@ struct rt_store *st_new(const struct ir_prog *p, unsigned maxmapentries,
 
 	s->prog = p;
 	s->strmax = strmax;
+	s->hist_elision = 2;
 	s->gl = st_alloc((p->nglobals + 1) * sizeof(*s->gl));
 	for (i = 0; i < p->nglobals; i++)
 		st_global_init(s, i, maxmapentries);

@@ -27,6 +27,9 @@ enum st_err {
 };
 
 /* Strings stored are cut to @strmax bytes (rt_strmax(MAXSTRINGLEN)). */
+/* stap's HIST_ELISION: the zero rows kept around used ones in printed
+   histograms (2; negative: every row of the range). */
+void st_set_hist_elision(struct rt_store *s, int rows);
 struct rt_store *st_new(const struct ir_prog *p, unsigned maxmapentries,
 			unsigned strmax);
 void st_free(struct rt_store *s);

@@ -65,6 +65,7 @@ struct rt_store {
 	const struct ir_prog *prog;
 	struct st_global *gl;
 	unsigned strmax;			/* longest string kept */
+	int hist_elision;			/* stap's HIST_ELISION, 2 */
 };
 
 /* Wrapping int64 arithmetic, as the kernel's (-fno-strict-overflow). */

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #define ST_HIST_WIDTH 50	/* stap's HIST_WIDTH: bar columns */
-#define ST_HIST_ELISION 2	/* stap's HIST_ELISION: zero rows kept */
 
 /* ---- histogram text (_stp_stat_print_histogram_buf) ---- */
 
@@ -25,6 +24,7 @@ struct st_hist {
 	bool under, over;		/* linear: the end rows are printed */
 	int64_t valmax, scale;
 	int vspace, cspace;		/* value and count column widths */
+	int elision;			/* HIST_ELISION (st_set_hist_elision) */
 };
 
 /* stap's needed_space(): characters of @v in decimal. */
@@ -105,12 +105,18 @@ static void st_hist_widths(struct st_hist *t)
 		t->vspace = 5;
 }
 
-/* Row @i is left out when it and its neighbours within two rows (inside
-   the printed range) are all zero. */
+/* Row @i is left out when it and its neighbours within HIST_ELISION
+   rows (inside the printed range) are all zero; a negative HIST_ELISION
+   leaves out nothing.  (The range itself is two rows past the used
+   ones whatever HIST_ELISION is, as stap's.) */
 static bool st_hist_elided(const struct st_hist *t, unsigned i)
 {
-	unsigned a = i > t->lo + ST_HIST_ELISION ? i - ST_HIST_ELISION : t->lo;
-	unsigned b = i + ST_HIST_ELISION < t->hi ? i + ST_HIST_ELISION : t->hi;
+	unsigned e = t->elision < 0 ? 0 : (unsigned)t->elision;
+	unsigned a = i > t->lo + e ? i - e : t->lo;
+	unsigned b = i + e < t->hi ? i + e : t->hi;
+
+	if (t->elision < 0)
+		return false;
 
 	for (; a <= b; a++)
 		if (t->h[a] != 0)
@@ -201,9 +207,10 @@ static void st_hist_text_row(const struct st_hist *t, unsigned i, bool gap, void
 	st_hist_row(t, i, out);
 }
 
-static void st_hist_render(const struct st_global *sg, const int64_t *h, struct rt_buf *out)
+static void st_hist_render(const struct rt_store *s, const struct st_global *sg,
+			   const int64_t *h, struct rt_buf *out)
 {
-	struct st_hist t = { .sg = sg, .h = h, .n = sg->nbuckets };
+	struct st_hist t = { .sg = sg, .h = h, .n = sg->nbuckets, .elision = s->hist_elision };
 	struct st_text x = { out, false };
 
 	if (st_hist_walk(&t, st_hist_text_row, &x))
@@ -223,7 +230,7 @@ void st_hist_text(struct rt_store *s, unsigned g, const struct rt_value *keys,
 	(void)kind;	/* a global has one histogram kind; sema checks it */
 	st_stat_of(s, g, keys, false, &st);
 	if (st && st->count && st->hist)
-		st_hist_render(&s->gl[g], st->hist, out);
+		st_hist_render(s, &s->gl[g], st->hist, out);
 }
 
 /* Row @i's values: log buckets hold [2^k, 2^(k+1)) and the negative
@@ -269,7 +276,8 @@ void st_hist_each(struct rt_store *s, unsigned g, const struct rt_value *keys,
 {
 	struct st_each e = { fn, arg };
 	struct st_stat *st;
-	struct st_hist t = { .sg = &s->gl[g], .n = s->gl[g].nbuckets };
+	struct st_hist t = { .sg = &s->gl[g], .n = s->gl[g].nbuckets,
+			     .elision = s->hist_elision };
 
 	st_stat_of(s, g, keys, false, &st);
 	if (!st || !st->count || !st->hist)
@@ -306,12 +314,17 @@ static void st_print_name(struct rt_buf *out, const char *name,
 	buf_addc(out, ']');
 }
 
+/* A value: stap's "=%#x" for numbers (0x0, negatives as 64-bit two's
+   complement), its keys are "%#d". */
 static void st_text_value(void *arg, const char *name, const struct rt_value *keys,
 			  unsigned nkeys, struct rt_value v)
 {
 	st_print_name(arg, name, keys, nkeys);
 	buf_addc(arg, '=');
-	st_print_value(arg, v);
+	if (v.type == RT_STRING)
+		st_print_value(arg, v);
+	else
+		buf_printf(arg, "0x%" PRIx64, (uint64_t)v.l);
 	buf_addc(arg, '\n');
 }
 

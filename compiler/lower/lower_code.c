@@ -177,11 +177,24 @@ static unsigned lw_field(struct lw_ctx *c, int ref)
 
 static void lw_target(struct lw_ctx *c, const struct ast_expr *e)
 {
+	unsigned n, k, first;
+
 	lw_at(c, e);
-	if (e->ref < 0)
+	if (e->ref < 0) {
 		lw_emit(c, IR_PARMS, 0, 0, 0);
-	else
-		lw_emit(c, IR_FIELD, 0, lw_field(c, e->ref), 0);
+		return;
+	}
+	n = c->event->fields[e->ref].percpu;
+	first = lw_field(c, e->ref);
+	if (n < 2) {
+		lw_emit(c, IR_FIELD, 0, first, 0);
+		return;
+	}
+	/* A read through task_current(): its CPUs' copies, consecutive in
+	   the probe's fields as they are in the event's (sema_current.c). */
+	for (k = 1; k < n; k++)
+		lw_field(c, e->ref + (int)k);
+	lw_emit(c, IR_PCPUFIELD, n, first, 0);
 }
 
 static void lw_index(struct lw_ctx *c, const struct ast_expr *e)
@@ -194,7 +207,7 @@ static void lw_index(struct lw_ctx *c, const struct ast_expr *e)
 		if (h->a->kind == AST_INDEX)
 			lw_keys(c, &h->a->args, NULL);
 		lw_expr(c, e->args.v[0]);
-		lw_at(c, e);
+		lw_at(c, h->a);		/* the statistic, named in its errors */
 		lw_emit(c, IR_HBUCKET, h->a->kind == AST_INDEX ? h->a->args.n : 0,
 			s->slot, h->op == AST_OP_HIST_LOG ? IR_HIST_LOG : IR_HIST_LINEAR);
 		return;
@@ -301,7 +314,9 @@ static void lw_store(struct lw_ctx *c, const struct ast_expr *lv,
 	unsigned n = lv->kind == AST_INDEX ? lv->args.n : 0;
 	enum ir_op op;
 
-	lw_at(c, e);
+	/* An array's store fails on the array ("Array overflow ... near
+	   identifier 'a'", as stap places it), a scalar's on the operator. */
+	lw_at(c, lv->kind == AST_INDEX ? lv : e);
 	if (lv->kind == AST_INDEX)
 		op = stat ? IR_ASADD : sub >= 0 ? IR_AOP : IR_ASET;
 	else if (lw_is_global(s))
@@ -485,6 +500,7 @@ void lw_stmt(struct lw_ctx *c, const struct ast_stmt *s);
 static void lw_loop_open(struct lw_ctx *c)
 {
 	memset(&c->loops[c->nloops], 0, sizeof(c->loops[0]));
+	c->loops[c->nloops].tries = c->tries;
 	c->nloops++;
 }
 
@@ -503,7 +519,13 @@ static void lw_loop_close(struct lw_ctx *c, unsigned cont, unsigned brk)
 static void lw_jump_out(struct lw_ctx *c, const struct ast_stmt *s)
 {
 	struct lw_loop *l = &c->loops[c->nloops - 1];
-	unsigned j = lw_emit(c, IR_JMP, 0, 0, 0);
+	unsigned j, k;
+
+	/* Leaving try blocks inside the loop ends them: a continue left
+	   their frames behind, one per round, until "nested too deeply". */
+	for (k = l->tries; k < c->tries; k++)
+		lw_emit(c, IR_TRYEND, 0, 0, 0);
+	j = lw_emit(c, IR_JMP, 0, 0, 0);
 
 	if (s->kind == AST_S_BREAK) {
 		l->breaks = arena_grow(c->arena, l->breaks, l->nbreaks, &l->bcap,
@@ -569,8 +591,12 @@ static void lw_for(struct lw_ctx *c, const struct ast_stmt *s)
 {
 	unsigned top, jend = ~0u, cont;
 
-	if (s->e)
+	/* INIT and STEP are statements of their own to stap, an action
+	   each: a round of "for (;; i++)" costs two. */
+	if (s->e) {
+		lw_iteration_tick(c, s);
 		lw_expr_stmt(c, s->e);
+	}
 	top = lw_here(c);
 	lw_loop_open(c);
 	lw_iteration_tick(c, s);
@@ -580,8 +606,10 @@ static void lw_for(struct lw_ctx *c, const struct ast_stmt *s)
 	}
 	lw_stmt(c, s->s1);
 	cont = lw_here(c);
-	if (s->e3)
+	if (s->e3) {
+		lw_iteration_tick(c, s);
 		lw_expr_stmt(c, s->e3);
+	}
 	lw_emit(c, IR_JMP, 0, 0, (int32_t)top);
 	if (jend != ~0u)
 		lw_patch(c, jend, lw_here(c));
@@ -686,7 +714,9 @@ static void lw_try(struct lw_ctx *c, const struct ast_stmt *s)
 		if (strcmp(v[i]->name, s->name) == 0)
 			var = v[i];
 	jtry = lw_emit(c, IR_TRY, 0, var ? var->slot : msg, 0);
+	c->tries++;
 	lw_stmt(c, s->s1);
+	c->tries--;
 	lw_emit(c, IR_TRYEND, 0, 0, 0);
 	jend = lw_emit(c, IR_JMP, 0, 0, 0);
 	lw_patch(c, jtry, lw_here(c));

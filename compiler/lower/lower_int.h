@@ -70,6 +70,7 @@ struct lw_loop {
 	unsigned cont;			/* continue target (patched later if ~0u) */
 	unsigned *conts, nconts;
 	size_t ccap;
+	unsigned tries;			/* try blocks open outside the loop */
 };
 
 struct lh;
@@ -89,6 +90,7 @@ struct lw_ctx {
 	unsigned nslots;		/* frame size so far */
 	struct lw_loop loops[LOWER_MAX_LOOPS];
 	unsigned nloops;
+	unsigned tries;			/* try blocks open here (their frames) */
 	struct lw_probe_guards *guards;	/* per probe */
 	bool reads_matched;		/* lw_reads_matched(): no =~ in filters */
 	struct src_span at;		/* location of what is being emitted */

@@ -850,9 +850,16 @@ struct ast_foreach *parse_foreach_rest(struct parse_ctx *c,
 
 struct ast_foreach *parse_foreach_merge(struct parse_ctx *c,
 					struct ast_foreach *keys,
-					const struct token *value,
+					const struct token *value, int value_dir,
 					struct ast_foreach *rest)
 {
+	/* "foreach (v- = k in a)": the value's sort, as "a-" writes it */
+	if (value_dir && rest->sort_dir)
+		parse_err(c, value->span, "foreach may have only one sort directive");
+	else if (value_dir) {
+		rest->sort_dir = value_dir;
+		rest->value = ast_expr_new(c->arena, AST_STAR, value->span);
+	}
 	keys->array = rest->array;
 	keys->slice = rest->slice;
 	keys->has_slice = rest->has_slice;

@@ -148,7 +148,7 @@ struct ast_foreach *parse_foreach_rest(struct parse_ctx *c,
 				       struct src_span sort_at);
 struct ast_foreach *parse_foreach_merge(struct parse_ctx *c,
 					struct ast_foreach *keys,
-					const struct token *value,
+					const struct token *value, int value_dir,
 					struct ast_foreach *rest);
 
 /* The parser's terminal for a token kind, and syntax error reporting. */

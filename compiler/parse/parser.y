@@ -367,9 +367,9 @@ expr_opt
 /* ---- foreach ---- */
 
 foreach_head
-	: fe_keys IN fe_rest		{ $$ = parse_foreach_merge(ctx, $1, NULL, $3); }
-	| IDENT ASSIGN fe_keys IN fe_rest
-		{ $$ = parse_foreach_merge(ctx, $3, $1, $5); }
+	: fe_keys IN fe_rest		{ $$ = parse_foreach_merge(ctx, $1, NULL, 0, $3); }
+	| IDENT sort_opt ASSIGN fe_keys IN fe_rest
+		{ $$ = parse_foreach_merge(ctx, $4, $1, $2, $6); }
 	;
 
 fe_keys

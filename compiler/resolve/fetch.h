@@ -42,6 +42,13 @@ struct fetch_site {
 	bool plt;
 };
 
+/*
+ * The per-CPU offsets array, as a fetch argument names it: the root of
+ * every fetch through task_current() (sema_current.c), which is
+ * "+OFF(@__per_cpu_offset)" on CPU 0 and copied per CPU (+8N).
+ */
+#define FETCH_PERCPU_BASE "@__per_cpu_offset"
+
 /* A target variable as a fetch argument, and what it yields. */
 struct fetch {
 	const char *arg;		/* "+8(%di):s32", "%ax:u64", "+0(%si):string" */

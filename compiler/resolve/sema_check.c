@@ -436,7 +436,11 @@ static int chk_dropped_fn(struct ast_expr *e, void *arg)
 	if (e->kind != AST_ASSIGN && e->kind != AST_INCDEC)
 		return 0;
 	l = e->a->kind == AST_INDEX ? e->a->a : e->a;
-	if (l->kind != AST_VAR || !(g = sema_global(c, l->str)) || g->type != SEM_UNKNOWN)
+	if (l->kind != AST_VAR || !(g = sema_global(c, l->str)))
+		return 0;
+	if (c->dropped_never)
+		g->written = true;
+	if (g->type != SEM_UNKNOWN)
 		return 0;
 	g->type = chk_assigned_type(e);
 	if (e->a->kind == AST_INDEX && !g->is_array && e->a->args.n <= SEM_MAX_KEYS) {
@@ -452,6 +456,9 @@ void sema_check_dropped(struct sema_ctx *c)
 
 	/* Only evident types (literals, <<<, ++): the bodies are not typed,
 	   since what they name (target variables) may not exist here. */
-	for (i = 0; i < c->ndropped; i++)
-		ast_walk_stmt((struct ast_stmt *)c->dropped[i], chk_dropped_fn, c);
+	for (i = 0; i < c->ndropped; i++) {
+		c->dropped_never = c->dropped[i].never;
+		ast_walk_stmt((struct ast_stmt *)c->dropped[i].body, chk_dropped_fn, c);
+	}
+	c->dropped_never = false;
 }

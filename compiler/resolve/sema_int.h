@@ -55,9 +55,21 @@ struct sema_ctx {
 	const char *dropped_missing;	/* what a dropped optional point lacked */
 	/* Bodies of the script's probes that resolved to nothing (optional
 	   points, never): globals are typed from them too, as stap does. */
-	const struct ast_stmt **dropped;
+	struct sema_dropped {
+		const struct ast_stmt *body;
+		/* a 'never' probe: a probe of the script that never runs, so
+		   its writes count (stap prints such a global at exit) */
+		bool never;
+	} *dropped;
 	unsigned ndropped;
+	unsigned nevers;		/* 'never' points seen */
+	bool dropped_never;		/* walking a 'never' body (sema_check.c) */
 	size_t dcap;
+	/* While typing an expression statement: its expression, whose
+	   value nothing uses (x += 1 alone is no read of x: sema_type.c) */
+	const struct ast_expr *unused;
+	/* task_current()'s fetch on CPU 0, once found (sema_current.c) */
+	const char *current_root;
 };
 
 /*
@@ -305,6 +317,23 @@ void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp);
 enum sem_type sema_target_expr(struct sema_ctx *c, struct ast_expr *e);
 /* kernel_string(A) ... on a fetchable address A: its type, or -1 when
    @e is not such a call. */
+/* ---- sema_current.c: task_current(), the running task's address ---- */
+
+/* @e is a call of the builtin task_current() (no script function). */
+bool sema_current_call(struct sema_ctx *c, const struct ast_expr *e);
+/* task_current() @e made a resolved target reading the per-CPU 'current'
+   in this probe: 1; -1 after reporting why it cannot; 0: not the call. */
+int sema_current_address(struct sema_ctx *c, struct ast_expr *e);
+/* task_current() calls in address @x (itself, a @cast of it, either plus
+   a constant) made resolved targets: 0, or -1 after reporting why not. */
+int sema_current_in(struct sema_ctx *c, struct ast_expr *x);
+/* Whether address @x reads through task_current() (after sema_current_in). */
+bool sema_current_reads(const struct ast_expr *x);
+/* How many fields fetch @arg needs: one per CPU id when it reads through
+   'current', else 1; and CPU @k's copy of it. */
+unsigned sema_current_copies(struct sema_ctx *c, const char *arg);
+const char *sema_current_copy(struct sema_ctx *c, const char *arg, unsigned k);
+
 /* task_pid(task_current()) ... made the context function (sema_spec.c). */
 bool sema_current_task(struct sema_ctx *c, struct ast_expr *e);
 /* The numbers of arguments memory reader @name takes (bit N: N), or 0
@@ -327,6 +356,9 @@ const struct rtparg_event *sema_tparg_event(const struct tpf_event *ev);
 bool sema_tparg_applies(struct sema_ctx *c, const struct tpf_event *ev, const struct ast_expr *e);
 /* Such a target: rewritten into the record field that holds it, typed;
    or reported. */
+/* Fetch @f (through task_current()) as a field of the probe's eprobe;
+   @e becomes its target. */
+enum sem_type sema_tparg_fetched(struct sema_ctx *c, struct ast_expr *e, const struct fetch *f);
 enum sem_type sema_tparg_target(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e);
 /* @defined() of such a target: whether it resolves. */
 bool sema_tparg_defined(struct sema_ctx *c, const struct tpf_event *ev, const struct ast_expr *e);

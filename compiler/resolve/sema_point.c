@@ -81,7 +81,7 @@ struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_eve
 }
 
 /* Field @f of dynamic event @ev: the one with the same fetch, or a new one. */
-int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f)
+static int sp_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f)
 {
 	/* The kernel takes argument names of at most 31 characters
 	   (MAX_ARG_NAME_LEN): long member chains are cut, then numbered. */
@@ -106,6 +106,28 @@ int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct 
 	nf->size = 8;
 	nf->is_signed = true;
 	return (int)ev->nfields++;
+}
+
+/*
+ * The same, and for a fetch through task_current() the copies of the
+ * other CPUs right after it (sema_current.c), added with it or never.
+ */
+int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f)
+{
+	unsigned n = sema_current_copies(c, f->arg), k, had = ev->nfields;
+	int i = sp_dyn_field(c, ev, f);
+	struct fetch copy = *f;
+
+	if (n < 2 || ev->nfields == had)
+		return i;
+	for (k = 1; k < n; k++) {
+		copy.arg = sema_current_copy(c, f->arg, k);
+		sp_dyn_field(c, ev, &copy);
+	}
+	ev->fields[i].percpu = n;
+	for (k = 0; k < n; k++)
+		ev->fields[i + k].element = true;
+	return i;
 }
 
 const struct tpf_event *sema_point_tracepoint(const struct tpf_event *ev)

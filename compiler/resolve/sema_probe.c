@@ -127,7 +127,10 @@ static int point_simple(struct sema_ctx *c, struct point_state *st,
 			point_emit(c, st, (enum sem_probe_kind)simple[i].kind,
 				sema_point_text(c, p))->priority = prio;
 		else
+		{
 			c->saw_never = c->prog->has_never = true;
+			c->nevers++;
+		}
 		return 1;
 	}
 	return 0;
@@ -953,7 +956,7 @@ static void point_check_missing(struct sema_ctx *c, const struct ast_ppoint *p,
 
 void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe)
 {
-	unsigned i, start = c->prog->nprobes;
+	unsigned i, start = c->prog->nprobes, nevers = c->nevers;
 
 	for (i = 0; i < probe->points.n; i++) {
 		const struct ast_ppoint *p = probe->points.v[i];
@@ -974,6 +977,7 @@ void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe)
 	if (c->prog->nprobes == start) {
 		c->dropped = arena_grow(c->arena, c->dropped, c->ndropped, &c->dcap,
 					sizeof(*c->dropped));
-		c->dropped[c->ndropped++] = probe->body;
+		c->dropped[c->ndropped].body = probe->body;
+		c->dropped[c->ndropped++].never = c->nevers != nevers;
 	}
 }

@@ -355,7 +355,9 @@ static bool spc_fetchable(struct sema_ctx *c, const struct ast_expr *e)
 	case AST_UNARY:
 		return e->op == AST_OP_ADDR &&
 		       (e->a->kind == AST_TARGET || e->a->kind == AST_CAST);
-	case AST_CALL:
+	case AST_CALL:	/* task_current(): sema_current.c, or its error there */
+		if (sema_current_call(c, e))
+			return true;
 		return spc_is_mem_call(c, e) && e->args.n == 1 &&
 		       sema_mem_fn(e->str) != AST_MEM_KSTRING &&
 		       sema_mem_fn(e->str) != AST_MEM_USTRING && spc_fetchable(c, e->args.v[0]);

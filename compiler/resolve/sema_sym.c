@@ -221,10 +221,6 @@ struct sem_probe *sema_new_probe(struct sema_ctx *c)
 static const struct {
 	const char *name, *why;
 } sema_unprovided_fns[] = {
-	{ "task_current", "the running task's address is the kernel's per-CPU 'current', "
-	  "which no kprobe or tracepoint fetch argument can read; use pid(), tid(), "
-	  "execname(), uid() ... for the running task, or a probe whose parameter is "
-	  "the task ($p, $task, $prev)" },
 	{ "pid2task", "finding a task by pid is a search of the kernel's pid table, "
 	  "which no fetch argument can express; probe a function that takes the task "
 	  "($p, $task) instead" },

@@ -87,6 +87,7 @@ static void tg_resolved(struct sema_ctx *c, const struct ast_expr *e, struct fet
 
 static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct tg_addr *out);
+
 static bool tg_is_const_addr(const struct ast_expr *e);
 static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct fetch *f);
@@ -112,7 +113,9 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	/* another number of arguments: sema_mem_arities()'s error */
 	if (mem == AST_MEM_NONE || sema_func_use(c, e->str, e->args.n) || e->args.n != 1)
 		return -1;
-	if (ev && !ev->dyn_func && sema_tparg_event(ev)) {
+	if (sema_current_in(c, arg) < 0)
+		return SEM_UNKNOWN;
+	if (ev && !ev->dyn_func && sema_tparg_event(ev) && !sema_current_reads(arg)) {
 		int t = sema_tparg_mem_call(c, ev, e);
 
 		if (t >= 0)
@@ -128,7 +131,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 		c->changed = true;
 		return SEM_STRING;
 	}
-	if (!arg || !ev || !ev->dyn_func) {
+	if (!arg || !ev || (!ev->dyn_func && !sema_current_reads(arg))) {
 		sema_err(c, e->span, "%s() reads memory, which ktap can only do in the kernel: "
 		       "its argument must be a target variable of a kernel.function() or "
 		       "process() probe ($ptr, $p->member)", e->str);
@@ -145,6 +148,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	e->module = arena_printf(c->arena, "%s_%s=%s", ad.name,
 				 mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING ? "str" : "mem",
 				 tg_mem_arg(c, &ad, mem,
+					    !ev->dyn_func ||
 					    ((const struct fetch_site *)ev->dyn_func)->kernel));
 	e->kind = AST_TARGET;
 	e->args.n = 0;
@@ -388,6 +392,12 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 		e->ref = sema_point_dyn_field(c, (struct tpf_event *)ev, &uf);
 		return uf.is_string ? SEM_STRING : SEM_LONG;
 	}
+	if (e->module && ev) {	/* task_current() in a tracepoint probe: its eprobe */
+		struct fetch uf;
+
+		tg_resolved(c, e, &uf);
+		return sema_tparg_fetched(c, e, &uf);
+	}
 	if (!ev) {
 		sema_err(c, e->span, "target variable '%s' is not available %s", e->str,
 		       c->func ? "in a function" : "in this kind of probe");
@@ -506,7 +516,9 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 	} else if (e->a->kind == AST_TARGET) {
 		ok = ev && e->a->chain.n == 0 &&
 		     (tpf_field(ev, e->a->str + 1) || e->a->str[1] == '$');
-	} else if (e->a->kind == AST_CAST && ev && ev->dyn_func) {
+	} else if (e->a->kind == AST_CAST && sema_current_in(c, e->a) < 0) {
+		ok = false;	/* reported */
+	} else if (e->a->kind == AST_CAST && ev && (ev->dyn_func || sema_current_reads(e->a))) {
 		/* Resolve a copy quietly: its members may not exist here. */
 		struct fetch f;
 		bool report = c->report;
@@ -647,7 +659,7 @@ static const struct btf *tg_cast_btf(struct sema_ctx *c, const struct fetch_site
 {
 	const char *m = e->module;
 
-	if ((!m || !*m) && (uf->btf || !uf->kernel))
+	if ((!m || !*m) && uf && (uf->btf || !uf->kernel))
 		return uf->btf;
 	/* A kprobe.function() has no types of its own: stap's default
 	   module for a kernel probe is the kernel. */
@@ -665,7 +677,7 @@ static const struct btf *tg_cast_btf(struct sema_ctx *c, const struct fetch_site
  */
 static bool tg_cast_by_btf(const struct fetch_site *uf, const struct ast_expr *e)
 {
-	if (uf->btf)
+	if (!uf || uf->btf)
 		return true;
 	return uf->kernel && (!uf->file || !uf->file->dw);
 }
@@ -715,6 +727,8 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 	char err[512];
 
 	memset(out, 0, sizeof(*out));
+	if (sema_current_call(c, e) && sema_current_address(c, e) < 0)
+		return -1;
 	if (e->kind == AST_VAR) {
 		struct ast_expr *def = sema_var_def(c, e);
 
@@ -725,7 +739,8 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		sema_err(c, e->span, "'%s' is not an address the kernel can fetch at the probe: "
 			 "ktap reads memory only through an address known there, so read through "
 			 "a variable only after setting it from one (a target variable, a @cast() "
-			 "chain) earlier in the same probe, outside any if or loop",
+			 "chain) earlier in the same probe, with no other write to it in between "
+			 "(in a loop, none anywhere in the loop)",
 			 e->str);
 		return -1;
 	}
@@ -755,7 +770,7 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		tg_expr(c, e);		/* becomes a target */
 	if (e->kind == AST_CALL && sema_regs_fn(c, e->str))
 		sema_regs_address(c, e);	/* pointer_arg(N): a register */
-	if (e->kind == AST_TARGET && e->module && ev->dyn_func) {
+	if (e->kind == AST_TARGET && e->module) {
 		tg_resolved(c, e, &f);
 	} else if (e->kind == AST_TARGET && ev->dyn_func && !e->chain.pretty &&
 		   strncmp(e->str, "$$", 2) != 0) {
@@ -764,7 +779,7 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 			sema_err(c, e->span, "%s", err);
 			return -1;
 		}
-	} else if (e->kind == AST_CAST && ev->dyn_func) {
+	} else if (e->kind == AST_CAST && (ev->dyn_func || sema_current_reads(e))) {
 		if (tg_cast_fetch(c, ev, e, &f) != 0)
 			return -1;
 	} else if (e->kind == AST_ENTRY) {
@@ -812,6 +827,13 @@ static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 	struct tpf_event *ev = tg_event(c);
 	struct fetch f;
 
+	if (sema_current_in(c, e) < 0)
+		return SEM_UNKNOWN;
+	if (ev && !ev->dyn_func && sema_current_reads(e)) {	/* through an eprobe */
+		if (tg_cast_fetch(c, ev, e, &f) != 0)
+			return SEM_UNKNOWN;
+		return sema_tparg_fetched(c, e, &f);
+	}
 	if (ev && !ev->dyn_func && sema_tparg_event(ev))
 		return sema_tparg_cast(c, ev, e);
 	if (!ev || !ev->dyn_func) {

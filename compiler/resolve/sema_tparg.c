@@ -375,6 +375,23 @@ static enum sem_type tpa_become(struct sema_ctx *c, struct ast_expr *e, const st
 	return c->type_expr(c, e);
 }
 
+/*
+ * Fetch @f (a read through task_current(), sema_current.c) in the
+ * probe's tracepoint: a field of the eprobe on it, which @e becomes.
+ */
+enum sem_type sema_tparg_fetched(struct sema_ctx *c, struct ast_expr *e, const struct fetch *f)
+{
+	struct sem_probe *pr = c->func ? c->func->site : c->probe;
+	struct tpf_event *ep;
+	int k;
+
+	if (!pr)	/* sema_current_address() let no such call through */
+		return SEM_UNKNOWN;
+	ep = tpa_eprobe_event(c, pr);
+	k = sema_point_dyn_field(c, ep, f);	/* may move ep->fields */
+	return tpa_become(c, e, &ep->fields[k]);
+}
+
 enum sem_type sema_tparg_target(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e)
 {
 	const struct tpf_field *f = tpa_resolve(c, ev, e);

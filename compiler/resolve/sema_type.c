@@ -260,6 +260,14 @@ static enum sem_type *ty_lvalue(struct sema_ctx *c, struct ast_expr *e,
 	return &s->type;
 }
 
+/* x += v, x .= s, x++: a read of x only where the result is used, as stap
+   counts them (PR6954): "g += 2" alone leaves g to be printed at exit. */
+static void ty_compound_read(struct sema_ctx *c, const struct ast_expr *e, struct sem_sym *s)
+{
+	if (e != c->unused)
+		s->read = true;
+}
+
 static enum sem_type ty_assign(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct sem_sym *s;
@@ -283,12 +291,12 @@ static enum sem_type ty_assign(struct sema_ctx *c, struct ast_expr *e)
 	case AST_OP_CAT_SET:
 		ty_unify(c, slot, SEM_STRING, e->a->span, s->name);
 		ty_want(c, e->b, SEM_STRING, "the right side of '.='");
-		s->read = true;
+		ty_compound_read(c, e, s);
 		return SEM_STRING;
 	default:
 		ty_unify(c, slot, SEM_LONG, e->a->span, s->name);
 		ty_want(c, e->b, SEM_LONG, "the right side of a compound assignment");
-		s->read = true;
+		ty_compound_read(c, e, s);
 		return SEM_LONG;
 	}
 }
@@ -298,10 +306,10 @@ static enum sem_type ty_incdec(struct sema_ctx *c, struct ast_expr *e)
 	struct sem_sym *s;
 	enum sem_type *slot = ty_lvalue(c, e->a, &s);
 
-	/* A pure write, as stap counts it (its PR6954): `c[k]++` alone
-	   leaves c to be printed at exit. */
-	if (slot)
+	if (slot) {
 		ty_unify(c, slot, SEM_LONG, e->a->span, s->name);
+		ty_compound_read(c, e, s);
+	}
 	return SEM_LONG;
 }
 
@@ -569,7 +577,9 @@ static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 		enum sem_type t;
 
 		if (a->kind == AST_HIST && (id == sema_builtin("print") ||
-					    id == sema_builtin("println"))) {
+					    id == sema_builtin("println") ||
+					    id == sema_builtin("sprint") ||
+					    id == sema_builtin("sprintln"))) {
 			ty_expr(c, a);
 			continue;
 		}
@@ -622,6 +632,8 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 		c->changed = true;
 		return ty_expr(c, e);
 	}
+	if ((id = sema_current_address(c, e)) != 0)	/* task_current() */
+		return id < 0 ? SEM_UNKNOWN : ty_expr(c, e);
 	if ((id = sema_target_mem_call(c, e)) >= 0)
 		return (enum sem_type)id;
 	f = sema_spec_call(c, e, &failed);
@@ -850,7 +862,7 @@ static void ty_stmt(struct sema_ctx *c, struct ast_stmt *s, unsigned loops)
 		return;
 	switch (s->kind) {
 	case AST_S_BLOCK: ty_stmts(c, &s->body, loops); break;
-	case AST_S_EXPR: ty_expr(c, s->e); break;
+	case AST_S_EXPR: c->unused = s->e; ty_expr(c, s->e); break;
 	case AST_S_IF:
 		ty_want(c, s->e, SEM_LONG, "a condition");
 		ty_stmt(c, s->s1, loops);

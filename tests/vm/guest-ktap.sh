@@ -522,6 +522,32 @@ probe timer.ms(300) { printf("%d %d\n", n > 0, bad); exit() }'
 echo "1 0" >$T/want
 expect "timer:timer_start through an eprobe: \$timer->expires and ->flags equal the recorded expires and flags"
 
+# 10b. task_current(), read by the kernel through the per-CPU 'current'
+#      (issue 13).  vm-ktap.sh boots one CPU of two possible ones, so
+#      every read is made twice (one fetch per possible CPU) and CPU 1's
+#      copy reads that CPU's idle 'current' (init_task: pid 0,
+#      "swapper/0"): a wrong pick of copy prints 0 and swapper/0.
+#      In a kprobe: as a value, through @cast and the tapset.
+run -e 'probe kernel.function("vfs_read") {
+	if (pid() == target()) { t = task_current()
+	printf("%d %d %s %d %d\n", @cast(t, "task_struct")->tgid == pid(), task_prio(t),
+	       kernel_string(@cast(task_current(), "task_struct")->comm),
+	       task_pid(task_parent(task_current())) == ppid(), t != 0); exit() } }' \
+	-c "dd if=/etc/hostname of=/dev/null bs=4 count=1"
+echo "1 20 dd 1 1" >$T/want
+expect "task_current() in a kprobe: its tgid, prio, comm and parent are dd's"
+
+#      In a tracepoint probe, through an eprobe: sched_switch runs in the
+#      task switched out ($prev); sleep's, not the child's before exec,
+#      whose name is still ktap's.
+run -e 'probe kernel.trace("sched_switch") {
+	if ($prev_pid == target() && $prev_comm == "sleep") { printf("%d %s %d\n",
+	   @cast(task_current(), "task_struct")->pid == $prev_pid,
+	   kernel_string(@cast(task_current(), "task_struct")->comm), task_current() != 0); exit() } }' \
+	-c "sleep 0.3"
+echo "1 sleep 1" >$T/want
+expect "task_current() in sched_switch (an eprobe): it is \$prev"
+
 # 11. nothing left behind
 ktap-tfs-snapshot >$T/after
 if cmp -s $T/before $T/after; then

@@ -9,6 +9,9 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 # A module for module("9p").function() (it has BTF of its own); dummy,
 # nfsd and nfsv4 for the netdev and nfsd tapset (guest-net.sh).
 export KTAP_VM_KMODS="9p dummy nfsd nfsv4"
+# One CPU running of two possible ones: task_current() reads every CPU's
+# 'current' and must pick the record's (guest-ktap.sh 10b).
+export KTAP_VM_SMP=${KTAP_VM_SMP:-1,maxcpus=2}
 vm_extra_specs="$here/guest-tcp.sh:/tests/guest-tcp.sh $here/guest-net.sh:/tests/guest-net.sh"
 vm_extra_specs="$vm_extra_specs $srcdir/tests/golden/target/nfsd.stp:/tests/nfsd-all.stp"
 vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp
