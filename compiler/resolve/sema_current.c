@@ -124,6 +124,10 @@ static const char *cur_unreadable(struct sema_ctx *c)
 	if (!ev)
 		return "this probe has no event to read it with (a kernel.function() probe "
 		       "has, and a tracepoint probe where the kernel has eprobes)";
+	if (pr && pr->other_task)	/* sema_context.c */
+		return "this probe runs in a task other than the one that wrote its record "
+		       "(scheduler.cpu_on: the task switched in, which sched_switch records by "
+		       "pid and name, not by address)";
 	if (site)
 		return site->kernel ? NULL : "a process() probe's uprobe reads user memory, "
 					     "not the kernel's";
