@@ -147,14 +147,32 @@ else
 	skip "-p3 with kprobes" "no x86_64 kernel BTF"
 fi
 
+# --- stap's names of calls the kernel renamed: syscall.uname is
+#     sys_newuname, syscall.fstat sys_newfstat, with stap's variables ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe syscall.uname {
+	if (pid() == target()) printf("%s %d\n", name, argstr == sprintf("%p", name_uaddr)) }
+	probe syscall.uname.return { if (pid() == target()) printf("%s = %s\n", name, retstr) }
+	probe syscall.fstat { if (name != "fstat" || argstr != sprintf("%d, %p", filedes, buf_uaddr))
+		println("bad fstat") }' \
+	-c "uname -s"
+if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = "$(printf 'Linux\nuname 1\nuname = 0')" ]; then
+	ok "syscall.uname (the kernel's newuname): name, name_uaddr, argstr, retstr"
+else
+	not_ok "syscall.uname (exit status $rc)"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
 # --- -l lists the family by stap's names: one per system call, plus
 #     send and recv (stap's names of sendto/recvfrom without an address) ---
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -l 'syscall.*'
 if [ "$rc" -eq 0 ] && grep -qx syscall.pread "$TMP/out" && ! grep -q pread64 "$TMP/out" &&
 	grep -qx syscall.openat "$TMP/out" && grep -qx syscall.mmap2 "$TMP/out" &&
+	for n in stat fstat lstat uname pwrite sendfile; do grep -qx "syscall.$n" "$TMP/out" || exit 1; done &&
+	! grep -qE 'syscall\.(newstat|newfstat|newlstat|newuname|pwrite64|sendfile64)$' "$TMP/out" &&
 	grep -qx syscall.send "$TMP/out" && grep -qx syscall.recv "$TMP/out" &&
 	[ "$(wc -l <"$TMP/out")" -eq "$(($(grep -c '^syscalls:sys_enter_' /sys/kernel/tracing/available_events) + 2))" ]; then
-	ok "-l 'syscall.*': one name per system call, tapset names (pread, mmap2) for theirs, send and recv"
+	ok "-l 'syscall.*': one name per system call, tapset names (pread, mmap2, stat, fstat, lstat, uname, pwrite, sendfile) for theirs, send and recv"
 else
 	not_ok "-l 'syscall.*'"
 	diag_file "$TMP/out" 20
