@@ -296,9 +296,10 @@ static const char *tpa_arg_name(struct sema_ctx *c, const char *path)
  * pointer but not the member ($skb->len of skb:consume_skb, whose skbaddr
  * is skb): an eprobe (Linux 5.15+) on the tracepoint reads the member
  * through the recorded pointer ("+112($skbaddr):u32"), from the kernel's
- * BTF.  The eprobe's field, or NULL when none can (no BTF, no such
- * pointer field, a string; *@no_eprobes: only for want of eprobes) and
- * the caller reports.
+ * BTF; a string too, for kernel_string() of a char array or pointer
+ * member ("+0(+16($skbaddr)):string").  The eprobe's field, or NULL when
+ * none can (no BTF, no such pointer field; *@no_eprobes: only for want
+ * of eprobes) and the caller reports.
  */
 static const struct tpf_field *tpa_eprobe(struct sema_ctx *c, const struct tpf_event *ev,
 					  const struct rtparg_event *te, const struct ast_expr *e,
@@ -324,8 +325,7 @@ static const struct tpf_field *tpa_eprobe(struct sema_ctx *c, const struct tpf_e
 		return NULL;
 	}
 	if (rbtf_cast(c->arena, b.btf, arena_printf(c->arena, "$%s", ptr), e->str + 1,
-		      tpa_struct_name(c, type), &e->chain, &f, err, sizeof(err)) != 0 ||
-	    f.is_string)
+		      tpa_struct_name(c, type), &e->chain, &f, err, sizeof(err)) != 0)
 		return NULL;
 	f.name = tpa_arg_name(c, tpa_path(c, e));
 	ep = tpa_eprobe_event(c, pr);
@@ -492,6 +492,7 @@ int sema_tparg_mem_call(struct sema_ctx *c, struct tpf_event *ev, struct ast_exp
 		return SEM_UNKNOWN;
 	if (arg->kind != AST_TARGET || !sema_tparg_applies(c, ev, arg))
 		return -1;
+	arg->chain.mem = AST_MEM_KSTRING;	/* an eprobe reads the string */
 	if (!(f = tpa_resolve(c, ev, arg)))
 		return SEM_UNKNOWN;
 	if (f->kind == TPF_INT)	/* the pointer's value is recorded, not the string */

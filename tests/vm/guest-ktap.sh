@@ -548,6 +548,18 @@ run -e 'probe kernel.trace("sched_switch") {
 echo "1 sleep 1" >$T/want
 expect "task_current() in sched_switch (an eprobe): it is \$prev"
 
+# 10c. strings through an eprobe (issue 13): netif_receive_skb records
+#      skb (skbaddr) and the device's name, not what the device points
+#      to; kernel_string() of a char * member reads it through the
+#      recorded pointer ("+0(+OFF(+16($skbaddr))):string"), a recorded
+#      copy ($skb->dev->name) is the record's field.
+run -e 'probe kernel.trace("net:netif_receive_skb") {
+	if ($name == "lo") { printf("%s %s %d\n", kernel_string($skb->dev->dev->kobj->name),
+	    kernel_string($skb->dev->name), $skb->dev->mtu); exit() } }' \
+	-c "sh -c 'ping -c 2 127.0.0.1 >/dev/null'"
+echo "lo lo 65536" >$T/want
+expect "netif_receive_skb through an eprobe: kernel_string(\$skb->dev->dev->kobj->name) is lo"
+
 # 11. nothing left behind
 ktap-tfs-snapshot >$T/after
 if cmp -s $T/before $T/after; then
