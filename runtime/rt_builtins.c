@@ -108,7 +108,12 @@ static enum rt_status rtb_log(struct rt_ctx *c, struct rt_value *a, unsigned n,
 static enum rt_status rtb_warn(struct rt_ctx *c, struct rt_value *a, unsigned n,
 			       struct rt_value *ret)
 {
-	rt_report(c, RT_REPORT_WARNING, NULL, "%.*s", (int)a[0].len, a[0].s);
+	size_t len = a[0].len;
+
+	/* stap's _stp_vlog() ends the line only when the message does not */
+	if (len && a[0].s[len - 1] == '\n')
+		len--;
+	rt_report(c, RT_REPORT_WARNING, NULL, "%.*s", (int)len, a[0].s);
 	return RT_OK;
 }
 

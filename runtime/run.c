@@ -828,9 +828,11 @@ static void run_finish(struct run *r)
 	rt_timing_report(&r->ctx);
 	if (r->rdr)
 		skipped = run_missed(r);
-	if (r->opt->verbose)
+	if (r->opt->verbose) {	/* after the end probes' output, as stap's -v */
+		rt_flush(&r->ctx);
 		fprintf(stderr, "Pass 5: handled %" PRIu64 " events, %" PRIu64 " lost, %"
 			PRIu64 " written to the ring buffer\n", r->nevents, lost, st.written);
+	}
 	if (lost)
 		rt_lost(&r->ctx, "events", NULL, lost);
 	if (r->ctx.errors || r->ctx.suppressed || skipped)

@@ -300,7 +300,8 @@ static void tg_process_syscall_var(struct sema_ctx *c, const struct tpf_event *e
 
 /*
  * $args[N] of a tracepoint field that is an array of integers (raw
- * syscalls' unsigned long args[6]), N a constant: the element, as a
+ * syscalls' unsigned long args[6]) or of chars ($next_comm[0] is the
+ * first byte's value, as in stap), N a constant: the element, as a
  * field of its own, "args[N]", which the reader reads at the array's
  * offset plus N elements; @e becomes that field's target.
  */
@@ -312,7 +313,7 @@ static enum sem_type tg_element(struct sema_ctx *c, struct tpf_event *ev,
 	struct tpf_field *v;
 	const char *name;
 
-	if (f->kind != TPF_OTHER || f->size % f->nelem ||
+	if ((f->kind != TPF_OTHER && f->kind != TPF_CHARS) || f->size % f->nelem ||
 	    (elem != 1 && elem != 2 && elem != 4 && elem != 8)) {
 		sema_err(c, e->span, "'%s' is not an array of integers ktap can index", e->str);
 		return SEM_UNKNOWN;

@@ -92,15 +92,23 @@ static bool tpa_is_arg(struct sema_ctx *c, const struct rtparg_event *te, const 
 			       sizeof(err)) == 0;
 }
 
-bool sema_tparg_applies(struct sema_ctx *c, const struct tpf_event *ev, const struct ast_expr *e)
+/* Does target @e name an argument of @ev's tracepoint (a field of the
+   same name or not)? */
+static bool tpa_names_arg(struct sema_ctx *c, const struct tpf_event *ev,
+			  const struct ast_expr *e)
 {
 	const struct rtparg_event *te = sema_tparg_event(ev);
 
 	if (!te || e->kind != AST_TARGET || e->module || !strncmp(e->str, "$$", 2))
 		return false;
-	if (!e->chain.n && tpf_field(ev, e->str + 1))
-		return false;		/* the record's own field ($irq, $irq$) */
 	return tpa_is_arg(c, te, e->str + 1);
+}
+
+bool sema_tparg_applies(struct sema_ctx *c, const struct tpf_event *ev, const struct ast_expr *e)
+{
+	if (e->kind == AST_TARGET && !e->chain.n && tpf_field(ev, e->str + 1))
+		return false;		/* the record's own field ($irq, $irq$) */
+	return tpa_names_arg(c, ev, e);
 }
 
 /* "prev->se->vruntime" for $prev->se->vruntime; NULL when it has an index. */
@@ -426,7 +434,9 @@ static int tpa_cast_target(struct sema_ctx *c, const struct tpf_event *ev, struc
 
 	if (addr->kind == AST_CAST && tpa_cast_target(c, ev, addr) != 0)
 		return -1;
-	if (addr->kind != AST_TARGET || !sema_tparg_applies(c, ev, addr) || addr->chain.pretty) {
+	/* @cast($timer, ...) of timer_start, whose record holds $timer too:
+	   the argument, read through as $timer->member */
+	if (addr->kind != AST_TARGET || !tpa_names_arg(c, ev, addr) || addr->chain.pretty) {
 		sema_err(c, tpa_at(c, e), "%s%s: in a kernel.trace() probe, @cast() reads through a "
 			 "tracepoint argument ($ptr, $p->member), and only what the event's record "
 			 "holds", sema_spec_text(c->arena, e), tpa_via(c));

@@ -788,6 +788,7 @@ static void ty_foreach(struct sema_ctx *c, struct ast_foreach *fe, unsigned loop
 	for (i = 0; i < fe->keys.n; i++) {
 		struct sem_sym *k = ty_scalar(c, fe->keys.v[i]);
 
+		k->read = k->read || k->kind == SEM_LOCAL;	/* no "never read" (stap) */
 		k->written = true;
 		ty_unify(c, &k->type, arr ? arr->keys[i] : SEM_LONG, fe->keys.v[i]->span,
 			 k->name);
@@ -799,6 +800,7 @@ static void ty_foreach(struct sema_ctx *c, struct ast_foreach *fe, unsigned loop
 		struct sem_sym *v = ty_scalar(c, fe->value);
 
 		v->written = true;
+		v->read = v->read || v->kind == SEM_LOCAL;
 		ty_unify(c, &v->type, arr ? (arr->type == SEM_STATS ? SEM_LONG : arr->type) :
 			 SEM_LONG, fe->value->span, v->name);
 		fe->value->type = (int)v->type;

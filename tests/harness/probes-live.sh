@@ -151,6 +151,20 @@ probe end { printf("%d %d %d\n", w, c[3], c[0xffffffff]) }' -c "$KTAP_BUILDDIR/t
 		"5 1 1"
 done
 
+# $comm[N] of a char array field is the byte, as stap's $next_comm[0];
+# @cast() of a tracepoint argument the record also holds ($timer of
+# timer_start) reads through the argument.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe kernel.trace("sched:sched_switch") {
+	if ($prev_pid == target() && $prev_comm == "sleep") {
+		printf("%d %d %d %d\n", $prev_comm[0], $prev_comm[4], $prev_comm[5], $prev_comm[15]); exit() } }' \
+	-c "sleep 0.3"
+expect_text "\$prev_comm[N] of sched_switch: the bytes of \"sleep\", then zeros" "115 112 0 0"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe kernel.trace("timer:timer_start") {
+	printf("%d\n", @cast($timer, "timer_list", "kernel<linux/timer.h>")->function == $function &&
+	       @cast($timer, "struct timer_list")->function == $timer->function); exit() }' \
+	-c "sleep 2"
+expect_text "@cast(\$timer, \"timer_list\")->function of timer_start: the recorded function" "1"
+
 # --- scheduler.cpu_off/cpu_on: both on one sched_switch record, cpu_off
 #     first whatever the script's order; cpu_on's context the task
 #     switched in; twenty sleeps make the switches (ktap's own are left
