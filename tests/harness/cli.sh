@@ -34,6 +34,20 @@ check "-W: a warning is an error (exit 1, no -p2 output)" \
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe begin { x = 1 }'
 check "without -W the same warning exits 0" test "$rc" -eq 0
 
+# No "never read" warning for a foreach loop variable the body ignores
+# (stap gives none); warn("x\n") ends the line once, as stap's _stp_vlog.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global t, n
+probe begin { t[1] = 1; foreach (k in t) n++; foreach (v = [k2] in t) n++
+	warn("x\n"); warn("y"); exit() }
+probe end { print(n) }'
+check "foreach keys unused: no warning; warn() with and without its newline" \
+	sh -c "[ $rc -eq 0 ] && [ \"\$(cat '$TMP/out')\" = 2 ] && [ \"\$(cat '$TMP/err')\" = \"\$(printf 'WARNING: x\nWARNING: y')\" ]"
+# -v's "Pass 5: handled ..." comes after the end probes' output (stdout
+# and stderr into one file: the order the user sees).
+timeout 60 "$KTAP" -v -e 'probe begin { print("a"); exit() } probe end { print("b") }' >"$TMP/both" 2>&1 </dev/null 9<&-
+check "-v: the Pass 5 line after the end probes' output" \
+	sh -c "tr -d '\n' <'$TMP/both' | grep -q 'abPass 5: handled'"
+
 run_ktap "$TMP" "$TMP/out" "$TMP/err" --version
 check "--version names the SystemTap language level" \
 	grep -q '^ktap [0-9.]*, a compiler and runtime of the SystemTap 5\.0 script$' "$TMP/out"
