@@ -90,7 +90,7 @@ static inline bool sema_tracefs_said(struct sema_ctx *c)
  * Who calls whom (no file calls back into one above it):
  *   sema.c (driver) -> sema_probe.c -> sema_syscall.c -> sema_elide.c
  *   sema.c -> sema_type.c -> sema_spec.c;  sema.c -> sema_check.c
- *   sema_type.c -> sema_target.c -> sema_tparg.c, sema_spec.c (typing calls target
+ *   sema_type.c -> sema_target.c -> sema_tparg.c, sema_entry.c, sema_spec.c (typing calls target
  *   resolution; it types subexpressions back through c->type_expr)
  *   all of them -> sema_sym.c, sema_point.c, sema_timer.c, sema_plt.c (leaves)
  */
@@ -317,6 +317,14 @@ void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp);
 enum sem_type sema_target_expr(struct sema_ctx *c, struct ast_expr *e);
 /* kernel_string(A) ... on a fetchable address A: its type, or -1 when
    @e is not such a call. */
+/* ---- sema_entry.c: @entry() ---- */
+
+/* @entry(EXPR) @e typed against the entry's event (sema_target.c's case). */
+enum sem_type sema_entry_expr(struct sema_ctx *c, struct ast_expr *e);
+/* $param (or a chain of it) @e in a .return probe of event @ev, readable
+   at the entry only: @e made @entry(@e), true (stap's entry value). */
+bool sema_entry_param(struct sema_ctx *c, struct ast_expr *e, const struct tpf_event *ev);
+
 /* ---- sema_current.c: task_current(), the running task's address ---- */
 
 /* @e is a call of the builtin task_current() (no script function). */

@@ -374,6 +374,8 @@ static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 		return tg_pretty(c, e, ev);
 	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
 		     err, sizeof(err)) != 0) {
+		if (sema_entry_param(c, e, ev))	/* $param in .return: stap's entry value */
+			return tg_expr(c, e);
 		sema_err(c, e->span, "%s", err);
 		return SEM_UNKNOWN;
 	}
@@ -511,7 +513,10 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 
 		plain.pretty = 0;
 		ok = rdwarf_fetch(c->arena, ev->dyn_func, e->a->str, &plain, ev->dyn_return, &f, err,
-			      sizeof(err)) == 0;
+			      sizeof(err)) == 0 ||
+		     (ev->dyn_return && !c->entry &&	/* a parameter: its entry value */
+		      rdwarf_fetch(c->arena, ev->dyn_func, e->a->str, &plain, false, &f, err,
+				   sizeof(err)) == 0);
 	} else if (e->a->kind == AST_TARGET && ev && sema_tparg_applies(c, ev, e->a)) {
 		ok = sema_tparg_defined(c, ev, e->a);
 	} else if (e->a->kind == AST_TARGET) {
@@ -535,111 +540,6 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 	e->a = NULL;
 	c->changed = true;
 	return SEM_LONG;
-}
-
-/* The entry probe of return event @ev: same function, no fetches yet. */
-static struct tpf_event *tg_entry_event(struct sema_ctx *c, struct tpf_event *ev)
-{
-	struct tpf_event *en;
-
-	if (ev->dyn_entry)
-		return ev->dyn_entry;
-	en = arena_alloc(c->arena, sizeof(*en));
-	*en = *ev;
-	en->fields = NULL;
-	en->nfields = 0;
-	en->fcap = 0;
-	en->dyn_return = false;
-	en->name = arena_printf(c->arena, "%se", ev->name);
-	en->dyn = arena_alloc(c->arena, sizeof(*en->dyn));
-	*en->dyn = *ev->dyn;	/* same target and origin, no maxactive */
-	en->dyn->kind = ev->dyn->kind == KP_URETPROBE ? KP_UPROBE : KP_KPROBE;
-	en->dyn->name = en->name;
-	en->dyn->maxactive = 0;
-	ev->dyn_entry = en;
-	return en;
-}
-
-/*
- * Tracepoints that end what another one began on the same task, as a
- * function's return ends its call: a system call's exit and its entry,
- * an interrupt handler's, a timer callback's, a work item's.  @entry()
- * in a probe on the first reads the second (paired per thread, as for
- * functions).  NULL: none.
- */
-static struct tpf_event *tg_tp_entry(struct sema_ctx *c, struct tpf_event *ev)
-{
-	static const char *const pairs[][3] = {
-		{ "raw_syscalls", "sys_exit", "sys_enter" },
-		{ "irq", "irq_handler_exit", "irq_handler_entry" },
-		{ "irq", "softirq_exit", "softirq_entry" },
-		{ "timer", "hrtimer_expire_exit", "hrtimer_expire_entry" },
-		{ "timer", "timer_expire_exit", "timer_expire_entry" },
-		{ "workqueue", "workqueue_execute_end", "workqueue_execute_start" },
-	};
-	const char *name = NULL;
-	size_t i;
-
-	if (ev->dyn_entry || ev->dyn || !ev->system)
-		return ev->dyn_entry;
-	if (!strcmp(ev->system, "syscalls") && !strncmp(ev->name, "sys_exit_", 9))
-		name = arena_printf(c->arena, "sys_enter_%s", ev->name + 9);
-	for (i = 0; !name && i < sizeof(pairs) / sizeof(pairs[0]); i++)
-		if (!strcmp(ev->system, pairs[i][0]) && !strcmp(ev->name, pairs[i][1]))
-			name = pairs[i][2];
-	if (name && *c->in->target->tracefs)
-		ev->dyn_entry = tpf_load(c->arena, c->in->target->tracefs, ev->system, name);
-	return ev->dyn_entry;
-}
-
-/* @e's slot among the probe's @entry values (the same on every round). */
-static unsigned tg_entry_slot(struct sema_ctx *c, struct ast_expr *e)
-{
-	struct sem_probe *p = c->probe;
-	unsigned i;
-
-	for (i = 0; i < p->nentries; i++)
-		if (p->entries[i] == e->a)
-			return i;
-	p->entries = arena_grow(c->arena, p->entries, p->nentries, &p->ecap,
-				sizeof(*p->entries));
-	p->entries[p->nentries] = e->a;
-	c->changed = true;
-	return p->nentries++;
-}
-
-/*
- * @entry(EXPR) in a .return probe: EXPR's value at the function's entry.
- * As in stap, EXPR is evaluated once, by a companion probe on the
- * function's entry: its target variables are fetch arguments of that
- * probe's event, and clocks, tid(), execname() and globals are those of
- * the entry.  The return probe reads the value as slot e->ref of the
- * matching entry (pass 3 builds the entry probe from sem_probe.entries).
- */
-static enum sem_type tg_entry(struct sema_ctx *c, struct ast_expr *e)
-{
-	struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
-	enum sem_type t;
-
-	if (!ev || (!(ev->dyn_func && ev->dyn_return) && !tg_tp_entry(c, ev))) {
-		sema_err(c, e->span, "@entry() is for .return probes of kernel.function() and "
-		       "process().function()");
-		return SEM_UNKNOWN;
-	}
-	if (c->entry) {
-		sema_err(c, e->span, "@entry() inside @entry(): the operand is already "
-		       "evaluated at the function's entry");
-		return SEM_UNKNOWN;
-	}
-	e->ref = (int)tg_entry_slot(c, e);
-	c->entry = ev->dyn_func ? tg_entry_event(c, ev) : ev->dyn_entry;
-	t = tg_expr(c, e->a);
-	c->entry = NULL;
-	if (t == SEM_STATS) {
-		sema_err(c, e->a->span, "@entry() of a statistic: use @count(), @sum() ...");
-		return SEM_UNKNOWN;
-	}
-	return t;
 }
 
 /* @f's fetch argument without its type: the value as an expression. */
@@ -986,7 +886,7 @@ enum sem_type sema_target_expr(struct sema_ctx *c, struct ast_expr *e)
 	case AST_TARGET: return tg_target(c, e);
 	case AST_UNARY: return tg_addr_of(c, e);	/* '&' only */
 	case AST_DEFINED: return tg_defined(c, e);
-	case AST_ENTRY: return tg_entry(c, e);
+	case AST_ENTRY: return sema_entry_expr(c, e);
 	case AST_CAST: return tg_cast(c, e);
 	case AST_ATVAR: return tg_atvar(c, e);
 	default: return SEM_UNKNOWN;

@@ -491,6 +491,28 @@ bool sema_tparg_cast_defined(struct sema_ctx *c, const struct tpf_event *ev,
 	return ok;
 }
 
+/*
+ * The string kernel_string(@arg) reads: the record's copy, or an
+ * eprobe's string fetch through a recorded pointer; quietly NULL when
+ * neither (then @arg is as it was, for the caller's error).
+ */
+static const struct tpf_field *tpa_resolve_string(struct sema_ctx *c, const struct tpf_event *ev,
+						  struct ast_expr *arg)
+{
+	bool report = c->report;
+	const struct tpf_field *f;
+
+	c->report = false;
+	arg->chain.mem = AST_MEM_KSTRING;
+	f = tpa_resolve(c, ev, arg);
+	c->report = report;
+	if (!f || f->kind == TPF_INT) {
+		arg->chain.mem = AST_MEM_NONE;
+		return NULL;
+	}
+	return f;
+}
+
 int sema_tparg_mem_call(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e)
 {
 	struct ast_expr *arg = e->args.n == 1 ? e->args.v[0] : NULL;
@@ -502,8 +524,7 @@ int sema_tparg_mem_call(struct sema_ctx *c, struct tpf_event *ev, struct ast_exp
 		return SEM_UNKNOWN;
 	if (arg->kind != AST_TARGET || !sema_tparg_applies(c, ev, arg))
 		return -1;
-	arg->chain.mem = AST_MEM_KSTRING;	/* an eprobe reads the string */
-	if (!(f = tpa_resolve(c, ev, arg)))
+	if (!(f = tpa_resolve_string(c, ev, arg)) && !(f = tpa_resolve(c, ev, arg)))
 		return SEM_UNKNOWN;
 	if (f->kind == TPF_INT)	/* the pointer's value is recorded, not the string */
 		return tpa_unrecorded(c, ev, e, sema_spec_text(c->arena, e));

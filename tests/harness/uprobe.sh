@@ -200,6 +200,16 @@ run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 printf '%s\n' "n=0 msg=hello y=50 -> 487" "n=1 msg=hello y=50 -> 488" "n=2 msg=hello y=50 -> 489" >"$TMP/want"
 check "@entry(): entry values paired with each return"
 
+# A parameter read in a .return probe is its value at the entry, as in
+# stap (an implicit @entry(): the return's registers no longer hold it);
+# @defined() of it is 1.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle").return {
+		printf("n=%d msg=%s y=%d %d -> %d\n", $n, user_string($msg), $r->in->y,
+		       @defined($n), $return) }' -c "$T"
+printf '%s\n' "n=0 msg=hello y=50 1 -> 487" "n=1 msg=hello y=50 1 -> 488" "n=2 msg=hello y=50 1 -> 489" >"$TMP/want"
+check "\$param in .return: its value at the entry (stap's), @defined() 1"
+
 # @entry(EXPR) of any expression: evaluated once, at the entry, by a
 # companion entry probe (globals, tid(), execname() as they were then).
 anyentry='global g = 5
@@ -318,10 +328,10 @@ else
 fi
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -e \
-	'probe process("'"$T"'").function("handle") { print($r->nope) } probe process("'"$T"'").function("handle").return { print($n) }'
+	'probe process("'"$T"'").function("handle") { print($r->nope) } probe process("'"$T"'").function("handle").return { print($nope) }'
 if [ "$rc" -eq 1 ] && grep -q "error: struct req has no member 'nope'" "$TMP/err" &&
-	grep -q 'error: parameter \$n is not available in a return probe' "$TMP/err"; then
-	ok "a missing member and a parameter in a return probe: two errors"
+	grep -q "error: function handle has no parameter 'nope'" "$TMP/err"; then
+	ok "a missing member and a missing parameter in a return probe: two errors"
 else
 	not_ok "member/parameter errors (exit status $rc)"
 	diag_file "$TMP/err"

@@ -1,0 +1,146 @@
+/*
+ * sema_entry.c - pass 2: @entry(), values of a function's (or a
+ * tracepoint pair's) entry read in its .return probe.
+ *
+ * In:  an @entry(EXPR) met by typing (sema_target.c), or a parameter
+ *      read in a .return probe, which stap reads at the entry too.
+ * Out: EXPR typed against the entry's event (a companion kprobe or
+ *      uprobe on the function's entry, or the pair's first tracepoint),
+ *      its slot among the probe's @entry values in e->ref.
+ */
+#include "sema_int.h"
+#include "arena.h"
+#include "fetch.h"
+#include "resolve_dwarf.h"
+#include "resolve_tpfmt.h"
+#include "target.h"
+
+#include <string.h>
+
+/* The entry probe of return event @ev: same function, no fetches yet. */
+static struct tpf_event *ent_event(struct sema_ctx *c, struct tpf_event *ev)
+{
+	struct tpf_event *en;
+
+	if (ev->dyn_entry)
+		return ev->dyn_entry;
+	en = arena_alloc(c->arena, sizeof(*en));
+	*en = *ev;
+	en->fields = NULL;
+	en->nfields = 0;
+	en->fcap = 0;
+	en->dyn_return = false;
+	en->name = arena_printf(c->arena, "%se", ev->name);
+	en->dyn = arena_alloc(c->arena, sizeof(*en->dyn));
+	*en->dyn = *ev->dyn;	/* same target and origin, no maxactive */
+	en->dyn->kind = ev->dyn->kind == KP_URETPROBE ? KP_UPROBE : KP_KPROBE;
+	en->dyn->name = en->name;
+	en->dyn->maxactive = 0;
+	ev->dyn_entry = en;
+	return en;
+}
+
+/*
+ * Tracepoints that end what another one began on the same task, as a
+ * function's return ends its call: a system call's exit and its entry,
+ * an interrupt handler's, a timer callback's, a work item's.  @entry()
+ * in a probe on the first reads the second (paired per thread, as for
+ * functions).  NULL: none.
+ */
+static struct tpf_event *ent_tracepoint(struct sema_ctx *c, struct tpf_event *ev)
+{
+	static const char *const pairs[][3] = {
+		{ "raw_syscalls", "sys_exit", "sys_enter" },
+		{ "irq", "irq_handler_exit", "irq_handler_entry" },
+		{ "irq", "softirq_exit", "softirq_entry" },
+		{ "timer", "hrtimer_expire_exit", "hrtimer_expire_entry" },
+		{ "timer", "timer_expire_exit", "timer_expire_entry" },
+		{ "workqueue", "workqueue_execute_end", "workqueue_execute_start" },
+	};
+	const char *name = NULL;
+	size_t i;
+
+	if (ev->dyn_entry || ev->dyn || !ev->system)
+		return ev->dyn_entry;
+	if (!strcmp(ev->system, "syscalls") && !strncmp(ev->name, "sys_exit_", 9))
+		name = arena_printf(c->arena, "sys_enter_%s", ev->name + 9);
+	for (i = 0; !name && i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (!strcmp(ev->system, pairs[i][0]) && !strcmp(ev->name, pairs[i][1]))
+			name = pairs[i][2];
+	if (name && *c->in->target->tracefs)
+		ev->dyn_entry = tpf_load(c->arena, c->in->target->tracefs, ev->system, name);
+	return ev->dyn_entry;
+}
+
+/* @e's slot among the probe's @entry values (the same on every round). */
+static unsigned ent_slot(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct sem_probe *p = c->probe;
+	unsigned i;
+
+	for (i = 0; i < p->nentries; i++)
+		if (p->entries[i] == e->a)
+			return i;
+	p->entries = arena_grow(c->arena, p->entries, p->nentries, &p->ecap,
+				sizeof(*p->entries));
+	p->entries[p->nentries] = e->a;
+	c->changed = true;
+	return p->nentries++;
+}
+
+/*
+ * @entry(EXPR) in a .return probe: EXPR's value at the function's entry.
+ * As in stap, EXPR is evaluated once, by a companion probe on the
+ * function's entry: its target variables are fetch arguments of that
+ * probe's event, and clocks, tid(), execname() and globals are those of
+ * the entry.  The return probe reads the value as slot e->ref of the
+ * matching entry (pass 3 builds the entry probe from sem_probe.entries).
+ */
+enum sem_type sema_entry_expr(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
+	enum sem_type t;
+
+	if (!ev || (!(ev->dyn_func && ev->dyn_return) && !ent_tracepoint(c, ev))) {
+		sema_err(c, e->span, "@entry() is for .return probes of kernel.function() and "
+		       "process().function()");
+		return SEM_UNKNOWN;
+	}
+	if (c->entry) {
+		sema_err(c, e->span, "@entry() inside @entry(): the operand is already "
+		       "evaluated at the function's entry");
+		return SEM_UNKNOWN;
+	}
+	e->ref = (int)ent_slot(c, e);
+	c->entry = ev->dyn_func ? ent_event(c, ev) : ev->dyn_entry;
+	t = c->type_expr(c, e->a);
+	c->entry = NULL;
+	if (t == SEM_STATS) {
+		sema_err(c, e->a->span, "@entry() of a statistic: use @count(), @sum() ...");
+		return SEM_UNKNOWN;
+	}
+	return t;
+}
+
+/*
+ * $param (and $param->chain) in a .return probe is, as stap has it, its
+ * value at the function's entry: the return's registers no longer hold
+ * it.  When @e reads at the entry but not at the return, @e becomes
+ * @entry(@e), read by the entry probe; true then.
+ */
+bool sema_entry_param(struct sema_ctx *c, struct ast_expr *e, const struct tpf_event *ev)
+{
+	struct ast_expr *inner;
+	struct fetch f;
+	char err[512];
+
+	if (!ev->dyn_return || c->entry || !strcmp(e->str, "$return") || e->str[1] == '$' ||
+	    rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, false, &f, err,
+			 sizeof(err)) != 0)
+		return false;
+	inner = ast_clone_expr(c->arena, e);
+	*e = *ast_expr_new(c->arena, AST_ENTRY, inner->span);
+	e->a = inner;
+	c->changed = true;
+	return true;
+}
