@@ -168,17 +168,57 @@ static const struct sdt_reg {
 	{"ip", {"rip", "eip", NULL, NULL}},
 };
 
-/* Register @name (@len chars, no '%') as the fetch names it; NULL. */
-static const char *sdt_reg(const char *name, size_t len)
+/* Register @name (@len chars, no '%') as the fetch names it, and its
+   width (*@width: 8, 4, 2 or 1 bytes); NULL. */
+static const char *sdt_reg_width(const char *name, size_t len, int *width)
 {
+	static const int widths[4] = { 8, 4, 2, 1 };
 	size_t i, j;
 
 	for (i = 0; i < sizeof(sdt_regs) / sizeof(sdt_regs[0]); i++)
 		for (j = 0; j < 4; j++)
 			if (sdt_regs[i].names[j] && strlen(sdt_regs[i].names[j]) == len &&
-			    !strncmp(sdt_regs[i].names[j], name, len))
+			    !strncmp(sdt_regs[i].names[j], name, len)) {
+				*width = widths[j];
 				return sdt_regs[i].fetch;
+			}
 	return NULL;
+}
+
+static const char *sdt_reg(const char *name, size_t len)
+{
+	int width;
+
+	return sdt_reg_width(name, len, &width);
+}
+
+/*
+ * A register operand "%sil", "%ah", "4@%r8d": the fetch and its type.
+ * Without a size prefix the register's own width is the size (stap's
+ * rule: "%sil" is one byte, not all of rsi); %ah..%dh are bits 8-15 of
+ * rax..rdx, a bitfield of the register.  False when @name is none.
+ */
+static bool sdt_reg_operand(struct arena *a, const char *name, bool sized, const char **loc,
+			    const char **type)
+{
+	static const char *const high[] = { "ah", "bh", "ch", "dh" };
+	static const char *const types[] = { [1] = "s8", [2] = "s16", [4] = "s32", [8] = "s64" };
+	const char *reg;
+	int width;
+	size_t i;
+
+	for (i = 0; i < 4; i++)
+		if (!strcmp(name, high[i])) {
+			*loc = arena_printf(a, "%%%cx", high[i][0]);
+			*type = "b8@8/64";
+			return true;
+		}
+	if (!(reg = sdt_reg_width(name, strlen(name), &width)))
+		return false;
+	*loc = arena_printf(a, "%%%s", reg);
+	if (!sized)
+		*type = types[width];
+	return true;
 }
 
 /* Any defined symbol @name's address (data too, unlike relf_symbol()). */
@@ -272,10 +312,8 @@ int rsdt_operand(struct arena *a, Elf *elf, const struct rsdt_mark *m, const cha
 		*loc = arena_printf(a, "\\%lld", strtoll(rest + 1, NULL, 0));
 		return 0;
 	}
-	if (rest[0] == '%' && (reg = sdt_reg(rest + 1, strlen(rest + 1))) != NULL) {
-		*loc = arena_printf(a, "%%%s", reg);
+	if (rest[0] == '%' && sdt_reg_operand(a, rest + 1, rest != op, loc, type))
 		return 0;
-	}
 	open = strchr(rest, '(');
 	len = open ? strcspn(open + 1, ")") : 0;
 	if (open && open[1] == '%' && open[1 + len] == ')' &&
