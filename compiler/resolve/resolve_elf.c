@@ -88,7 +88,8 @@ static struct btf *relf_module_btf(struct relf_files *f, const char *name, char 
 	return b;
 }
 
-/* @cmd as an absolute path: itself if it has a '/', else from @path. */
+/* @cmd as an absolute path: itself if it has a '/', else from @path, else
+   the working directory's. */
 static char *relf_locate(const char *path, const char *cmd)
 {
 	const char *p, *e;
@@ -103,6 +104,10 @@ static char *relf_locate(const char *path, const char *cmd)
 		if (stat(buf, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111))
 			return realpath(buf, NULL);
 	}
+	/* Not on PATH: a file of that name in the working directory, as
+	   stap takes process("prog.x") run beside it. */
+	if (stat(cmd, &st) == 0 && S_ISREG(st.st_mode))
+		return realpath(cmd, NULL);
 	errno = ENOENT;
 	return NULL;
 }

@@ -37,6 +37,9 @@ struct sema_input {
 	const struct ktap_target *target;	/* what ktap compiles for */
 	bool unoptimized;	/* -u: keep unused alias locals */
 	bool skip_badvars;	/* --skip-badvars: unreadable targets are 0 or "" */
+	/* The target's executable, for process.function() without a path
+	   (stap's: -c CMD's first word, -x PID's /proc/PID/exe); NULL */
+	const char *target_exe;
 };
 
 /*

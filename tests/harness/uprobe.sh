@@ -200,6 +200,19 @@ run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 printf '%s\n' "n=0 msg=hello y=50 -> 487" "n=1 msg=hello y=50 -> 488" "n=2 msg=hello y=50 -> 489" >"$TMP/want"
 check "@entry(): entry values paired with each return"
 
+# process.function() without a path is the target's executable (-c's
+# first word), and process("NAME") a file in the working directory when
+# no directory of PATH has it, as stap resolves them.
+run_ktap "$(dirname "$T")" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process.function("fact").return { if ($n == 4) printf("a %d\n", $return) }
+	 probe process("ktap-uprobe-target").function("fact") { if ($n == 4) println("b") }' \
+	-c "./ktap-uprobe-target"
+printf '%s\n' "b" "a 24" >"$TMP/want"
+check "process.function() of -c's program; process(\"NAME\") in the working directory"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process.function("fact") { }'
+check_err "process.function() without -c or -x: one located error" \
+	"<input>:1:7: error: process.function without a path probes the target process's executable: give -c CMD or -x PID, or write process(\"PATH\").function"
+
 # A parameter read in a .return probe is its value at the entry, as in
 # stap (an implicit @entry(): the return's registers no longer hold it);
 # @defined() of it is 1.
