@@ -43,6 +43,12 @@ const struct option drv_stap_longopts[] = {
 	{ "sign-module", optional_argument, NULL, DRV_OPT_NOOP_ARG },
 	{ "download-debuginfo", optional_argument, NULL, DRV_OPT_NOOP_ARG },
 	{ "save-uprobes", no_argument, NULL, DRV_OPT_NOOP },
+	/* where stap takes the kernel's symbols and types from (its
+	   testsuite's nodwf*.stp): ktap reads kallsyms and BTF */
+	{ "ignore-vmlinux", no_argument, NULL, DRV_OPT_NOOP },
+	{ "ignore-dwarf", no_argument, NULL, DRV_OPT_NOOP },
+	{ "kelf", no_argument, NULL, DRV_OPT_NOOP },
+	{ "kmap", optional_argument, NULL, DRV_OPT_NOOP_ARG },
 	{ "clean-cache", no_argument, NULL, DRV_OPT_CLEAN_CACHE },
 	{ "suppress-handler-errors", no_argument, NULL, DRV_OPT_SUPPRESS_HANDLER_ERRORS },
 	{ "privilege", optional_argument, NULL, DRV_OPT_PRIVILEGE },

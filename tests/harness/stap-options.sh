@@ -95,7 +95,8 @@ for opts in "-d kernel" "-d /bin/ls" --ldd --all-modules "-B CONFIG_DEBUG_INFO=y
 	--runtime=kernel --runtime=bpf --bpf -P --prologue-searching --prologue-searching=never \
 	"-R /nonexistent" "--modinfo a=b" "--compatible 4.0" --check-version --disable-cache \
 	--poison-cache --use-server-on-error=no --sign-module --download-debuginfo=no \
-	--save-uprobes --privilege=stapdev; do
+	--save-uprobes --privilege=stapdev --ignore-vmlinux --ignore-dwarf --kelf --kmap \
+	--kmap=/proc/kallsyms; do
 	# shellcheck disable=SC2086  # the options split on blanks
 	run_ktap "$TMP" "$TMP/out" "$TMP/err" $opts -e 'probe begin { println("ran"); exit() }'
 	if [ "$rc" -eq 0 ] && [ "$(cat "$TMP/out")" = ran ] && [ ! -s "$TMP/err" ]; then
