@@ -323,6 +323,19 @@ static int chk_cond_fn(struct ast_expr *e, void *arg)
 			   "probe condition must not have side effects (%s() has)", e->str);
 		return -1;
 	}
+	/* stap evaluates a condition apart from the handler (when the
+	   globals it reads change): no function of the script, no local */
+	if (chk_user_call(k, e)) {
+		diag_error(k->c->diag, e->op_span, "probe condition must not call function "
+			   "'%s': it may read only globals and the event", e->str);
+		return -1;
+	}
+	if (e->kind == AST_VAR && e->sym && e->sym->kind == SEM_LOCAL) {
+		diag_error(k->c->diag, e->span, "probe condition must not read '%s', which is "
+			   "no global: declare it with 'global %s'", e->str, e->str);
+		e->sym->written = true;	/* said: no "never assigned" warning too */
+		return -1;
+	}
 	return 0;
 }
 
