@@ -237,3 +237,34 @@ void sema_elide(struct sema_ctx *c, struct sem_probe *sp)
 		again = elide_stmt(c, &r, sp->body);
 	}
 }
+
+/* @e's value when it is constant logic (numbers, !, &&, ||: what
+   @defined() leaves once decided), else -1. */
+static int el_const(const struct ast_expr *e)
+{
+	int a, b;
+
+	if (!e)
+		return -1;
+	if (e->kind == AST_NUM)
+		return e->num != 0;
+	if (e->kind == AST_UNARY && e->op == AST_OP_NOT)
+		return (a = el_const(e->a)) < 0 ? -1 : !a;
+	if (e->kind != AST_BINARY || (e->op != AST_OP_LAND && e->op != AST_OP_LOR))
+		return -1;
+	a = el_const(e->a);
+	b = el_const(e->b);
+	if (e->op == AST_OP_LAND)
+		return a == 0 || b == 0 ? 0 : a < 0 || b < 0 ? -1 : 1;
+	return a == 1 || b == 1 ? 1 : a < 0 || b < 0 ? -1 : 0;
+}
+
+void sema_prune_if(struct arena *a, struct ast_stmt *s)
+{
+	int v = el_const(s->e);
+
+	if (v == 1)
+		s->s2 = NULL;
+	else if (v == 0)	/* an if has a then-branch: an empty one */
+		s->s1 = ast_stmt_new(a, AST_S_BLOCK, s->s1 ? s->s1->span : s->span);
+}

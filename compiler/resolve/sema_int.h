@@ -317,6 +317,14 @@ void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp);
 enum sem_type sema_target_expr(struct sema_ctx *c, struct ast_expr *e);
 /* kernel_string(A) ... on a fetchable address A: its type, or -1 when
    @e is not such a call. */
+/*
+ * sema_elide.c: if (@defined($x)) { ... $x ... } - once an if's condition
+ * is constant (@defined() decided), the branch that never runs is dropped
+ * before it is typed, as stap's elaboration drops it (its tapset's idiom
+ * for a member only some kernels have).
+ */
+void sema_prune_if(struct arena *a, struct ast_stmt *s);
+
 /* ---- sema_entry.c: @entry() ---- */
 
 /* @entry(EXPR) @e typed against the entry's event (sema_target.c's case). */
@@ -347,6 +355,9 @@ bool sema_current_task(struct sema_ctx *c, struct ast_expr *e);
 /* The numbers of arguments memory reader @name takes (bit N: N), or 0
    (sema_spec.c). */
 unsigned sema_mem_arities(const char *name);
+/* "kernel_string() takes 1 or 2 arguments, 3 given": @set has a bit per
+   arity sema_mem_arities() allows. */
+void sema_mem_arity_err(struct sema_ctx *c, const struct ast_expr *e, unsigned set);
 int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e);
 /* probefunc() where the probed function is known: true when @e became
    its name (a constant). */

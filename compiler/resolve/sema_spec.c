@@ -149,6 +149,21 @@ unsigned sema_mem_arities(const char *name)
 	return set;
 }
 
+void sema_mem_arity_err(struct sema_ctx *c, const struct ast_expr *e, unsigned set)
+{
+	unsigned lo = 1, hi = 3;
+	char range[32] = "";
+
+	while (!(set & (1u << lo)))
+		lo++;
+	while (!(set & (1u << hi)))
+		hi--;
+	if (lo != hi)
+		snprintf(range, sizeof(range), "%u%s", lo, hi - lo == 1 ? " or " : " to ");
+	sema_err(c, e->span, "%s() takes %s%u argument%s, %u given", e->str, range, hi,
+		 hi == 1 ? "" : "s", e->args.n);
+}
+
 static struct ast_expr *spc_strn(struct sema_ctx *c, struct ast_expr *x, struct ast_expr *len,
 				 struct src_span at)
 {

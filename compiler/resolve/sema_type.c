@@ -603,24 +603,6 @@ static enum sem_type ty_builtin(struct sema_ctx *c, struct ast_expr *e, int id)
 	return b->ret == 'l' ? SEM_LONG : b->ret == 's' ? SEM_STRING : SEM_LONG;
 }
 
-
-
-/* A memory reader called with a number of arguments none of its stap
-   forms has: E0451 with the numbers it takes (@set: bit N for N). */
-static void ty_mem_arity_err(struct sema_ctx *c, const struct ast_expr *e, unsigned set)
-{
-	unsigned lo = 1, hi = 3;
-	char range[32] = "";
-
-	while (!(set & (1u << lo)))
-		lo++;
-	while (!(set & (1u << hi)))
-		hi--;
-	if (lo != hi)
-		snprintf(range, sizeof(range), "%u%s", lo, hi - lo == 1 ? " or " : " to ");
-	sema_err(c, e->span, "%s() takes %s%u argument%s, %u given", e->str, range, hi,
-		 hi == 1 ? "" : "s", e->args.n);
-}
 static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct sem_func *f;
@@ -663,7 +645,7 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 		if (sema_unprovided(c, e))
 			return SEM_UNKNOWN;
 		if (sema_mem_arities(e->str)) {
-			ty_mem_arity_err(c, e, sema_mem_arities(e->str));
+			sema_mem_arity_err(c, e, sema_mem_arities(e->str));
 			return SEM_UNKNOWN;
 		}
 		{
@@ -867,6 +849,7 @@ static void ty_stmt(struct sema_ctx *c, struct ast_stmt *s, unsigned loops)
 	case AST_S_EXPR: c->unused = s->e; ty_expr(c, s->e); break;
 	case AST_S_IF:
 		ty_want(c, s->e, SEM_LONG, "a condition");
+		sema_prune_if(c->arena, s);	/* if (@defined($x)): the dead branch */
 		ty_stmt(c, s->s1, loops);
 		ty_stmt(c, s->s2, loops);
 		break;
