@@ -18,8 +18,6 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-#include <limits.h>
-#include <unistd.h>
 
 /*
  * The --help text.  doc/ktap.1 is generated from it (make man, with
@@ -473,35 +471,13 @@ static int drv_pass1(struct ktap_session *s)
 	return r;
 }
 
-/*
- * The executable of the target process (-c CMD's first word, found as
- * process("NAME") is; -x PID's /proc/PID/exe), for process.function()
- * and the like without a path; NULL without -c or -x.
- */
-static const char *drv_target_exe(struct ktap_session *s)
-{
-	char link[64], exe[PATH_MAX];
-	ssize_t n;
-
-	if (s->opt.command) {
-		const char *c = s->opt.command + strspn(s->opt.command, " \t");
-
-		return *c ? arena_strndup(s->arena, c, strcspn(c, " \t")) : NULL;
-	}
-	if (s->opt.target_pid <= 0)
-		return NULL;
-	snprintf(link, sizeof(link), "/proc/%d/exe", s->opt.target_pid);
-	n = readlink(link, exe, sizeof(exe) - 1);
-	return n > 0 ? arena_strndup(s->arena, exe, (size_t)n) : NULL;
-}
-
 static int drv_pass2(struct ktap_session *s)
 {
 	struct sema_input in = { s->script, s->library, s->nlibrary, s->opt.guru, &s->up,
 				 s->opt.list == 2, .target = &s->target,
 				 .unoptimized = s->opt.unoptimized,
 				 .skip_badvars = s->opt.skip_badvars,
-				 .target_exe = drv_target_exe(s) };
+				 .target_exe = session_target_exe(s) };
 	struct drv_timer t;
 
 	drv_timer_start(&t);

@@ -551,3 +551,25 @@ struct ksym_table *session_ksyms(const struct ktap_session *s)
 	}
 	return t;
 }
+
+/*
+ * The executable of the target process (-c CMD's first word, found as
+ * process("NAME") is; -x PID's /proc/PID/exe), for process.function()
+ * and the like without a path; NULL without -c or -x.
+ */
+const char *session_target_exe(struct ktap_session *s)
+{
+	char link[64], exe[PATH_MAX];
+	ssize_t n;
+
+	if (s->opt.command) {
+		const char *c = s->opt.command + strspn(s->opt.command, " \t");
+
+		return *c ? arena_strndup(s->arena, c, strcspn(c, " \t")) : NULL;
+	}
+	if (s->opt.target_pid <= 0)
+		return NULL;
+	snprintf(link, sizeof(link), "/proc/%d/exe", s->opt.target_pid);
+	n = readlink(link, exe, sizeof(exe) - 1);
+	return n > 0 ? arena_strndup(s->arena, exe, (size_t)n) : NULL;
+}

@@ -155,4 +155,10 @@ int session_parse(struct ktap_session *s);
  */
 const char *session_tapset_dir(struct ktap_session *s, const char **tried);
 
+/*
+ * The target process's executable, for process.function() without a
+ * path: -c CMD's first word, -x PID's /proc/PID/exe; NULL without them.
+ */
+const char *session_target_exe(struct ktap_session *s);
+
 #endif

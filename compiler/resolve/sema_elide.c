@@ -238,8 +238,8 @@ void sema_elide(struct sema_ctx *c, struct sem_probe *sp)
 	}
 }
 
-/* @e's value when it is constant logic (numbers, !, &&, ||: what
-   @defined() leaves once decided), else -1. */
+/* @e's value when it is logic of decided @defined()s (!, &&, ||), else
+   -1.  A literal is not one: the tapset's "if (0) { ... }" types globals. */
 static int el_const(const struct ast_expr *e)
 {
 	int a, b;
@@ -247,7 +247,7 @@ static int el_const(const struct ast_expr *e)
 	if (!e)
 		return -1;
 	if (e->kind == AST_NUM)
-		return e->num != 0;
+		return e->str && !strcmp(e->str, "@defined") ? e->num != 0 : -1;
 	if (e->kind == AST_UNARY && e->op == AST_OP_NOT)
 		return (a = el_const(e->a)) < 0 ? -1 : !a;
 	if (e->kind != AST_BINARY || (e->op != AST_OP_LAND && e->op != AST_OP_LOR))

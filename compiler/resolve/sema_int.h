@@ -160,6 +160,9 @@ struct sem_probe *sema_new_probe(struct sema_ctx *c);
    0 when @p is none of them. */
 int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p);
 /* Fetch @f as a field of dynamic event @ev (sema_point.c): its index. */
+/* process.function("NAME") and the like without a path: @p with the
+   target's executable (-c, -x); @p for others; NULL after an error. */
+const struct ast_ppoint *sema_point_target_exe(struct sema_ctx *c, const struct ast_ppoint *p);
 int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f);
 /* The tracepoint @ev reads: @ev, or the one its eprobe is on. */
 const struct tpf_event *sema_point_tracepoint(const struct tpf_event *ev);

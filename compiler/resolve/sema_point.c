@@ -134,3 +134,38 @@ const struct tpf_event *sema_point_tracepoint(const struct tpf_event *ev)
 {
 	return ev && ev->dyn && ev->dyn->kind == KP_EPROBE ? ev->dyn_tp : ev;
 }
+
+/*
+ * process.function("NAME"), .statement, .mark, .plt, .library without a
+ * path: stap's target process's executable (-c CMD or -x PID), @p with
+ * that path; @p itself for other points; NULL after reporting that no
+ * target was given.
+ */
+const struct ast_ppoint *sema_point_target_exe(struct sema_ctx *c, const struct ast_ppoint *p)
+{
+	static const char *const kinds[] = { "function", "statement", "mark", "plt", "library",
+					     "provider", "label" };
+	struct ast_ppoint *q;
+	size_t i;
+
+	if (p->n < 2 || !sema_point_is(p, 0, "process") || p->comps[0].arg)
+		return p;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (sema_point_is(p, 1, kinds[i]))
+			break;
+	if (i == sizeof(kinds) / sizeof(kinds[0]))
+		return p;	/* process.begin, .syscall ...: every process */
+	if (!c->in->target_exe) {
+		diag_error(c->diag, p->span, "process.%s without a path probes the target "
+			   "process's executable: give -c CMD or -x PID, or write "
+			   "process(\"PATH\").%s", kinds[i], kinds[i]);
+		return NULL;
+	}
+	q = arena_alloc(c->arena, sizeof(*q));
+	*q = *p;
+	q->comps = arena_alloc(c->arena, p->n * sizeof(*q->comps));
+	memcpy(q->comps, p->comps, p->n * sizeof(*q->comps));
+	q->comps[0].arg = ast_str(c->arena, c->in->target_exe, strlen(c->in->target_exe),
+				  p->comps[0].span);
+	return q;
+}

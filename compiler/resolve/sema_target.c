@@ -537,6 +537,7 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 	}
 	e->kind = AST_NUM;
 	e->num = ok;
+	e->str = "@defined";	/* decided here: sema_prune_if() may prune on it */
 	e->a = NULL;
 	c->changed = true;
 	return SEM_LONG;
