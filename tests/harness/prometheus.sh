@@ -42,7 +42,10 @@ serve() {
 	rm -f "$TMP/vg.log"
 	set -f
 	# shellcheck disable=SC2086  # KTAP_VALGRIND is a command and options
-	(cd "$TMP" && exec timeout -k 5 "$KTAP_TIMEOUT" \
+	# The bound covers the whole session, scrapes included: three
+	# times a run's (a sanitizer build under CI's load once needed more
+	# than 20 s and was killed, exit status 137).
+	(cd "$TMP" && exec timeout -k 5 "$((KTAP_TIMEOUT * 3))" \
 		${KTAP_VALGRIND:+$KTAP_VALGRIND --log-file="$TMP/vg.log"} \
 		"$KTAP" --prometheus "${LISTEN:-0}" "$@" "$_script") >"$TMP/k.out" 2>"$TMP/k.err" \
 		</dev/null 9<&- &
