@@ -131,7 +131,7 @@ expect_err() {
 cat >"$TMP/timer.stp" <<'SCRIPT'
 global c, d, t
 probe begin { c["a\"q\\"] = 1; d[1, "x y"] = 5; println("ready") }
-probe timer.ms(10) { t++ }
+probe timer.ms(100) { t++ }
 probe prometheus {
 	@prometheus_dump_array1(c, "m1", "k")
 	$value .= "# end of one\n"
