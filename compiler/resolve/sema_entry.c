@@ -128,15 +128,21 @@ enum sem_type sema_entry_expr(struct sema_ctx *c, struct ast_expr *e)
  * it.  When @e reads at the entry but not at the return, @e becomes
  * @entry(@e), read by the entry probe; true then.
  */
-bool sema_entry_param(struct sema_ctx *c, struct ast_expr *e, const struct tpf_event *ev)
+bool sema_entry_reads(struct sema_ctx *c, const struct tpf_event *ev, const char *var,
+		      const struct ast_chain *chain)
 {
-	struct ast_expr *inner;
 	struct fetch f;
 	char err[512];
 
-	if (!ev->dyn_return || c->entry || !strcmp(e->str, "$return") || e->str[1] == '$' ||
-	    rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, false, &f, err,
-			 sizeof(err)) != 0)
+	return ev->dyn_return && !c->entry && strcmp(var, "$return") != 0 && var[1] != '$' &&
+	       rdwarf_fetch(c->arena, ev->dyn_func, var, chain, false, &f, err, sizeof(err)) == 0;
+}
+
+bool sema_entry_param(struct sema_ctx *c, struct ast_expr *e, const struct tpf_event *ev)
+{
+	struct ast_expr *inner;
+
+	if (!sema_entry_reads(c, ev, e->str, &e->chain))
 		return false;
 	inner = ast_clone_expr(c->arena, e);
 	*e = *ast_expr_new(c->arena, AST_ENTRY, inner->span);

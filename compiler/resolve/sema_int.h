@@ -335,6 +335,10 @@ enum sem_type sema_entry_expr(struct sema_ctx *c, struct ast_expr *e);
 /* $param (or a chain of it) @e in a .return probe of event @ev, readable
    at the entry only: @e made @entry(@e), true (stap's entry value). */
 bool sema_entry_param(struct sema_ctx *c, struct ast_expr *e, const struct tpf_event *ev);
+/* Whether $var->chain of .return probe @ev reads at the function's entry
+   (a parameter): the rule sema_entry_param() and @defined() share. */
+bool sema_entry_reads(struct sema_ctx *c, const struct tpf_event *ev, const char *var,
+		      const struct ast_chain *chain);
 
 /* ---- sema_current.c: task_current(), the running task's address ---- */
 

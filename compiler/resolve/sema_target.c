@@ -514,9 +514,7 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 		plain.pretty = 0;
 		ok = rdwarf_fetch(c->arena, ev->dyn_func, e->a->str, &plain, ev->dyn_return, &f, err,
 			      sizeof(err)) == 0 ||
-		     (ev->dyn_return && !c->entry &&	/* a parameter: its entry value */
-		      rdwarf_fetch(c->arena, ev->dyn_func, e->a->str, &plain, false, &f, err,
-				   sizeof(err)) == 0);
+		     sema_entry_reads(c, ev, e->a->str, &plain);	/* a parameter at entry */
 	} else if (e->a->kind == AST_TARGET && ev && sema_tparg_applies(c, ev, e->a)) {
 		ok = sema_tparg_defined(c, ev, e->a);
 	} else if (e->a->kind == AST_TARGET) {
