@@ -179,6 +179,18 @@ run_ktap() {
 	fi
 }
 
+# signal_ktap SIG PID: send SIG to the command that `timeout` (PID, a
+# background run's $!) runs, not to timeout.  timeout passes a signal on
+# with a SIGCONT after it, and a SIGCONT that lands while a sanitizer
+# build's exit-time leak check holds the process stopped under ptrace
+# cancels that stop: the check then waits for ever (seen under load:
+# ktap killed by timeout's -k five seconds later, exit status 137).
+signal_ktap() {
+	_kids=$(ps -o pid= --ppid "$2")
+	# shellcheck disable=SC2086  # a list of pids
+	kill -"$1" ${_kids:-$2} 2>/dev/null
+}
+
 # expect_same DESC WANT GOT: ok when the last run exited 0 normally and
 # file GOT equals file WANT; else the diff and the run's stderr ($TMP/err).
 expect_same() {

@@ -136,7 +136,7 @@ while [ $i -lt 300 ] && ! grep -qs armed "$TMP/out"; do sleep 0.1; i=$((i + 1));
 kill -USR1 "$gp"
 wait "$gp"
 sleep 0.5
-kill -INT "$kp"
+signal_ktap INT "$kp"
 wait "$kp"
 rc=$? why=
 expect_text "-x PID that exited before its records were read: execname() from the start" \

@@ -69,7 +69,7 @@ serve() {
 # its exit status, why a reason when it is not a normal one (as
 # run_ktap's: a timeout, valgrind's findings).
 finish() {
-	kill -INT $KPID 2>/dev/null
+	signal_ktap INT "$KPID"
 	wait $KPID
 	rc=$?
 	KPID=
@@ -130,8 +130,9 @@ expect_err() {
 
 cat >"$TMP/timer.stp" <<'SCRIPT'
 global c, d, t
-probe begin { c["a\"q\\"] = 1; d[1, "x y"] = 5; println("ready") }
-probe timer.ms(100) { t++ }
+probe begin { c["a\"q\\"] = 1; d[1, "x y"] = 5 }
+# "ready" after the first tick: every scrape then says "ticking 1".
+probe timer.ms(100) { if (!t++) println("ready") }
 probe prometheus {
 	@prometheus_dump_array1(c, "m1", "k")
 	$value .= "# end of one\n"
@@ -152,7 +153,6 @@ m2{n="1",s="x y"} 5
 ticking 1
 EOF
 if serve timer.stp; then
-	sleep 0.1
 	scrape "$TMP/body"
 	code=$CODE
 	scrape "$TMP/head" -I
@@ -201,6 +201,7 @@ if grep -q '^0\{31\}1 ' /proc/net/if_inet6 2>/dev/null; then
 			ok "--prometheus '[::1]:0': served on IPv6's loopback"
 		else
 			not_ok "--prometheus '[::1]:0': '$CODE'"
+			diag_diff "$TMP/timer.want" "$TMP/body"
 			diag_file "$TMP/curl.err"
 		fi
 	else
