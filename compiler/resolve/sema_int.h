@@ -166,6 +166,15 @@ const struct ast_ppoint *sema_point_target_exe(struct sema_ctx *c, const struct 
 int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f);
 /* The tracepoint @ev reads: @ev, or the one its eprobe is on. */
 const struct tpf_event *sema_point_tracepoint(const struct tpf_event *ev);
+/* sema_glob.c: wildcards in component names ('*', '?', [..] within a
+   component, '**' across), against alias names and built-in points. */
+bool sema_glob_has(const struct ast_ppoint *p);
+bool sema_glob_alias_matches(const struct ast_ppoint *name, const struct ast_ppoint *p);
+/* Is @q (no wildcards) the name of an alias? */
+bool sema_glob_is_alias(struct sema_ctx *c, const struct ast_ppoint *q);
+/* The built-in points @p matches, as concrete points; how many. */
+unsigned sema_glob_builtins(struct sema_ctx *c, const struct ast_ppoint *p,
+			    struct ast_ppoint ***points);
 /* Is component @k of @p named @name? */
 bool sema_point_is(const struct ast_ppoint *p, unsigned k, const char *name);
 /* @s made an event or argument name in place: [A-Za-z0-9_], no leading digit. */

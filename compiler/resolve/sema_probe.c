@@ -32,6 +32,8 @@ struct point_state {
 	bool optional;
 };
 
+static void point_resolve(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p);
+
 /* A block running @first then @second (either may be NULL). */
 static struct ast_stmt *point_seq(struct sema_ctx *c, struct ast_stmt *first,
 			       struct ast_stmt *second, struct src_span span)
@@ -56,25 +58,6 @@ static struct ast_expr *point_and(struct sema_ctx *c, struct ast_expr *a,
 	if (!b)
 		return a;
 	return ast_binary(c->arena, AST_BINARY, AST_OP_LAND, a, b, b->span);
-}
-
-/* Does alias name @name match the user's point @p (wildcards allowed)? */
-static bool point_alias_matches(const struct ast_ppoint *name,
-			     const struct ast_ppoint *p)
-{
-	unsigned i;
-
-	if (name->n != p->n)
-		return false;
-	for (i = 0; i < p->n; i++) {
-		const struct ast_ppcomp *a = &name->comps[i], *u = &p->comps[i];
-
-		if (fnmatch(u->name, a->name, 0) != 0)
-			return false;
-		if (!a->arg != !u->arg || (a->arg && !ast_expr_equal(a->arg, u->arg)))
-			return false;
-	}
-	return true;
 }
 
 static struct sem_probe *point_emit(struct sema_ctx *c, struct point_state *st,
@@ -650,8 +633,7 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 	return n || st->optional ? 1 : -1;
 }
 
-static void point_resolve(struct sema_ctx *c, struct point_state *st,
-		       const struct ast_ppoint *p);
+
 
 /*
  * process("GLOB")...: a process path with wildcards (*, ?, [...]), as
@@ -700,7 +682,7 @@ static unsigned point_alias_suffix(const struct ast_ppoint *name, const struct a
 		return 0;
 	head = *p;
 	head.n = name->n;
-	return point_alias_matches(name, &head) ? p->n - name->n : 0;
+	return sema_glob_alias_matches(name, &head) ? p->n - name->n : 0;
 }
 
 /* Alias point @t with the last @nsfx components of the user's @p appended. */
@@ -741,7 +723,7 @@ static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 		unsigned first = c->prog->nprobes, k, nsfx = 0;
 
 		if (suffix ? !(nsfx = point_alias_suffix(al->name, p)) :
-			     !point_alias_matches(al->name, p))
+			     !sema_glob_alias_matches(al->name, p))
 			continue;
 		n++;
 		if (c->alias_depth >= SEMA_MAX_ALIAS_DEPTH) {
@@ -912,6 +894,32 @@ static int point_process_life(struct sema_ctx *c, struct point_state *st,
 	return 1;
 }
 
+/*
+ * A point with wildcards in its names: every alias and every built-in
+ * point it matches (a built-in one that is also an alias's name, as
+ * syscall.read, once).  Each is optional, as in a tapset alias; the
+ * point as a whole must resolve to something.  0 when nothing matched.
+ */
+static unsigned point_glob(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
+{
+	struct point_state inner = *st;
+	struct ast_ppoint **v;
+	unsigned n, i, before = c->prog->nprobes, errors = c->diag->errors, matched;
+
+	matched = point_aliases(c, st, p, false);
+	n = sema_glob_builtins(c, p, &v);
+	inner.optional = true;
+	for (i = 0; i < n; i++)
+		if (!sema_glob_is_alias(c, v[i])) {
+			point_resolve(c, &inner, v[i]);
+			matched++;
+		}
+	if (matched && c->prog->nprobes == before && c->diag->errors == errors &&
+	    !st->optional && !c->missing)
+		diag_error(c->diag, p->span, "no match for probe point '%s'", sema_point_text(c, p));
+	return matched;
+}
+
 static void point_resolve(struct sema_ctx *c, struct point_state *st,
 		       const struct ast_ppoint *p)
 {
@@ -922,7 +930,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 
 	if ((r = point_syscall(c, st, p)) != 0 || (r = point_process_glob(c, st, p)) != 0)
 		return;
-	if (point_aliases(c, st, p, false))
+	if (sema_glob_has(p) ? point_glob(c, st, p) : point_aliases(c, st, p, false))
 		return;
 	if ((r = point_simple(c, st, p)) != 0 || (r = point_trace(c, st, p)) != 0 ||
 	    (r = point_timer(c, st, p)) != 0 || (r = point_process(c, st, p)) != 0 ||
