@@ -35,7 +35,7 @@ const struct option drv_stap_longopts[] = {
 	   the translator: nothing to do for ktap (doc/stap-options.md). */
 	{ "prologue-searching", optional_argument, NULL, DRV_OPT_NOOP_ARG },
 	{ "modinfo", required_argument, NULL, DRV_OPT_NOOP_ARG },
-	{ "compatible", required_argument, NULL, DRV_OPT_NOOP_ARG },
+	{ "compatible", required_argument, NULL, DRV_OPT_COMPATIBLE },
 	{ "check-version", no_argument, NULL, DRV_OPT_NOOP },
 	{ "disable-cache", no_argument, NULL, DRV_OPT_NOOP },
 	{ "poison-cache", no_argument, NULL, DRV_OPT_NOOP },
@@ -264,14 +264,24 @@ int drv_stap_option(struct ktap_session *s, int c, const char *arg)
 		/* -P/--prologue-searching: ktap reads parameters at the entry
 		   address, where their DWARF locations hold; -R, --modinfo,
 		   the cache, signing, --download-debuginfo, --save-uprobes:
-		   about a module ktap does not build; --compatible and
-		   --check-version: ktap has one language, stap 4.8's. */
+		   about a module ktap does not build; --check-version:
+		   ktap has one language, stap 4.8's. */
 		return 0;
 	case 'd': case 'B': case 'k':
 	case DRV_OPT_LDD: case DRV_OPT_ALL_MODULES:
 		/* Symbols come from the running system when the run needs
 		   them (kallsyms, the probed programs' ELF files); there is
 		   no module to build, embed data in or keep.  No-ops. */
+		return 0;
+	case DRV_OPT_COMPATIBLE:
+		/* The preprocessor's systemtap_v: the tapset keeps the
+		   older behaviour it guards with it (ctime()'s range). */
+		if (arg[strspn(arg, "0123456789.")] || !isdigit((unsigned char)arg[0])) {
+			fprintf(stderr, "ktap: error: --compatible expects a version such as "
+				"2.2, got '%s'\n", arg);
+			return 1;
+		}
+		s->opt.compatible = arg;
 		return 0;
 	case DRV_OPT_SKIP_BADVARS:
 		s->opt.skip_badvars = true;	/* sema_badvars.c */

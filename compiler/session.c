@@ -154,7 +154,7 @@ void session_facts(struct ktap_session *s)
 				   s->facts.kernel_vr;
 	s->facts.arch = arena_strdup(s->arena, s->target.arch);
 	s->facts.runtime = "kernel";
-	s->facts.systemtap_v = KTAP_SYSTEMTAP_V;
+	s->facts.systemtap_v = s->opt.compatible ? s->opt.compatible : KTAP_SYSTEMTAP_V;
 	s->facts.privilege = "stapdev";
 	s->facts.guru = s->opt.guru;
 	s->facts.config = session_config;

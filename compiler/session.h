@@ -65,6 +65,7 @@ struct ktap_options {
 	bool json;			/* --format json: JSON Lines (doc/json.md) */
 	const char *prometheus;		/* --prometheus [ADDR:]PORT (doc/prometheus.md) */
 	bool unoptimized;		/* -u: no elision of unused code */
+	const char *compatible;		/* --compatible=V: systemtap_v, else KTAP_SYSTEMTAP_V */
 	bool skip_badvars;		/* --skip-badvars: 0 for unreadable $vars */
 	bool warnings_fatal;		/* -W: warnings are errors */
 	int list;			/* -l 1, -L 2: list probe points */
