@@ -929,7 +929,9 @@ static void ty_unresolved(struct sema_ctx *c, struct sem_sym **v, unsigned n)
 			diag_error(c->diag, v[i]->span, "unresolved type for '%s'",
 				   v[i]->name);
 		}
-		for (k = 0; k < v[i]->nkeys; k++)
+		/* An array that only dropped probes used (optional points
+		   this kernel lacks) has no keys to type, as in stap. */
+		for (k = 0; k < v[i]->nkeys && (v[i]->read || v[i]->written); k++)
 			if (v[i]->keys[k] == SEM_UNKNOWN)
 				diag_error(c->diag, v[i]->span,
 					   "unresolved type for key %u of array '%s'",
