@@ -14,7 +14,8 @@
  *	$value		__ktap_procfs_get()
  *
  * In a write probe $value is what the writer wrote (__ktap_procfs_get()
- * reads the same buffer, which the runtime fills before the run).
+ * reads the same buffer, which the runtime fills before the run).  As in
+ * stap, a read probe's $value is only set and a write probe's only read.
  *
  * In: a procfs probe, its alias bodies folded in.  Out: the same body
  * without $value; any other assignment to it is a located error.
@@ -99,18 +100,32 @@ static void pfs_call(struct sema_ctx *c, struct ast_expr *e, const char *fn,
 	*e = *call;
 }
 
+/* What the rewrite of one probe's $value carries. */
+struct pfs_walk {
+	struct sema_ctx *c;
+	bool write;			/* a .write probe: $value is read only */
+};
+
 static int pfs_rewrite_fn(struct ast_expr *e, void *arg)
 {
-	struct sema_ctx *c = arg;
+	struct pfs_walk *w = arg;
+	struct sema_ctx *c = w->c;
 
+	if ((e->kind == AST_ASSIGN || e->kind == AST_INCDEC) && pfs_is_value(e->a) && w->write) {
+		diag_error(c->diag, e->op_span, "procfs $value variable is read-only in a procfs "
+			   "write probe: it is what the writer wrote");
+		return 1;
+	}
 	if (e->kind == AST_ASSIGN && pfs_is_value(e->a)) {
 		if (e->op == AST_OP_SET)
 			pfs_call(c, e, "__ktap_procfs_set", e->b);
 		else if (e->op == AST_OP_CAT_SET)
 			pfs_call(c, e, "__ktap_procfs_append", e->b);
-		else
+		else {
 			diag_error(c->diag, e->op_span,
 				   "$value of a procfs probe is a string: assign it with '=' or '.='");
+			return 1;	/* one message for it */
+		}
 		return 0;	/* the right-hand side may read $value too */
 	}
 	if (e->kind == AST_INCDEC && pfs_is_value(e->a)) {
@@ -118,7 +133,10 @@ static int pfs_rewrite_fn(struct ast_expr *e, void *arg)
 			   "$value of a procfs probe is a string: assign it with '=' or '.='");
 		return 1;
 	}
-	if (pfs_is_value(e))
+	if (pfs_is_value(e) && !w->write)
+		diag_error(c->diag, e->span, "procfs $value variable cannot be read in a procfs "
+			   "read probe: set the file's contents with '$value = ...' or '$value .= ...'");
+	else if (pfs_is_value(e))
 		pfs_call(c, e, "__ktap_procfs_get", NULL);
 	return 0;
 }
@@ -156,6 +174,8 @@ void sema_procfs_check(struct sema_ctx *c)
 
 void sema_procfs_value(struct sema_ctx *c, struct sem_probe *sp)
 {
-	ast_walk_stmt(sp->body, pfs_rewrite_fn, c);
-	ast_walk_expr(sp->cond, pfs_rewrite_fn, c);
+	struct pfs_walk w = { c, sp->kind == SEM_P_PROCFS_WRITE };
+
+	ast_walk_stmt(sp->body, pfs_rewrite_fn, &w);
+	ast_walk_expr(sp->cond, pfs_rewrite_fn, &w);
 }
