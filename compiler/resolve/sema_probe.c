@@ -860,6 +860,11 @@ static int point_process_life(struct sema_ctx *c, struct point_state *st,
 	for (k = 1; k < p->n; k++)
 		if (p->comps[k].arg)
 			return 0;
+	if (arg->kind == AST_NUM && arg->num < 2) {
+		diag_error(c->diag, arg->span, "process(%lld): a process ID to probe is 2 or more",
+			   (long long)arg->num);
+		return -1;
+	}
 	if (arg->kind == AST_NUM) {
 		who = ast_named(c->arena, AST_CALL, "pid", arg->span);
 		is = ast_num(c->arena, arg->num, arg->span);
