@@ -391,7 +391,9 @@ static int drv_global_check(struct ktap_session *s, const struct ktap_define *g)
 	const struct sem_sym *sym = drv_find_global(s->prog, g->name);
 	int64_t v;
 
-	if ((sym && !sym->read && !sym->written) || (!sym && drv_declared(s, g->name))) {
+	if (sym && !sym->read && !sym->written)
+		return 0;	/* pass 2 said "eliding unused variable" */
+	if (!sym && drv_declared(s, g->name)) {
 		diag_warning(&s->diag, drv_global_span(s, g),
 			     "global '%s' is not used by any probe: -G sets nothing",
 			     g->name);

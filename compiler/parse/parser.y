@@ -463,7 +463,7 @@ expr
 	| LBRACKET index_list RBRACKET IN hist_op
 		{ $$ = ast_expr_new(A, AST_IN, @$); $$->args = $2; $$->a = $5; $$->op_span = @4; }
 	/* stap's other spelling of a key list: (K1, K2) in A */
-	| LPAREN index_item COMMA index_list RPAREN IN IDENT
+	| LPAREN expr COMMA index_list RPAREN IN IDENT
 		{ $$ = ast_expr_new(A, AST_IN, @$); ast_list_push(A, &$$->args, $2);
 		  for (unsigned i = 0; i < $4.n; i++) ast_list_push(A, &$$->args, $4.v[i]);
 		  $$->a = ast_named(A, AST_VAR, $7->text, @7); $$->op_span = @6; }

@@ -127,6 +127,11 @@ static void sema_final_checks(struct sema_ctx *c)
 		sema_check_locals(c, p->probes[i]->locals, p->probes[i]->nlocals);
 	for (i = 0; i < p->nfuncs; i++)
 		sema_check_locals(c, p->funcs[i]->locals, p->funcs[i]->nlocals);
+	/* As stap's: a script's global no probe or function that runs uses. */
+	for (i = 0; i < p->nglobals; i++)
+		if (!p->globals[i]->library && !p->globals[i]->read && !p->globals[i]->written)
+			diag_warning(c->diag, p->globals[i]->span, "eliding unused variable '%s'",
+				     p->globals[i]->name);
 	/* A script of 'never' probes is valid, as in stap: it runs nothing. */
 	if (p->nprobes == 0 && c->diag->errors == 0 && !c->saw_never && c->dropped_missing)
 		diag_error(c->diag, c->in->script->n ?

@@ -224,9 +224,109 @@ static bool elide_stmt(struct sema_ctx *c, const struct elide_reads *r,
 	return any;
 }
 
+/* ---- an alias's "task = $p" ---- */
+
+/* The statements of @s in the order they run, blocks flattened. */
+static void elide_flatten(struct sema_ctx *c, struct ast_stmt *s, struct ast_stmt ***v,
+			  unsigned *n, size_t *cap)
+{
+	unsigned i;
+
+	if (s && s->kind == AST_S_BLOCK) {
+		for (i = 0; i < s->body.n; i++)
+			elide_flatten(c, s->body.v[i], v, n, cap);
+		return;
+	}
+	if (!s)
+		return;
+	*v = arena_grow(c->arena, *v, *n, cap, sizeof(**v));
+	(*v)[(*n)++] = s;
+}
+
+/* Reads of the local being replaced, and what replaces them. */
+struct elide_subst {
+	struct sema_ctx *c;
+	const char *name;
+	const struct ast_expr *by;
+	bool seen;
+};
+
+static int elide_seen_fn(struct ast_expr *e, void *arg)
+{
+	struct elide_subst *sb = arg;
+
+	if (e->kind == AST_VAR && !strcmp(e->str, sb->name))
+		sb->seen = true;
+	return 0;
+}
+
+static int elide_subst_fn(struct ast_expr *e, void *arg)
+{
+	struct elide_subst *sb = arg;
+	struct src_span at = e->span;
+
+	if (e->kind != AST_VAR || strcmp(e->str, sb->name) != 0)
+		return 0;
+	*e = *ast_clone_expr(sb->c->arena, sb->by);
+	e->span = at;		/* a message about it points at the read */
+	return 1;
+}
+
+/* Does @v[0..n) hold a read or a write of @name? */
+static bool elide_mentions(struct elide_subst *sb, struct ast_stmt **v, unsigned n)
+{
+	unsigned i;
+
+	sb->seen = false;
+	for (i = 0; i < n && !sb->seen; i++)
+		ast_walk_stmt(v[i], elide_seen_fn, sb);
+	return sb->seen;
+}
+
+/*
+ * An alias's "x = $target", the only write of the local x in the probe,
+ * before any use of it: a target variable has one value during a run of
+ * the probe, so every read of x reads $target itself, and the assignment
+ * becomes dead (dropped below).  So on a tracepoint that records
+ * $p->comm but not $p, scheduler.wakeup's "task = $p" does not stop
+ * task_execname(task) from reading the recorded field (sema_spec.c);
+ * a read of the address itself is an error at the script's read.
+ */
+static void elide_propagate(struct sema_ctx *c, struct sem_probe *sp)
+{
+	struct ast_stmt **v = NULL;
+	size_t cap = 0;
+	unsigned n = 0, i, j;
+
+	elide_flatten(c, sp->body, &v, &n, &cap);
+	for (i = 0; i < n; i++) {
+		struct ast_expr *e = v[i]->e;
+		struct elide_subst sb = { c, NULL, NULL, false };
+		bool other = false;
+
+		if (!v[i]->elidable || v[i]->kind != AST_S_EXPR || e->kind != AST_ASSIGN ||
+		    e->op != AST_OP_SET || e->a->kind != AST_VAR || e->b->kind != AST_TARGET ||
+		    sema_global(c, e->a->str))
+			continue;
+		sb.name = e->a->str;
+		sb.by = e->b;
+		ast_walk_expr(sp->cond, elide_seen_fn, &sb);
+		if (sb.seen || elide_mentions(&sb, v, i))
+			continue;	/* read before it is set */
+		for (j = i + 1; j < n && !other; j++)
+			other = sema_stmt_writes(v[j], sb.name);
+		if (other)
+			continue;
+		for (j = i + 1; j < n; j++)
+			ast_walk_stmt(v[j], elide_subst_fn, &sb);
+	}
+}
+
 void sema_elide(struct sema_ctx *c, struct sem_probe *sp)
 {
 	bool again = true;
+
+	elide_propagate(c, sp);
 
 	/* Each round can free more: argstr reads the argument locals. */
 	while (again) {

@@ -166,6 +166,7 @@ static char sl_target_type(struct sl_vars *v, const struct ast_expr *e)
 {
 	const struct tpf_event *ev = v->sp->event;
 	const struct tpf_field *f;
+	const struct rtparg_event *rt;
 	struct fetch out;
 	char err[256];
 
@@ -176,7 +177,12 @@ static char sl_target_type(struct sl_vars *v, const struct ast_expr *e)
 				    ev->dyn_return, &out, err, sizeof(err)) != 0 ? 0 :
 		       out.is_string ? 's' : 'l';
 	f = tpf_field(ev, e->str + 1);
-	return !f ? 0 : f->kind == TPF_INT ? 'l' : 's';
+	if (f)
+		return f->kind == TPF_INT ? 'l' : 's';
+	/* a tracepoint argument the record does not hold: a pointer or
+	   a number, as stap lists it (scheduler.wakeup's task:long) */
+	rt = rtparg_event(ev->system, ev->name);
+	return rt && !e->chain.n && rtparg_arg_type(v->c->arena, rt, e->str + 1) ? 'l' : 0;
 }
 
 static char sl_type(struct sl_vars *v, const struct ast_expr *e, unsigned depth)

@@ -116,6 +116,14 @@ static void vd_scan_stmt(struct vd_scan *sc, struct ast_stmt *s)
 		vd_scan_stmt(sc, s->body.v[i]);
 }
 
+bool sema_stmt_writes(struct ast_stmt *s, const char *name)
+{
+	struct vd_scan sc = { name, NULL, false, false, false };
+
+	vd_scan_stmt(&sc, s);
+	return sc.writes;
+}
+
 /* 'name = EXPR' as a statement of its own: its EXPR, else NULL. */
 static struct ast_expr *vd_plain_set(const struct ast_stmt *s, const char *name)
 {

@@ -114,13 +114,14 @@ end ktap-getppid 0 1
 end sh 0 1
 end sh 1 1"
 
-# process("PATH").begin/end: by the program's name; process(PID).end.
+# process("PATH").begin/end: by the program's name; process(PID).end (of
+# this shell, which outlives the run; stap refuses PIDs below 2).
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global b, e, t
 probe process("'"$GP"'").begin { b++ }
 probe process("/no/such/dir/ktap-getppid").end { e++ }
 probe process("/bin/sh").thread.begin { b += 100 }
 probe process($1).end { t++ }
-probe end { printf("%d %d %d\n", b, e, t) }' -c "sh -c '$GP 1; $GP -t 2 2; :'" 1
+probe end { printf("%d %d %d\n", b, e, t) }' -c "sh -c '$GP 1; $GP -t 2 2; :'" $$
 expect_text "process(\"PATH\").begin/end: the two execs of ktap-getppid under sh, none of sh's threads" \
 	"2 2 0"
 
@@ -166,6 +167,20 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe kernel.trace("timer:timer_start"
 	       @cast($timer, "struct timer_list")->function == $timer->function); exit() }' \
 	-c "sleep 2"
 expect_text "@cast(\$timer, \"timer_list\")->function of timer_start: the recorded function" "1"
+
+# The scheduler aliases' task pointers (task, prev_task, next_task, as
+# stap's tapset has them): task_execname() of one is the comm the record
+# holds; the address itself is an error at the script's read.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe scheduler.ctxswitch {
+	if (task_execname(prev_task) == "sleep" && prev_task_name == "sleep") {
+		printf("%s %d\n", task_execname(prev_task), task_execname(next_task) == next_task_name)
+		exit() } }' -c "sh -c 'sleep 0.1; sleep 0.1; sleep 0.1; sleep 0.1; sleep 0.1'"
+expect_text "scheduler.ctxswitch: task_execname(prev_task), task_execname(next_task) are the recorded comms" "sleep 1"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe scheduler.wakeup { println(task) }'
+sed 's/^[^:]*:[0-9]*:[0-9]*: //;q' "$TMP/err" >"$TMP/out"
+if [ "$rc" -eq 1 ]; then rc=0; fi
+expect_text "scheduler.wakeup: reading the task pointer itself says why, at the script's read" \
+	"error: \$p: sched:sched_wakeup records no field for it; reading tracepoint arguments needs tracepoint probe events (Linux 6.10+ with CONFIG_FPROBE_EVENTS), which this kernel does not have"
 
 # --- scheduler.cpu_off/cpu_on: both on one sched_switch record, cpu_off
 #     first whatever the script's order; cpu_on's context the task

@@ -150,8 +150,8 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -D MAXERRORS=1 range.stp
 sed 's| at /.*/tapset/| at tapset/|' "$TMP/err" >"$TMP/err.n"
 cat >"$TMP/want" <<'EOW'
 Tue Jan 19 03:14:07 2038
-ERROR: Time too far in the future to be converted near identifier 'error' at tapset/ctime.stp:18:3
-ERROR: Time too far in the past to be converted near identifier 'error' at tapset/ctime.stp:20:3
+ERROR: Time too far in the future to be converted near identifier 'error' at tapset/ctime.stp:22:3
+ERROR: Time too far in the past to be converted near identifier 'error' at tapset/ctime.stp:29:3
 WARNING: Number of errors: 2, skipped probes: 0
 EOW
 cat "$TMP/out" "$TMP/err.n" >"$TMP/got"
