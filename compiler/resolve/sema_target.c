@@ -501,6 +501,21 @@ void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e)
 }
 
 /* @defined(x) is decided now: 1 when x resolves. */
+static const struct btf *tg_cast_btf(struct sema_ctx *c, const struct fetch_site *uf,
+				     const struct ast_expr *e, char *err, size_t errlen);
+
+/* Does @e's kernel type have its member chain (no address needed)? */
+static bool tg_cast_type_defined(struct sema_ctx *c, const struct ast_expr *e)
+{
+	const struct btf *btf;
+	struct fetch f;
+	char err[256];
+
+	btf = tg_cast_btf(c, NULL, e, err, sizeof(err));
+	return btf && rbtf_cast_at(c->arena, &c->in->up->types, btf, "0", 0, "d", e->str,
+				   &e->chain, &f, err, sizeof(err)) == 0;
+}
+
 static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 {
 	const struct tpf_event *ev = tg_event(c);
@@ -532,6 +547,8 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 		c->report = report;
 	} else if (e->a->kind == AST_CAST && ev && sema_tparg_event(ev)) {
 		ok = sema_tparg_cast_defined(c, ev, e->a);
+	} else if (e->a->kind == AST_CAST && (!e->a->module || !strncmp(e->a->module, "kernel", 6))) {
+		ok = tg_cast_type_defined(c, e->a);	/* begin, timers: the type alone */
 	}
 	e->kind = AST_NUM;
 	e->num = ok;
