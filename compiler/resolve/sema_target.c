@@ -521,6 +521,8 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 	const struct tpf_event *ev = tg_event(c);
 	bool ok = true;
 
+	if (e->a->kind == AST_TARGET && ev && !ev->dyn_func)
+		tg_process_syscall_var(c, ev, e->a);	/* $arg1 of process.syscall */
 	if (e->a->kind == AST_TARGET && ev && ev->dyn_func && e->a->str[1] != '$') {
 		struct fetch f;
 		struct ast_chain plain = e->a->chain;
@@ -533,8 +535,14 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 	} else if (e->a->kind == AST_TARGET && ev && sema_tparg_applies(c, ev, e->a)) {
 		ok = sema_tparg_defined(c, ev, e->a);
 	} else if (e->a->kind == AST_TARGET) {
-		ok = ev && e->a->chain.n == 0 &&
-		     (tpf_field(ev, e->a->str + 1) || e->a->str[1] == '$');
+		const struct tpf_field *fl = ev ? tpf_field(ev, e->a->str + 1) : NULL;
+		const struct ast_chain *ch = &e->a->chain;
+
+		/* a field, an element of an array field ($args[N]), $$vars */
+		ok = ev && ((ch->n == 0 && (fl || e->a->str[1] == '$')) ||
+			    (ch->n == 1 && ch->v[0].is_index && fl && fl->nelem &&
+			     ch->v[0].index->kind == AST_NUM && ch->v[0].index->num >= 0 &&
+			     (uint64_t)ch->v[0].index->num < fl->nelem));
 	} else if (e->a->kind == AST_CAST && sema_current_in(c, e->a) < 0) {
 		ok = false;	/* reported */
 	} else if (e->a->kind == AST_CAST && ev && (ev->dyn_func || sema_current_reads(e->a))) {
