@@ -70,6 +70,19 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 				return -1;
 			}
 	}
+	/* .maxactive(N): the kretprobe instances, after .return only */
+	if (placed && sema_point_is(p, p->n - 1, "maxactive")) {
+		const struct ast_expr *n = p->comps[p->n - 1].arg;
+
+		if (!sema_point_is(p, p->n - 2, "return"))
+			diag_error(c->diag, p->span, "probe point '%s': .maxactive(N) follows "
+				   ".return only (it bounds a return probe's instances in flight)",
+				   sema_point_text(c, p));
+		else
+			diag_error(c->diag, n ? n->span : p->span, "probe point '%s': .maxactive(N) "
+				   "takes a number from 1 to 4096", sema_point_text(c, p));
+		return -1;
+	}
 	/* A hardware breakpoint: one line saying why. */
 	if (sema_point_is(p, 0, "kernel") && sema_point_is(p, 1, "data")) {
 		diag_error(c->diag, p->span, "kernel.data() probes are hardware watchpoints, "
