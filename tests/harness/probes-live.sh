@@ -168,6 +168,15 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe kernel.trace("timer:timer_start"
 	-c "sleep 2"
 expect_text "@cast(\$timer, \"timer_list\")->function of timer_start: the recorded function" "1"
 
+# p2_error DESC SCRIPT TEXT: ktap -p2 -e SCRIPT exits 1 and its first
+# message, without the FILE:LINE:COL: prefix, is TEXT.
+p2_error() {
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e "$2"
+	sed 's/^[^:]*:[0-9]*:[0-9]*: //;q' "$TMP/err" >"$TMP/out"
+	if [ "$rc" -eq 1 ]; then rc=0; fi
+	expect_text "$1" "$3"
+}
+
 # The scheduler aliases' task pointers (task, prev_task, next_task, as
 # stap's tapset has them): task_execname() of one is the comm the record
 # holds; the address itself is an error at the script's read.
@@ -176,10 +185,8 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe scheduler.ctxswitch {
 		printf("%s %d\n", task_execname(prev_task), task_execname(next_task) == next_task_name)
 		exit() } }' -c "sh -c 'sleep 0.1; sleep 0.1; sleep 0.1; sleep 0.1; sleep 0.1'"
 expect_text "scheduler.ctxswitch: task_execname(prev_task), task_execname(next_task) are the recorded comms" "sleep 1"
-run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe scheduler.wakeup { println(task) }'
-sed 's/^[^:]*:[0-9]*:[0-9]*: //;q' "$TMP/err" >"$TMP/out"
-if [ "$rc" -eq 1 ]; then rc=0; fi
-expect_text "scheduler.wakeup: reading the task pointer itself says why, at the script's read" \
+p2_error "scheduler.wakeup: reading the task pointer itself says why, at the script's read" \
+	'probe scheduler.wakeup { println(task) }' \
 	"error: \$p: sched:sched_wakeup records no field for it; reading tracepoint arguments needs tracepoint probe events (Linux 6.10+ with CONFIG_FPROBE_EVENTS), which this kernel does not have"
 
 # --- scheduler.cpu_off/cpu_on: both on one sched_switch record, cpu_off
@@ -203,10 +210,8 @@ probe end { printf("%d %d\n", bad, good > 10) }' \
 	-c "sh -c 'i=0; while [ \$i -lt 20 ]; do sleep 0.01; i=\$((i + 1)); done'"
 expect_text "scheduler.cpu_on: after cpu_off on each record, tid()/pid()/execname() of the task switched in" "0 1"
 
-run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe scheduler.cpu_on { println(task_prev) }'
-sed 's/^[^:]*:[0-9]*:[0-9]*: //;q' "$TMP/err" >"$TMP/out"
-if [ "$rc" -eq 1 ]; then rc=0; fi
-expect_text "scheduler.cpu_on's task_prev: an error saying what to use instead" \
+p2_error "scheduler.cpu_on's task_prev: an error saying what to use instead" \
+	'probe scheduler.cpu_on { println(task_prev) }' \
 	"error: scheduler.cpu_on: 'task_prev' is not available: a sched_switch record has no task_struct pointers: use \$prev_pid, \$prev_comm, \$prev_prio"
 
 # --- irq_handler.*, softirq.*: entry and exit pair up on each CPU over
