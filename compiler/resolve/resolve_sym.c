@@ -313,6 +313,21 @@ static int rsym_match_dwarf(struct arena *a, struct relf_file *u, const char *pa
 	return (int)n;
 }
 
+/*
+ * A wildcard in a program with debug information matches its DWARF
+ * functions only, as stap's: the C runtime's _start, _init,
+ * frame_dummy ... have symbols but no DWARF, and are not the program's.
+ */
+static int rsym_match_dwarf_names(struct arena *a, struct relf_file *u, const char *pattern,
+				  const char ***names)
+{
+	struct rsym_search s = { .a = a, .name = pattern };
+
+	rsym_search_cus(u->dw, &s);
+	*names = s.names;
+	return s.n ? (int)rsym_sort_unique(s.names, s.n) : 0;
+}
+
 int rsym_find_kernel_raw(const struct relf_files *f, struct arena *a, const char *module,
 			 const char *name, struct fetch_site *out, char *err, size_t errlen)
 {
@@ -348,6 +363,8 @@ int rsym_match(struct relf_files *f, struct arena *a, const char *path, const ch
 	}
 	if (path) {
 		u = relf_open(f, path, err, errlen);
+		if (u && u->dw && strpbrk(pattern, "*?["))
+			return rsym_match_dwarf_names(a, u, pattern, names);
 		return u ? (int)rsym_sort_unique(*names, relf_match(a, u->elf, pattern, names)) : -1;
 	}
 	n = rsym_match_ftrace(a, f->target->filter_functions, pattern, names);

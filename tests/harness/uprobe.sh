@@ -358,6 +358,16 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -l 'process("'"$T"'").function("ha*")'
 printf '%s\n' "process(\"$T\").function(\"handle\")" >"$TMP/want"
 check "-l: a wildcard expanded against the file's symbols"
 
+# A wildcard in a program with DWARF matches its DWARF functions, as
+# stap's: not the C runtime's _start, _init, frame_dummy ... (symbols
+# without debug information); a name without one still finds a symbol.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -l 'process("'"$T"'").function("*")'
+printf 'process("%s").function("%s")\n' "$T" fact "$T" handle "$T" main "$T" nap "$T" walk >"$TMP/want"
+check "-l: function(\"*\") of a -g program is its five DWARF functions"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -l 'process("'"$T"'").function("_start")'
+printf 'process("%s").function("_start")\n' "$T" >"$TMP/want"
+check "-l: function(\"_start\"), a symbol without DWARF, by its name"
+
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -v -p2 -e 'probe process("'"$T"'").function("handle") { }
 	probe process("'"$LIBC"'").function("srandom") { }'
 if grep -qx "Pass 2: process(\"$T\").function(\"handle\"): types from the DWARF of $T" "$TMP/err" &&
