@@ -263,7 +263,7 @@ static struct rt_value run_cb_field(struct rt_ctx *c, unsigned idx)
 	return run_field_value(c, r->fields[probe][idx], r->cur);
 }
 
-/* The non-common fields of event @ev, resolved once. */
+/* The non-common fields of event @ev, resolved once (see run_cb_parms). */
 static int run_parm_fields(struct run *r, unsigned ev)
 {
 	struct tep_event *te = rdr_event(r->rdr, ev);
@@ -280,7 +280,9 @@ static int run_parm_fields(struct run *r, unsigned ev)
 	for (f = te->format.fields, n = 0; f; f = f->next) {
 		const struct rdr_field *h = rdr_field(r->rdr, ev, f->name);
 
-		if (h)
+		/* a system call event's own number is no parameter of the
+		   call: stap's syscall probes' $$parms are the call's */
+		if (h && strcmp(f->name, "__syscall_nr") != 0)
 			r->parms[ev][n++] = (struct run_parm){ f->name, h };
 	}
 	r->nparms[ev] = n;

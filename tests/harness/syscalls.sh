@@ -56,6 +56,15 @@ sed 's/^[^:]*:[0-9]*:[0-9]*: //;q' "$TMP/err" >"$TMP/out"
 expect_text "... with a warning that user strings show as addresses here" \
 	"warning: variable 'filename' of syscall.openat: this kernel has no kprobes (kprobe_events), so strings at user addresses in system-call arguments show as the address (0x...), as stap shows an unreadable one"
 
+# $$parms: the call's parameters, not the syscalls event's own
+# __syscall_nr (ktap-syscalls' openat of FILE for writing, mode 0640).
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe syscall.openat {
+	if (pid() == target() && $mode) println($$parms) }' -c "$SC $TMP/file"
+sed 's/filename=0x[0-9a-f]*/filename=ADDR/' "$TMP/out" >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "syscall.openat \$\$parms: dfd, filename, flags, mode in hex, as stap's" \
+	"dfd=0xffffff9c filename=ADDR flags=0x80241 mode=0x1a0"
+
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe syscall.close.return, syscall.openat.return {
 	if (pid() == target() && retval < 0) printf("%s = %s\n", name, retstr) }' \
 	-c "$SC $TMP/file"
