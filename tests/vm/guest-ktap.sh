@@ -537,6 +537,16 @@ run -e 'probe kernel.function("vfs_read") {
 echo "1 20 dd 1 1" >$T/want
 expect "task_current() in a kprobe: its tgid, prio, comm and parent are dd's"
 
+#      task_rlimit(task, "NAME") picks one of the task's limits, all of
+#      which the kprobe fetches; is_sig_blocked() tests the blocked mask.
+run -e 'probe kernel.function("vfs_read") {
+	if (pid() == target()) { printf("%d %d %d %d\n", task_rlimit(task_current(), "RLIMIT_NOFILE"),
+	    task_rlimit_nofile(task_current()), task_rlimit(task_current(), "RLIMIT_NOPE"),
+	    is_sig_blocked(task_current(), 10)); exit() } }' \
+	-c "sh -c 'ulimit -n 77; exec dd if=/etc/hostname of=/dev/null bs=4 count=1'"
+echo "77 77 -1 0" >$T/want
+expect "task_rlimit(task_current(), \"RLIMIT_NOFILE\") of dd under ulimit -n 77, is_sig_blocked()"
+
 #      In a tracepoint probe, through an eprobe: sched_switch runs in the
 #      task switched out, so 'current' is $prev (any task's switch: one
 #      switching to ktap itself is not recorded, ktap's own filter).
