@@ -88,12 +88,13 @@ static int64_t rtp_stat_field(int tid, unsigned k)
 	return p ? strtoll(p + 1, NULL, 10) : 0;
 }
 
-/* utime (14) or stime (15) of thread @tid in nanoseconds. */
-static int64_t rtp_cputime(int tid, bool sys)
+/* A field of /proc/@tid/stat in clock ticks, in nanoseconds: utime
+   (14), stime (15), starttime (22: since boot, stap's start_boottime). */
+static int64_t rtp_ticks_ns(int tid, unsigned k)
 {
 	long hz = sysconf(_SC_CLK_TCK);
 
-	return rtp_stat_field(tid, sys ? 15 : 14) * (1000000000 / (hz > 0 ? hz : 100));
+	return rtp_stat_field(tid, k) * (1000000000 / (hz > 0 ? hz : 100));
 }
 
 enum rtp_mem { RTP_SIZE, RTP_RSS, RTP_SHR, RTP_TXT, RTP_DATA };
@@ -343,8 +344,9 @@ enum rt_status rt_procfs_builtin(struct rt_ctx *c, unsigned id, struct rt_value 
 		return rtp_system_builtin(c, id, a, p, ret);
 	switch (id) {
 	case RTP_CMDLINE_STR: *ret = rtp_cmdline(c, p->tgid); break;
-	case RTP_TASK_UTIME: case RTP_TASK_UTIME_TID: *ret = rt_long(rtp_cputime(tid, false)); break;
-	case RTP_TASK_STIME: case RTP_TASK_STIME_TID: *ret = rt_long(rtp_cputime(tid, true)); break;
+	case RTP_TASK_UTIME: case RTP_TASK_UTIME_TID: *ret = rt_long(rtp_ticks_ns(tid, 14)); break;
+	case RTP_TASK_STIME: case RTP_TASK_STIME_TID: *ret = rt_long(rtp_ticks_ns(tid, 15)); break;
+	case RTP_TASK_START_TIME: *ret = rt_long(rtp_ticks_ns(tid, 22)); break;
 	case RTP_PROC_MEM_SIZE: case RTP_PROC_MEM_SIZE_PID: *ret = rt_long(rtp_mem(pid, RTP_SIZE)); break;
 	case RTP_PROC_MEM_RSS: case RTP_PROC_MEM_RSS_PID: *ret = rt_long(rtp_mem(pid, RTP_RSS)); break;
 	case RTP_PROC_MEM_SHR: case RTP_PROC_MEM_SHR_PID: *ret = rt_long(rtp_mem(pid, RTP_SHR)); break;

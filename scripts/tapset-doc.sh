@@ -78,7 +78,8 @@ How ktap's tapset differs from SystemTap's, in general:
   read /proc when ktap's handler runs, which is after the event
   (runtime/rt_procfs.c): `cmdline_str()` (/proc/PID/cmdline),
   `task_utime()`/`task_stime()` (/proc/TID/stat, nanoseconds in steps
-  of 10 ms), `proc_mem_*()` (/proc/PID/statm; `proc_mem_shr()` is
+  of 10 ms), `task_start_time(tid)` (its starttime there: nanoseconds
+  since boot in steps of 10 ms, 0 for a thread that is gone), `proc_mem_*()` (/proc/PID/statm; `proc_mem_shr()` is
   RssFile of /proc/PID/status, stap's file pages), `proc_mem_string()`,
   `bytes_to_string()`, `pages_to_string()` and `mem_page_size()` as
   stap writes them.  A process that is gone by then gives "" or 0,

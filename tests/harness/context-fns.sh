@@ -80,18 +80,20 @@ sleep 0.2
 read -r size rss _ txt _ data _ <"/proc/$spid/statm"
 shr=$(awk -v p="$(getconf PAGESIZE)" '/^RssFile:/ { print $2 * 1024 / p }' "/proc/$spid/status")
 utime=$(awk '{ sub(/.*\) /, ""); print $12 * 10000000, $13 * 10000000 }' "/proc/$spid/stat")
+start=$(awk '{ sub(/.*\) /, ""); print $20 "0000000" }' "/proc/$spid/stat")
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "probe begin {
 	printf(\"%d %d %d %d %d\\n\", proc_mem_size($spid), proc_mem_rss_pid($spid),
 	       proc_mem_shr($spid), proc_mem_txt_pid($spid), proc_mem_data($spid))
 	printf(\"%d %d %d\\n\", task_utime($spid), task_stime_tid($spid), mem_page_size())
 	println(proc_mem_size(999999999), cmdline_str() != \"\")
+	println(task_start_time($spid), \" \", task_start_time(999999999))
 	exit()
 }"
 kill "$spid" 2>/dev/null
 wait "$spid" 2>/dev/null
-printf '%s %s %s %s %s\n%s %s\n01\n' "$size" "$rss" "$shr" "$txt" "$data" "$utime" \
-	"$(getconf PAGESIZE)" >"$TMP/want"
-expect_same "proc_mem_*(pid), task_utime/stime(tid) of a sleep, as its /proc files say" \
+printf '%s %s %s %s %s\n%s %s\n01\n%s 0\n' "$size" "$rss" "$shr" "$txt" "$data" "$utime" \
+	"$(getconf PAGESIZE)" "$start" >"$TMP/want"
+expect_same "proc_mem_*(pid), task_utime/stime(tid), task_start_time(tid) of a sleep, as its /proc files say" \
 	"$TMP/want" "$TMP/out"
 
 # 5. tz_ctime() in a POSIX time zone (no tzdata needed).
