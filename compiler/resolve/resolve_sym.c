@@ -289,9 +289,10 @@ static int rsym_match_ftrace(struct arena *a, const char *list, const char *patt
 }
 
 /*
- * "NAME@FILE" with globs: every function of @u's DWARF whose name
- * matches NAME, declared in a file matching FILE, as "NAME@FILE" again
- * (FILE keeps a static function apart from its namesakes elsewhere).
+ * "NAME@FILE" or "NAME" with globs: every function of @u's DWARF whose
+ * name matches NAME, declared in a file matching FILE, as "NAME@FILE"
+ * again (FILE keeps a static function apart from its namesakes
+ * elsewhere), or as "NAME".
  */
 static int rsym_match_dwarf(struct arena *a, struct relf_file *u, const char *pattern,
 			  const char ***names, char *err, size_t errlen)
@@ -307,25 +308,10 @@ static int rsym_match_dwarf(struct arena *a, struct relf_file *u, const char *pa
 	}
 	rsym_search_cus(u->dw, &s);
 	n = s.n ? rsym_sort_unique(s.names, s.n) : 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && s.file; i++)
 		s.names[i] = arena_printf(a, "%s@%s", s.names[i], s.file);
 	*names = s.names;
 	return (int)n;
-}
-
-/*
- * A wildcard in a program with debug information matches its DWARF
- * functions only, as stap's: the C runtime's _start, _init,
- * frame_dummy ... have symbols but no DWARF, and are not the program's.
- */
-static int rsym_match_dwarf_names(struct arena *a, struct relf_file *u, const char *pattern,
-				  const char ***names)
-{
-	struct rsym_search s = { .a = a, .name = pattern };
-
-	rsym_search_cus(u->dw, &s);
-	*names = s.names;
-	return s.n ? (int)rsym_sort_unique(s.names, s.n) : 0;
 }
 
 int rsym_find_kernel_raw(const struct relf_files *f, struct arena *a, const char *module,
@@ -363,8 +349,11 @@ int rsym_match(struct relf_files *f, struct arena *a, const char *path, const ch
 	}
 	if (path) {
 		u = relf_open(f, path, err, errlen);
+		/* A wildcard in a program with debug information matches
+		   its DWARF functions, as stap's: the C runtime's _start,
+		   _init ... have symbols but no DWARF, and are not its own. */
 		if (u && u->dw && strpbrk(pattern, "*?["))
-			return rsym_match_dwarf_names(a, u, pattern, names);
+			return rsym_match_dwarf(a, u, pattern, names, err, errlen);
 		return u ? (int)rsym_sort_unique(*names, relf_match(a, u->elf, pattern, names)) : -1;
 	}
 	n = rsym_match_ftrace(a, f->target->filter_functions, pattern, names);

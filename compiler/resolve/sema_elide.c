@@ -226,23 +226,6 @@ static bool elide_stmt(struct sema_ctx *c, const struct elide_reads *r,
 
 /* ---- an alias's "task = $p" ---- */
 
-/* The statements of @s in the order they run, blocks flattened. */
-static void elide_flatten(struct sema_ctx *c, struct ast_stmt *s, struct ast_stmt ***v,
-			  unsigned *n, size_t *cap)
-{
-	unsigned i;
-
-	if (s && s->kind == AST_S_BLOCK) {
-		for (i = 0; i < s->body.n; i++)
-			elide_flatten(c, s->body.v[i], v, n, cap);
-		return;
-	}
-	if (!s)
-		return;
-	*v = arena_grow(c->arena, *v, *n, cap, sizeof(**v));
-	(*v)[(*n)++] = s;
-}
-
 /* Reads of the local being replaced, and what replaces them. */
 struct elide_subst {
 	struct sema_ctx *c;
@@ -294,11 +277,9 @@ static bool elide_mentions(struct elide_subst *sb, struct ast_stmt **v, unsigned
  */
 static void elide_propagate(struct sema_ctx *c, struct sem_probe *sp)
 {
-	struct ast_stmt **v = NULL;
-	size_t cap = 0;
-	unsigned n = 0, i, j;
+	struct ast_stmt **v;
+	unsigned n = sema_stmt_flatten(c->arena, sp->body, &v), i, j;
 
-	elide_flatten(c, sp->body, &v, &n, &cap);
 	for (i = 0; i < n; i++) {
 		struct ast_expr *e = v[i]->e;
 		struct elide_subst sb = { c, NULL, NULL, false };

@@ -122,6 +122,8 @@ struct sem_sym *sema_global(struct sema_ctx *c, const char *name);
  * read through the variable can be fetched at the probe; else NULL.
  */
 struct ast_expr *sema_var_def(struct sema_ctx *c, const struct ast_expr *use);
+/* The statements of @s in the order they run, blocks flattened, in *@v. */
+unsigned sema_stmt_flatten(struct arena *a, struct ast_stmt *s, struct ast_stmt ***v);
 /* Does @s assign, increment, delete or loop over the variable @name? */
 bool sema_stmt_writes(struct ast_stmt *s, const char *name);
 /* The closest known name to @name, for "did you mean" (or NULL). */

@@ -633,8 +633,6 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 	return n || st->optional ? 1 : -1;
 }
 
-
-
 /*
  * process("GLOB")...: a process path with wildcards (*, ?, [...]), as
  * stap's examples write the C library's, is every ELF file it matches,

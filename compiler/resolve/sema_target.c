@@ -500,7 +500,6 @@ void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e)
 	c->changed = true;
 }
 
-/* @defined(x) is decided now: 1 when x resolves. */
 static const struct btf *tg_cast_btf(struct sema_ctx *c, const struct fetch_site *uf,
 				     const struct ast_expr *e, char *err, size_t errlen);
 
@@ -516,6 +515,7 @@ static bool tg_cast_type_defined(struct sema_ctx *c, const struct ast_expr *e)
 				   &e->chain, &f, err, sizeof(err)) == 0;
 }
 
+/* @defined(x) is decided now: 1 when x resolves. */
 static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 {
 	const struct tpf_event *ev = tg_event(c);

@@ -116,6 +116,15 @@ static void vd_scan_stmt(struct vd_scan *sc, struct ast_stmt *s)
 		vd_scan_stmt(sc, s->body.v[i]);
 }
 
+unsigned sema_stmt_flatten(struct arena *a, struct ast_stmt *s, struct ast_stmt ***v)
+{
+	struct vd_seq q = { .arena = a };
+
+	vd_flatten(&q, s);
+	*v = q.v;
+	return q.n;
+}
+
 bool sema_stmt_writes(struct ast_stmt *s, const char *name)
 {
 	struct vd_scan sc = { name, NULL, false, false, false };
