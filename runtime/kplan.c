@@ -65,13 +65,13 @@ static char *kp_printf(const char *fmt, ...)
 
 const char *kp_dyn_file(const struct kp_dynevent *d)
 {
-	if (d->kind == KP_EPROBE)	/* eprobes have no file of their own */
+	if (d->kind == KP_EPROBE || d->kind == KP_TPROBE)	/* no file of their own */
 		return "dynamic_events";
 	return d->kind == KP_UPROBE || d->kind == KP_URETPROBE ? "uprobe_events" :
 								 "kprobe_events";
 }
 
-/* "p:G/N TARGET a=FETCH:TYPE ...", "r64:G/N ...". */
+/* "p:G/N TARGET a=FETCH:TYPE ...", "r64:G/N ...", "e:...", "t:...". */
 static char *kp_dyn_line(const struct kp_dynevent *d)
 {
 	struct kp_buf b;
@@ -80,7 +80,7 @@ static char *kp_dyn_line(const struct kp_dynevent *d)
 
 	if (kp_open(&b) != 0)
 		return NULL;
-	fputc(d->kind == KP_EPROBE ? 'e' : ret ? 'r' : 'p', b.f);
+	fputc(d->kind == KP_EPROBE ? 'e' : d->kind == KP_TPROBE ? 't' : ret ? 'r' : 'p', b.f);
 	if (d->kind == KP_KRETPROBE && d->maxactive)
 		fprintf(b.f, "%u", d->maxactive);
 	fprintf(b.f, ":%s/%s %s", d->group, d->name, d->target);

@@ -36,8 +36,10 @@
 /* ---- dynamic events (kprobe_events, uprobe_events) ---- */
 
 /* KP_EPROBE: an event probe (e:, Linux 5.15+) on a tracepoint, whose fetch
-   arguments read its record's fields ($name) and memory through them */
-enum kp_probe { KP_KPROBE, KP_KRETPROBE, KP_UPROBE, KP_URETPROBE, KP_EPROBE };
+   arguments read its record's fields ($name) and memory through them;
+   KP_TPROBE: a tracepoint probe event (t:, Linux 6.10+, fprobe events),
+   whose fetch arguments read the tracepoint's arguments ($argN) */
+enum kp_probe { KP_KPROBE, KP_KRETPROBE, KP_UPROBE, KP_URETPROBE, KP_EPROBE, KP_TPROBE };
 
 /*
  * One fetch argument: NAME=FETCH[:TYPE].  @fetch is the location
@@ -53,7 +55,8 @@ struct kp_dynevent {
 	enum kp_probe kind;
 	const char *group, *name;	/* "ktap_$PID", "do_sys_open_3" */
 	/* what is probed: "SYM", "MOD:SYM", "SYM+0xOFF" (kprobes),
-	   "PATH:0xOFF" (uprobes), "SYSTEM.EVENT" (eprobes) */
+	   "PATH:0xOFF" (uprobes), "SYSTEM.EVENT" (eprobes), "EVENT"
+	   (tprobes: the tracepoint's name) */
 	const char *target;
 	unsigned maxactive;	/* kretprobe instances ("rN:"); 0: kernel default */
 	/* uprobes: the file offset of a reference counter (an SDT marker's

@@ -33,9 +33,11 @@ static void lw_dyn_define(struct lw_ctx *c, const struct tpf_event *ev)
 	d->args = ev->nfields ? arena_alloc(c->arena, ev->nfields * sizeof(*d->args)) : NULL;
 	d->nargs = 0;
 	d->acap = ev->nfields;
-	/* (an eprobe's record has the common fields already: no fetch) */
+	/* (an eprobe's record has the common fields already: no fetch; of
+	   the tracepoint's fields its eprobe or tprobe copies, the ones the
+	   script reads: every fetch costs each hit, and a string a copy) */
 	for (i = 0; i < ev->nfields; i++)
-		if (ev->fields[i].fetch)
+		if (ev->fields[i].fetch && (!ev->dyn_tp || ev->all_used || ev->fields[i].used))
 			d->args[d->nargs++] = lower_fetch_arg(c->arena, ev->fields[i].name,
 							      ev->fields[i].fetch);
 	lower_kplan_add(c->arena, c->ir, &(struct kp_obj){ .kind = KP_DYNEVENT, .u.dyn = d });

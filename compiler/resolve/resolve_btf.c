@@ -393,6 +393,23 @@ int rbtf_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char
 	return rbtf_walk(a, btf, &l, chain, out, err, errlen);
 }
 
+int rbtf_tp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *var,
+		  const struct ast_chain *chain, struct fetch *out, char *err, size_t errlen)
+{
+	struct rbtf_loc l;
+	unsigned pos;
+
+	memset(&l, 0, sizeof(l));
+	l.name = arena_strdup(a, var + 1);
+	l.shown = var;
+	if (rbtf_param(btf, proto, var + 1, &pos, &l.type) != 0 || pos == 0) {
+		snprintf(err, errlen, "the tracepoint has no argument '%s'", var + 1);
+		return -1;
+	}
+	l.expr = arena_printf(a, "$arg%u", pos);
+	return rbtf_walk(a, btf, &l, chain, out, err, errlen);
+}
+
 /* A struct, union or typedef named @type ("struct x", "x"), peeled; -1 when none. */
 static int32_t rbtf_named_type(const struct btf *btf, const char *type)
 {

@@ -30,6 +30,15 @@ int rbtf_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char
 	     const char *var, const struct ast_chain *chain, bool ret,
 	     struct fetch *out, char *err, size_t errlen);
 
+/*
+ * Argument @var ("$prev") of a tracepoint whose probe function (its
+ * stub, "__bpf_trace_CLASS") has prototype @proto, then @chain, as a
+ * tracepoint probe event's fetch: "+2416($arg2):s32" (the stub's first
+ * parameter, __data, is not an argument: $arg1 is the next one).
+ */
+int rbtf_tp_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char *var,
+		  const struct ast_chain *chain, struct fetch *out, char *err, size_t errlen);
+
 /* @cast(VALUE, "struct T")->chain on BTF (see rdwarf_cast). */
 int rbtf_cast(struct arena *a, const struct btf *btf, const char *value, const char *name,
 	    const char *type, const struct ast_chain *chain, struct fetch *out,

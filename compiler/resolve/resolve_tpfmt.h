@@ -41,6 +41,9 @@ struct tpf_field {
 	   and the next @percpu - 1 fields are the other CPUs' copies; the
 	   record's CPU picks one (so, like an element, never the kernel's). */
 	unsigned percpu;
+	/* Pass 2 resolved a read of it: ktap's eprobe or tprobe on a
+	   tracepoint fetches only such fields of the tracepoint's. */
+	bool used;
 };
 
 struct tpf_event {
@@ -58,7 +61,8 @@ struct tpf_event {
 	const void *dyn_func;
 	bool dyn_return;
 	struct tpf_event *dyn_entry;	/* .return with @entry: its entry probe */
-	const struct tpf_event *dyn_tp;	/* an eprobe (KP_EPROBE): its tracepoint */
+	const struct tpf_event *dyn_tp;	/* an eprobe or tprobe: its tracepoint */
+	bool all_used;		/* $$vars or $$parms reads every field */
 	size_t fcap;
 };
 

@@ -131,7 +131,7 @@ static const char *cur_unreadable(struct sema_ctx *c)
 	if (site)
 		return site->kernel ? NULL : "a process() probe's uprobe reads user memory, "
 					     "not the kernel's";
-	if (ev->dyn && ev->dyn->kind != KP_EPROBE)
+	if (ev->dyn && !sema_point_on_tp(ev))
 		return "a kernel statement probe reads registers only";
 	if (c->entry)
 		return "@entry() of a tracepoint pair is read from the entry's record";

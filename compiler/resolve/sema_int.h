@@ -7,6 +7,7 @@
 
 #include "sema.h"
 #include "kplan.h"
+#include "resolve_tpfmt.h"
 #include "target.h"
 
 struct fetch;
@@ -163,13 +164,18 @@ struct sem_probe *sema_new_probe(struct sema_ctx *c);
 /* A point ktap refuses (sema_refused_point.c): its error reported, -1;
    0 when @p is none of them. */
 int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p);
-/* Fetch @f as a field of dynamic event @ev (sema_point.c): its index. */
 /* process.function("NAME") and the like without a path: @p with the
    target's executable (-c, -x); @p for others; NULL after an error. */
 const struct ast_ppoint *sema_point_target_exe(struct sema_ctx *c, const struct ast_ppoint *p);
+/* Fetch @f as a field of dynamic event @ev (sema_point.c): its index. */
 int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f);
-/* The tracepoint @ev reads: @ev, or the one its eprobe is on. */
+/* The tracepoint @ev reads: @ev, or the one its eprobe or tprobe is on. */
 const struct tpf_event *sema_point_tracepoint(const struct tpf_event *ev);
+/* Is @ev ktap's eprobe or tprobe on a tracepoint (its dyn_tp)? */
+static inline bool sema_point_on_tp(const struct tpf_event *ev)
+{
+	return ev && ev->dyn && (ev->dyn->kind == KP_EPROBE || ev->dyn->kind == KP_TPROBE);
+}
 /* sema_glob.c: wildcards in component names ('*', '?', [..] within a
    component, '**' across), against alias names and built-in points. */
 bool sema_glob_has(const struct ast_ppoint *p);

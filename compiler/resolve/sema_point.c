@@ -90,8 +90,10 @@ static int sp_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct f
 	unsigned i, same = 0;
 
 	for (i = 0; i < ev->nfields; i++) {
-		if (ev->fields[i].fetch && !strcmp(ev->fields[i].fetch, f->arg))
+		if (ev->fields[i].fetch && !strcmp(ev->fields[i].fetch, f->arg)) {
+			ev->fields[i].used = true;
 			return (int)i;
+		}
 		if (!strncmp(ev->fields[i].name, name, strlen(name)))
 			same++;
 	}
@@ -102,6 +104,7 @@ static int sp_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct f
 	/* Field names must differ: "p_len", "p_len_1", ... */
 	nf->name = same ? arena_printf(c->arena, "%s_%u", name, same) : name;
 	nf->fetch = f->arg;
+	nf->used = true;
 	nf->kind = f->is_string ? TPF_DATALOC_STR : TPF_INT;
 	nf->size = 8;
 	nf->is_signed = true;
@@ -132,7 +135,7 @@ int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct 
 
 const struct tpf_event *sema_point_tracepoint(const struct tpf_event *ev)
 {
-	return ev && ev->dyn && ev->dyn->kind == KP_EPROBE ? ev->dyn_tp : ev;
+	return sema_point_on_tp(ev) ? ev->dyn_tp : ev;
 }
 
 /*

@@ -413,7 +413,7 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (ev->dyn_func)
 		return tg_dyn_target(c, e, (struct tpf_event *)ev);
-	if (ev->dyn && ev->dyn->kind != KP_EPROBE) {
+	if (ev->dyn && !sema_point_on_tp(ev)) {
 		sema_err(c, e->span, "target variable '%s' is not available in a kernel "
 		       "statement probe: registers only hold the parameters at a function's "
 		       "entry (use kernel.function())", e->str);
@@ -422,6 +422,7 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 	if (!strcmp(e->str, "$$parms") || !strcmp(e->str, "$$vars") ||
 	    !strcmp(e->str, "$$locals")) {
 		e->ref = -1;
+		((struct tpf_event *)ev)->all_used = true;
 		return SEM_STRING;
 	}
 	if (!strcmp(e->str, "$$system") || !strcmp(e->str, "$$name")) {
@@ -439,17 +440,23 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 	if (f && f->nelem && e->chain.n == 1 && e->chain.v[0].is_index && !e->chain.pretty)
 		return tg_element(c, (struct tpf_event *)ev, f, e);
 	if (!f || f->kind == TPF_OTHER || e->str[1] == '$') {
+		const struct tpf_event *tp = sema_point_tracepoint(ev);
 		const char *hint = f ? NULL : sema_suggest_field(ev, e->str + 1);
 		const char *args = hint || f ? NULL : sema_tparg_arg_list(c, ev);
+		/* a field of the tracepoint's that its tprobe's record lacks */
+		const char *why = f && tp != ev && tpf_field(tp, f->name) &&
+			tpf_field(tp, f->name)->kind != TPF_OTHER ?
+			" in this probe: it reads tracepoint arguments through a tracepoint probe "
+			"event, whose record holds only the fields that copy an argument" : "";
 
 		if (args)	/* stap's variables there, which may be what was meant */
 			sema_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
-				 ev->system, ev->name, e->str + 1, "; its arguments are ", args,
+				 tp->system, tp->name, e->str + 1, "; its arguments are ", args,
 				 " (doc/probes.md: the ones a field holds can be read)");
 		else
 			sema_err(c, e->span, "tracepoint %s:%s has no usable field '%s'%s%s%s",
-				 ev->system, ev->name, e->str + 1, hint ? "; did you mean '$" : "",
-				 hint ? hint : "", hint ? "'?" : "");
+				 tp->system, tp->name, e->str + 1, why, hint ? "; did you mean '$" : "",
+				 hint ? arena_printf(c->arena, "%s'?", hint) : "");
 		return SEM_UNKNOWN;
 	}
 	if (e->chain.n) {
@@ -459,6 +466,7 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 		return SEM_UNKNOWN;
 	}
 	e->ref = (int)(f - ev->fields);
+	((struct tpf_event *)ev)->fields[e->ref].used = true;
 	return f->kind == TPF_INT && !e->chain.pretty ? SEM_LONG : SEM_STRING;
 }
 

@@ -147,9 +147,10 @@ static enum sem_type tpa_unrecorded(struct sema_ctx *c, const struct tpf_event *
 
 	sema_err(c, tpa_at(c, e), "%s%s: %s:%s records no field for it; reading tracepoint "
 		 "arguments needs tracepoint probe events (Linux 6.10+ with "
-		 "CONFIG_FPROBE_EVENTS), which %s", written, tpa_via(c), tpa_tp(ev)->system,
+		 "CONFIG_FPROBE_EVENTS)%s", written, tpa_via(c), tpa_tp(ev)->system,
 		 tpa_tp(ev)->name,
-		 tprobes ? "ktap does not use yet" : "this kernel does not have");
+		 tprobes ? " and the kernel's BTF (CONFIG_DEBUG_INFO_BTF), which this kernel "
+			   "does not have" : ", which this kernel does not have");
 	return SEM_UNKNOWN;
 }
 
@@ -251,7 +252,7 @@ static struct tpf_event *tpa_eprobe_event(struct sema_ctx *c, struct sem_probe *
 	unsigned i;
 	char *name;
 
-	if (tp->dyn && tp->dyn->kind == KP_EPROBE)
+	if (sema_point_on_tp(tp))	/* its eprobe, or a tprobe, which reads as much */
 		return pr->event;
 	ep = arena_alloc(c->arena, sizeof(*ep));
 	memset(ep, 0, sizeof(*ep));
@@ -297,6 +298,156 @@ static const char *tpa_arg_name(struct sema_ctx *c, const char *path)
 	}
 	*w = 0;
 	return s;
+}
+
+/* @path ("prev->pid") as target $prev->pid: @var "$prev" and @chain; -1
+   for what is not a member chain. */
+static int tpa_parse_path(struct sema_ctx *c, const char *path, const char **var,
+			  struct ast_chain *chain)
+{
+	const char *p = path, *end;
+
+	memset(chain, 0, sizeof(*chain));
+	end = strstr(p, "->");
+	*var = arena_printf(c->arena, "$%.*s", (int)(end ? end - p : (ptrdiff_t)strlen(p)), p);
+	while (end) {
+		p = end + 2;
+		end = strstr(p, "->");
+		chain->v = arena_grow(c->arena, chain->v, chain->n, &chain->cap, sizeof(*chain->v));
+		memset(&chain->v[chain->n], 0, sizeof(chain->v[0]));
+		chain->v[chain->n++].name = arena_strndup(c->arena, p, end ? (size_t)(end - p) :
+								       strlen(p));
+	}
+	return strpbrk(path, ".[(*& ") ? -1 : 0;
+}
+
+/*
+ * The fetch of the tracepoint probe event that reads what record field
+ * @name holds (prev_pid: +OFF($arg2):s32, from prev->pid), or NULL when
+ * the field is neither a copy of an argument expression nor an argument.
+ */
+static const char *tpa_copy_fetch(struct sema_ctx *c, const struct rtparg_event *te,
+				  struct tpa_btf b, const char *name)
+{
+	const char **exprs, **fields, *var;
+	unsigned i, n = rtparg_maps(c->arena, te, &exprs, &fields);
+	struct ast_chain chain;
+	struct fetch f;
+	char err[256];
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(fields[i], name))
+			break;
+	/* else an argument of the field's name, which $name reads in stap
+	   (sched_switch's prev_state, which the record has as a state letter's bits) */
+	if (tpa_parse_path(c, i < n ? exprs[i] : name, &var, &chain) != 0 ||
+	    rbtf_tp_fetch(c->arena, b.btf, b.proto, var, &chain, &f, err, sizeof(err)) != 0)
+		return NULL;
+	return f.arg;
+}
+
+/* Does ktap read @te's arguments with a tracepoint probe event here? */
+static bool tpa_can_tprobe(struct sema_ctx *c, const struct rtparg_event *te)
+{
+	return te && target_has(c->in->target, TGT_TPROBES) && tpa_btf(c, te).btf;
+}
+
+/* Another probe's tprobe on @tp's tracepoint, or NULL. */
+static struct tpf_event *tpa_shared_tprobe(struct sema_ctx *c, const struct tpf_event *tp)
+{
+	unsigned i;
+
+	for (i = 0; i < c->prog->nprobes; i++) {
+		struct tpf_event *ev = c->prog->probes[i]->event;
+
+		if (ev && ev->dyn && ev->dyn->kind == KP_TPROBE &&
+		    !strcmp(ev->dyn_tp->system, tp->system) && !strcmp(ev->dyn_tp->name, tp->name))
+			return ev;
+	}
+	return NULL;
+}
+
+/*
+ * The probe's event as ktap's tracepoint probe event (t:, Linux 6.10+)
+ * on its tracepoint, which reads the tracepoint's arguments: a record
+ * with the tracepoint's fields under their own names and in their order
+ * (what is typed already stays valid) where they copy an argument
+ * expression, read from the argument (prev_pid from prev->pid); fields
+ * the tracepoint computes (prev_state) are not in it.  The kernel takes
+ * one tracepoint probe event per tracepoint (6.12: a second is
+ * "File exists"), so the script's probes on one tracepoint share it.
+ * NULL when the probe reads an eprobe already.
+ */
+static struct tpf_event *tpa_tprobe_event(struct sema_ctx *c, struct sem_probe *pr,
+					  const struct rtparg_event *te, struct tpa_btf b)
+{
+	const struct tpf_event *tp = pr->event;
+	struct tpf_event *ev;
+	unsigned i;
+
+	if (tp->dyn)
+		return tp->dyn->kind == KP_TPROBE ? pr->event : NULL;
+	ev = tpa_shared_tprobe(c, tp);
+	if (!ev) {
+		ev = arena_alloc(c->arena, sizeof(*ev));
+		memset(ev, 0, sizeof(*ev));
+		ev->system = "ktap_$PID";
+		ev->name = arena_printf(c->arena, "%.40s_t", tp->name);
+		sema_point_ident((char *)ev->name);
+		ev->fields = arena_alloc(c->arena, (tp->nfields + 1) * sizeof(*ev->fields));
+		ev->nfields = tp->nfields;
+		ev->fcap = tp->nfields + 1;
+		for (i = 0; i < tp->nfields; i++) {
+			struct tpf_field *f = &ev->fields[i];
+
+			*f = tp->fields[i];
+			if (f->common)
+				continue;
+			f->fetch = tpa_copy_fetch(c, te, b, f->name);
+			if (!f->fetch)		/* not in the record */
+				f->kind = TPF_OTHER, f->nelem = 0;
+			else if (f->kind == TPF_CHARS)
+				f->kind = TPF_DATALOC_STR;
+		}
+		ev->dyn = sema_point_dynevent(c, ev, KP_TPROBE, tp->name,
+					      sema_point_origin(c, pr->point));
+		ev->dyn_tp = tp;
+	}
+	pr->event = ev;
+	c->changed = true;
+	return ev;
+}
+
+/*
+ * @e ($arg->chain, $arg) that the record does not hold, read by a
+ * tracepoint probe event from the argument itself, with the kernel's
+ * BTF (the caller checked that the kernel has both).  Its field, or NULL
+ * after reporting.
+ */
+static const struct tpf_field *tpa_tprobe(struct sema_ctx *c, const struct tpf_event *ev,
+					  const struct rtparg_event *te, const struct ast_expr *e)
+{
+	struct sem_probe *pr = c->func ? c->func->site : c->probe;
+	struct tpa_btf b = tpa_btf(c, te);
+	struct tpf_event *tev;
+	struct fetch f;
+	char err[512];
+	int k;
+
+	if (rbtf_tp_fetch(c->arena, b.btf, b.proto, e->str, &e->chain, &f, err, sizeof(err)) != 0) {
+		sema_err(c, tpa_at(c, e), "%s%s: %s", sema_spec_text(c->arena, e), tpa_via(c), err);
+		return NULL;
+	}
+	if (!(tev = tpa_tprobe_event(c, pr, te, b))) {
+		sema_err(c, tpa_at(c, e), "%s%s: %s:%s records no field for it, and this probe "
+			 "reads memory through an event probe on the tracepoint already; ktap "
+			 "reads a probe's values with one kernel event", sema_spec_text(c->arena, e),
+			 tpa_via(c), tpa_tp(ev)->system, tpa_tp(ev)->name);
+		return NULL;
+	}
+	f.name = tpa_arg_name(c, tpa_path(c, e));
+	k = sema_point_dyn_field(c, tev, &f);	/* may move tev->fields */
+	return &tev->fields[k];
 }
 
 /*
@@ -359,6 +510,8 @@ static const struct tpf_field *tpa_resolve(struct sema_ctx *c, const struct tpf_
 	if (tpa_check_members(c, te, e, written) != 0)
 		return NULL;
 	f = path ? tpa_field(ev, te, path, tpa_size(c, te, e)) : NULL;
+	if (!f && tpa_can_tprobe(c, te) && (c->func ? c->func->site : c->probe) && !c->entry)
+		return tpa_tprobe(c, ev, te, e);
 	if (!f)
 		f = tpa_eprobe(c, ev, te, e, &no_eprobes);
 	if (!f && no_eprobes)
@@ -390,12 +543,16 @@ static enum sem_type tpa_become(struct sema_ctx *c, struct ast_expr *e, const st
 enum sem_type sema_tparg_fetched(struct sema_ctx *c, struct ast_expr *e, const struct fetch *f)
 {
 	struct sem_probe *pr = c->func ? c->func->site : c->probe;
+	const struct rtparg_event *te;
 	struct tpf_event *ep;
 	int k;
 
 	if (!pr)	/* sema_current_address() let no such call through */
 		return SEM_UNKNOWN;
-	ep = tpa_eprobe_event(c, pr);
+	te = sema_tparg_event(pr->event);
+	ep = tpa_can_tprobe(c, te) ? tpa_tprobe_event(c, pr, te, tpa_btf(c, te)) : NULL;
+	if (!ep)	/* no tprobes, or an eprobe the probe has already */
+		ep = tpa_eprobe_event(c, pr);
 	k = sema_point_dyn_field(c, ep, f);	/* may move ep->fields */
 	return tpa_become(c, e, &ep->fields[k]);
 }

@@ -94,6 +94,28 @@ static void test_uprobes(void **state)
 	       "p:ktap_$PID/add_0 /bin/prog:0x1139(0x402c) n=%di:s32", "-:ktap_$PID/add_0");
 }
 
+/* Eprobes and tracepoint probe events go to dynamic_events. */
+static void test_eprobe_tprobe(void **state)
+{
+	struct kp_arg a = { "prev_tgid", "+2436($arg2)", "s32" };
+	struct kp_dynevent d = { .kind = KP_TPROBE, .group = "ktap_$PID",
+				 .name = "sched_switch_t", .target = "sched_switch",
+				 .args = &a, .nargs = 1 };
+	struct kp_obj o = { .kind = KP_DYNEVENT, .u.dyn = &d };
+
+	(void)state;
+	expect(&o, true, "dynamic_events",
+	       "t:ktap_$PID/sched_switch_t sched_switch prev_tgid=+2436($arg2):s32",
+	       "-:ktap_$PID/sched_switch_t");
+	d.kind = KP_EPROBE;
+	d.name = "timer_start_e0";
+	d.target = "timer.timer_start";
+	a = (struct kp_arg){ "timer_flags", "+40($timer)", "u32" };
+	expect(&o, true, "dynamic_events",
+	       "e:ktap_$PID/timer_start_e0 timer.timer_start timer_flags=+40($timer):u32",
+	       "-:ktap_$PID/timer_start_e0");
+}
+
 static void test_enable_filter(void **state)
 {
 	struct kp_obj e = { .kind = KP_ENABLE, .u.enable = { "sched", "sched_switch" } };
@@ -371,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_kprobe),
 		cmocka_unit_test(test_kretprobe_maxactive),
 		cmocka_unit_test(test_uprobes),
+		cmocka_unit_test(test_eprobe_tprobe),
 		cmocka_unit_test(test_enable_filter),
 		cmocka_unit_test(test_simple_triggers),
 		cmocka_unit_test(test_hist_count),

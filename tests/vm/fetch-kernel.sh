@@ -78,7 +78,18 @@ entry=$cache/$key
 
 # --- modules ---------------------------------------------------------------
 # modname FILE: module name of a .ko file name (dashes become underscores).
-modname() { local b=${1##*/}; b=${b%.ko}; echo "${b//-/_}"; }
+# Debian's 6.12 packages compress them: NAME.ko.xz (or .zst, .gz).
+modname() { local b=${1##*/}; b=${b%.ko*}; echo "${b//-/_}"; }
+
+# copy_ko FILE DEST: FILE, decompressed if it is, as DEST.
+copy_ko() {
+	case $1 in
+	*.ko.xz) xz -dc "$1" > "$2" ;;
+	*.ko.zst) zstd -dcq "$1" > "$2" ;;
+	*.ko.gz) gzip -dc "$1" > "$2" ;;
+	*) cp "$1" "$2" ;;
+	esac
+}
 
 # collect_kmods TREE DEST: copy the closure of $kmods_wanted from TREE (the
 # package's lib/modules/VERSION) to DEST, writing DEST/modules.dep.
@@ -89,7 +100,7 @@ collect_kmods() {
 	local -A path=() seen=()
 	while IFS= read -r f; do
 		path[$(modname "$f")]=$f
-	done < <(find "$tree/kernel" -name '*.ko')
+	done < <(find "$tree/kernel" -name '*.ko' -o -name '*.ko.xz' -o -name '*.ko.zst' -o -name '*.ko.gz')
 	mkdir -p "$dest"
 	: > "$dest/modules.dep"
 	read -r -a todo <<< "${kmods_wanted//-/_}"
@@ -105,8 +116,8 @@ collect_kmods() {
 			die "module $n not found in the kernel package"
 		fi
 		f=${path[$n]}
-		cp "$f" "$dest/$n.ko"
-		deps=$(tr '\0' '\n' < "$f" | sed -n 's/^depends=//p' | head -n 1)
+		copy_ko "$f" "$dest/$n.ko" || die "cannot decompress $f"
+		deps=$(tr '\0' '\n' < "$dest/$n.ko" | sed -n 's/^depends=//p' | head -n 1)
 		deps=${deps//,/ }
 		deps=${deps//-/_}
 		echo "$n: $deps" >> "$dest/modules.dep"

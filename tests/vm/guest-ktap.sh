@@ -509,7 +509,7 @@ expect "int_arg/uint_arg/pointer_arg, @entry(int_arg), returnval/returnstr, @off
 #      own), which must equal the expires and flags the record copied from
 #      the same timer; -p3 shows the e: line.
 run -p3 -e 'probe kernel.trace("timer:timer_start") { println($timer->flags) }'
-if [ "$rc" -eq 0 ] && grep -q "^write dynamic_events 'e:ktap_\$PID/timer_start_e0 timer.timer_start .* timer_flags=+[0-9]*(\$timer):u32'$" $T/out; then
+if [ "$rc" -eq 0 ] && grep -q "^write dynamic_events 'e:ktap_\$PID/timer_start_e0 timer.timer_start.* timer_flags=+[0-9]*(\$timer):u32'$" $T/out; then
 	ok "-p3: \$timer->flags of timer:timer_start is an eprobe's +OFF(\$timer):u32"
 else
 	not_ok "-p3 of the eprobe (exit status $rc)"
