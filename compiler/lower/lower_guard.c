@@ -254,7 +254,7 @@ const char *lw_probe_kernel_filter(const struct lw_ctx *c, unsigned probe, bool 
 	if (complete)
 		*complete = lw_guard_all_kernel(g);
 	const struct tpf_event *ev = c->sp->probes[probe]->event;
-	const char *own = lw_own_pid(ev->system, ev->name);
+	const char *own = lw_own_pid_ev(ev);
 
 	return f ? arena_printf(c->arena, "(%s) && %s", f, own) : own;
 }

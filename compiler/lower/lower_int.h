@@ -130,8 +130,17 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt);
 
 /* ---- lower_kobj.c: kernel objects (also lower.h's lower_kplan_add()) ---- */
 
+/* The field of tracepoint @system:@name that names a second task, which
+   may be ktap (sched_switch's next_pid), or NULL. */
+const char *lw_own_field(const char *system, const char *name);
 /* The filter clause that leaves out ktap itself on @system:@name. */
 const char *lw_own_pid(const char *system, const char *name);
+/* The same on event @ev, which may be ktap's eprobe or tprobe on a
+   tracepoint (whose record has lw_own_field() when it copies it). */
+const char *lw_own_pid_ev(const struct tpf_event *ev);
+/* lower_event_writes() with the own-pid clause @own. */
+void lw_event_writes_own(struct arena *a, struct ir_prog *ir, const char *system,
+			 const char *name, const char *filter, const char *own);
 
 /* ---- lower_synth.c: what a synthetic event carries ---- */
 

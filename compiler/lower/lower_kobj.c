@@ -8,6 +8,7 @@
  */
 #include "lower_int.h"
 #include "arena.h"
+#include "resolve_tpfmt.h"
 
 #include <string.h>
 
@@ -17,15 +18,36 @@
  * the scheduler's events also name a second task, and ktap's sleeping in
  * poll() between reads makes the switches into it and its wake-ups.
  */
-const char *lw_own_pid(const char *system, const char *name)
+const char *lw_own_field(const char *system, const char *name)
 {
 	if (strcmp(system, "sched") != 0)
-		return "common_pid != $KTAP";
+		return NULL;
 	if (!strcmp(name, "sched_switch"))
-		return "common_pid != $KTAP && next_pid != $KTAP";
+		return "next_pid";
 	if (!strcmp(name, "sched_wakeup") || !strcmp(name, "sched_waking"))
-		return "common_pid != $KTAP && pid != $KTAP";
-	return "common_pid != $KTAP";
+		return "pid";
+	return NULL;
+}
+
+const char *lw_own_pid(const char *system, const char *name)
+{
+	const char *f = lw_own_field(system, name);
+
+	if (!f)
+		return "common_pid != $KTAP";
+	return !strcmp(f, "pid") ? "common_pid != $KTAP && pid != $KTAP" :
+				   "common_pid != $KTAP && next_pid != $KTAP";
+}
+
+const char *lw_own_pid_ev(const struct tpf_event *ev)
+{
+	const struct tpf_event *tp = ev->dyn_tp ? ev->dyn_tp : ev;
+	const char *name = lw_own_field(tp->system, tp->name);
+	const struct tpf_field *f = name ? tpf_field(ev, name) : NULL;
+
+	if (ev->dyn_tp && (!f || !f->fetch))	/* its record does not copy the field */
+		return "common_pid != $KTAP";
+	return lw_own_pid(tp->system, tp->name);
 }
 
 /*
@@ -38,8 +60,12 @@ const char *lw_own_pid(const char *system, const char *name)
 void lower_event_writes(struct arena *a, struct ir_prog *ir, const char *system,
 			const char *name, const char *filter)
 {
-	const char *own = lw_own_pid(system, name);
+	lw_event_writes_own(a, ir, system, name, filter, lw_own_pid(system, name));
+}
 
+void lw_event_writes_own(struct arena *a, struct ir_prog *ir, const char *system,
+			 const char *name, const char *filter, const char *own)
+{
 	lower_kplan_add(a, ir, &(struct kp_obj){ .kind = KP_FILTER, .u.filter = {
 		system, name, filter ? arena_printf(a, "(%s) && %s", filter, own) : own } });
 	lower_kplan_add(a, ir, &(struct kp_obj){ .kind = KP_ENABLE,

@@ -397,7 +397,7 @@ static void ll_emit_starts(struct lw_ctx *c, const struct ll_pair *l, unsigned n
 		/* An entry probe has no guards of its own: only ktap's pid. */
 		o = (struct kp_obj){ .kind = KP_TRIGGER, .u.trigger = {
 			.system = ev->system, .event = ev->name, .kind = KP_T_HIST,
-			.filter = l->entry ? lw_own_pid(ev->system, ev->name) :
+			.filter = l->entry ? lw_own_pid_ev(ev) :
 					     lw_lat_filter(c, l->a[i]),
 			.hist = { .keys = ka, .nkeys = 1, .vars = va, .nvars = 1, .clock = "mono",
 				  .size = l->size, .name = name } } };

@@ -138,7 +138,7 @@ static const struct ast_stmt *ll_body(const struct lw_ctx *c, unsigned i, struct
 const char *lw_lat_filter(struct lw_ctx *c, unsigned i)
 {
 	const struct sem_probe *p = c->sp->probes[i];
-	const char *own = lw_own_pid(p->event->system, p->event->name), *f = NULL;
+	const char *own = lw_own_pid_ev(p->event), *f = NULL;
 	unsigned k;
 
 	for (k = 0; k < c->guards[i].n; k++) {

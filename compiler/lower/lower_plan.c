@@ -14,6 +14,15 @@
 
 #include <string.h>
 
+/* Is @f the field of ktap's eprobe or tprobe @ev that its filter's
+   own-pid clause reads (lw_own_pid_ev())? */
+static bool lw_is_own_field(const struct tpf_event *ev, const struct tpf_field *f)
+{
+	const char *name = ev->dyn_tp ? lw_own_field(ev->dyn_tp->system, ev->dyn_tp->name) : NULL;
+
+	return name && !strcmp(f->name, name);
+}
+
 /*
  * A dynamic event (kprobe, uprobe) joins the plan as pass 2's object
  * with every fetch argument pass 2 collected (its fields), copied so
@@ -37,7 +46,8 @@ static void lw_dyn_define(struct lw_ctx *c, const struct tpf_event *ev)
 	   the tracepoint's fields its eprobe or tprobe copies, the ones the
 	   script reads: every fetch costs each hit, and a string a copy) */
 	for (i = 0; i < ev->nfields; i++)
-		if (ev->fields[i].fetch && (!ev->dyn_tp || ev->all_used || ev->fields[i].used))
+		if (ev->fields[i].fetch && (!ev->dyn_tp || ev->all_used || ev->fields[i].used ||
+					    lw_is_own_field(ev, &ev->fields[i])))
 			d->args[d->nargs++] = lower_fetch_arg(c->arena, ev->fields[i].name,
 							      ev->fields[i].fetch);
 	lower_kplan_add(c->arena, c->ir, &(struct kp_obj){ .kind = KP_DYNEVENT, .u.dyn = d });
@@ -93,9 +103,18 @@ static void lw_kprobe_pp(struct lw_ctx *c, unsigned idx, const struct tpf_event 
  * Triggers do not see the event's filter: the trigger carries the
  * probes' own (their disjunction; one traceoff per event).
  */
+/* The own-pid clause of plan event @ev: its probes' event's (ktap's
+   eprobe or tprobe on sched_switch leaves out switches to ktap too). */
+static const char *lw_ir_own_pid(struct lw_ctx *c, const struct ir_event *ev)
+{
+	if (!ev->nprobes)
+		return lw_own_pid(ev->system, ev->name);
+	return lw_own_pid_ev(c->sp->probes[ev->probes[0]]->event);
+}
+
 static bool lw_traceoff(struct lw_ctx *c, const struct ir_event *ev)
 {
-	const char *f = NULL, *own = lw_own_pid(ev->system, ev->name);
+	const char *f = NULL, *own = lw_ir_own_pid(c, ev);
 	bool any = false, always = false;
 	unsigned j;
 
@@ -214,7 +233,8 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 		if (f && strstr(f, "$TARGET"))
 			ir->uses_target = true;
 		traceoff[i] = lw_traceoff(c, ev);
-		lower_event_writes(c->arena, ir, ev->system, ev->name, f);
+		lw_event_writes_own(c->arena, ir, ev->system, ev->name, f,
+				    lw_ir_own_pid(c, ev));
 	}
 	lw_hist_emit(c);
 	lw_lat_emit(c);
