@@ -487,6 +487,24 @@ static enum rt_status vm_print(struct rt_ctx *c, const struct ir_insn *in,
 	return st;
 }
 
+/* A string the kernel copied for kernel_string()/user_string(), which
+   stap reports when the memory cannot be read (or gives the default). */
+static enum rt_status vm_sfield(struct rt_ctx *c, const struct ir_insn *in, uint32_t loc)
+{
+	bool fault = c->field_fault && c->field_fault(c, in->a);
+	struct rt_value d;
+
+	if (in->op == IR_SFIELDOR) {
+		d = vm_pop(c);
+		vm_push(c, fault ? d : c->field(c, in->a));
+		return RT_OK;
+	}
+	if (fault)
+		return rt_error(c, loc, "%s string copy fault", in->n == 2 ? "kernel" : "user");
+	vm_push(c, c->field(c, in->a));
+	return RT_OK;
+}
+
 static enum rt_status vm_bi(struct rt_ctx *c, const struct ir_insn *in, uint32_t loc)
 {
 	struct rt_value ret = rt_long(0);
@@ -548,6 +566,8 @@ static enum rt_status vm_step(struct rt_ctx *c, struct vm_frame *f,
 	case IR_OPL: return vm_local_op(c, f, in, loc);
 	case IR_OPG: return vm_global_op(c, in, loc);
 	case IR_FIELD: vm_push(c, c->field(c, in->a)); return RT_OK;
+	case IR_SFIELD:
+	case IR_SFIELDOR: return vm_sfield(c, in, loc);
 	case IR_PCPUFIELD: return vm_pcpu_field(c, in);
 	case IR_ENTRY: vm_push(c, c->entry_get(c, in->a)); return RT_OK;
 	case IR_EPUSH:

@@ -920,6 +920,15 @@ uint32_t rdr_field_str(const struct rdr_field *f, const struct rdr_record *rec,
 	return (uint32_t)strnlen(p, len);
 }
 
+bool rdr_field_faulted(const struct rdr_field *f, const struct rdr_record *rec)
+{
+	uint32_t len;
+
+	/* a copied string has its NUL at least: the kernel stores a
+	   fetch argument's string it could not read with length 0 */
+	return f->type == RDR_F_STR && f->dynamic && rdr_field_bytes(f, rec, &len) && len == 0;
+}
+
 int64_t rdr_field_elem(const struct rdr_field *f, const struct rdr_record *rec,
 		       unsigned i)
 {

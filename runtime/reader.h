@@ -281,6 +281,10 @@ int64_t rdr_field_num(const struct rdr_field *f, const struct rdr_record *rec);
 uint32_t rdr_field_str(const struct rdr_field *f, const struct rdr_record *rec,
 		       const char **s);
 
+/* rdr_field_faulted - is string field @f of @rec one the kernel could not
+ * copy (a dynamic event's fetch of unreadable memory: length 0)? */
+bool rdr_field_faulted(const struct rdr_field *f, const struct rdr_record *rec);
+
 /*
  * rdr_field_elem - element @i of an array field (fixed or dynamic) as a
  * number, with the element size and signedness; 0 past the end.

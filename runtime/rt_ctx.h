@@ -111,6 +111,9 @@ struct rt_ctx {
 	const struct rt_event *ev;
 	/* Runner callbacks. */
 	struct rt_value (*field)(struct rt_ctx *c, unsigned idx);
+	/* Did the kernel fail to copy string field @idx (a fetch argument's
+	   string, faulted)?  NULL: never. */
+	bool (*field_fault)(struct rt_ctx *c, unsigned idx);
 	/* @entry: value @idx kept by the entry of the call this return ends. */
 	struct rt_value (*entry_get)(struct rt_ctx *c, unsigned idx);
 	/* @entry: keep @n values (the entry probe's) for this thread's return. */

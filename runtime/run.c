@@ -255,6 +255,14 @@ static void run_cb_entry_push(struct rt_ctx *c, const struct rt_value *v, unsign
 				 c->probe->entry_of - 1, v, n);
 }
 
+static bool run_cb_field_fault(struct rt_ctx *c, unsigned idx)
+{
+	struct run *r = c->runner;
+	unsigned probe = (unsigned)(c->probe - r->prog->probes);
+
+	return rdr_field_faulted(r->fields[probe][idx], r->cur);
+}
+
 static struct rt_value run_cb_field(struct rt_ctx *c, unsigned idx)
 {
 	struct run *r = c->runner;
@@ -904,6 +912,7 @@ static int run_setup(struct run *r)
 	r->ctx.out_name = r->opt->out_name;
 	r->ctx.target_pid = target > 0 ? target : 0;
 	r->ctx.field = run_cb_field;
+	r->ctx.field_fault = run_cb_field_fault;
 	r->ctx.entry_get = run_cb_entry_get;
 	r->ctx.entry_push = run_cb_entry_push;
 	r->ctx.parms = run_cb_parms;

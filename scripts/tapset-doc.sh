@@ -99,8 +99,8 @@ How ktap's tapset differs from SystemTap's, in general:
   `user_int8(A)` ... `user_int64(A)`, `user_ulong(A)`, `user_ushort(A)`,
   the `_error` and `_warn` forms of the user reads and
   `user_string_warn(A)` are memory reads like `kernel_int(A)`: A must be
-  fetchable (a fetch cannot fault the script, so the forms differ in
-  nothing else).  `user_string_n(A, N)`/`kernel_string_n(A, N)` are
+  fetchable (a number's fetch that faults reads as 0, so the forms
+  differ in nothing else).  `user_string_n(A, N)`/`kernel_string_n(A, N)` are
   `substr(user_string(A), 0, N)`, `user_string_quoted(A)`/
   `kernel_string_quoted(A)` the string quoted as `string_quoted()`
   quotes it, or "0x0" for a NULL A; `user_string(A, ERR)`,
@@ -108,9 +108,14 @@ How ktap's tapset differs from SystemTap's, in general:
   A; `user_string_n_quoted(A, N)` and `(A, N, OUT)` quote at most N
   bytes (OUT characters, `text_strn()`'s cut), "(null)" for a NULL A;
   `user_string_nofault(A)`, `user_string_n_nofault(A, N)` and
-  `kernel_or_user_string[_quoted](A)` are the plain reads.  A fetch that
-  faults at another address reads as "" (stap's forms without ERR stop
-  the script there).  The UTF-16/32 readers and `user_buffer_quoted()`
+  `kernel_or_user_string[_quoted](A)` are the plain reads.  A string
+  the kernel could not copy (A unreadable: the kernel records it with
+  length 0) is, as in stap, a run-time error for `user_string(A)`,
+  `kernel_string(A)` and their `_n` forms ("ERROR: user string copy
+  fault near identifier 'user_string' at FILE:L:C", which `try`/`catch`
+  catches; stap also names the address, which the record does not
+  hold), ERR for the forms with ERR, and "" for the `_nofault` and
+  quoted forms (stap's quoted ones give the address as `0x...`).  The UTF-16/32 readers and `user_buffer_quoted()`
   are refused: a fetch reads a string up to its first zero byte.
 - `task_current()` is refused (no fetch argument reads the per-CPU
   `current`), but a task function of it is the context function of the

@@ -78,6 +78,10 @@ static void lw_at(struct lw_ctx *c, const struct ast_expr *e)
 				       e->kind == AST_INDEX && e->a->kind == AST_VAR ?
 				       e->a->str : e->str ? e->str : "?");
 		break;
+	case AST_TARGET:	/* the read's own name, for its fault */
+		c->near = !e->str_read ? "expression" : e->str_read == 2 ?
+			  "identifier 'kernel_string'" : "identifier 'user_string'";
+		break;
 	default:
 		c->near = "expression";
 		break;
@@ -186,6 +190,16 @@ static void lw_target(struct lw_ctx *c, const struct ast_expr *e)
 	}
 	n = c->event->fields[e->ref].percpu;
 	first = lw_field(c, e->ref);
+	if (n < 2 && e->str_read && c->event->fields[e->ref].kind != TPF_INT) {
+		if (!e->on_fault) {
+			lw_emit(c, IR_SFIELD, e->str_read, first, 0);
+			return;
+		}
+		lw_expr(c, e->on_fault);
+		lw_at(c, e);
+		lw_emit(c, IR_SFIELDOR, 0, first, 0);
+		return;
+	}
 	if (n < 2) {
 		lw_emit(c, IR_FIELD, 0, first, 0);
 		return;

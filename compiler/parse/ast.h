@@ -108,6 +108,12 @@ struct ast_expr {
 	struct sem_sym *sym;		/* the variable a VAR/INDEX/IN names */
 	int type;			/* enum sem_type of the value */
 	int ref;			/* CALL: function or builtin; TARGET: field */
+	/* A TARGET that a kernel_string() (2) or user_string() (1) read:
+	   the string of a fetch argument, which the kernel may have failed
+	   to copy; then it is @on_fault (stap's forms with an error text,
+	   the _nofault ones), or with none a run-time error, as in stap. */
+	unsigned char str_read;
+	const struct ast_expr *on_fault;
 };
 
 enum ast_stmt_kind {

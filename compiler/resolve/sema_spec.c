@@ -82,10 +82,9 @@ static const struct { const char *name; enum ast_mem mem; } spc_mem_fns[] = {
 
 /*
  * stap's string readers that are a core read, R = kernel_string(A) or
- * user_string(A) of their first argument A, and some text work.  A
- * fetch argument cannot fault the script: a NULL A, the fault stap's
- * forms with an error text or a quoted result stand for, is tested
- * here, and any other fault reads as "" (doc/tapset.md).
+ * user_string(A) of their first argument A, and some text work.  A NULL
+ * A is tested here; a fault at another address is R's on_fault (the
+ * error text, or ""), or else stap's run-time error (doc/tapset.md).
  */
 enum spc_shape {
 	SH_PLAIN,	/* R */
@@ -200,6 +199,13 @@ bool sema_mem_sugar(struct sema_ctx *c, struct ast_expr *e)
 		return false;
 	v = e->args.v;
 	r = sema_call(c, user ? "user_string" : "kernel_string", v[0], NULL, at);
+	/* What a string the kernel could not copy is: the error text, or
+	   "" for the _nofault forms (and the quoted ones, whose stap's
+	   gives the address instead); else an error, as stap's */
+	if (shape == SH_ERR || shape == SH_N_ERR)
+		r->on_fault = v[shape == SH_ERR ? 1 : 2];
+	else if (strstr(e->str, "_nofault") || shape >= SH_QUOTED)
+		r->on_fault = ast_str(a, "", 0, at);
 	switch ((enum spc_shape)shape) {
 	case SH_PLAIN: *e = *r; return true;
 	case SH_N: *e = *spc_substr(c, r, v[1], at); return true;

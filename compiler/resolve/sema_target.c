@@ -137,9 +137,16 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 		       "process() probe ($ptr, $p->member)", e->str);
 		return SEM_UNKNOWN;
 	}
+	if (mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING)
+		e->str_read = mem == AST_MEM_KSTRING ? 2 : 1;
 	if ((arg->kind == AST_TARGET && !arg->module) || (arg->kind == AST_CAST && arg->chain.n)) {
+		unsigned char str_read = e->str_read;
+		const struct ast_expr *on_fault = e->on_fault;
+
 		*e = *arg;
 		e->chain.mem = mem;
+		e->str_read = str_read;
+		e->on_fault = on_fault;
 		return (int)tg_expr(c, e);
 	}
 	if (tg_fetch_addr(c, ev, arg, &ad) != 0)

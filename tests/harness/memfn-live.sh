@@ -5,7 +5,8 @@
 # tapset's tracepoint probe on a real retransmission, made by
 # tests/tools/ktap-tcp-stall (a SYN to a listener whose accept queue is
 # full is dropped and sent again after 1 s).  The kprobe-based tcp and
-# vfs probes run in the VM (tests/vm/guest-tcp.sh).  Root only.
+# vfs probes run in the VM (tests/vm/guest-tcp.sh); user_string() of
+# memory the kernel cannot read is stap's run-time error.  Root only.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -34,6 +35,38 @@ else
 	not_ok "uprobe functions (exit status $rc)"
 	diag_diff "$TMP/want" "$TMP/ours"
 	diag_file "$TMP/err"
+fi
+
+# A string the kernel could not copy: handle()'s n (0 to 2) read as an
+# address.  user_string() of it is stap's run-time error, which try/catch
+# catches and which ends a run otherwise; the forms with an error text
+# give the text, the _nofault ones "".
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$UT" -e '
+	probe process("'"$UT"'").function("handle") {
+		printf("[%s] [%s] [%s] [%s]\n", user_string2($n, "bad"), user_string_n($n, 4, "bad4"),
+		       user_string_nofault($n), user_string_n($msg, 2))
+		try { println(user_string($n)) } catch (e) { println("caught ", e) } }'
+grep -v '^[0-9]* [0-9]$' "$TMP/out" >"$TMP/ours"
+printf '[bad] [bad4] [] [he]\ncaught user string copy fault\n' >"$TMP/want1"
+cat "$TMP/want1" "$TMP/want1" "$TMP/want1" >"$TMP/want"
+if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/ours"; then
+	ok "uprobe: user_string() of an unreadable address is an error try/catch catches, user_string2() its text"
+else
+	not_ok "user string faults (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/ours"
+	diag_file "$TMP/err"
+fi
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$UT" -e '
+	probe process("'"$UT"'").function("handle") {
+		printf("%s\n", user_string($n)) }'
+col=$(printf '\t\tprintf("%%s\\n", user_string(' | wc -c)
+printf "ERROR: user string copy fault near identifier 'user_string' at <input>:3:%d\n" "$((col + 1))" >"$TMP/want"
+if [ "$rc" -eq 1 ] && head -n 1 "$TMP/err" | cmp -s "$TMP/want" - && ! grep -qv '^[0-9]* [0-9]$' "$TMP/out"; then
+	ok "uprobe: user_string() of an unreadable address ends the run with stap's error, exit status 1"
+else
+	not_ok "user string fault as an error (exit status $rc)"
+	diag_diff "$TMP/want" "$TMP/err"
+	diag_file "$TMP/out"
 fi
 
 tfs_guard_begin

@@ -522,6 +522,17 @@ probe timer.ms(300) { printf("%d %d\n", n > 0, bad); exit() }'
 echo "1 0" >$T/want
 expect "timer:timer_start through an eprobe: \$timer->expires and ->flags equal the recorded expires and flags"
 
+# 10i. a kernel string the kprobe could not copy ($count, 4, read as an
+#      address): kernel_string() of it is stap's run-time error (caught
+#      here), the forms with an error text give the text.
+run -e 'probe kernel.function("vfs_read") { if (pid() == target()) {
+	printf("[%s] [%s] [%s]\n", kernel_string2($count, "bad"), kernel_string_n($count, 3, "bad3"),
+	       kernel_string_quoted($count))
+	try { println(kernel_string($count)) } catch (e) { println(e) }; exit() } }' \
+	-c "dd if=/etc/hostname of=/dev/null bs=4 count=1"
+printf '[bad] [bad3] []\nkernel string copy fault\n' >$T/want
+expect "kernel_string() of an unreadable address: stap's error; kernel_string2() its text"
+
 # 10b. task_current(), read by the kernel through the per-CPU 'current'
 #      (issue 13).  vm-ktap.sh boots one CPU of two possible ones, so
 #      every read is made twice (one fetch per possible CPU) and CPU 1's
