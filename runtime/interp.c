@@ -494,6 +494,21 @@ static enum rt_status vm_sfield(struct rt_ctx *c, const struct ir_insn *in, uint
 	bool fault = c->field_fault && c->field_fault(c, in->a);
 	struct rt_value d;
 
+	if (in->op == IR_SFIELDOR && in->n == 2) {	/* the field cut, or d */
+		struct rt_value cut[3], ret = rt_str("", 0);
+		enum rt_status st = RT_OK;
+
+		c->sp -= 2;
+		cut[1] = c->stack[c->sp];
+		cut[2] = c->stack[c->sp + 1];
+		d = vm_pop(c);
+		if (!fault) {
+			cut[0] = c->field(c, in->a);
+			st = rt_builtin(c, IR_BI_SUBSTR, cut, 3, &ret);
+		}
+		vm_push(c, fault ? d : ret);
+		return st;
+	}
 	if (in->op == IR_SFIELDOR) {
 		d = vm_pop(c);
 		vm_push(c, fault ? d : c->field(c, in->a));

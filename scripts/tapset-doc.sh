@@ -114,8 +114,9 @@ How ktap's tapset differs from SystemTap's, in general:
   `kernel_string(A)` and their `_n` forms ("ERROR: user string copy
   fault near identifier 'user_string' at FILE:L:C", which `try`/`catch`
   catches; stap also names the address, which the record does not
-  hold), ERR for the forms with ERR, and "" for the `_nofault` and
-  quoted forms (stap's quoted ones give the address as `0x...`).  The UTF-16/32 readers and `user_buffer_quoted()`
+  hold), ERR for the forms with ERR (uncut by N), "" for the
+  `_nofault` forms, and `""` (the empty string quoted) for the quoted
+  ones, where stap's give the address as `0x...`.  The UTF-16/32 readers and `user_buffer_quoted()`
   are refused: a fetch reads a string up to its first zero byte.
 - `task_current()` is refused (no fetch argument reads the per-CPU
   `current`), but a task function of it is the context function of the

@@ -438,10 +438,32 @@ static int lw_format(struct lw_ctx *c, const struct ast_expr *call)
 	return (int)ir->nformats++;
 }
 
+/*
+ * substr(R, START, LEN) of user_string_n(A, N, ERR) (sema_spec.c), R a
+ * string the kernel copied: ERR when the kernel could not, uncut, as
+ * stap's; else the cut of R.  False when @e is no such call.
+ */
+static bool lw_cut_or(struct lw_ctx *c, const struct ast_expr *e)
+{
+	const struct ast_expr *r = e->args.n == 3 ? e->args.v[0] : NULL;
+
+	if (!e->on_fault || !r || r->kind != AST_TARGET || !r->str_read || r->ref < 0 ||
+	    c->event->fields[r->ref].kind == TPF_INT || c->event->fields[r->ref].percpu > 1)
+		return false;
+	lw_expr(c, e->on_fault);
+	lw_expr(c, e->args.v[1]);
+	lw_expr(c, e->args.v[2]);
+	lw_at(c, r);
+	lw_emit(c, IR_SFIELDOR, 2, lw_field(c, r->ref), 0);
+	return true;
+}
+
 static void lw_call(struct lw_ctx *c, const struct ast_expr *e)
 {
 	unsigned i;
 
+	if (lw_cut_or(c, e))
+		return;
 	if (e->ref >= 0) {
 		for (i = 0; i < e->args.n; i++)
 			lw_expr(c, e->args.v[i]);

@@ -733,6 +733,14 @@ void parse_chain_member(struct parse_ctx *c, struct ast_chain *chain,
 	chain->pretty = pretty;
 }
 
+void parse_chain_pretty(struct parse_ctx *c, struct ast_chain *chain, struct src_span span)
+{
+	if (chain->pretty >= 2)
+		parse_err(c, span, "pretty-printing takes '$' or '$$'");
+	else
+		chain->pretty++;
+}
+
 void parse_chain_append(struct parse_ctx *c, struct ast_chain *dst,
 			const struct ast_chain *src)
 {

@@ -125,6 +125,8 @@ struct ast_expr *parse_autocast(struct parse_ctx *c, struct ast_expr *operand,
 				struct ast_chain *chain, struct src_span span);
 void parse_chain_member(struct parse_ctx *c, struct ast_chain *chain,
 			const struct token *name, struct src_span span);
+/* A '$' after a chain (@cast(...)$, $p[0]$): one more pretty-printing level. */
+void parse_chain_pretty(struct parse_ctx *c, struct ast_chain *chain, struct src_span span);
 void parse_chain_append(struct parse_ctx *c, struct ast_chain *dst,
 			const struct ast_chain *src);
 struct ast_expr *parse_index(struct parse_ctx *c, struct ast_expr *base,

@@ -125,7 +125,7 @@ static struct ast_stmt *stmt(struct parse_ctx *ctx, enum ast_stmt_kind kind,
 %token <tok> AT_MACRO AT_DEFINE ARG_NUM ARG_STR ARGC_NUM ARGC_STR
 %token <tok> PP_IF PP_THEN PP_ELSE PP_END
 %token <tok> LPAREN RPAREN LBRACKET RBRACKET LBRACE RBRACE COMMA SEMI DOT
-%token <tok> QUESTION COLON ARROW
+%token <tok> QUESTION COLON ARROW DOLLAR
 %token <tok> ASSIGN ADD_ASSIGN SUB_ASSIGN MUL_ASSIGN DIV_ASSIGN MOD_ASSIGN
 %token <tok> SHL_ASSIGN SHR_ASSIGN AND_ASSIGN XOR_ASSIGN OR_ASSIGN CAT_ASSIGN
 %token <tok> STAT_ADD
@@ -583,6 +583,8 @@ chain
 	| LBRACKET expr RBRACKET	{ memset(&$$, 0, sizeof($$)); ast_chain_index(A, &$$, $2, @$); }
 	| chain ARROW IDENT		{ $$ = $1; parse_chain_member(ctx, &$$, $3, src_join(@2, @3)); }
 	| chain LBRACKET expr RBRACKET	{ $$ = $1; ast_chain_index(A, &$$, $3, src_join(@2, @4)); }
+	| DOLLAR			{ memset(&$$, 0, sizeof($$)); parse_chain_pretty(ctx, &$$, @$); }
+	| chain DOLLAR			{ $$ = $1; parse_chain_pretty(ctx, &$$, @2); }
 	;
 
 arrow_chain_opt

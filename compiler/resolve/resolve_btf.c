@@ -617,30 +617,13 @@ unsigned rbtf_param_decls(struct arena *a, const struct btf *btf, int32_t proto,
 	return k;
 }
 
-int rbtf_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
-		  const char *var, const struct ast_chain *chain, bool ret, uint32_t *type,
-		  char *err, size_t errlen)
+/* Follow @chain's members from type @id: the type it ends at, or -1 + @err. */
+static int rbtf_follow(const struct btf *btf, uint32_t id, const struct ast_chain *chain,
+		       uint32_t *type, char *err, size_t errlen)
 {
-	struct ast_chain plain = *chain;
-	struct fetch out;
 	const struct btf_type *t;
-	uint32_t id;
-	unsigned i, pos;
+	unsigned i;
 
-	plain.pretty = 0;
-	plain.mem = AST_MEM_NONE;
-	plain.n = 0;
-	/* Validate the base, then follow the members by name. */
-	if (strcmp(var, "$return") == 0) {
-		if (!ret) {
-			snprintf(err, errlen, "$return is only available in .return probes");
-			return -1;
-		}
-		id = rbtf_peel(btf, btf__type_by_id(btf, (uint32_t)proto)->type);
-	} else if (rbtf_param(btf, proto, var + 1, &pos, &id) != 0) {
-		(void)rbtf_fetch(a, btf, proto, fname, var, &plain, ret, &out, err, errlen);
-		return -1;
-	}
 	for (i = 0; i < chain->n; i++) {
 		const struct ast_comp *c = &chain->v[i];
 		uint64_t bitoff;
@@ -659,6 +642,44 @@ int rbtf_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const
 	}
 	*type = id;
 	return 0;
+}
+
+int rbtf_cast_type(const struct btf *btf, const char *type, const struct ast_chain *chain,
+		   uint32_t *id, char *err, size_t errlen)
+{
+	int32_t base = rbtf_named_type(btf, type);
+
+	if (base < 0) {
+		snprintf(err, errlen, "no type \"%s\" in the kernel's BTF", type);
+		return -1;
+	}
+	return rbtf_follow(btf, rbtf_peel(btf, (uint32_t)base), chain, id, err, errlen);
+}
+
+int rbtf_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
+		  const char *var, const struct ast_chain *chain, bool ret, uint32_t *type,
+		  char *err, size_t errlen)
+{
+	struct ast_chain plain = *chain;
+	struct fetch out;
+	uint32_t id;
+	unsigned pos;
+
+	plain.pretty = 0;
+	plain.mem = AST_MEM_NONE;
+	plain.n = 0;
+	/* Validate the base, then follow the members by name. */
+	if (strcmp(var, "$return") == 0) {
+		if (!ret) {
+			snprintf(err, errlen, "$return is only available in .return probes");
+			return -1;
+		}
+		id = rbtf_peel(btf, btf__type_by_id(btf, (uint32_t)proto)->type);
+	} else if (rbtf_param(btf, proto, var + 1, &pos, &id) != 0) {
+		(void)rbtf_fetch(a, btf, proto, fname, var, &plain, ret, &out, err, errlen);
+		return -1;
+	}
+	return rbtf_follow(btf, id, chain, type, err, errlen);
 }
 
 /* The number of CPUs in a cpulist ("0-3,8"): what num_possible_cpus() is. */

@@ -70,6 +70,11 @@ int rbtf_cast_at(struct arena *a, struct rbtf_types *cache, const struct btf *bt
 		 const struct ast_chain *chain, struct fetch *out, char *err, size_t errlen);
 
 
+/* The type id (peeled) @chain ends at from struct, union or typedef
+   @type (@cast(A, "type")->chain), or -1 + @err. */
+int rbtf_cast_type(const struct btf *btf, const char *type, const struct ast_chain *chain,
+		   uint32_t *id, char *err, size_t errlen);
+
 /* The type id (peeled) @var->@chain ends at (not followed if a pointer), or -1 + @err. */
 int rbtf_chain_type(struct arena *a, const struct btf *btf, int32_t proto, const char *fname,
 		  const char *var, const struct ast_chain *chain, bool ret, uint32_t *type,

@@ -652,6 +652,20 @@ static bool rdwarf_named_type(Dwarf *dw, const char *name, Dwarf_Die *out)
 	       rdwarf_find_type(dw, DW_TAG_union_type, name, out);
 }
 
+int rdwarf_cast_base(const struct fetch_site *fn, const char *type, struct rdwarf_loc *l,
+		     char *err, size_t errlen)
+{
+	memset(l, 0, sizeof(*l));
+	l->kernel = fn->kernel;
+	l->mem = true;
+	if (!fn->file || !fn->file->dw || !rdwarf_named_type(fn->file->dw, type, &l->type)) {
+		snprintf(err, errlen, "no type \"%s\" in the debug information of %s", type,
+			 fn->path);
+		return -1;
+	}
+	return 0;
+}
+
 int rdwarf_cast(struct arena *a, const struct fetch_site *fn, const char *value,
 	    const char *name, const char *type, const struct ast_chain *chain,
 	    struct fetch *out, char *err, size_t errlen)
@@ -660,15 +674,9 @@ int rdwarf_cast(struct arena *a, const struct fetch_site *fn, const char *value,
 
 	if (fn->btf)
 		return rbtf_cast(a, fn->btf, value, name, type, chain, out, err, errlen);
-	memset(&l, 0, sizeof(l));
-	l.kernel = fn->kernel;
-	if (!fn->file || !fn->file->dw || !rdwarf_named_type(fn->file->dw, type, &l.type)) {
-		snprintf(err, errlen, "no type \"%s\" in the debug information of %s", type,
-			 fn->path);
+	if (rdwarf_cast_base(fn, type, &l, err, errlen) != 0)
 		return -1;
-	}
 	l.expr = value;
-	l.mem = true;
 	l.name = arena_printf(a, "%s_cast", name);
 	l.shown = arena_printf(a, "@cast(..., \"%s\")", type);
 	return rdwarf_walk(a, &l, chain, out, err, errlen);

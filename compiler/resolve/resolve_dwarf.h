@@ -85,6 +85,10 @@ bool rdwarf_is_text(Dwarf_Die *t);
 int rdwarf_base(struct arena *a, const struct fetch_site *fn, const char *var, bool ret,
 		struct rdwarf_loc *l, char *err, size_t errlen);
 
+/* The struct at @cast(A, "@type") of @fn's program, in memory; 0 or -1 + @err. */
+int rdwarf_cast_base(const struct fetch_site *fn, const char *type, struct rdwarf_loc *l,
+		     char *err, size_t errlen);
+
 /* One '->member' / '[index]' step of a chain; 0 or -1 + @err. */
 int rdwarf_step_member(struct arena *a, struct rdwarf_loc *l, const struct ast_comp *c,
 		       char *err, size_t errlen);

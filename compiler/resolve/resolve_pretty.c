@@ -21,6 +21,7 @@ struct rpretty_buf {
 	struct arena *a;
 	const struct fetch_site *fn;
 	const char *var;
+	const char *cast;	/* @cast(A, "cast")$: the items are casts (var NULL) */
 	bool ret;
 	bool full;		/* $$: nested structs and arrays expanded too */
 	struct rpretty_item *v;
@@ -50,7 +51,8 @@ static void rpretty_val(struct rpretty_buf *p, enum rpretty_fmt fmt, const struc
 	struct fetch f;
 	char err[512];
 
-	if (rdwarf_fetch(p->a, p->fn, p->var, chain, p->ret, &f, err, sizeof(err)) != 0) {
+	if ((p->cast ? rdwarf_cast(p->a, p->fn, "0", "c", p->cast, chain, &f, err, sizeof(err)) :
+		       rdwarf_fetch(p->a, p->fn, p->var, chain, p->ret, &f, err, sizeof(err))) != 0) {
 		rpretty_text(p, "?");
 		return;
 	}
@@ -409,7 +411,7 @@ int rpretty_var(struct arena *a, const struct fetch_site *fn, const char *var,
 	      const struct ast_chain *chain, bool ret, struct rpretty_item **out,
 	      unsigned *n, char *err, size_t errlen)
 {
-	struct rpretty_buf p = { a, fn, var, ret, chain->pretty > 1, NULL, 0, 0, 0 };
+	struct rpretty_buf p = { a, fn, var, NULL, ret, chain->pretty > 1, NULL, 0, 0, 0 };
 	struct ast_chain plain = *chain;
 	struct rdwarf_loc l;
 	unsigned i;
@@ -424,6 +426,35 @@ int rpretty_var(struct arena *a, const struct fetch_site *fn, const char *var,
 				snprintf(err, errlen, "'%s$' needs type information", var);
 			return -1;
 		}
+		for (i = 0; i < plain.n; i++)
+			if ((plain.v[i].is_index ? rdwarf_step_index(a, &l, &plain.v[i], err, errlen) :
+						   rdwarf_step_member(a, &l, &plain.v[i], err, errlen)) != 0)
+				return -1;
+		rpretty_type(&p, &l.type, &plain, true, l.bits != 0);
+	}
+	*out = p.v;
+	*n = p.n;
+	return 0;
+}
+
+int rpretty_cast(struct arena *a, const struct fetch_site *fn, const char *type,
+		 const struct ast_chain *chain, struct rpretty_item **out, unsigned *n,
+		 char *err, size_t errlen)
+{
+	struct rpretty_buf p = { a, fn, NULL, type, false, chain->pretty > 1, NULL, 0, 0, 0 };
+	struct ast_chain plain = *chain;
+	struct rdwarf_loc l;
+	uint32_t id;
+	unsigned i;
+
+	plain.pretty = 0;
+	if (fn->btf) {
+		if (rbtf_cast_type(fn->btf, type, &plain, &id, err, errlen) != 0)
+			return -1;
+		rpretty_btf_type(&p, fn->btf, id, &plain, true, false);
+	} else {
+		if (rdwarf_cast_base(fn, type, &l, err, errlen) != 0)
+			return -1;
 		for (i = 0; i < plain.n; i++)
 			if ((plain.v[i].is_index ? rdwarf_step_index(a, &l, &plain.v[i], err, errlen) :
 						   rdwarf_step_member(a, &l, &plain.v[i], err, errlen)) != 0)
@@ -522,7 +553,7 @@ static unsigned rpretty_sdt(struct rpretty_buf *p, const char *which,
 unsigned rpretty_context(struct arena *a, const struct fetch_site *fn, const char *which,
 		    unsigned pretty, bool ret, struct rpretty_item **out)
 {
-	struct rpretty_buf p = { a, fn, NULL, ret, pretty > 1, NULL, 0, 0, 0 };
+	struct rpretty_buf p = { a, fn, NULL, NULL, ret, pretty > 1, NULL, 0, 0, 0 };
 	struct rpretty_ctx s = { &p, -1, pretty, true };
 
 	*out = NULL;

@@ -29,7 +29,7 @@ enum rpretty_fmt {
 struct rpretty_item {
 	enum rpretty_fmt fmt;
 	const char *text;
-	const char *var;
+	const char *var;	/* NULL: of rpretty_cast()'s cast */
 	struct ast_chain chain;
 };
 
@@ -43,6 +43,14 @@ struct rpretty_item {
 int rpretty_var(struct arena *a, const struct fetch_site *fn, const char *var,
 		const struct ast_chain *chain, bool ret, struct rpretty_item **out,
 		unsigned *n, char *err, size_t errlen);
+
+/*
+ * @cast(A, "@type")->chain$ (or $$): the same, of the struct at A; the
+ * items' values are that cast with their chains (var NULL).
+ */
+int rpretty_cast(struct arena *a, const struct fetch_site *fn, const char *type,
+		 const struct ast_chain *chain, struct rpretty_item **out, unsigned *n,
+		 char *err, size_t errlen);
 
 /*
  * $$vars, $$parms or $$locals (@which), pretty with @pretty ($$vars$):

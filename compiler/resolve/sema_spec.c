@@ -210,7 +210,10 @@ bool sema_mem_sugar(struct sema_ctx *c, struct ast_expr *e)
 	case SH_PLAIN: *e = *r; return true;
 	case SH_N: *e = *spc_substr(c, r, v[1], at); return true;
 	case SH_ERR: x = r; alt = v[1]; break;
-	case SH_N_ERR: x = spc_substr(c, r, v[1], at); alt = v[2]; break;
+	case SH_N_ERR:	/* ERR on a fault, not cut: the cut's own (lower_code.c) */
+		x = spc_substr(c, r, v[1], at);
+		x->on_fault = alt = v[2];
+		break;
 	case SH_QUOTED:
 		x = spc_strn(c, r, ast_num(a, 0, at), at);
 		alt = ast_str(a, "0x0", 3, at);

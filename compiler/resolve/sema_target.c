@@ -206,9 +206,10 @@ static struct ast_expr *tg_call1(struct sema_ctx *c, const char *fn, struct ast_
 	return call;
 }
 
-/* One piece of a pretty-printed string: text, or a value in stap's format. */
+/* One piece of a pretty-printed string: text, or a value in stap's
+   format (a target, or a member chain of @cast, rpretty_cast()'s). */
 static struct ast_expr *tg_item(struct sema_ctx *c, const struct rpretty_item *it,
-				struct src_span at)
+				const struct ast_expr *cast, struct src_span at)
 {
 	static const char *const fmts[] = {
 		[RPRETTY_HEX] = "%#x", [RPRETTY_UINT] = "%u", [RPRETTY_CHAR] = "'%c'",
@@ -218,8 +219,12 @@ static struct ast_expr *tg_item(struct sema_ctx *c, const struct rpretty_item *i
 
 	if (it->fmt == RPRETTY_TEXT)
 		return tg_lit(c, it->text, at);
-	t = ast_expr_new(c->arena, AST_TARGET, at);
-	t->str = it->var;
+	if (it->var) {
+		t = ast_expr_new(c->arena, AST_TARGET, at);
+		t->str = it->var;
+	} else {
+		t = ast_clone_expr(c->arena, cast);
+	}
 	t->chain = it->chain;
 	if (it->fmt == RPRETTY_STRING)
 		return tg_cat(c, tg_cat(c, tg_lit(c, "\"", at), t), tg_lit(c, "\"", at));
@@ -232,11 +237,11 @@ static struct ast_expr *tg_item(struct sema_ctx *c, const struct rpretty_item *i
 static enum sem_type tg_items(struct sema_ctx *c, struct ast_expr *e, const struct rpretty_item *v,
 			      unsigned n)
 {
-	struct ast_expr *acc = n ? tg_item(c, &v[0], e->span) : tg_lit(c, "", e->span);
+	struct ast_expr *acc = n ? tg_item(c, &v[0], e, e->span) : tg_lit(c, "", e->span);
 	unsigned i;
 
 	for (i = 1; i < n; i++)
-		acc = tg_cat(c, acc, tg_item(c, &v[i], e->span));
+		acc = tg_cat(c, acc, tg_item(c, &v[i], e, e->span));
 	*e = *acc;
 	c->changed = true;
 	return tg_expr(c, e);
@@ -762,6 +767,27 @@ static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum
 }
 
 /* @cast(...)->chain: a fetch argument of the probe's event. */
+/*
+ * @cast(A, "T")->chain$ and $$: the struct printed as $var$ is, each
+ * value the same @cast() with its member chain; the type from where
+ * tg_cast_fetch() takes it.
+ */
+static enum sem_type tg_cast_pretty(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e)
+{
+	struct fetch_site site = *(const struct fetch_site *)ev->dyn_func;
+	struct rpretty_item *v;
+	char err[512] = "";
+	unsigned n;
+
+	if ((tg_cast_by_btf(&site, e) &&
+	     !(site.btf = tg_cast_btf(c, ev->dyn_func, e, err, sizeof(err)))) ||
+	    rpretty_cast(c->arena, &site, e->str, &e->chain, &v, &n, err, sizeof(err)) != 0) {
+		sema_err(c, e->span, "%s", err);
+		return SEM_UNKNOWN;
+	}
+	return tg_items(c, e, v, n);
+}
+
 static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct tpf_event *ev = tg_event(c);
@@ -781,6 +807,8 @@ static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 		       "variable of a kernel.function() or process() probe");
 		return SEM_UNKNOWN;
 	}
+	if (e->chain.pretty)
+		return tg_cast_pretty(c, ev, e);
 	if (tg_cast_fetch(c, ev, e, &f) != 0)
 		return SEM_UNKNOWN;
 	e->ref = sema_point_dyn_field(c, ev, &f);

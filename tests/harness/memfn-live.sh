@@ -43,11 +43,11 @@ fi
 # give the text, the _nofault ones "".
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$UT" -e '
 	probe process("'"$UT"'").function("handle") {
-		printf("[%s] [%s] [%s] [%s]\n", user_string2($n, "bad"), user_string_n($n, 4, "bad4"),
+		printf("[%s] [%s] [%s] [%s] [%s]\n", user_string2($n, "bad"), user_string_n($n, 2, "bad4"), user_string_n($msg, 2, "e"),
 		       user_string_nofault($n), user_string_n($msg, 2))
 		try { println(user_string($n)) } catch (e) { println("caught ", e) } }'
 grep -v '^[0-9]* [0-9]$' "$TMP/out" >"$TMP/ours"
-printf '[bad] [bad4] [] [he]\ncaught user string copy fault\n' >"$TMP/want1"
+printf '[bad] [bad4] [he] [] [he]\ncaught user string copy fault\n' >"$TMP/want1"
 cat "$TMP/want1" "$TMP/want1" "$TMP/want1" >"$TMP/want"
 if [ "$rc" -eq 0 ] && cmp -s "$TMP/want" "$TMP/ours"; then
 	ok "uprobe: user_string() of an unreadable address is an error try/catch catches, user_string2() its text"

@@ -423,6 +423,21 @@ else
 	diag_file "$TMP/err"
 fi
 
+# The '$' suffix after @cast() and after an index (stap's grammar: a '$'
+# of its own right after ')' or ']'): @cast($r, "struct req")$ prints as
+# $r$, $$ expands the nested struct and the char array.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
+	'probe process("'"$T"'").function("handle") {
+	printf("%d %s|%s|%s\n", @cast($r, "struct req")$ == $r$, @cast($r, "struct req")$$,
+	       @cast($r, "struct req")->in$, $r->ip[0]$); exit() }' -c "$T"
+if [ "$rc" -eq 0 ] && grep -qx '1 {.id=42, .name="alpha", .in={.x=5, .y=50}, .ip=0x[0-9a-f]*, .tag="tagged", .flags=5, .mode=17, .bytes="tagged"}|{.x=5, .y=50}|{.x=7, .y=70}' "$TMP/out"; then
+	ok '@cast(...)$, @cast(...)$$, @cast(...)->in$ and $r->ip[0]$ print as stap does'
+else
+	not_ok '@cast()$ and [N]$ pretty printing'
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
+
 # check_run DESC: like check, with pointer values masked in $TMP/out.
 check_run() {
 	sed -i 's/=0x[0-9a-f]\{6,\}/=PTR/g' "$TMP/out"

@@ -530,8 +530,17 @@ run -e 'probe kernel.function("vfs_read") { if (pid() == target()) {
 	       kernel_string_quoted($count))
 	try { println(kernel_string($count)) } catch (e) { println(e) }; exit() } }' \
 	-c "dd if=/etc/hostname of=/dev/null bs=4 count=1"
-printf '[bad] [bad3] []\nkernel string copy fault\n' >$T/want
+printf '[bad] [bad3] [""]\nkernel string copy fault\n' >$T/want
 expect "kernel_string() of an unreadable address: stap's error; kernel_string2() its text"
+
+# 10j. pretty printing of a @cast() of a kernel struct, from BTF: each
+#      member the same cast with its chain.
+run -e 'probe kernel.function("vfs_read") { if (pid() == target()) {
+	println(@cast($file, "file")->f_path$ == sprintf("{.mnt=%p, .dentry=%p}",
+	        $file->f_path->mnt, $file->f_path->dentry)); exit() } }' \
+	-c "dd if=/etc/hostname of=/dev/null bs=4 count=1"
+echo 1 >$T/want
+expect "@cast(\$file, \"file\")->f_path\$ is {.mnt=%p, .dentry=%p} of its members (BTF)"
 
 # 10b. task_current(), read by the kernel through the per-CPU 'current'
 #      (issue 13).  vm-ktap.sh boots one CPU of two possible ones, so
