@@ -571,9 +571,11 @@ bool sema_tparg_defined(struct sema_ctx *c, const struct tpf_event *ev, const st
 	struct tpa_btf b = tpa_btf(c, te);
 	int64_t size = tpa_size(c, te, e);
 
-	if (!path || e->chain.pretty || (b.btf && size < 0))
+	if (e->chain.pretty || (b.btf && size < 0))
 		return false;	/* with BTF, a member it does not have */
-	return tpa_field(ev, te, path, size) != NULL;
+	if (tpa_can_tprobe(c, te))	/* the tprobe reads any argument's member */
+		return true;
+	return path && tpa_field(ev, te, path, size) != NULL;
 }
 
 

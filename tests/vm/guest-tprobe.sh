@@ -92,7 +92,18 @@ run -e "$script" -c "ktap-getppid -t 2 2000"
 echo "1 1" >$T/want
 expect "c[\$prev->tgid] <<< 1 in the kernel: ktap-getppid's switches"
 
-# 6. nothing left behind
+# 6. @defined() of an argument's member the record lacks is 1 where a
+#    tprobe reads it, 0 for a member the type does not have.
+run -p2 -e 'probe kernel.trace("sched_switch") {
+	printf("%d %d\n", @defined($prev->tgid), @defined($prev->no_such_member)) }'
+if [ "$rc" -eq 0 ] && grep -q 'printf("%d %d\\n", 1, 0)' $T/out; then
+	ok "@defined(\$prev->tgid) is 1, @defined(\$prev->no_such_member) 0"
+else
+	not_ok "@defined() with tprobes (exit status $rc)"
+	diag $T/out $T/err
+fi
+
+# 7. nothing left behind
 ktap-tfs-snapshot >$T/after
 if cmp -s $T/before $T/after; then
 	ok "tracefs is as it was before the runs"
