@@ -407,6 +407,20 @@ static int rpretty_btf(struct rpretty_buf *p, const struct ast_chain *plain, cha
 	return 0;
 }
 
+/* Follow @plain from @l (DWARF), then print what it ends at. */
+static int rpretty_dwarf_chain(struct rpretty_buf *p, struct rdwarf_loc *l,
+			       const struct ast_chain *plain, char *err, size_t errlen)
+{
+	unsigned i;
+
+	for (i = 0; i < plain->n; i++)
+		if ((plain->v[i].is_index ? rdwarf_step_index(p->a, l, &plain->v[i], err, errlen) :
+					    rdwarf_step_member(p->a, l, &plain->v[i], err, errlen)) != 0)
+			return -1;
+	rpretty_type(p, &l->type, plain, true, l->bits != 0);
+	return 0;
+}
+
 int rpretty_var(struct arena *a, const struct fetch_site *fn, const char *var,
 	      const struct ast_chain *chain, bool ret, struct rpretty_item **out,
 	      unsigned *n, char *err, size_t errlen)
@@ -414,7 +428,6 @@ int rpretty_var(struct arena *a, const struct fetch_site *fn, const char *var,
 	struct rpretty_buf p = { a, fn, var, NULL, ret, chain->pretty > 1, NULL, 0, 0, 0 };
 	struct ast_chain plain = *chain;
 	struct rdwarf_loc l;
-	unsigned i;
 
 	plain.pretty = 0;
 	if (fn->btf) {
@@ -426,11 +439,8 @@ int rpretty_var(struct arena *a, const struct fetch_site *fn, const char *var,
 				snprintf(err, errlen, "'%s$' needs type information", var);
 			return -1;
 		}
-		for (i = 0; i < plain.n; i++)
-			if ((plain.v[i].is_index ? rdwarf_step_index(a, &l, &plain.v[i], err, errlen) :
-						   rdwarf_step_member(a, &l, &plain.v[i], err, errlen)) != 0)
-				return -1;
-		rpretty_type(&p, &l.type, &plain, true, l.bits != 0);
+		if (rpretty_dwarf_chain(&p, &l, &plain, err, errlen) != 0)
+			return -1;
 	}
 	*out = p.v;
 	*n = p.n;
@@ -445,7 +455,6 @@ int rpretty_cast(struct arena *a, const struct fetch_site *fn, const char *type,
 	struct ast_chain plain = *chain;
 	struct rdwarf_loc l;
 	uint32_t id;
-	unsigned i;
 
 	plain.pretty = 0;
 	if (fn->btf) {
@@ -453,13 +462,9 @@ int rpretty_cast(struct arena *a, const struct fetch_site *fn, const char *type,
 			return -1;
 		rpretty_btf_type(&p, fn->btf, id, &plain, true, false);
 	} else {
-		if (rdwarf_cast_base(fn, type, &l, err, errlen) != 0)
+		if (rdwarf_cast_base(fn, type, &l, err, errlen) != 0 ||
+		    rpretty_dwarf_chain(&p, &l, &plain, err, errlen) != 0)
 			return -1;
-		for (i = 0; i < plain.n; i++)
-			if ((plain.v[i].is_index ? rdwarf_step_index(a, &l, &plain.v[i], err, errlen) :
-						   rdwarf_step_member(a, &l, &plain.v[i], err, errlen)) != 0)
-				return -1;
-		rpretty_type(&p, &l.type, &plain, true, l.bits != 0);
 	}
 	*out = p.v;
 	*n = p.n;
