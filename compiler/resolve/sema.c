@@ -207,6 +207,8 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	if (d->errors)
 		return NULL;
 	sema_check(&c);
+	if (!in->unoptimized)
+		sema_spec_fold(&c);
 	sema_final_checks(&c);
 	sema_prune_globals(&c);
 	return d->errors ? NULL : c.prog;

@@ -311,6 +311,9 @@ bool sema_mem_sugar(struct sema_ctx *c, struct ast_expr *e);
 struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed);
 /* The canonical text of a fetchable expression, for names and -p2. */
 const char *sema_spec_text(struct arena *a, const struct ast_expr *e);
+/* Once typed: a call in a probe of its copy that only returns a field
+   of the probe's event (task_pid<task=$prev>) becomes that field. */
+void sema_spec_fold(struct sema_ctx *c);
 
 /* ---- sema_badvars.c: --skip-badvars ---- */
 

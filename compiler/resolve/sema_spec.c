@@ -32,6 +32,7 @@
  */
 #include "sema_int.h"
 #include "arena.h"
+#include "ast_walk.h"
 #include "diag.h"
 #include "resolve_tparg.h"
 #include "resolve_tpfmt.h"
@@ -750,4 +751,71 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 	}
 	spc_bind(c, e, sf, args);
 	return sf;
+}
+
+/* ---- folding: a copy that only returns a field is that field ---- */
+
+/* The field target @f only returns, or NULL. */
+static const struct ast_expr *spc_returned_field(const struct sem_func *f)
+{
+	const struct ast_stmt *s = f->ast ? f->ast->body : NULL;
+
+	while (s && s->kind == AST_S_BLOCK && s->body.n == 1)
+		s = s->body.v[0];
+	if (!s || s->kind != AST_S_RETURN || !s->e || s->e->kind != AST_TARGET ||
+	    s->e->ref < 0 || s->e->chain.pretty)
+		return NULL;
+	return s->e;
+}
+
+/* Does @e write anything or call anything (its value dropped, it must not)? */
+static int spc_effect_fn(struct ast_expr *e, void *arg)
+{
+	(void)arg;
+	return e->kind == AST_ASSIGN || e->kind == AST_INCDEC || e->kind == AST_CALL ? -1 : 0;
+}
+
+struct spc_fold {
+	struct sema_ctx *c;
+	const struct sem_probe *probe;
+};
+
+static int spc_fold_fn(struct ast_expr *e, void *arg)
+{
+	const struct spc_fold *w = arg;
+	const struct sem_func *f;
+	const struct ast_expr *r;
+	struct src_span span = e->span;
+	unsigned i;
+
+	if (e->kind != AST_CALL || e->ref < 0 || (unsigned)e->ref >= w->c->prog->nfuncs)
+		return 0;
+	f = w->c->prog->funcs[e->ref];
+	if (f->site != w->probe || f->at_entry || !(r = spc_returned_field(f)))
+		return 0;
+	for (i = 0; i < e->args.n; i++)
+		if (ast_walk_expr(e->args.v[i], spc_effect_fn, NULL))
+			return 0;
+	*e = *ast_clone_expr(w->c->arena, r);
+	e->span = span;
+	return 1;
+}
+
+/*
+ * task_pid($prev) in a kernel.trace() probe is the copy
+ * task_pid<task=$prev>, whose body only returns a field of the probe's
+ * event ($prev's tgid, which the record or the tprobe holds): the call
+ * becomes that field, so the kernel's filters and hist triggers can
+ * use it as they use a field read directly (the copy stays, unused).
+ */
+void sema_spec_fold(struct sema_ctx *c)
+{
+	struct spc_fold w = { c, NULL };
+	unsigned i;
+
+	for (i = 0; i < c->prog->nprobes; i++) {
+		w.probe = c->prog->probes[i];
+		if (w.probe->body)
+			ast_walk_stmt(w.probe->body, spc_fold_fn, &w);
+	}
 }
