@@ -339,7 +339,8 @@ static const char *tpa_copy_fetch(struct sema_ctx *c, const struct rtparg_event 
 		if (!strcmp(fields[i], name))
 			break;
 	/* else an argument of the field's name, which $name reads in stap
-	   (sched_switch's prev_state, which the record has as a state letter's bits) */
+	   (6.12's sched_switch: the argument prev_state, not the field the
+	   tracepoint computes from it) */
 	if (tpa_parse_path(c, i < n ? exprs[i] : name, &var, &chain) != 0 ||
 	    rbtf_tp_fetch(c->arena, b.btf, b.proto, var, &chain, &f, err, sizeof(err)) != 0)
 		return NULL;
@@ -384,6 +385,7 @@ static struct tpf_event *tpa_tprobe_event(struct sema_ctx *c, struct sem_probe *
 	const struct tpf_event *tp = pr->event;
 	struct tpf_event *ev;
 	unsigned i;
+	char *name;
 
 	if (tp->dyn)
 		return tp->dyn->kind == KP_TPROBE ? pr->event : NULL;
@@ -392,8 +394,8 @@ static struct tpf_event *tpa_tprobe_event(struct sema_ctx *c, struct sem_probe *
 		ev = arena_alloc(c->arena, sizeof(*ev));
 		memset(ev, 0, sizeof(*ev));
 		ev->system = "ktap_$PID";
-		ev->name = arena_printf(c->arena, "%.40s_t", tp->name);
-		sema_point_ident((char *)ev->name);
+		ev->name = name = arena_printf(c->arena, "%.40s_t", tp->name);
+		sema_point_ident(name);
 		ev->fields = arena_alloc(c->arena, (tp->nfields + 1) * sizeof(*ev->fields));
 		ev->nfields = tp->nfields;
 		ev->fcap = tp->nfields + 1;
