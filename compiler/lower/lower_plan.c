@@ -92,6 +92,15 @@ static void lw_kprobe_pp(struct lw_ctx *c, unsigned idx, const struct tpf_event 
  * disjunction of several probes' filters (their checks then stay in
  * user space too).
  */
+/* The own-pid clause of plan event @ev: its probes' event's (ktap's
+   eprobe or tprobe on sched_switch leaves out switches to ktap too). */
+static const char *lw_ir_own_pid(struct lw_ctx *c, const struct ir_event *ev)
+{
+	if (!ev->nprobes)
+		return lw_own_pid(ev->system, ev->name);
+	return lw_own_pid_ev(c->sp->probes[ev->probes[0]]->event);
+}
+
 /*
  * The traceoff trigger of event @ev: when every probe on it only calls
  * exit() once its guard holds, and the kernel has all of those guards,
@@ -103,15 +112,6 @@ static void lw_kprobe_pp(struct lw_ctx *c, unsigned idx, const struct tpf_event 
  * Triggers do not see the event's filter: the trigger carries the
  * probes' own (their disjunction; one traceoff per event).
  */
-/* The own-pid clause of plan event @ev: its probes' event's (ktap's
-   eprobe or tprobe on sched_switch leaves out switches to ktap too). */
-static const char *lw_ir_own_pid(struct lw_ctx *c, const struct ir_event *ev)
-{
-	if (!ev->nprobes)
-		return lw_own_pid(ev->system, ev->name);
-	return lw_own_pid_ev(c->sp->probes[ev->probes[0]]->event);
-}
-
 static bool lw_traceoff(struct lw_ctx *c, const struct ir_event *ev)
 {
 	const char *f = NULL, *own = lw_ir_own_pid(c, ev);
