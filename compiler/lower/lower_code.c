@@ -179,6 +179,18 @@ static unsigned lw_field(struct lw_ctx *c, int ref)
 	return p->nfields++;
 }
 
+/* Is @e (a field's target or @cast) a kernel_string()/user_string()
+   read of a string the kernel may have failed to copy (sfield, sfieldor)? */
+static bool lw_is_str_read(const struct lw_ctx *c, const struct ast_expr *e)
+{
+	const struct tpf_field *f;
+
+	if (!e->str_read || e->ref < 0)
+		return false;
+	f = &c->event->fields[e->ref];
+	return f->kind != TPF_INT && f->percpu < 2;
+}
+
 static void lw_target(struct lw_ctx *c, const struct ast_expr *e)
 {
 	unsigned n, k, first;
@@ -190,7 +202,7 @@ static void lw_target(struct lw_ctx *c, const struct ast_expr *e)
 	}
 	n = c->event->fields[e->ref].percpu;
 	first = lw_field(c, e->ref);
-	if (n < 2 && e->str_read && c->event->fields[e->ref].kind != TPF_INT) {
+	if (lw_is_str_read(c, e)) {
 		if (!e->on_fault) {
 			lw_emit(c, IR_SFIELD, e->str_read, first, 0);
 			return;
@@ -447,8 +459,7 @@ static bool lw_cut_or(struct lw_ctx *c, const struct ast_expr *e)
 {
 	const struct ast_expr *r = e->args.n == 3 ? e->args.v[0] : NULL;
 
-	if (!e->on_fault || !r || r->kind != AST_TARGET || !r->str_read || r->ref < 0 ||
-	    c->event->fields[r->ref].kind == TPF_INT || c->event->fields[r->ref].percpu > 1)
+	if (!e->on_fault || !r || r->kind != AST_TARGET || !lw_is_str_read(c, r))
 		return false;
 	lw_expr(c, e->on_fault);
 	lw_expr(c, e->args.v[1]);

@@ -455,9 +455,9 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 		const struct tpf_event *tp = sema_point_tracepoint(ev);
 		const char *hint = f ? NULL : sema_suggest_field(ev, e->str + 1);
 		const char *args = hint || f ? NULL : sema_tparg_arg_list(c, ev);
+		const struct tpf_field *tf = f && tp != ev ? tpf_field(tp, f->name) : NULL;
 		/* a field of the tracepoint's that its tprobe's record lacks */
-		const char *why = f && tp != ev && tpf_field(tp, f->name) &&
-			tpf_field(tp, f->name)->kind != TPF_OTHER ?
+		const char *why = tf && tf->kind != TPF_OTHER ?
 			" in this probe: it reads tracepoint arguments through a tracepoint probe "
 			"event, whose record holds only the fields that copy an argument" : "";
 
@@ -766,7 +766,6 @@ static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum
 	return arena_printf(c->arena, "%s%s", at, strchr(f.arg, ':'));
 }
 
-/* @cast(...)->chain: a fetch argument of the probe's event. */
 /*
  * @cast(A, "T")->chain$ and $$: the struct printed as $var$ is, each
  * value the same @cast() with its member chain; the type from where
@@ -788,6 +787,7 @@ static enum sem_type tg_cast_pretty(struct sema_ctx *c, struct tpf_event *ev, st
 	return tg_items(c, e, v, n);
 }
 
+/* @cast(...)->chain: a fetch argument of the probe's event. */
 static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct tpf_event *ev = tg_event(c);
