@@ -45,6 +45,10 @@ struct sem_sym {
 	   statistic's running variance takes in (0 without one). */
 	int variance_shift;
 	const struct ast_expr *variance_at;	/* the first @variance(x, N), or NULL */
+	/* Pass 2, before elision (sema_elide.c): how the program uses a
+	   global, 1 as a scalar, 2 as an array (3: both, which typing
+	   reports, so nothing using it is elided). */
+	unsigned char shape_use;
 };
 
 enum sem_probe_kind {

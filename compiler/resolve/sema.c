@@ -191,8 +191,10 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	sema_library_probes(&c);
 	sema_context_order(&c);
 	sema_procfs_check(&c);
-	/* Before typing: unused alias locals go (with what they would have
+	/* Before typing: what has no effect goes (with what it would have
 	   needed), then syscall probes that still read user memory get it. */
+	if (!in->unoptimized)
+		sema_elide_shapes(&c);
 	for (j = 0; j < c.prog->nprobes; j++) {
 		if (in->list_vars)
 			sema_list_vars(&c, c.prog->probes[j]);
@@ -200,6 +202,8 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 			sema_elide(&c, c.prog->probes[j]);
 		sema_syscall_fetch(&c, c.prog->probes[j]);
 	}
+	if (!in->unoptimized)
+		sema_elide_funcs(&c);
 	if (d->errors)
 		return NULL;
 	sema_check_dropped(&c);
@@ -209,6 +213,8 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	sema_check(&c);
 	if (!in->unoptimized)
 		sema_spec_fold(&c);
+	if (!d->errors)
+		sema_elide_warn(&c);
 	sema_final_checks(&c);
 	sema_prune_globals(&c);
 	return d->errors ? NULL : c.prog;

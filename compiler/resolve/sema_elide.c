@@ -1,20 +1,26 @@
 /*
- * sema_elide.c - pass 2: elision of unused probe-alias locals.
+ * sema_elide.c - pass 2: stap's elision of what has no effect.
  *
- * A probe alias's body sets locals for the user's body to read (stap's
- * syscall tapset sets a dozen: name, argstr, each argument).  As in stap,
- * an assignment of the alias's body to a local that nothing in the
- * probe reads, with a right-hand side free of side effects, is dropped
- * before the probe is typed and checked.  So an argstr nobody prints is
- * never computed, and a variable that would need something this kernel
+ * As stap's optimizer does before it types the program (and as -u turns
+ * off), a statement that only assigns a local nothing reads loses its
+ * assignment, an expression statement free of side effects goes, and
+ * so do an if, a loop or a foreach left with nothing to run and a
+ * condition free of side effects.  Functions only such statements
+ * called are then never typed.  So a probe alias's argstr nobody prints
+ * is never computed, a variable that would need something this kernel
  * cannot do (a user string on a tracepoint) is only an error when the
- * script reads it.  Statements of the script's own probes are never
- * elided: their unused assignments draw the usual warning instead.
+ * script reads it, and stap's scripts that count on the optimizer to
+ * drop a local statistic or an ill-typed expression nobody uses
+ * (testsuite semok/three, optimize) elaborate.  The script's own
+ * elided statements draw a warning, as in stap; the tapset's and the
+ * aliases' go silently.
  */
 #include "sema_int.h"
 #include "ast_walk.h"
 #include "arena.h"
+#include "diag.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void sema_elide_mark(struct ast_stmt *s)
@@ -52,8 +58,9 @@ static int elide_reads_fn(struct ast_expr *e, void *arg)
 {
 	struct elide_reads *r = arg;
 
-	/* "x = e" writes x without reading it: look only at e. */
-	if (e->kind == AST_ASSIGN && e->op == AST_OP_SET && e->a && e->a->kind == AST_VAR) {
+	/* "x = e" and "x <<< e" write x without reading it: look only at e. */
+	if (e->kind == AST_ASSIGN && (e->op == AST_OP_SET || e->op == AST_OP_STAT_ADD) &&
+	    e->a && e->a->kind == AST_VAR) {
 		ast_walk_expr(e->b, elide_reads_fn, arg);
 		return 1;
 	}
@@ -70,25 +77,43 @@ struct elide_pure {
 	const struct ast_func *stack[16];
 	unsigned depth;
 	bool pure;
+	bool user;		/* of a statement the script wrote */
 };
 
 static bool elide_func_pure(struct elide_pure *p, const struct ast_func *f);
 
-static const struct ast_func *elide_func(struct sema_ctx *c, const char *name)
+/* Are the functions @e calls pure?  A call of the script's with no
+   function, builtin or memory reader of its name and arity is not: it
+   stays for pass 2 to report (stap resolves names before it elides). */
+static bool elide_call_pure(struct elide_pure *p, const struct ast_expr *e)
 {
+	bool named = false, found = false;
 	unsigned i;
+	int id;
 
-	for (i = 0; i < c->nfdecls; i++)
-		if (!strcmp(c->fdecls[i]->name, name))
-			return c->fdecls[i];
-	return NULL;
+	for (i = 0; i < p->c->nfdecls && p->pure; i++)
+		if (!strcmp(p->c->fdecls[i]->name, e->str)) {
+			named = true;
+			if (p->c->fdecls[i]->nparams != e->args.n)
+				continue;
+			found = true;
+			elide_func_pure(p, p->c->fdecls[i]);
+		}
+	id = sema_builtin(e->str);
+	if (found || (named && id < 0)) {
+		if (!found)
+			p->pure = false;
+		return p->pure;
+	}
+	if (id >= 0 ? sema_builtin_has_side_effects(id) :
+	    p->user && !(sema_mem_arities(e->str) & (1u << e->args.n)))
+		p->pure = false;
+	return p->pure;
 }
 
 static int elide_pure_fn(struct ast_expr *e, void *arg)
 {
 	struct elide_pure *p = arg;
-	const struct ast_func *f;
-	int id;
 
 	switch (e->kind) {
 	case AST_ASSIGN:
@@ -103,17 +128,17 @@ static int elide_pure_fn(struct ast_expr *e, void *arg)
 		p->pure = false;
 		return -1;
 	case AST_CALL:
-		if ((f = elide_func(p->c, e->str)) != NULL) {
-			if (!elide_func_pure(p, f))
-				return -1;
+		/* builtins without side effects: user_string() and friends */
+		return elide_call_pure(p, e) ? 0 : -1;
+	case AST_INDEX:
+	case AST_IN:
+		/* kept for typing to say it, as stap checks before it elides:
+		   "if (4 in foo) {}" of a scalar foo is an error (semko/ten) */
+		if (e->a->kind != AST_VAR || !sema_global(p->c, e->a->str) ||
+		    sema_global(p->c, e->a->str)->shape_use != 3)
 			return 0;
-		}
-		id = sema_builtin(e->str);
-		if (id >= 0 && sema_builtin_has_side_effects(id)) {
-			p->pure = false;
-			return -1;
-		}
-		return 0;	/* other builtins; user_string() and friends */
+		p->pure = false;
+		return -1;
 	case AST_EMBEDDED:
 		p->pure = false;
 		return -1;
@@ -161,19 +186,86 @@ static bool elide_func_pure(struct elide_pure *p, const struct ast_func *f)
 	return p->pure;
 }
 
-/* Is @s an assignment "x = e" of an alias to a local nobody reads? */
-static bool elide_dead(struct sema_ctx *c, const struct elide_reads *r,
-		       const struct ast_stmt *s)
+/* A statement the script wrote (not the tapset's, not an alias's, not
+   what is left of an assignment already warned about): stap warns. */
+static bool elide_user(const struct sema_ctx *c, const struct ast_stmt *s)
 {
-	struct elide_pure p = { c, { 0 }, 0, true };
-	const struct ast_expr *e = s->e;
+	return !s->elidable && s->span.file == c->in->script->file;
+}
 
-	if (!s->elidable || s->kind != AST_S_EXPR || e->kind != AST_ASSIGN ||
-	    e->op != AST_OP_SET || e->a->kind != AST_VAR ||
-	    elide_is_read(r, e->a->str) || sema_global(c, e->a->str))
-		return false;
-	ast_walk_expr(e->b, elide_pure_fn, &p);
+/* Are the expressions @e of @s (NULL ones left out) free of side effects? */
+static bool elide_pure3(struct sema_ctx *c, const struct ast_stmt *s, struct ast_expr *e,
+			struct ast_expr *e2, struct ast_expr *e3)
+{
+	struct elide_pure p = { c, { 0 }, 0, true, s->span.file == c->in->script->file };
+
+	ast_walk_expr(e, elide_pure_fn, &p);
+	ast_walk_expr(e2, elide_pure_fn, &p);
+	ast_walk_expr(e3, elide_pure_fn, &p);
 	return p.pure;
+}
+
+/* Note an elision of the script's own for sema_elide_warn(). */
+static void elide_said(struct sema_ctx *c, struct src_span at, const char *name)
+{
+	c->elided = arena_grow(c->arena, c->elided, c->nelided, &c->elcap, sizeof(*c->elided));
+	c->elided[c->nelided].at = at;
+	c->elided[c->nelided++].name = name;
+}
+
+static int elide_said_cmp(const void *a, const void *b)
+{
+	const struct sema_elided *x = a, *y = b;
+
+	if (x->at.file != y->at.file)
+		return x->at.file < y->at.file ? -1 : 1;
+	return x->at.start < y->at.start ? -1 : x->at.start > y->at.start;
+}
+
+void sema_elide_warn(struct sema_ctx *c)
+{
+	unsigned i;
+
+	/* in the script's order (functions are elided after the probes) */
+	qsort(c->elided, c->nelided, sizeof(*c->elided), elide_said_cmp);
+
+	for (i = 0; i < c->nelided; i++)
+		if (c->elided[i].name)
+			diag_warning(c->diag, c->elided[i].at, "eliding assignment to '%s': "
+				     "nothing reads it", c->elided[i].name);
+		else
+			diag_warning(c->diag, c->elided[i].at, "eliding side-effect-free expression");
+}
+
+/* Is @e "x = v" or "x <<< v" of a local x nobody reads? */
+static bool elide_dead(struct sema_ctx *c, const struct elide_reads *r,
+		       const struct ast_expr *e)
+{
+	return e && e->kind == AST_ASSIGN && (e->op == AST_OP_SET || e->op == AST_OP_STAT_ADD) &&
+	       e->a->kind == AST_VAR && !elide_is_read(r, e->a->str) &&
+	       !sema_global(c, e->a->str);
+}
+
+/* Assignments of the locals nobody reads, anywhere in a statement's
+   expressions ("if (i = j)"), become their right-hand sides. */
+struct elide_assign {
+	struct sema_ctx *c;
+	const struct elide_reads *r;
+	bool warn;		/* the script's own statement */
+	bool any;
+};
+
+static int elide_assign_fn(struct ast_expr *e, void *arg)
+{
+	struct elide_assign *d = arg;
+
+	while (elide_dead(d->c, d->r, e)) {
+		if (d->warn)
+			elide_said(d->c, e->a->span, e->a->str);
+		*e = *e->b;
+		d->any = true;
+	}
+	return 0;
 }
 
 /* Does @s do nothing (absent, ';', or a block of those)? */
@@ -191,35 +283,75 @@ static bool elide_empty(const struct ast_stmt *s)
 	return true;
 }
 
-/* Drop the dead assignments of @s; true when one was. */
+/* Does @s now do nothing that needs running: an if or a loop with
+   nothing to run and conditions free of side effects, a foreach with
+   nothing to run (stap's: its limit is not looked at)? */
+static bool elide_idle(struct sema_ctx *c, const struct ast_stmt *s)
+{
+	switch (s->kind) {
+	case AST_S_IF:
+		return elide_empty(s->s1) && elide_empty(s->s2) &&
+		       elide_pure3(c, s, s->e, NULL, NULL);
+	case AST_S_WHILE:
+	case AST_S_FOR:
+		return elide_empty(s->s1) && elide_pure3(c, s, s->e, s->e2, s->e3);
+	case AST_S_FOREACH:
+		return elide_empty(s->fe->body);
+	default:
+		return false;
+	}
+}
+
+static void elide_null(struct ast_stmt *s)
+{
+	s->kind = AST_S_NULL;
+	s->e = s->e2 = s->e3 = NULL;
+	s->s1 = s->s2 = NULL;
+	s->fe = NULL;
+}
+
+/* Drop from @s what has no effect; true when something was.  Inside a
+   try block (@in_try) an expression stays: its error is what the catch
+   is there for (try { fp_to_long(x, 0, 1) } catch (e) ...). */
 static bool elide_stmt(struct sema_ctx *c, const struct elide_reads *r,
-		       struct ast_stmt *s)
+		       struct ast_stmt *s, bool in_try)
 {
 	bool any = false;
-	unsigned i;
+	unsigned i, n;
 
 	if (!s)
 		return false;
-	if (elide_dead(c, r, s)) {
-		s->kind = AST_S_NULL;
-		s->e = NULL;
+	if (s->e || s->e2 || s->e3) {
+		struct elide_assign d = { c, r, elide_user(c, s), false };
+		bool top = s->kind == AST_S_EXPR && elide_dead(c, r, s->e);
+
+		ast_walk_expr(s->e, elide_assign_fn, &d);
+		ast_walk_expr(s->e2, elide_assign_fn, &d);
+		ast_walk_expr(s->e3, elide_assign_fn, &d);
+		if (top)	/* what is left runs for its effects, if any */
+			s->elidable = true;
+		if (d.any)
+			return true;
+	}
+	if (s->kind == AST_S_EXPR && !in_try && elide_pure3(c, s, s->e, NULL, NULL)) {
+		if (elide_user(c, s))
+			elide_said(c, s->e->span, NULL);
+		elide_null(s);
 		return true;
 	}
-	any |= elide_stmt(c, r, s->s1);
-	any |= elide_stmt(c, r, s->s2);
-	for (i = 0; i < s->body.n; i++)
-		any |= elide_stmt(c, r, s->body.v[i]);
-	if (s->elidable && s->kind == AST_S_IF && elide_empty(s->s1) && elide_empty(s->s2)) {
-		struct elide_pure p = { c, { 0 }, 0, true };
-
-		/* "if (C) argstr = A else argstr = B" with argstr unused */
-		ast_walk_expr(s->e, elide_pure_fn, &p);
-		if (p.pure) {
-			s->kind = AST_S_NULL;
-			s->e = NULL;
-			s->s1 = s->s2 = NULL;
-			any = true;
-		}
+	any |= elide_stmt(c, r, s->s1, in_try || s->kind == AST_S_TRY);
+	any |= elide_stmt(c, r, s->s2, in_try);
+	for (i = n = 0; i < s->body.n; i++) {
+		any |= elide_stmt(c, r, s->body.v[i], in_try);
+		if (s->body.v[i]->kind != AST_S_NULL)
+			s->body.v[n++] = s->body.v[i];
+	}
+	s->body.n = n;
+	if (s->fe)
+		any |= elide_stmt(c, r, s->fe->body, in_try);
+	if (elide_idle(c, s)) {
+		elide_null(s);
+		any = true;
 	}
 	return any;
 }
@@ -303,20 +435,122 @@ static void elide_propagate(struct sema_ctx *c, struct sem_probe *sp)
 	}
 }
 
-void sema_elide(struct sema_ctx *c, struct sem_probe *sp)
+/* ---- globals used both as scalars and as arrays ---- */
+
+static void elide_shape_stmt(struct sema_ctx *c, struct ast_stmt *s);
+
+static void elide_shape_mark(struct sema_ctx *c, const char *name, unsigned char use)
+{
+	struct sem_sym *g = sema_global(c, name);
+
+	if (g)
+		g->shape_use |= use;
+}
+
+static int elide_shape_fn(struct ast_expr *e, void *arg)
+{
+	struct sema_ctx *c = arg;
+	unsigned i;
+
+	if ((e->kind == AST_INDEX || e->kind == AST_IN) && e->a->kind == AST_VAR) {
+		elide_shape_mark(c, e->a->str, 2);
+		for (i = 0; i < e->args.n; i++)
+			ast_walk_expr(e->args.v[i], elide_shape_fn, c);
+		return 1;
+	}
+	if (e->kind == AST_VAR)
+		elide_shape_mark(c, e->str, 1);
+	return 0;
+}
+
+static void elide_shape_stmt(struct sema_ctx *c, struct ast_stmt *s)
+{
+	struct ast_foreach *fe;
+	unsigned i;
+
+	if (!s)
+		return;
+	ast_walk_expr(s->e, elide_shape_fn, c);
+	ast_walk_expr(s->e2, elide_shape_fn, c);
+	ast_walk_expr(s->e3, elide_shape_fn, c);
+	elide_shape_stmt(c, s->s1);
+	elide_shape_stmt(c, s->s2);
+	for (i = 0; i < s->body.n; i++)
+		elide_shape_stmt(c, s->body.v[i]);
+	if ((fe = s->fe) == NULL)
+		return;
+	if (fe->array->kind == AST_VAR)
+		elide_shape_mark(c, fe->array->str, 2);
+	else
+		ast_walk_expr(fe->array, elide_shape_fn, c);
+	for (i = 0; i < fe->slice.n; i++)
+		ast_walk_expr(fe->slice.v[i], elide_shape_fn, c);
+	ast_walk_expr(fe->limit, elide_shape_fn, c);
+	elide_shape_stmt(c, fe->body);
+}
+
+/* Before anything is elided: which globals the program uses both ways
+   (typing says so, so what uses them must stay to be typed). */
+void sema_elide_shapes(struct sema_ctx *c)
+{
+	unsigned i;
+
+	for (i = 0; i < c->prog->nprobes; i++) {
+		elide_shape_stmt(c, c->prog->probes[i]->body);
+		ast_walk_expr(c->prog->probes[i]->cond, elide_shape_fn, c);
+	}
+	for (i = 0; i < c->nfdecls; i++)
+		elide_shape_stmt(c, c->fdecls[i]->body);
+}
+
+/* Elide in @body (and read @cond) until nothing more goes: each round
+   can free more (argstr reads the argument locals). */
+static void elide_body(struct sema_ctx *c, struct ast_stmt *body, struct ast_expr *cond)
 {
 	bool again = true;
 
-	elide_propagate(c, sp);
-
-	/* Each round can free more: argstr reads the argument locals. */
 	while (again) {
 		struct elide_reads r = { c->arena, NULL, 0, 0 };
 
-		ast_walk_stmt(sp->body, elide_reads_fn, &r);
-		ast_walk_expr(sp->cond, elide_reads_fn, &r);
-		again = elide_stmt(c, &r, sp->body);
+		ast_walk_stmt(body, elide_reads_fn, &r);
+		ast_walk_expr(cond, elide_reads_fn, &r);
+		again = elide_stmt(c, &r, body, false);
 	}
+}
+
+void sema_elide(struct sema_ctx *c, struct sem_probe *sp)
+{
+	elide_propagate(c, sp);
+	elide_body(c, sp->body, sp->cond);
+}
+
+/* The names called anywhere in the probes and the functions. */
+static int elide_calls_fn(struct ast_expr *e, void *arg)
+{
+	struct elide_reads *r = arg;
+
+	if (e->kind == AST_CALL && !elide_is_read(r, e->str)) {
+		r->v = arena_grow(r->arena, r->v, r->n, &r->cap, sizeof(*r->v));
+		r->v[r->n++] = e->str;
+	}
+	return 0;
+}
+
+void sema_elide_funcs(struct sema_ctx *c)
+{
+	struct elide_reads called = { c->arena, NULL, 0, 0 };
+	unsigned i;
+
+	for (i = 0; i < c->prog->nprobes; i++) {
+		ast_walk_stmt(c->prog->probes[i]->body, elide_calls_fn, &called);
+		ast_walk_expr(c->prog->probes[i]->cond, elide_calls_fn, &called);
+	}
+	for (i = 0; i < c->nfdecls; i++)
+		ast_walk_stmt(c->fdecls[i]->body, elide_calls_fn, &called);
+	/* a function nobody calls is never typed: stap drops it unlooked at */
+	for (i = 0; i < c->nfdecls; i++)
+		if (c->fdecls[i]->body && elide_is_read(&called, c->fdecls[i]->name))
+			elide_body(c, c->fdecls[i]->body, NULL);
 }
 
 /* @e's value when it is logic of decided @defined()s (!, &&, ||), else

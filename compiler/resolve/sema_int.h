@@ -54,6 +54,15 @@ struct sema_ctx {
 	bool saw_never;
 	const char *missing;
 	const char *dropped_missing;	/* what a dropped optional point lacked */
+	/* What elision dropped of the script's own statements (the local
+	   assigned, or NULL for an expression), said when the program
+	   elaborates: beside an error, stap stops before it elides. */
+	struct sema_elided {
+		struct src_span at;
+		const char *name;
+	} *elided;
+	unsigned nelided;
+	size_t elcap;
 	/* Bodies of the script's probes that resolved to nothing (optional
 	   points, never): globals are typed from them too, as stap does. */
 	struct sema_dropped {
@@ -328,10 +337,16 @@ enum sem_type sema_skip_badvar(struct sema_ctx *c, struct ast_expr *e);
 
 /* ---- sema_elide.c ---- */
 
-/* Mark an alias body's (cloned) statements elidable; drop the alias
-   assignments of @sp whose locals nothing reads. */
+/* Mark an alias body's (cloned) statements elidable (silently); drop
+   from @sp what has no effect (stap's optimizer before typing). */
 void sema_elide_mark(struct ast_stmt *s);
 void sema_elide(struct sema_ctx *c, struct sem_probe *sp);
+/* The same in the bodies of the functions something calls. */
+void sema_elide_funcs(struct sema_ctx *c);
+/* First: which globals are used both as scalars and as arrays. */
+void sema_elide_shapes(struct sema_ctx *c);
+/* Last, without errors: warn of the script's statements elided. */
+void sema_elide_warn(struct sema_ctx *c);
 
 /* sema_list.c: for -L, what @sp's alias body sets, before elision. */
 void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp);

@@ -30,7 +30,7 @@ check "-u keeps the alias locals nothing reads (argstr), the default elides them
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -W -p2 -e 'probe begin { x = 1 }'
 check "-W: a warning is an error (exit 1, no -p2 output)" \
-	sh -c "[ $rc -eq 1 ] && [ ! -s '$TMP/out' ] && grep -q 'warning: variable .x. is assigned but never read' '$TMP/err' && grep -q 'ktap: error: pass 2: 1 warning treated as error (-W)' '$TMP/err'"
+	sh -c "[ $rc -eq 1 ] && [ ! -s '$TMP/out' ] && grep -q 'warning: eliding assignment to .x.: nothing reads it' '$TMP/err' && grep -q 'ktap: error: pass 2: 1 warning treated as error (-W)' '$TMP/err'"
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe begin { x = 1 }'
 check "without -W the same warning exits 0" test "$rc" -eq 0
 

@@ -115,7 +115,7 @@ static void test_alias_order(void **state)
 	struct compiled *c = compile(
 		"probe first = begin { a = 1 }\n"
 		"probe last += first { z = 26 }\n"
-		"probe last { m = a + z }\n");
+		"probe last { m = a + z; print(m) }\n");
 	const struct ast_stmt *b;
 
 	assert_non_null(c->s.prog);
@@ -197,7 +197,7 @@ static void test_errors(void **state)
 	static const struct {
 		const char *script, *message;
 	} cases[] = {
-		{ "probe begin { x = 1; x = \"a\" }", "type mismatch for 'x'" },
+		{ "probe begin { x = 1; x = \"a\"; print(x) }", "type mismatch for 'x'" },
 		{ "probe begin { a[1] = 2 }", "unresolved arity-1 global array 'a'" },
 		{ "probe begin { printff(\"x\") }", "did you mean 'printf'?" },
 		{ "probe nosuch.point { }", "no match for probe point 'nosuch.point'" },
