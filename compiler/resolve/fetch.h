@@ -40,6 +40,8 @@ struct fetch_site {
 	const struct rsdt_mark *sdt;
 	/* A PLT stub (process().plt()): @name is the function it calls. */
 	bool plt;
+	/* A label's statement probe (.function().label()): its name. */
+	const char *label;
 };
 
 /*

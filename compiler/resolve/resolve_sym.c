@@ -435,3 +435,71 @@ int rsym_line(struct relf_files *f, struct arena *a, const char *path, const cha
 	rsym_stmt_func(a, out);
 	return 0;
 }
+
+/* The labels matching @pattern under @die (lexical blocks included). */
+struct rsym_labels {
+	struct arena *a;
+	const struct fetch_site *fn;
+	const char *pattern;
+	struct fetch_site *v;
+	unsigned n;
+	size_t cap;
+};
+
+static void rsym_labels_in(struct rsym_labels *l, Dwarf_Die *die, unsigned depth)
+{
+	Dwarf_Die child;
+	Dwarf_Addr lo;
+	const char *name;
+	struct fetch_site *out;
+
+	if (depth > 64 || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_lexical_block)
+			rsym_labels_in(l, &child, depth + 1);
+		if (tag != DW_TAG_label || !(name = dwarf_diename(&child)) ||
+		    fnmatch(l->pattern, name, 0) != 0 || dwarf_lowpc(&child, &lo) != 0)
+			continue;	/* a label the compiler dropped has no address */
+		l->v = arena_grow(l->a, l->v, l->n, &l->cap, sizeof(*l->v));
+		out = &l->v[l->n];
+		*out = *l->fn;
+		if (!relf_offset(l->fn->file->elf, lo, &out->offset))
+			continue;
+		out->addr = lo;
+		out->stmt = true;
+		out->label = arena_strdup(l->a, name);
+		rsym_stmt_func(l->a, out);
+		out->name = l->fn->name;	/* the function's, not an inlined copy's */
+		l->n++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int rsym_label_cmp(const void *a, const void *b)
+{
+	const struct fetch_site *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+int rsym_labels(struct arena *a, const struct fetch_site *fn, const char *pattern,
+		struct fetch_site **out, char *err, size_t errlen)
+{
+	struct rsym_labels l = { a, fn, pattern, NULL, 0, 0 };
+
+	if (!fn->file || !fn->file->dw) {
+		snprintf(err, errlen, "%s has no debug information (build it with -g): "
+			 "labels are in the DWARF", fn->path);
+		return -1;
+	}
+	if (!fn->die) {
+		snprintf(err, errlen, "no DWARF for function \"%s\" in %s", fn->name, fn->path);
+		return -1;
+	}
+	rsym_labels_in(&l, fn->die, 0);
+	qsort(l.v, l.n, sizeof(*l.v), rsym_label_cmp);
+	*out = l.v;
+	return (int)l.n;
+}

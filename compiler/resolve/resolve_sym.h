@@ -56,6 +56,15 @@ int rsym_line(struct relf_files *f, struct arena *a, const char *path, const cha
 	      int line, struct fetch_site *out, char *err, size_t errlen);
 
 /*
+ * The labels of function @fn (a process() function found by rsym_find,
+ * with its DWARF) whose names match glob @pattern, sorted by address:
+ * each a statement probe at the label (->label its name).  Returns the
+ * count, or -1 with @err when there is no DWARF to read them from.
+ */
+int rsym_labels(struct arena *a, const struct fetch_site *fn, const char *pattern,
+		struct fetch_site **out, char *err, size_t errlen);
+
+/*
  * The functions of @path (symbols) or of the kernel (@path NULL:
  * available_filter_functions, else BTF) whose names match glob @pattern,
  * sorted.  Returns the count; -1 with @err when the file cannot be read.

@@ -82,6 +82,14 @@ struct elide_pure {
 
 static bool elide_func_pure(struct elide_pure *p, const struct ast_func *f);
 
+/* The tapset's marker of what this kernel cannot have: "__ktap_missing(
+   VAR, WHY)" alone is an error of the probe (sema_check.c), its effect;
+   "x = __ktap_missing(...)" one only when x is read. */
+static bool elide_marker(const struct ast_expr *e)
+{
+	return e->kind == AST_CALL && !strcmp(e->str, "__ktap_missing");
+}
+
 /* Are the functions @e calls pure?  A call of the script's with no
    function, builtin or memory reader of its name and arity is not: it
    stays for pass 2 to report (stap resolves names before it elides). */
@@ -90,6 +98,9 @@ static bool elide_call_pure(struct elide_pure *p, const struct ast_expr *e)
 	bool named = false, found = false;
 	unsigned i;
 	int id;
+
+	if (elide_marker(e))
+		return p->pure = false;
 
 	for (i = 0; i < p->c->nfdecls && p->pure; i++)
 		if (!strcmp(p->c->fdecls[i]->name, e->str)) {
@@ -262,7 +273,10 @@ static int elide_assign_fn(struct ast_expr *e, void *arg)
 	while (elide_dead(d->c, d->r, e)) {
 		if (d->warn)
 			elide_said(d->c, e->a->span, e->a->str);
-		*e = *e->b;
+		if (elide_marker(e->b))	/* x unread: no error */
+			*e = *ast_num(d->c->arena, 0, e->span);
+		else
+			*e = *e->b;
 		d->any = true;
 	}
 	return 0;

@@ -286,6 +286,25 @@ static void point_set_maxactive(struct sema_ctx *c, int64_t n)
 	c->prog->probes[c->prog->nprobes - 1]->event->dyn->maxactive = (unsigned)n;
 }
 
+/* A uprobe at statement @uf (a line's, a label's), event named @what. */
+static void point_emit_stmt(struct sema_ctx *c, struct point_state *st, struct fetch_site *uf,
+			    const char *what, const char *pp)
+{
+	struct tpf_event *ev = arena_alloc(c->arena, sizeof(*ev));
+	struct sem_probe *sp;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->system = "ktap_$PID";
+	ev->name = point_event_name(c, what);
+	ev->dyn = sema_point_dynevent(c, ev, KP_UPROBE,
+				      arena_printf(c->arena, "%s:0x%llx", uf->path,
+						   (unsigned long long)uf->offset),
+				      sema_point_origin(c, st->written));
+	ev->dyn_func = uf;
+	sp = point_emit(c, st, SEM_P_TRACE, pp);
+	sp->event = ev;
+}
+
 /*
  * process("PATH").statement("FUNC@FILE:LINE"): a uprobe at the first
  * instruction of a source line, from the DWARF line table.  Target
@@ -298,8 +317,6 @@ static int point_process_statement(struct sema_ctx *c, struct point_state *st,
 	const struct ast_expr *path = p->comps[0].arg, *arg = p->n > 1 ? p->comps[1].arg : NULL;
 	const char *spec, *at, *colon;
 	struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
-	struct tpf_event *ev;
-	struct sem_probe *sp;
 	char err[512];
 
 	if (p->n != 2 || !sema_point_is(p, 0, "process") || !sema_point_is(p, 1, "statement"))
@@ -319,18 +336,8 @@ static int point_process_statement(struct sema_ctx *c, struct point_state *st,
 			diag_error(c->diag, arg->span, "%s", err);
 		return st->optional ? 1 : -1;
 	}
-	ev = arena_alloc(c->arena, sizeof(*ev));
-	memset(ev, 0, sizeof(*ev));
-	ev->system = "ktap_$PID";
-	ev->name = point_event_name(c, "line");
-	ev->dyn = sema_point_dynevent(c, ev, KP_UPROBE,
-				      arena_printf(c->arena, "%s:0x%llx", uf->path,
-						   (unsigned long long)uf->offset),
-				      sema_point_origin(c, st->written));
-	ev->dyn_func = uf;
-	sp = point_emit(c, st, SEM_P_TRACE, arena_printf(c->arena,
-				"process(\"%s\").statement(\"%s\")", uf->path, spec));
-	sp->event = ev;
+	point_emit_stmt(c, st, uf, "line", arena_printf(c->arena,
+			"process(\"%s\").statement(\"%s\")", uf->path, spec));
 	return 1;
 }
 
@@ -491,8 +498,43 @@ static int point_fn_suffix(const struct ast_ppoint *p, unsigned at, int64_t *max
 }
 
 /*
- * process("PATH").function("NAME")[.call|.return]: uprobes at the
- * function's entry (or return), parameters from DWARF.
+ * .function("NAME").label("LABEL") of process function @uf: a statement
+ * probe at each label of the function matching LABEL (a glob), as stap
+ * places them, with the variables in scope there.  Another function of
+ * a wildcard may have none (@quiet): not an error.  -1 after an error.
+ */
+static int point_labels(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p,
+			struct fetch_site *uf, bool quiet)
+{
+	const char *pattern = point_str_arg(c, p, 2);
+	struct fetch_site *v;
+	char err[512];
+	int n, i;
+
+	if (!pattern) {
+		diag_error(c->diag, p->span, "expected .label(\"NAME\") with a string argument");
+		return -1;
+	}
+	n = rsym_labels(c->arena, uf, pattern, &v, err, sizeof(err));
+	if (n < 0 || (n == 0 && !quiet && !st->optional)) {
+		if (st->optional)
+			return 0;
+		if (n == 0)
+			snprintf(err, sizeof(err), "no label matches \"%s\" in function \"%s\" "
+				 "of %s", pattern, uf->name, uf->path);
+		diag_error(c->diag, p->comps[2].arg->span, "%s", err);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		point_emit_stmt(c, st, &v[i], v[i].label, arena_printf(c->arena,
+				"process(\"%s\").function(\"%s\").label(\"%s\")",
+				v[i].path, uf->name, v[i].label));
+	return 0;
+}
+
+/*
+ * process("PATH").function("NAME")[.call|.return|.label("L")]: uprobes
+ * at the function's entry (or return, or labels), parameters from DWARF.
  */
 static int point_process(struct sema_ctx *c, struct point_state *st,
 		      const struct ast_ppoint *p)
@@ -501,11 +543,14 @@ static int point_process(struct sema_ctx *c, struct point_state *st,
 	const char **names, *file;
 	unsigned i, n;
 	char err[512];
-	int64_t maxactive;
+	int64_t maxactive = 0;
 	int sfx;
 
-	if (p->n < 2 || !sema_point_is(p, 0, "process") || !sema_point_is(p, 1, "function") ||
-	    (sfx = point_fn_suffix(p, 2, &maxactive)) < 0)
+	if (p->n < 2 || !sema_point_is(p, 0, "process") || !sema_point_is(p, 1, "function"))
+		return 0;
+	if (p->n == 3 && sema_point_is(p, 2, "label"))
+		sfx = 3;
+	else if ((sfx = point_fn_suffix(p, 2, &maxactive)) < 0)
 		return 0;
 	if (maxactive) {
 		diag_error(c->diag, p->span, ".maxactive() is for kernel return probes");
@@ -531,6 +576,11 @@ static int point_process(struct sema_ctx *c, struct point_state *st,
 			if (!st->optional)
 				diag_error(c->diag, p->span, "%s", err);
 			return st->optional ? 1 : -1;
+		}
+		if (sfx == 3) {
+			if (point_labels(c, st, p, uf, n > 1) < 0)
+				return -1;
+			continue;
 		}
 		point_emit_dyn(c, st, uf, file, sfx == 2,
 			    arena_printf(c->arena, "process(\"%s\").function(\"%s\")%s",

@@ -50,8 +50,10 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 			{ "inline", "an inlined copy of a function has no symbol of its own, "
 			  "and ktap places probes on symbols: probe the calling function, "
 			  "or its line with .statement()" },
-			{ "label", "ktap does not read DWARF labels: probe the label's line "
-			  "with .statement(\"FUNCTION@FILE:LINE\")" },
+			{ "label", "ktap reads the labels of process(\"PATH\").function(\"NAME\") "
+			  "from the program's DWARF; a kernel function's labels are not read: "
+			  "probe the function, or an address in it with "
+			  ".statement(\"FUNCTION+0xOFFSET\")" },
 			{ "absolute", "an absolute address is stap's guru mode (-g): name the "
 			  "place as .statement(\"FUNCTION+0xOFFSET\")" },
 			{ "insn", "single-stepping is stap's utrace, which ktap does not have" },

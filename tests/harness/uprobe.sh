@@ -477,6 +477,48 @@ step={.x=2, .y=20} total=13 i=2
 EOW
 check_run '$$locals, $$vars, $$parms, $$locals$ at a statement: stap'"'"'s text, innermost scope first'
 
+# .function("walk").label("walk_*"): a statement probe at each label of
+# walk() (DW_TAG_label's DW_AT_low_pc), in address order, with the
+# variables in scope there; -l lists them; a label nothing matches is
+# one error line.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'").function("walk").label("walk_*") {
+	printf("%s i=%d total=%d limit=%d\n", pp(), $i, $total, $limit) }' -c "$T"
+cat >"$TMP/want" <<EOW
+process("$T").function("walk").label("walk_step") i=0 total=0 limit=3
+process("$T").function("walk").label("walk_step") i=1 total=1 limit=3
+process("$T").function("walk").label("walk_step") i=2 total=13 limit=3
+process("$T").function("walk").label("walk_done") i=3 total=36 limit=3
+EOW
+check '.function("walk").label("walk_*"): each label, every hit, its variables'
+
+run_ktap "$TMP" "$TMP/p3" "$TMP/err2" -p3 -e \
+	'probe process("'"$T"'").function("walk").label("walk_done") { }'
+got=$(sed -n "s|^write uprobe_events 'p:ktap_\$PID/walk_done_0 $T:0x\([0-9a-f]*\)'\$|\1|p" "$TMP/p3")
+want=$(readelf --debug-dump=info "$T" 2>/dev/null | awk '/DW_AT_name.*: walk_done$/ { f = 1 }
+	f && /DW_AT_low_pc/ { print $NF; exit }')
+if [ -n "$got" ] && [ -n "$want" ] && [ $((0x$got)) -eq $((want)) ]; then
+	ok ".label(\"walk_done\"): the uprobe at the label's DW_AT_low_pc ($want)"
+else
+	not_ok ".label(\"walk_done\"): offset 0x$got, DWARF says $want"
+	diag_file "$TMP/p3"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -l 'process("'"$T"'").function("walk").label("*")'
+cat >"$TMP/want" <<EOW
+process("$T").function("walk").label("walk_done")
+process("$T").function("walk").label("walk_step")
+EOW
+check '-l process().function("walk").label("*"): both labels'
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$T"'").function("walk").label("nope") { }'
+if [ "$rc" -eq 1 ] && [ "$(grep -c 'error:' "$TMP/err")" -eq 1 ] &&
+   grep -q "error: no label matches \"nope\" in function \"walk\" of $T" "$TMP/err"; then
+	ok '.label("nope"): one error line'
+else
+	not_ok '.label("nope") (exit status '"$rc"')'
+	diag_file "$TMP/err"
+fi
+
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'").function("walk") {
 	println($$parms); println($$vars$); println($s$); println($s$$); println($$locals) }' -c "$T"
 if [ "$rc" -eq 0 ] && sed -n 1,4p "$TMP/out" | sed 's/=0x[0-9a-f]\{6,\}/=PTR/g' >"$TMP/head" &&

@@ -6,7 +6,8 @@
  * Calls handle() three times (k = 0, 1, 2) with a struct holding an int,
  * a string pointer, an embedded struct, a pointer to a struct, a char
  * array, two bitfields and an unsigned char pointer, then walk() once (a loop with locals in a
- * lexical block, for statement probes, and a global counter), then
+ * lexical block, for statement probes, and a global counter; labels
+ * walk_step in the loop and walk_done after it, for .label() probes), then
  * malloc(12345) and srandom(12345) once each through libc (srandom
  * because sanitizers replace malloc).  Then, for @entry: fact(4)
  * (recursive, so returns pair with their own entries) and nap(), which
@@ -82,9 +83,11 @@ long walk(struct shape *s, int limit)
 	for (i = 0; i < limit; i++) {
 		struct point step = { i, i * 10 };
 
+walk_step: __attribute__((unused))
 		total += step.x + step.y + s->origin.x; /* walk: loop body */
 		global_counter++;
 	}
+walk_done: __attribute__((unused))
 	return total;
 }
 
