@@ -354,17 +354,35 @@ static const struct cc_machine *rdwarf_cc(const struct fetch_site *fn, char *err
 	return NULL;
 }
 
-/* The scopes holding @fn->addr, innermost first (free() them); how many. */
+/*
+ * The scopes holding @fn->addr, innermost first (free() them); how many.
+ * An inlined copy's entry (@fn->die its DW_TAG_inlined_subroutine) may
+ * lie in none of the copy's ranges (GCC's entry_pc starts an empty one):
+ * the copy is then the innermost scope all the same.
+ */
 int rdwarf_scopes(const struct fetch_site *fn, Dwarf_Die **scopes)
 {
-	Dwarf_Die cu;
-	int n;
+	Dwarf_Die cu, *v;
+	int n, i;
 
 	*scopes = NULL;
 	if (!fn->file || !fn->file->dw || !dwarf_addrdie(fn->file->dw, fn->addr, &cu))
 		return 0;
 	n = dwarf_getscopes(&cu, fn->addr, scopes);
-	return n > 0 ? n : 0;
+	if (n < 0)
+		n = 0;
+	if (!fn->die || dwarf_tag(fn->die) != DW_TAG_inlined_subroutine)
+		return n;
+	for (i = 0; i < n; i++)
+		if (dwarf_dieoffset(&(*scopes)[i]) == dwarf_dieoffset(fn->die))
+			return n;
+	v = realloc(*scopes, (size_t)(n + 1) * sizeof(*v));
+	if (!v)
+		return n;
+	memmove(v + 1, v, (size_t)n * sizeof(*v));
+	v[0] = *(Dwarf_Die *)fn->die;
+	*scopes = v;
+	return n + 1;
 }
 
 /* A variable or parameter (a definition, not an extern declaration). */

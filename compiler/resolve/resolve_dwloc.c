@@ -174,6 +174,23 @@ static void dwloc_imm(struct arena *a, int64_t v, struct dwloc *out)
 	out->off = 0;
 }
 
+/*
+ * A location-list entry of zero length at exactly @pc (a location view:
+ * GCC's [pc, pc) entries say where a value is at that address's views,
+ * e.g. an inlined copy's parameter at the copy's entry, where its probe
+ * fires, before the instruction at @pc runs).  1 with *@ops, else 0.
+ */
+static int dwloc_at_view(Dwarf_Attribute *attr, Dwarf_Addr pc, Dwarf_Op **ops, size_t *n)
+{
+	Dwarf_Addr base, start, end;
+	ptrdiff_t off = 0;
+
+	while ((off = dwarf_getlocations(attr, off, &base, &start, &end, ops, n)) > 0)
+		if (start == pc && end == pc && *n)
+			return 1;
+	return 0;
+}
+
 /* One expression @ops (@n operations) as a location. */
 static enum dwloc_err dwloc_expr(struct arena *a, const struct dwloc_at *at,
 				 const Dwarf_Op *ops, size_t n, struct dwloc *out,
@@ -239,6 +256,8 @@ enum dwloc_err dwloc_var(struct arena *a, const struct dwloc_at *at, Dwarf_Die *
 		return DWLOC_NONE;
 	}
 	got = dwarf_getlocation_addr(&attr, at->pc, &ops, &n, 1);
+	if (got <= 0 || n == 0)
+		got = dwloc_at_view(&attr, at->pc, &ops, &n);
 	if (got <= 0 || n == 0) {
 		snprintf(err, errlen, "no location covers this address (optimized out here)");
 		return DWLOC_NONE;

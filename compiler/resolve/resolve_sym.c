@@ -436,58 +436,109 @@ int rsym_line(struct relf_files *f, struct arena *a, const char *path, const cha
 	return 0;
 }
 
-/* The labels matching @pattern under @die (lexical blocks included). */
-struct rsym_labels {
-	struct arena *a;
-	const struct fetch_site *fn;
-	const char *pattern;
-	struct fetch_site *v;
-	unsigned n;
-	size_t cap;
-};
-
-static void rsym_labels_in(struct rsym_labels *l, Dwarf_Die *die, unsigned depth)
-{
-	Dwarf_Die child;
-	Dwarf_Addr lo;
-	const char *name;
-	struct fetch_site *out;
-
-	if (depth > 64 || dwarf_child(die, &child) != 0)
-		return;
-	do {
-		int tag = dwarf_tag(&child);
-
-		if (tag == DW_TAG_lexical_block)
-			rsym_labels_in(l, &child, depth + 1);
-		if (tag != DW_TAG_label || !(name = dwarf_diename(&child)) ||
-		    fnmatch(l->pattern, name, 0) != 0 || dwarf_lowpc(&child, &lo) != 0)
-			continue;	/* a label the compiler dropped has no address */
-		l->v = arena_grow(l->a, l->v, l->n, &l->cap, sizeof(*l->v));
-		out = &l->v[l->n];
-		*out = *l->fn;
-		if (!relf_offset(l->fn->file->elf, lo, &out->offset))
-			continue;
-		out->addr = lo;
-		out->stmt = true;
-		out->label = arena_strdup(l->a, name);
-		rsym_stmt_func(l->a, out);
-		out->name = l->fn->name;	/* the function's, not an inlined copy's */
-		l->n++;
-	} while (dwarf_siblingof(&child, &child) == 0);
-}
-
-static int rsym_label_cmp(const void *a, const void *b)
+/* Statement probes in address order. */
+static int rsym_site_cmp(const void *a, const void *b)
 {
 	const struct fetch_site *x = a, *y = b;
 
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
+/*
+ * Statement probes found in a DIE tree: the inlined copies of a function
+ * (DW_TAG_inlined_subroutine, named through its abstract origin, looked
+ * for in every function and block) or the labels of one function
+ * (DW_TAG_label, in its lexical blocks), at their entry addresses.
+ */
+struct rsym_sites {
+	struct arena *a;
+	const struct fetch_site *tmpl;	/* path, file, name of what is probed */
+	const char *pattern;		/* the copies' name, or the labels' glob */
+	bool inlines;
+	struct fetch_site *v;
+	unsigned n;
+	size_t cap;
+};
+
+/* One site at @die (a label, an inlined copy), entered at @pc. */
+static void rsym_site_add(struct rsym_sites *l, Dwarf_Die *die, Dwarf_Addr pc,
+			  const char *name)
+{
+	struct fetch_site *out;
+
+	l->v = arena_grow(l->a, l->v, l->n, &l->cap, sizeof(*l->v));
+	out = &l->v[l->n];
+	*out = *l->tmpl;
+	if (!relf_offset(l->tmpl->file->elf, pc, &out->offset))
+		return;
+	out->addr = pc;
+	out->stmt = true;	/* its variables: at this address */
+	if (l->inlines) {
+		rsym_keep_die(l->a, out, die);	/* $$parms: the copy's */
+	} else {
+		out->label = arena_strdup(l->a, name);
+		rsym_stmt_func(l->a, out);
+		out->name = l->tmpl->name;	/* the function's, not an inlined copy's */
+	}
+	l->n++;
+}
+
+static void rsym_sites_in(struct rsym_sites *l, Dwarf_Die *die, unsigned depth)
+{
+	Dwarf_Die child;
+	Dwarf_Addr pc;
+	const char *name;
+
+	if (depth > 64 || dwarf_child(die, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		/* a label or copy the compiler dropped has no address */
+		if (tag == (l->inlines ? DW_TAG_inlined_subroutine : DW_TAG_label) &&
+		    (name = dwarf_diename(&child)) && fnmatch(l->pattern, name, 0) == 0 &&
+		    dwarf_entrypc(&child, &pc) == 0)
+			rsym_site_add(l, &child, pc, name);
+		/* copies inlined into copies, blocks and functions */
+		if (tag == DW_TAG_lexical_block || (l->inlines && (tag == DW_TAG_subprogram ||
+							       tag == DW_TAG_inlined_subroutine)))
+			rsym_sites_in(l, &child, depth + 1);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+int rsym_inlines(struct relf_files *f, struct arena *a, const char *path, const char *name,
+		 struct fetch_site **out, char *err, size_t errlen)
+{
+	struct relf_file *u = relf_open(f, path, err, errlen);
+	struct fetch_site tmpl;
+	struct rsym_sites l = { a, &tmpl, name, true, NULL, 0, 0 };
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	Dwarf_Die cu;
+
+	*out = NULL;
+	if (!u)
+		return -1;
+	if (!u->dw)
+		return 0;	/* no DWARF, no inlined copies known */
+	memset(&tmpl, 0, sizeof(tmpl));
+	tmpl.path = arena_strdup(a, u->path);
+	tmpl.name = arena_strdup(a, name);
+	tmpl.file = u;
+	while (dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		if (dwarf_offdie(u->dw, off + hsize, &cu))
+			rsym_sites_in(&l, &cu, 0);
+		off = next;
+	}
+	qsort(l.v, l.n, sizeof(*l.v), rsym_site_cmp);
+	*out = l.v;
+	return (int)l.n;
+}
+
 int rsym_labels(struct arena *a, const struct fetch_site *fn, const char *pattern,
 		struct fetch_site **out, char *err, size_t errlen)
 {
-	struct rsym_labels l = { a, fn, pattern, NULL, 0, 0 };
+	struct rsym_sites l = { a, fn, pattern, false, NULL, 0, 0 };
 
 	if (!fn->file || !fn->file->dw) {
 		snprintf(err, errlen, "%s has no debug information (build it with -g): "
@@ -498,8 +549,8 @@ int rsym_labels(struct arena *a, const struct fetch_site *fn, const char *patter
 		snprintf(err, errlen, "no DWARF for function \"%s\" in %s", fn->name, fn->path);
 		return -1;
 	}
-	rsym_labels_in(&l, fn->die, 0);
-	qsort(l.v, l.n, sizeof(*l.v), rsym_label_cmp);
+	rsym_sites_in(&l, fn->die, 0);
+	qsort(l.v, l.n, sizeof(*l.v), rsym_site_cmp);
 	*out = l.v;
 	return (int)l.n;
 }

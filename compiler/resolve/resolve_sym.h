@@ -56,6 +56,15 @@ int rsym_line(struct relf_files *f, struct arena *a, const char *path, const cha
 	      int line, struct fetch_site *out, char *err, size_t errlen);
 
 /*
+ * The inlined copies of function @name in @path (its DWARF's
+ * DW_TAG_inlined_subroutine entries), sorted by address: each a
+ * statement probe at the copy's entry (DW_AT_entry_pc), its variables
+ * read there.  The count (0 without DWARF), or -1 with @err.
+ */
+int rsym_inlines(struct relf_files *f, struct arena *a, const char *path, const char *name,
+		 struct fetch_site **out, char *err, size_t errlen);
+
+/*
  * The labels of function @fn (a process() function found by rsym_find,
  * with its DWARF) whose names match glob @pattern, sorted by address:
  * each a statement probe at the label (->label its name).  Returns the

@@ -533,8 +533,53 @@ static int point_labels(struct sema_ctx *c, struct point_state *st, const struct
 }
 
 /*
- * process("PATH").function("NAME")[.call|.return|.label("L")]: uprobes
- * at the function's entry (or return, or labels), parameters from DWARF.
+ * The inlined copies of function @name in @file, as stap probes them:
+ * .function("NAME") is the function's own entry and each copy's (a
+ * statement probe at its DW_AT_entry_pc), .inline the copies only,
+ * .call the own entry only.  A .return, .call or .label of a function
+ * with copies and no entry of its own (@own false) is one error saying
+ * why.  1 when copies were probed (or stand for the function), 0 when
+ * there are none to probe, -1 after an error.
+ */
+static int point_inlines(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p,
+			 const char *file, const char *name, int sfx, bool own)
+{
+	struct fetch_site *v;
+	char err[512];
+	int n = strchr(name, '@') ? 0 :	/* NAME@FILE: the own copy only */
+		rsym_inlines(c->in->up, c->arena, file, name, &v, err, sizeof(err));
+	int i;
+
+	if (n <= 0) {
+		if (sfx != 4 || st->optional)
+			return 0;
+		diag_error(c->diag, p->span, "function \"%s\" has no inlined copies in %s%s",
+			   name, file, n < 0 ? "" : " (its DWARF has no DW_TAG_inlined_subroutine of it)");
+		return -1;
+	}
+	if (sfx != 0 && sfx != 4) {
+		if (own)
+			return 0;
+		if (!st->optional)
+			diag_error(c->diag, p->span, "function \"%s\" of %s has no copy of its own: "
+				   "each of its %d calls is inlined, and %s (.function(\"%s\") "
+				   "probes the copies' entries)", name, v[0].path, n,
+				   sfx == 2 ? "an inlined copy has no return to probe" :
+				   sfx == 3 ? "ktap reads the labels of a function's own copy only" :
+				   ".call probes the function's own entry only", name);
+		return st->optional ? 1 : -1;
+	}
+	for (i = 0; i < n; i++)
+		point_emit_stmt(c, st, &v[i], name, arena_printf(c->arena,
+				"process(\"%s\").function(\"%s\")%s", v[i].path, name,
+				sfx == 4 ? ".inline" : ""));
+	return 1;
+}
+
+/*
+ * process("PATH").function("NAME")[.call|.return|.inline|.label("L")]:
+ * uprobes at the function's entry (or return, or labels) and its inlined
+ * copies' (point_inlines()), parameters from DWARF.
  */
 static int point_process(struct sema_ctx *c, struct point_state *st,
 		      const struct ast_ppoint *p)
@@ -550,6 +595,8 @@ static int point_process(struct sema_ctx *c, struct point_state *st,
 		return 0;
 	if (p->n == 3 && sema_point_is(p, 2, "label"))
 		sfx = 3;
+	else if (p->n == 3 && sema_point_is(p, 2, "inline"))
+		sfx = 4;
 	else if ((sfx = point_fn_suffix(p, 2, &maxactive)) < 0)
 		return 0;
 	if (maxactive) {
@@ -571,12 +618,19 @@ static int point_process(struct sema_ctx *c, struct point_state *st,
 	n = point_functions(c, st, fn, file, NULL, &names);
 	for (i = 0; i < n; i++) {
 		struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
+		bool own = rsym_find(c->in->up, c->arena, file, names[i], uf, err,
+				     sizeof(err)) == 0;
+		int r = point_inlines(c, st, p, file, names[i], sfx, own);
 
-		if (rsym_find(c->in->up, c->arena, file, names[i], uf, err, sizeof(err)) != 0) {
+		if (r < 0)
+			return -1;
+		if (!own && !r) {
 			if (!st->optional)
 				diag_error(c->diag, p->span, "%s", err);
 			return st->optional ? 1 : -1;
 		}
+		if (!own || sfx == 4)
+			continue;
 		if (sfx == 3) {
 			if (point_labels(c, st, p, uf, n > 1) < 0)
 				return -1;

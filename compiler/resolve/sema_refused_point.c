@@ -47,9 +47,9 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 		 sema_point_is(p, 0, "module") || sema_point_is(p, 0, "process");
 	for (i = 1; placed && i < p->n; i++) {
 		static const char *const part[][2] = {
-			{ "inline", "an inlined copy of a function has no symbol of its own, "
-			  "and ktap places probes on symbols: probe the calling function, "
-			  "or its line with .statement()" },
+			{ "inline", "ktap finds the inlined copies of process(\"PATH\") "
+			  "functions in the program's DWARF; a kernel function's copies are "
+			  "not read: probe the calling function" },
 			{ "label", "ktap reads the labels of process(\"PATH\").function(\"NAME\") "
 			  "from the program's DWARF; a kernel function's labels are not read: "
 			  "probe the function, or an address in it with "

@@ -5,7 +5,7 @@
 # information, the errors of a wrong probe, and tracefs left as found.
 # Root and uprobe events only; otherwise the whole file is skipped.
 # The probed programs are tests/tools/ktap-uprobe-target (-g -O0) and
-# tests/tools/ktap-uprobe-opt (-g -O2: registers, location lists,
+# tests/tools/ktap-uprobe-opt (-g -O2: registers, location lists, inlined copies,
 # optimized-out variables).
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -588,6 +588,48 @@ else
 	not_ok "-O2 register variable (exit status $rc)"
 	diag_file "$TMP/out"
 	diag_file "$TMP/err"
+fi
+
+# twice() is inlined twice into main() and has no copy of its own:
+# .function("twice") probes each copy's entry (DW_AT_entry_pc), where
+# its parameter is in a register (a location view at that very address);
+# the program prints 2 * x of each copy ("4 6").
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$O"'").function("twice") {
+	printf("%s x=%d %s\n", pp(), $x, $$parms) }' -c "$O"
+sort -o "$TMP/out" "$TMP/out"
+cat >"$TMP/want" <<EOW
+process("$O").function("twice") x=2 x=0x2
+process("$O").function("twice") x=3 x=0x3
+EOW
+check '.function("twice") of a function only inlined: each copy, its parameter'
+
+# .inline: the same two uprobes, at the DW_AT_entry_pc of the copies of
+# twice (DW_TAG_inlined_subroutine whose abstract origin is twice's DIE).
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe process("'"$O"'").function("twice").inline { }'
+got=$(sed -n "s|^write uprobe_events 'p:ktap_\$PID/twice_[0-9] $O:\(0x[0-9a-f]*\)'\$|\1|p" "$TMP/out" |
+	while read -r a; do echo $((a)); done | sort -n | tr '\n' ' ')
+origin=$(readelf --debug-dump=info "$O" | awk '/DW_TAG_subprogram/ { d = $1 }
+	/DW_AT_name.*: twice$/ { sub(/^<[0-9]+></, "", d); sub(/>:$/, "", d); print d; exit }')
+want=$(readelf --debug-dump=info "$O" | awk -v o="<0x$origin>" '/DW_TAG_inlined_subroutine/ { f = 1; m = 0; next }
+	f && /DW_AT_abstract_origin/ { m = ($NF == o) }
+	f && /DW_AT_entry_pc/ { if (m) print $NF; f = 0 }' | while read -r a; do echo $((a)); done |
+	sort -n | tr '\n' ' ')
+if [ "$rc" -eq 0 ] && [ -n "$origin" ] && [ "$got" = "$want" ] && [ "$(echo $got | wc -w)" -eq 2 ]; then
+	ok ".function(\"twice\").inline: a uprobe at each copy's DW_AT_entry_pc ($got)"
+else
+	not_ok ".inline: offsets $got, DWARF's entry_pc $want (twice at $origin, exit status $rc)"
+	diag_file "$TMP/out"
+fi
+
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$O"'").function("twice").return { }'
+run_ktap "$TMP" "$TMP/out2" "$TMP/err2" -p2 -e 'probe process("'"$O"'").function("sum").inline { }'
+if grep -q "error: function \"twice\" of $O has no copy of its own: each of its 2 calls is inlined, and an inlined copy has no return to probe" "$TMP/err" &&
+   grep -q "error: function \"sum\" has no inlined copies in $O" "$TMP/err2" && [ "$rc" -eq 1 ]; then
+	ok ".return of a function only inlined, .inline of one never inlined: one error line each"
+else
+	not_ok ".return/.inline errors (exit status $rc)"
+	diag_file "$TMP/err"
+	diag_file "$TMP/err2"
 fi
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe '"$walk"' { println($nope, $arg1) }'

@@ -5,6 +5,8 @@
  *
  * sum() adds 1, 2, 3, 4 through a loop whose body calls an opaque
  * function, so the loop stays a loop and its counter a register.
+ * twice() has no copy of its own: main()'s two calls of it are inlined
+ * (DW_TAG_inlined_subroutine), for .function("twice") and .inline.
  */
 #include <stdio.h>
 
@@ -29,11 +31,18 @@ long sum(const int *v, int n)
 	return total;
 }
 
+static inline __attribute__((always_inline)) int twice(int x)
+{
+	__asm__ volatile("" : : "r"(x) : "memory");	/* x in a register here */
+	return x * 2;
+}
+
 int main(void)
 {
 	static const int v[] = { 1, 2, 3, 4 };
 	int *volatile p = (int *)v;
 
 	printf("%ld\n", sum(p, 4));
+	printf("%d %d\n", twice(p[1]), twice(p[2]));
 	return 0;
 }

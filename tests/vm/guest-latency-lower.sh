@@ -243,7 +243,8 @@ probe end {
 		printf("%d %d %d %d %d\n", k == target(), @count(l2[k]), @sum(l2[k]), @min(l2[k]), @max(l2[k]))
 		print(@hist_linear(l2[k], 0, 20, 1))
 	}
-	v = @variance(l2[target()])
+	if (@variance(l2[target()]) < 0)	# read (an unread v = ... is elided)
+		println("negative variance")
 }
 STP
 for clk in gettimeofday_us gettimeofday_ms; do
