@@ -40,6 +40,11 @@ struct relf_file {
 	Elf *debug_elf;
 	const struct cc_machine *cc;	/* NULL: a machine ktap does not know */
 	unsigned e_machine;
+	/* Every inlined copy of a function in the DWARF, read once when a
+	   probe first asks (resolve_sym.c, rsym_inlines()); arena-owned. */
+	struct fetch_site *inlines;
+	unsigned ninlines;
+	bool inlines_read;
 };
 
 /* Files opened while elaborating, closed by relf_files_free(). */

@@ -452,8 +452,8 @@ static int rsym_site_cmp(const void *a, const void *b)
  */
 struct rsym_sites {
 	struct arena *a;
-	const struct fetch_site *tmpl;	/* path, file, name of what is probed */
-	const char *pattern;		/* the copies' name, or the labels' glob */
+	const struct fetch_site *tmpl;	/* path, file (and name) of what is probed */
+	const char *pattern;		/* the copies' names, or the labels', a glob */
 	bool inlines;
 	struct fetch_site *v;
 	unsigned n;
@@ -474,6 +474,7 @@ static void rsym_site_add(struct rsym_sites *l, Dwarf_Die *die, Dwarf_Addr pc,
 	out->addr = pc;
 	out->stmt = true;	/* its variables: at this address */
 	if (l->inlines) {
+		out->name = arena_strdup(l->a, name);
 		rsym_keep_die(l->a, out, die);	/* $$parms: the copy's */
 	} else {
 		out->label = arena_strdup(l->a, name);
@@ -510,29 +511,41 @@ int rsym_inlines(struct relf_files *f, struct arena *a, const char *path, const 
 		 struct fetch_site **out, char *err, size_t errlen)
 {
 	struct relf_file *u = relf_open(f, path, err, errlen);
-	struct fetch_site tmpl;
-	struct rsym_sites l = { a, &tmpl, name, true, NULL, 0, 0 };
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	Dwarf_Die cu;
+	struct fetch_site tmpl, *v = NULL;
+	unsigned i, n = 0;
+	size_t cap = 0;
 
 	*out = NULL;
 	if (!u)
 		return -1;
 	if (!u->dw)
 		return 0;	/* no DWARF, no inlined copies known */
-	memset(&tmpl, 0, sizeof(tmpl));
-	tmpl.path = arena_strdup(a, u->path);
-	tmpl.name = arena_strdup(a, name);
-	tmpl.file = u;
-	while (dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		if (dwarf_offdie(u->dw, off + hsize, &cu))
-			rsym_sites_in(&l, &cu, 0);
-		off = next;
+	if (!u->inlines_read) {	/* one walk of the DWARF for every name */
+		struct rsym_sites l = { a, &tmpl, "*", true, NULL, 0, 0 };
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+		Dwarf_Die cu;
+
+		memset(&tmpl, 0, sizeof(tmpl));
+		tmpl.path = arena_strdup(a, u->path);
+		tmpl.file = u;
+		while (dwarf_nextcu(u->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			if (dwarf_offdie(u->dw, off + hsize, &cu))
+				rsym_sites_in(&l, &cu, 0);
+			off = next;
+		}
+		qsort(l.v, l.n, sizeof(*l.v), rsym_site_cmp);
+		u->inlines = l.v;
+		u->ninlines = l.n;
+		u->inlines_read = true;
 	}
-	qsort(l.v, l.n, sizeof(*l.v), rsym_site_cmp);
-	*out = l.v;
-	return (int)l.n;
+	for (i = 0; i < u->ninlines; i++)
+		if (!strcmp(u->inlines[i].name, name)) {
+			v = arena_grow(a, v, n, &cap, sizeof(*v));
+			v[n++] = u->inlines[i];
+		}
+	*out = v;
+	return (int)n;
 }
 
 int rsym_labels(struct arena *a, const struct fetch_site *fn, const char *pattern,
