@@ -53,6 +53,7 @@ enum ast_expr_kind {
 	AST_HIST,	/* op(a [, args: lo, hi, step]) */
 	AST_DEFINED,	/* @defined(a) */
 	AST_ENTRY,	/* @entry(a) */
+	AST_PROBEWRITE,	/* @probewrite(a): pass 2 makes it 0 or 1 */
 	AST_PERF,	/* @perf(str) */
 	AST_DEREF,	/* op(a: size, b: address): @kderef/@uderef */
 	AST_REGISTER,	/* op(a): @kregister/@uregister */
@@ -204,6 +205,9 @@ struct ast_probe {
 	struct ast_pplist names;	/* aliases: the names defined */
 	struct ast_pplist points;	/* what is probed */
 	struct ast_stmt *body;
+	/* stap 4.4's "probe NAME = POINTS { PROLOGUE }, { EPILOGUE }": the
+	   epilogue, run after the user's handler (an AST_ALIAS), or NULL */
+	struct ast_stmt *epilogue;
 	struct src_span span;
 };
 

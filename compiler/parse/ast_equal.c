@@ -175,7 +175,8 @@ static bool eq_pplist(const struct ast_pplist *x, const struct ast_pplist *y)
 static bool eq_probe(const struct ast_probe *x, const struct ast_probe *y)
 {
 	return x->kind == y->kind && eq_pplist(&x->names, &y->names) &&
-	       eq_pplist(&x->points, &y->points) && eq_stmt(x->body, y->body);
+	       eq_pplist(&x->points, &y->points) && eq_stmt(x->body, y->body) &&
+	       eq_stmt(x->epilogue, y->epilogue);
 }
 
 static bool eq_func(const struct ast_func *x, const struct ast_func *y)

@@ -188,9 +188,10 @@ static void pr_atop(FILE *out, const struct ast_expr *e)
 		pr_expr(out, e->b);
 		fputc(')', out);
 		break;
-	default:	/* @defined, @entry, @count..., @hist_*, @kregister */
+	default:	/* @defined, @entry, @probewrite, @count..., @hist_*, @kregister */
 		fprintf(out, "%s(", e->kind == AST_DEFINED ? "@defined" :
-			e->kind == AST_ENTRY ? "@entry" : ast_op_spelling(e->op));
+			e->kind == AST_ENTRY ? "@entry" :
+			e->kind == AST_PROBEWRITE ? "@probewrite" : ast_op_spelling(e->op));
 		pr_expr(out, e->a);
 		if (e->args.n) {
 			fputs(", ", out);
@@ -484,6 +485,16 @@ static void pr_decl_body(FILE *out, const struct ast_stmt *body)
 	fputs("}\n", out);
 }
 
+/* An alias's prologue and epilogue: " {\n...\n}, {\n...\n}\n". */
+static void pr_decl_bodies(FILE *out, const struct ast_stmt *body, const struct ast_stmt *epi)
+{
+	fputs(" {\n", out);
+	if (body)
+		pr_block_body(out, body, 1);
+	fputs("},", out);
+	pr_decl_body(out, epi);
+}
+
 static void pr_probe(FILE *out, const struct ast_probe *p)
 {
 	fputs("probe ", out);
@@ -492,7 +503,10 @@ static void pr_probe(FILE *out, const struct ast_probe *p)
 		fputs(p->kind == AST_ALIAS ? " = " : " += ", out);
 	}
 	pr_pplist(out, &p->points);
-	pr_decl_body(out, p->body);
+	if (p->epilogue)
+		pr_decl_bodies(out, p->body, p->epilogue);
+	else
+		pr_decl_body(out, p->body);
 }
 
 static const char *pr_type(enum ast_type t)

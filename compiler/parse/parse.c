@@ -537,9 +537,9 @@ static struct ast_decl *parse_decl(struct parse_ctx *c, enum ast_decl_kind k,
 	return d;
 }
 
-void parse_probe(struct parse_ctx *c, enum ast_probe_kind kind,
-		 struct ast_pplist *names, struct ast_pplist *points,
-		 struct ast_stmt *body, struct src_span span)
+struct ast_probe *parse_probe(struct parse_ctx *c, enum ast_probe_kind kind,
+			      struct ast_pplist *names, struct ast_pplist *points,
+			      struct ast_stmt *body, struct src_span span)
 {
 	struct ast_probe *p = arena_alloc(c->arena, sizeof(*p));
 	unsigned i;
@@ -557,6 +557,7 @@ void parse_probe(struct parse_ctx *c, enum ast_probe_kind kind,
 				  "a probe alias name cannot be optional ('?'), sufficient ('!') or conditional");
 	}
 	parse_decl(c, AST_D_PROBE, span)->probe = p;
+	return p;
 }
 
 void parse_global(struct parse_ctx *c, struct parse_globals *list,

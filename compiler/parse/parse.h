@@ -88,9 +88,9 @@ void parse_point_finish(struct parse_ctx *c, struct ast_pplist *out,
 			struct parse_alts *alts, int suffix,
 			struct ast_expr *cond);
 
-void parse_probe(struct parse_ctx *c, enum ast_probe_kind kind,
-		 struct ast_pplist *names, struct ast_pplist *points,
-		 struct ast_stmt *body, struct src_span span);
+struct ast_probe *parse_probe(struct parse_ctx *c, enum ast_probe_kind kind,
+			      struct ast_pplist *names, struct ast_pplist *points,
+			      struct ast_stmt *body, struct src_span span);
 /* The globals of one 'global' declaration, until its end is seen. */
 struct parse_globals {
 	struct ast_global **v;

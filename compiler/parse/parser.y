@@ -119,7 +119,7 @@ static struct ast_stmt *stmt(struct parse_ctx *ctx, enum ast_stmt_kind kind,
 %token <tok> IDENT NUMBER STRING TARGET EMBEDDED PPNAME PPLBRACE PPRBRACE
 %token <tok> PROBE GLOBAL PRIVATE FUNCTION IF ELSE FOR FOREACH IN LIMIT WHILE
 %token <tok> BREAK CONTINUE NEXT RETURN DELETE TRY CATCH LONG STRINGKW
-%token <tok> AT_CAST AT_VAR AT_DEFINED AT_ENTRY AT_PERF AT_KDEREF AT_UDEREF
+%token <tok> AT_CAST AT_VAR AT_DEFINED AT_ENTRY AT_PROBEWRITE AT_PERF AT_KDEREF AT_UDEREF
 %token <tok> AT_KREGISTER AT_UREGISTER AT_COUNT AT_SUM AT_MIN AT_MAX AT_AVG
 %token <tok> AT_VARIANCE AT_HIST_LOG AT_HIST_LINEAR
 %token <tok> AT_MACRO AT_DEFINE ARG_NUM ARG_STR ARGC_NUM ARGC_STR
@@ -153,7 +153,7 @@ static struct ast_stmt *stmt(struct parse_ctx *ctx, enum ast_stmt_kind kind,
 /* Tokens that can start a statement: shifting them continues the current
    statement rather than ending it. */
 %precedence SEMI IDENT NUMBER STRING TARGET EMBEDDED BANG TILDE
-%precedence AT_CAST AT_VAR AT_DEFINED AT_ENTRY AT_PERF AT_KDEREF AT_UDEREF AT_KREGISTER AT_UREGISTER AT_COUNT AT_SUM AT_MIN AT_MAX AT_AVG AT_VARIANCE AT_HIST_LOG AT_HIST_LINEAR
+%precedence AT_CAST AT_VAR AT_DEFINED AT_ENTRY AT_PROBEWRITE AT_PERF AT_KDEREF AT_UDEREF AT_KREGISTER AT_UREGISTER AT_COUNT AT_SUM AT_MIN AT_MAX AT_AVG AT_VARIANCE AT_HIST_LOG AT_HIST_LINEAR
 
 %type <expr> expr primary literal ppliteral hist_op index_item cond_opt
 %type <expr> fe_limit_opt global_init_opt expr_opt fe_array
@@ -204,6 +204,8 @@ probe_decl
 		{ parse_probe(ctx, AST_PROBE, NULL, &$2, $3, @$); }
 	| PROBE pplist ASSIGN pplist block
 		{ parse_probe(ctx, AST_ALIAS, &$2, &$4, $5, @$); }
+	| PROBE pplist ASSIGN pplist block COMMA block
+		{ parse_probe(ctx, AST_ALIAS, &$2, &$4, $5, @$)->epilogue = $7; }
 	| PROBE pplist ADD_ASSIGN pplist block
 		{ parse_probe(ctx, AST_EPILOGUE, &$2, &$4, $5, @$); }
 	;
@@ -524,6 +526,7 @@ primary
 		  $$->chain = $7; }
 	| AT_DEFINED LPAREN expr RPAREN	{ $$ = kid(ctx, AST_DEFINED, 0, $3, @$); }
 	| AT_ENTRY LPAREN expr RPAREN	{ $$ = kid(ctx, AST_ENTRY, 0, $3, @$); }
+	| AT_PROBEWRITE LPAREN expr RPAREN { $$ = kid(ctx, AST_PROBEWRITE, 0, $3, @$); }
 	| AT_PERF LPAREN STRING RPAREN	{ $$ = parse_perf(ctx, $3, @$); }
 	| AT_KDEREF LPAREN expr COMMA expr RPAREN
 		{ $$ = parse_guru_op(ctx, AST_DEREF, AST_OP_KDEREF, $3, $5, @$); }

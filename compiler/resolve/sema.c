@@ -196,6 +196,7 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	if (!in->unoptimized)
 		sema_elide_shapes(&c);
 	for (j = 0; j < c.prog->nprobes; j++) {
+		sema_probewrite(&c, c.prog->probes[j]);
 		if (in->list_vars)
 			sema_list_vars(&c, c.prog->probes[j]);
 		if (!in->unoptimized)

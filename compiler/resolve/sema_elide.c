@@ -449,6 +449,55 @@ static void elide_propagate(struct sema_ctx *c, struct sem_probe *sp)
 	}
 }
 
+/* ---- @probewrite(x) ---- */
+
+/* Does a statement of the user's handler in @s (the statements no alias
+   brought: not elidable; blocks join them to the aliases') write @name? */
+static bool elide_user_writes(struct ast_stmt *s, const char *name)
+{
+	unsigned i;
+
+	if (!s)
+		return false;
+	if (!s->elidable && s->kind != AST_S_BLOCK)
+		return sema_stmt_writes(s, name);
+	if (elide_user_writes(s->s1, name) || elide_user_writes(s->s2, name) ||
+	    (s->fe && elide_user_writes(s->fe->body, name)))
+		return true;
+	for (i = 0; i < s->body.n; i++)
+		if (elide_user_writes(s->body.v[i], name))
+			return true;
+	return false;
+}
+
+struct elide_pw {
+	struct sema_ctx *c;
+	struct sem_probe *sp;
+};
+
+static int elide_probewrite_fn(struct ast_expr *e, void *arg)
+{
+	struct elide_pw *w = arg;
+
+	if (e->kind != AST_PROBEWRITE)
+		return 0;
+	if (e->a->kind != AST_VAR) {
+		diag_error(w->c->diag, e->a->span, "@probewrite() takes a variable's name");
+		*e = *ast_num(w->c->arena, 0, e->span);
+		return 1;
+	}
+	*e = *ast_num(w->c->arena, elide_user_writes(w->sp->body, e->a->str), e->span);
+	return 1;
+}
+
+void sema_probewrite(struct sema_ctx *c, struct sem_probe *sp)
+{
+	struct elide_pw w = { c, sp };
+
+	ast_walk_stmt(sp->body, elide_probewrite_fn, &w);
+	ast_walk_expr(sp->cond, elide_probewrite_fn, &w);
+}
+
 /* ---- globals used both as scalars and as arrays ---- */
 
 static void elide_shape_stmt(struct sema_ctx *c, struct ast_stmt *s);

@@ -345,6 +345,9 @@ void sema_elide(struct sema_ctx *c, struct sem_probe *sp);
 void sema_elide_funcs(struct sema_ctx *c);
 /* First: which globals are used both as scalars and as arrays. */
 void sema_elide_shapes(struct sema_ctx *c);
+/* stap's @probewrite(x) in @sp: 1 when a statement of the user's handler
+   (not an alias's) writes x, else 0, as a constant (before elision). */
+void sema_probewrite(struct sema_ctx *c, struct sem_probe *sp);
 /* Last, without errors: warn of the script's statements elided. */
 void sema_elide_warn(struct sema_ctx *c);
 

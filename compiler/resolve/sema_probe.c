@@ -838,6 +838,12 @@ static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 		inner.body = al->decl->kind == AST_ALIAS ?
 			point_seq(c, alias_body, st->body, st->body->span) :
 			point_seq(c, st->body, alias_body, st->body->span);
+		if (al->decl->epilogue) {	/* stap 4.4's "= POINTS { }, { }" */
+			struct ast_stmt *epi = ast_clone_stmt(c->arena, al->decl->epilogue);
+
+			sema_elide_mark(epi);
+			inner.body = point_seq(c, inner.body, epi, st->body->span);
+		}
 		c->alias_depth++;
 		for (j = 0; j < al->decl->points.n; j++) {
 			const struct ast_ppoint *t = point_with_suffix(c, al->decl->points.v[j],

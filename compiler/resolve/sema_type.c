@@ -722,6 +722,11 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 	case AST_STAR:
 		sema_err(c, e->span, "'*' is only allowed as an array slice key");
 		return SEM_UNKNOWN;
+	case AST_PROBEWRITE:	/* a probe's became 0 or 1 (sema_probewrite()) */
+		if (c->func)
+			sema_err(c, e->span, "@probewrite() is for a probe's handler: whether "
+				 "the handler writes the variable");
+		return SEM_LONG;
 	default:
 		return ty_unsupported(c, e);
 	}
