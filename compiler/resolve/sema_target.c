@@ -113,6 +113,14 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	/* another number of arguments: sema_mem_arities()'s error */
 	if (mem == AST_MEM_NONE || sema_func_use(c, e->str, e->args.n) || e->args.n != 1)
 		return -1;
+	/* kernel_string(@defined($x) ? $x : $y) (@choose_defined): the
+	   branch taken, before it is looked at as an address (typing the
+	   ternary would read the branch's value as a number too) */
+	while (arg->kind == AST_TERNARY && arg->a->kind == AST_DEFINED) {
+		c->type_expr(c, arg->a);
+		*arg = arg->a->num ? *arg->b : *arg->c;
+		c->changed = true;
+	}
 	if (sema_current_in(c, arg) < 0)
 		return SEM_UNKNOWN;
 	if (ev && !ev->dyn_func && sema_tparg_event(ev) && !sema_current_reads(arg)) {
