@@ -405,3 +405,111 @@ unsigned relf_glob(struct arena *a, const char *pattern, const char ***paths)
 	globfree(&g);
 	return n;
 }
+
+/* The dynamic entries @tag of @elf (DT_NEEDED names, a DT_RUNPATH), in
+   order, into *@v (in @a); their number. */
+static unsigned relf_dyn_strings(struct arena *a, Elf *elf, Elf64_Sxword tag, const char ***v)
+{
+	Elf_Scn *scn = NULL;
+	unsigned n = 0;
+	size_t cap = 0;
+
+	*v = NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+		GElf_Dyn dyn;
+		size_t i;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC ||
+		    !(d = elf_getdata(scn, NULL)) || !sh.sh_entsize)
+			continue;
+		for (i = 0; i < sh.sh_size / sh.sh_entsize && gelf_getdyn(d, (int)i, &dyn); i++) {
+			const char *s;
+
+			if (dyn.d_tag != tag || !(s = elf_strptr(elf, sh.sh_link, dyn.d_un.d_val)))
+				continue;
+			*v = arena_grow(a, *v, n, &cap, sizeof(**v));
+			(*v)[n++] = arena_strdup(a, s);
+		}
+	}
+	return n;
+}
+
+/* Library @name as the dynamic linker finds it for @u: @u's DT_RUNPATH
+   or DT_RPATH ($ORIGIN its directory), then the system's directories
+   for @u's machine; NULL when none has it. */
+static const char *relf_find_lib(struct arena *a, const struct relf_file *u, const char *name)
+{
+	/* a trailing '/': the machine's multiarch directory in it */
+	static const char *const sys[] = { "/lib/", "/usr/lib/", "/lib64", "/usr/lib64",
+					   "/lib", "/usr/lib" };
+	const char *triplet = u->e_machine == EM_AARCH64 ? "aarch64-linux-gnu" :
+			      "x86_64-linux-gnu";
+	const char **runpath, *dir, *sep, *path;
+	char origin[PATH_MAX];
+	unsigned n, i;
+
+	if (strchr(name, '/'))
+		return relf_is_elf(name) ? name : NULL;
+	snprintf(origin, sizeof(origin), "%s", u->path);
+	*strrchr(origin, '/') = '\0';
+	n = relf_dyn_strings(a, u->elf, DT_RUNPATH, &runpath);
+	if (!n)
+		n = relf_dyn_strings(a, u->elf, DT_RPATH, &runpath);
+	for (i = 0; i < n; i++)
+		for (dir = runpath[i]; *dir; dir = *sep ? sep + 1 : sep) {
+			int len;
+
+			sep = strchr(dir, ':');
+			if (!sep)
+				sep = dir + strlen(dir);
+			len = (int)(sep - dir);
+			path = !strncmp(dir, "$ORIGIN", 7) ?
+			       arena_printf(a, "%s%.*s/%s", origin, len - 7, dir + 7, name) :
+			       arena_printf(a, "%.*s/%s", len, dir, name);
+			if (relf_is_elf(path))
+				return path;
+		}
+	for (i = 0; i < sizeof(sys) / sizeof(sys[0]); i++) {
+		size_t l = strlen(sys[i]);
+
+		path = arena_printf(a, "%s%s/%s", sys[i], sys[i][l - 1] == '/' ? triplet : "", name);
+		if (relf_is_elf(path))
+			return path;
+	}
+	return NULL;
+}
+
+unsigned relf_needed(struct relf_files *f, struct arena *a, const char *path,
+		     const char ***libs, char *err, size_t errlen)
+{
+	struct relf_file *u = relf_open(f, path, err, errlen);
+	const char **v = NULL, **names, *lib;
+	unsigned n = 0, i, j, k, nn;
+	size_t cap = 0;
+
+	*libs = NULL;
+	if (!u)
+		return 0;
+	/* breadth first: the executable's libraries, then theirs */
+	for (k = 0; k <= n && n < RELF_MAX_LIBS; k++) {
+		struct relf_file *from = k ? relf_open(f, v[k - 1], err, errlen) : u;
+
+		if (!from)
+			continue;
+		nn = relf_dyn_strings(a, from->elf, DT_NEEDED, &names);
+		for (i = 0; i < nn && n < RELF_MAX_LIBS; i++) {
+			if (!(lib = relf_find_lib(a, from, names[i])))
+				continue;
+			for (j = 0; j < n && strcmp(v[j], lib) != 0; j++)
+				;
+			if (j < n)
+				continue;
+			v = arena_grow(a, v, n, &cap, sizeof(*v));
+			v[n++] = lib;
+		}
+	}
+	*libs = v;
+	return n;
+}

@@ -94,4 +94,15 @@ const char *relf_dwarf_path(const struct fetch_site *fn);
    *@paths (in @a); their number. */
 unsigned relf_glob(struct arena *a, const char *pattern, const char ***paths);
 
+/*
+ * The shared libraries executable @path loads: its DT_NEEDED entries and
+ * theirs, breadth first, found as the dynamic linker finds them (RUNPATH
+ * or RPATH, then the system's library directories), at most
+ * RELF_MAX_LIBS; paths into *@libs (in @a).  Their number (0 with @err
+ * set when @path cannot be read).
+ */
+#define RELF_MAX_LIBS 256
+unsigned relf_needed(struct relf_files *f, struct arena *a, const char *path,
+		     const char ***libs, char *err, size_t errlen);
+
 #endif

@@ -769,6 +769,88 @@ static int point_process_glob(struct sema_ctx *c, struct point_state *st,
 	return 1;
 }
 
+/* Does library path @lib match stap's .library() pattern @pattern: the
+   whole path when the pattern has a '/', else the file name? */
+static bool point_lib_matches(const char *pattern, const char *lib)
+{
+	const char *base = strrchr(lib, '/');
+
+	return fnmatch(pattern, strchr(pattern, '/') || !base ? lib : base + 1, 0) == 0;
+}
+
+/*
+ * process("EXE").library("LIB").REST (.function, .mark, .plt ...): REST
+ * in each shared library EXE loads (relf_needed(): its DT_NEEDED,
+ * transitively, found as the dynamic linker finds them) whose file name,
+ * or path when LIB has a '/', matches glob LIB; LIB itself when it is the
+ * path of a file EXE does not name (one it dlopen()s).  The uprobes are
+ * on the library, which every process mapping it runs: the probes take
+ * the condition execname() == EXE's name (what the kernel keeps of it,
+ * 15 characters), stap's restriction to EXE's processes as near as
+ * tracefs can say it.
+ */
+static int point_process_library(struct sema_ctx *c, struct point_state *st,
+				 const struct ast_ppoint *p)
+{
+	const char *exe = point_str_arg(c, p, 0), *pattern, **libs, *base;
+	struct point_state inner = *st;
+	struct ast_expr *cond;
+	unsigned n, i, k, hits = 0, before = c->prog->nprobes, errors = c->diag->errors;
+	char err[512] = "";
+
+	if (p->n < 3 || !sema_point_is(p, 0, "process") || !exe || !sema_point_is(p, 1, "library"))
+		return 0;
+	if (!(pattern = point_str_arg(c, p, 1))) {
+		diag_error(c->diag, p->span, "expected .library(\"NAME\") with a string argument");
+		return -1;
+	}
+	if (!c->in->up) {
+		diag_error(c->diag, p->span, "process() probes are not available here");
+		return -1;
+	}
+	n = relf_needed(c->in->up, c->arena, exe, &libs, err, sizeof(err));
+	if (*err) {
+		diag_error(c->diag, p->comps[0].arg->span, "%s", err);
+		return -1;
+	}
+	base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;
+	cond = ast_named(c->arena, AST_CALL, "execname", p->span);
+	cond->op_span = p->span;
+	cond = ast_binary(c->arena, AST_BINARY, AST_OP_EQ, cond,
+			  ast_str(c->arena, base, strnlen(base, 15), p->span), p->span);
+	inner.cond = point_and(c, st->cond, cond);
+	if (pattern[0] == '/' && !strpbrk(pattern, "*?[")) {	/* a path: as it is */
+		libs = &pattern;
+		n = 1;
+	}
+	/* a glob's libraries need not all have REST: one will do */
+	inner.optional = st->optional || strpbrk(pattern, "*?[") != NULL;
+	for (i = 0; i < n; i++) {
+		struct ast_ppoint *q;
+
+		if (!point_lib_matches(pattern, libs[i]))
+			continue;
+		q = arena_alloc(c->arena, sizeof(*q));
+		*q = *p;
+		q->n = p->n - 1;
+		q->comps = arena_alloc(c->arena, q->n * sizeof(*q->comps));
+		q->comps[0] = p->comps[0];
+		q->comps[0].arg = ast_str(c->arena, libs[i], strlen(libs[i]), p->comps[1].span);
+		for (k = 2; k < p->n; k++)
+			q->comps[k - 1] = p->comps[k];
+		point_resolve(c, &inner, q);
+		hits++;
+	}
+	if (!hits && !st->optional)
+		diag_error(c->diag, p->comps[1].arg->span, "no library of %s matches \"%s\" "
+			   "(it loads %u: give the library's path for one it dlopen()s)",
+			   exe, pattern, n);
+	else if (c->prog->nprobes == before && c->diag->errors == errors && !st->optional)
+		diag_error(c->diag, p->span, "no match for probe point '%s' in the %u "
+			   "librar%s of %s matching \"%s\"", sema_point_text(c, p), hits,
+			   hits == 1 ? "y" : "ies", exe, pattern);
+	return 1;
+}
 
 /*
  * Does alias name @name match the first components of @p, which has
@@ -1041,7 +1123,8 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 	if (!(p = sema_point_target_exe(c, p)))
 		return;
 
-	if ((r = point_syscall(c, st, p)) != 0 || (r = point_process_glob(c, st, p)) != 0)
+	if ((r = point_syscall(c, st, p)) != 0 || (r = point_process_glob(c, st, p)) != 0 ||
+	    (r = point_process_library(c, st, p)) != 0)
 		return;
 	if (sema_glob_has(p) ? point_glob(c, st, p) : point_aliases(c, st, p, false))
 		return;

@@ -632,6 +632,28 @@ else
 	diag_file "$TMP/err2"
 fi
 
+# process("EXE").library("GLOB").function(): the function in the
+# libraries EXE loads (its DT_NEEDED, found as ld.so finds them), only in
+# EXE's processes: the program calls srandom() once; probed as /bin/true's
+# library, the same libc sees no call from it; the comm in the kernel
+# filter is the kernel's 15 characters of the name.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'global n, m
+	probe process("'"$T"'").library("libc.so*").function("srandom") { n++ }
+	probe process("/bin/true").library("libc.so*").function("srandom") { m++ }
+	probe end { printf("%d %d\n", n, m) }' -c "$T"
+expect_text '.library("libc.so*").function("srandom"): 1 call in the program, none as /bin/true'"'"'s' "1 0"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe process("'"$T"'").library("libc.so*").function("srandom") { }'
+run_ktap "$TMP" "$TMP/out2" "$TMP/err2" -p2 -e 'probe process("'"$T"'").library("libnope*").function("srandom") { }'
+if [ "$rc" -eq 1 ] && grep -q "^write uprobe_events 'p:ktap_\$PID/srandom_0 [^ ]*/libc.so.6:0x[0-9a-f]*'\$" "$TMP/out" &&
+   grep -q "filter '(COMM == \"ktap-uprobe-tar\") && common_pid != \$KTAP'" "$TMP/out" &&
+   grep -q "error: no library of $T matches \"libnope\*\"" "$TMP/err2"; then
+	ok '.library(): a uprobe on libc, the COMM filter in the kernel, one error line for no match'
+else
+	not_ok '.library() plan (exit status '"$rc"')'
+	diag_file "$TMP/out"
+	diag_file "$TMP/err2"
+fi
+
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe '"$walk"' { println($nope, $arg1) }'
 if [ "$rc" -eq 1 ] && grep -q "error: no variable 'nope' in scope at this address (pc: 0x[0-9a-f]* in walk)" "$TMP/err" &&
 	grep -q 'error: \$arg1 is only available at a function.s entry' "$TMP/err"; then
