@@ -592,6 +592,25 @@ static int rdwarf_walk(struct arena *a, struct rdwarf_loc *l, const struct ast_c
 	return rdwarf_finish(a, l, chain, out, err, errlen);
 }
 
+const struct fetch_site *rdwarf_sdt_scope(struct arena *a, const struct fetch_site *fn)
+{
+	struct fetch_site *at = arena_alloc(a, sizeof(*at));
+	Dwarf_Die *scopes, *frame;
+	int n;
+
+	*at = *fn;
+	at->sdt = NULL;
+	at->stmt = true;
+	at->die = NULL;
+	n = rdwarf_scopes(at, &scopes);
+	if ((frame = rdwarf_frame(at, scopes, n)) != NULL) {
+		at->die = arena_alloc(a, sizeof(*frame));
+		memcpy(at->die, frame, sizeof(*frame));
+	}
+	free(scopes);
+	return at;
+}
+
 int rdwarf_fetch(struct arena *a, const struct fetch_site *fn, const char *var,
 	     const struct ast_chain *chain, bool ret, struct fetch *out,
 	     char *err, size_t errlen)
@@ -602,8 +621,10 @@ int rdwarf_fetch(struct arena *a, const struct fetch_site *fn, const char *var,
 	if (fn->btf)
 		return rbtf_fetch(a, fn->btf, fn->proto, fn->name, var, chain, ret, out, err,
 				errlen);
-	if (fn->sdt)
+	if (fn->sdt && (!strncmp(var, "$arg", 4) || !fn->file->dw))
 		return rsdt_fetch(a, fn, var, chain, out, err, errlen);
+	if (fn->sdt)	/* stap's: another $var is the program's, in scope there */
+		return rdwarf_fetch(a, rdwarf_sdt_scope(a, fn), var, chain, ret, out, err, errlen);
 	r = rdwarf_base(a, fn, var, ret, &l, err, errlen);
 	if (r < 0)
 		return -1;

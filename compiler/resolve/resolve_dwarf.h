@@ -28,6 +28,13 @@
 struct arena;
 
 /*
+ * An SDT marker's site @fn as a statement probe at its address: where
+ * its other target variables than $argN are the program's variables in
+ * scope (stap's, with DWARF).
+ */
+const struct fetch_site *rdwarf_sdt_scope(struct arena *a, const struct fetch_site *fn);
+
+/*
  * Target variable @var ("$name", "$return", "$argN") with member/index
  * @chain, at probe site @fn (@ret: a return probe).  0, or -1 with a
  * message (what is missing, and what to write instead) in @err.

@@ -398,6 +398,7 @@ static int point_process_mark(struct sema_ctx *c, struct point_state *st,
 		uf->path = arena_strdup(c->arena, u->path);
 		uf->name = m[i].name;
 		uf->offset = m[i].offset;
+		uf->addr = m[i].pc;
 		uf->file = u;
 		uf->sdt = &m[i];
 		point_emit_dyn(c, st, uf, uf->path, false,

@@ -390,6 +390,12 @@ static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 
 		return tg_items(c, e, v, n);
 	}
+	if (e->chain.pretty && site->sdt && strncmp(e->str, "$arg", 4) && site->file->dw) {
+		struct tpf_event at = *ev;	/* $var$ at a marker: the program's */
+
+		at.dyn_func = rdwarf_sdt_scope(c->arena, site);
+		return tg_pretty(c, e, &at);
+	}
 	if (e->chain.pretty)
 		return tg_pretty(c, e, ev);
 	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,

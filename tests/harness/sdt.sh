@@ -58,6 +58,18 @@ else
 	diag_file "$TMP/err"
 fi
 
+# At a marker, a target variable other than $argN is the program's
+# variable in scope there (stap's, from DWARF: the program is -g): the
+# loop's i and its char array name, which the marker passes as $arg2.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'").mark("tick") {
+	printf("%d i=%d %s %s %d\n", $arg1, $i, $name$, $name, $name == user_string($arg2)) }' -c "$T"
+cat >"$TMP/want" <<'EOW'
+7 i=1 "tick-1" tick-1 1
+14 i=2 "tick-2" tick-2 1
+21 i=3 "tick-3" tick-3 1
+EOW
+check 'a marker'"'"'s $i and $name: the program'"'"'s variables in scope, $name$ pretty'
+
 if "$T" 2>&1 | grep -qx 'guarded: semaphore not set'; then
 	ok "without ktap the semaphore is clear (the kernel's count was undone)"
 else
