@@ -51,11 +51,33 @@ struct fetch_site {
  */
 #define FETCH_PERCPU_BASE "@__per_cpu_offset"
 
+/*
+ * A value DWARF computes from one register (DW_OP_bregN ... 
+ * DW_OP_stack_value: an optimised variable that lives nowhere, e.g.
+ * "n * 3"): the register is the fetch argument, and this program,
+ * applied in user space, gives the value: a stack machine on 64-bit
+ * values whose FETCH_C_VAL pushes the fetched register, then the
+ * result is truncated to @bits (sign-extended when @is_signed).
+ */
+enum fetch_calc_op {
+	FETCH_C_VAL, FETCH_C_IMM, FETCH_C_ADD, FETCH_C_SUB, FETCH_C_MUL, FETCH_C_DIV,
+	FETCH_C_MOD, FETCH_C_AND, FETCH_C_OR, FETCH_C_XOR, FETCH_C_SHL, FETCH_C_SHR,
+	FETCH_C_SHRA, FETCH_C_NEG, FETCH_C_NOT,
+};
+
+struct fetch_calc {
+	struct { enum fetch_calc_op op; int64_t imm; } *v;
+	unsigned n;
+	unsigned bits;
+	bool is_signed;
+};
+
 /* A target variable as a fetch argument, and what it yields. */
 struct fetch {
 	const char *arg;		/* "+8(%di):s32", "%ax:u64", "+0(%si):string" */
 	const char *name;		/* a field name for it: "p_len" */
 	bool is_string;
+	const struct fetch_calc *calc;	/* a computed value: @arg is its register */
 };
 
 /*

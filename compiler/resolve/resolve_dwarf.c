@@ -462,6 +462,7 @@ int rdwarf_var_loc(struct arena *a, const struct fetch_site *fn, Dwarf_Die *var,
 	l->off = (Dwarf_Word)loc.off;
 	l->mem = loc.kind == DWLOC_MEM || loc.kind == DWLOC_FILE;
 	l->fileoff = loc.kind == DWLOC_FILE;
+	l->calc = loc.kind == DWLOC_CALC ? loc.calc : NULL;
 	return 0;
 }
 
@@ -577,11 +578,38 @@ int rdwarf_base(struct arena *a, const struct fetch_site *fn, const char *var, b
 }
 
 /* Follow @chain from @l, then make the fetch. */
+/*
+ * A value DWARF computes from a register (@l->calc): the register, a
+ * 64-bit fetch, and the program that gives the value, cut to the
+ * variable's integer type.  Nothing can be read through it.
+ */
+static int rdwarf_calc(struct arena *a, struct rdwarf_loc *l, const struct ast_chain *chain,
+		       struct fetch *out, char *err, size_t errlen)
+{
+	const char *type = rdwarf_scalar(a, &l->type);
+
+	if (chain->n || chain->mem || !type) {
+		snprintf(err, errlen, "'%s' is a value the program computes from a register "
+			 "(DWARF's DW_OP_stack_value): it %s", l->shown, !type ?
+			 "is not an integer or a pointer" : "has no memory to read through");
+		return -1;
+	}
+	l->calc->is_signed = type[0] == 's';
+	l->calc->bits = (unsigned)atoi(type + 1);
+	out->name = l->name;
+	out->arg = arena_printf(a, "%s:u64", l->expr);
+	out->is_string = false;
+	out->calc = l->calc;
+	return 0;
+}
+
 static int rdwarf_walk(struct arena *a, struct rdwarf_loc *l, const struct ast_chain *chain,
 		   struct fetch *out, char *err, size_t errlen)
 {
 	unsigned i;
 
+	if (l->calc)
+		return rdwarf_calc(a, l, chain, out, err, errlen);
 	for (i = 0; i < chain->n; i++) {
 		const struct ast_comp *c = &chain->v[i];
 
@@ -618,6 +646,7 @@ int rdwarf_fetch(struct arena *a, const struct fetch_site *fn, const char *var,
 	struct rdwarf_loc l;
 	int r;
 
+	out->calc = NULL;
 	if (fn->btf)
 		return rbtf_fetch(a, fn->btf, fn->proto, fn->name, var, chain, ret, out, err,
 				errlen);

@@ -71,6 +71,8 @@ struct rdwarf_loc {
 	const char *shown;	/* the expression as written so far, for messages */
 	int bits, bitoff;	/* a bitfield: its width and LSB in the container */
 	bool kernel;		/* a kprobe's: user memory is read with "ustring" */
+	/* A value computed from register @expr (DW_OP_stack_value), or NULL */
+	struct fetch_calc *calc;
 };
 
 /* @die's type, typedefs and qualifiers peeled; false: none (void). */

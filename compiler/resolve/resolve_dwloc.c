@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* A name for the operations ktap refuses, for the message. */
 static const char *dwloc_opname(unsigned op)
@@ -148,22 +149,26 @@ bool dwloc_file_offset(Elf *elf, Dwarf_Addr pc, Dwarf_Addr addr, int64_t *off)
 	return false;
 }
 
-/* A constant computed by DWARF: DW_OP_lit*, DW_OP_const* then stack_value. */
-static bool dwloc_const(const Dwarf_Op *ops, size_t n, int64_t *v)
+/* A constant operation (DW_OP_lit*, DW_OP_const*): its value in *@v. */
+static bool dwloc_const_op(const Dwarf_Op *o, int64_t *v)
 {
-	if (n != 2 || ops[1].atom != DW_OP_stack_value)
-		return false;
-	if (ops[0].atom >= DW_OP_lit0 && ops[0].atom <= DW_OP_lit31)
-		*v = ops[0].atom - DW_OP_lit0;
-	else if (ops[0].atom == DW_OP_constu || ops[0].atom == DW_OP_const1u ||
-		 ops[0].atom == DW_OP_const2u || ops[0].atom == DW_OP_const4u ||
-		 ops[0].atom == DW_OP_const8u || ops[0].atom == DW_OP_consts ||
-		 ops[0].atom == DW_OP_const1s || ops[0].atom == DW_OP_const2s ||
-		 ops[0].atom == DW_OP_const4s || ops[0].atom == DW_OP_const8s)
-		*v = (int64_t)ops[0].number;
+	if (o->atom >= DW_OP_lit0 && o->atom <= DW_OP_lit31)
+		*v = o->atom - DW_OP_lit0;
+	else if (o->atom == DW_OP_constu || o->atom == DW_OP_const1u ||
+		 o->atom == DW_OP_const2u || o->atom == DW_OP_const4u ||
+		 o->atom == DW_OP_const8u || o->atom == DW_OP_consts ||
+		 o->atom == DW_OP_const1s || o->atom == DW_OP_const2s ||
+		 o->atom == DW_OP_const4s || o->atom == DW_OP_const8s)
+		*v = (int64_t)o->number;
 	else
 		return false;
 	return true;
+}
+
+/* A constant computed by DWARF: DW_OP_lit*, DW_OP_const* then stack_value. */
+static bool dwloc_const(const Dwarf_Op *ops, size_t n, int64_t *v)
+{
+	return n == 2 && ops[1].atom == DW_OP_stack_value && dwloc_const_op(&ops[0], v);
 }
 
 static void dwloc_imm(struct arena *a, int64_t v, struct dwloc *out)
@@ -191,6 +196,88 @@ static int dwloc_at_view(Dwarf_Attribute *attr, Dwarf_Addr pc, Dwarf_Op **ops, s
 	return 0;
 }
 
+/* The stack machine's operation for DWARF operation @atom, or -1. */
+static int dwloc_calc_op(unsigned atom)
+{
+	switch (atom) {
+	case DW_OP_plus: return FETCH_C_ADD;
+	case DW_OP_minus: return FETCH_C_SUB;
+	case DW_OP_mul: return FETCH_C_MUL;
+	case DW_OP_div: return FETCH_C_DIV;
+	case DW_OP_mod: return FETCH_C_MOD;
+	case DW_OP_and: return FETCH_C_AND;
+	case DW_OP_or: return FETCH_C_OR;
+	case DW_OP_xor: return FETCH_C_XOR;
+	case DW_OP_shl: return FETCH_C_SHL;
+	case DW_OP_shr: return FETCH_C_SHR;
+	case DW_OP_shra: return FETCH_C_SHRA;
+	case DW_OP_neg: return FETCH_C_NEG;
+	case DW_OP_not: return FETCH_C_NOT;
+	default: return -1;
+	}
+}
+
+static void dwloc_calc_push(struct arena *a, struct fetch_calc *c, size_t *cap,
+			    enum fetch_calc_op op, int64_t imm)
+{
+	c->v = arena_grow(a, c->v, c->n, cap, sizeof(*c->v));
+	c->v[c->n].op = op;
+	c->v[c->n++].imm = imm;
+}
+
+/*
+ * A value computed from one register: DW_OP_bregN OFF, constants and
+ * arithmetic, then DW_OP_stack_value ("n * 3" of an optimised variable).
+ * DWLOC_OK with @out a DWLOC_CALC, DWLOC_UNSUPPORTED when it is not one
+ * (memory, a second register, an entry value...).
+ */
+static enum dwloc_err dwloc_calc(struct arena *a, const struct dwloc_at *at,
+				 const Dwarf_Op *ops, size_t n, struct dwloc *out,
+				 char *err, size_t errlen)
+{
+	struct fetch_calc *c = arena_alloc(a, sizeof(*c));
+	unsigned reg = 0, regs = 0, depth = 0;
+	size_t i, cap = 0;
+	int64_t off, v;
+	bool in_reg;
+	int op;
+
+	memset(c, 0, sizeof(*c));
+	if (n < 2 || ops[n - 1].atom != DW_OP_stack_value)
+		return dwloc_unsupported(ops, n, err, errlen);
+	for (i = 0; i + 1 < n; i++) {
+		const Dwarf_Op *o = &ops[i];
+
+		if (dwloc_regop(o, &reg, &off, &in_reg) && !in_reg && !regs++) {
+			dwloc_calc_push(a, c, &cap, FETCH_C_VAL, 0);	/* reg + off */
+			if (off) {
+				dwloc_calc_push(a, c, &cap, FETCH_C_IMM, off);
+				dwloc_calc_push(a, c, &cap, FETCH_C_ADD, 0);
+			}
+			depth++;
+		} else if (dwloc_const_op(o, &v)) {
+			dwloc_calc_push(a, c, &cap, FETCH_C_IMM, v);
+			depth++;
+		} else if (o->atom == DW_OP_plus_uconst && depth >= 1) {
+			dwloc_calc_push(a, c, &cap, FETCH_C_IMM, (int64_t)o->number);
+			dwloc_calc_push(a, c, &cap, FETCH_C_ADD, 0);
+		} else if ((op = dwloc_calc_op(o->atom)) >= 0 &&
+			   depth >= (op >= FETCH_C_NEG ? 1u : 2u)) {
+			dwloc_calc_push(a, c, &cap, (enum fetch_calc_op)op, 0);
+			depth -= op >= FETCH_C_NEG ? 0 : 1;
+		} else {
+			return dwloc_unsupported(ops, n, err, errlen);
+		}
+	}
+	if (regs != 1 || depth != 1)
+		return dwloc_unsupported(ops, n, err, errlen);
+	out->kind = DWLOC_CALC;
+	out->calc = c;
+	out->off = 0;
+	out->expr = dwloc_reg(at, reg, err, errlen);
+	return out->expr ? DWLOC_OK : DWLOC_UNSUPPORTED;
+}
+
 /* One expression @ops (@n operations) as a location. */
 static enum dwloc_err dwloc_expr(struct arena *a, const struct dwloc_at *at,
 				 const Dwarf_Op *ops, size_t n, struct dwloc *out,
@@ -205,6 +292,8 @@ static enum dwloc_err dwloc_expr(struct arena *a, const struct dwloc_at *at,
 		dwloc_imm(a, v, out);
 		return DWLOC_OK;
 	}
+	if (n > 1)
+		return dwloc_calc(a, at, ops, n, out, err, errlen);
 	if (n != 1)
 		return dwloc_unsupported(ops, n, err, errlen);
 	if (ops[0].atom == DW_OP_addr) {

@@ -20,6 +20,8 @@
 #include <elfutils/libdw.h>
 #include <gelf.h>
 #include <stdbool.h>
+
+#include "fetch.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,12 +42,14 @@ enum dwloc_kind {
 	DWLOC_MEM,	/* the value is in memory at @expr + @off */
 	DWLOC_FILE,	/* the value is in memory at file offset @off: "@+off" */
 	DWLOC_IMM,	/* the value is @expr ("\5") */
+	DWLOC_CALC,	/* the value is @calc of register @expr (bits not set yet) */
 };
 
 struct dwloc {
 	enum dwloc_kind kind;
 	const char *expr;
 	int64_t off;
+	struct fetch_calc *calc;
 };
 
 /* Why dwloc_var() failed. */

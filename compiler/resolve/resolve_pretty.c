@@ -439,6 +439,11 @@ int rpretty_var(struct arena *a, const struct fetch_site *fn, const char *var,
 				snprintf(err, errlen, "'%s$' needs type information", var);
 			return -1;
 		}
+		if (l.calc) {	/* its value is computed in user space: use %d */
+			snprintf(err, errlen, "'%s$': %s is a value computed from a register, "
+				 "not in memory: print it with %%d", var, var);
+			return -1;
+		}
 		if (rpretty_dwarf_chain(&p, &l, &plain, err, errlen) != 0)
 			return -1;
 	}
@@ -506,8 +511,8 @@ static void rpretty_ctx_cb(Dwarf_Die *d, Dwarf_Die *frame, void *arg)
 		rpretty_text(p, tag == DW_TAG_array_type ? "[...]" : "{...}");
 		return;
 	}
-	if (rdwarf_base(p->a, p->fn, p->var, p->ret, &l, err, sizeof(err)) != 0) {
-		rpretty_text(p, "?");
+	if (rdwarf_base(p->a, p->fn, p->var, p->ret, &l, err, sizeof(err)) != 0 || l.calc) {
+		rpretty_text(p, "?");	/* (a computed value: $var itself reads it) */
 		return;
 	}
 	(void)frame;

@@ -580,6 +580,23 @@ else
 	diag_file "$TMP/err"
 fi
 
+# At sum()'s entry 'scaled' lives nowhere: DWARF computes it from n's
+# register (DW_OP_breg4 (rsi): 0; DW_OP_lit3; DW_OP_mul; DW_OP_stack_value):
+# the register is fetched and the product computed in user space, as
+# stap evaluates the expression; nothing can be read through it.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$O"'").function("sum") {
+	printf("n=%d scaled=%d\n", $n, $scaled) }' -c "$O"
+run_ktap "$TMP" "$TMP/out2" "$TMP/err2" -p2 -e 'probe process("'"$O"'").function("sum") { println($scaled->x) }'
+if [ "$(cat "$TMP/out")" = "n=4 scaled=12" ] &&
+   readelf --debug-dump=loc "$O" | grep -q 'DW_OP_breg4 (rsi): 0; DW_OP_lit3; DW_OP_mul; DW_OP_stack_value' &&
+   grep -q "error: '\$scaled' is a value the program computes from a register (DWARF's DW_OP_stack_value): it has no memory to read through" "$TMP/err2"; then
+	ok "-O2: a value DWARF computes from a register (n * 3) is computed from the fetched register"
+else
+	not_ok "-O2 computed value: $(cat "$TMP/out")"
+	diag_file "$TMP/err"
+	diag_file "$TMP/err2"
+fi
+
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe '"$sum"' { println($total) }'
 if [ "$rc" -eq 0 ] && grep -q "line_0 $O:0x[0-9a-f]* total=%cx:s64'\$" "$TMP/out" &&
 	readelf --debug-dump=loc "$O" | grep -q 'DW_OP_reg2 (rcx)'; then
