@@ -197,18 +197,30 @@ static bool elide_func_pure(struct elide_pure *p, const struct ast_func *f)
 	return p->pure;
 }
 
-/* A statement the script wrote (not the tapset's, not an alias's, not
-   what is left of an assignment already warned about): stap warns. */
+/* Did the user write @s (the script, -E scripts, their @includes),
+   not the tapset? */
+static bool elide_written(const struct sema_ctx *c, const struct ast_stmt *s)
+{
+	unsigned i;
+
+	for (i = 0; i < c->in->nlibrary; i++)
+		if (c->in->library[i]->file == s->span.file)
+			return false;
+	return true;
+}
+
+/* A statement the user wrote (not an alias's, not what is left of an
+   assignment already warned about): stap warns. */
 static bool elide_user(const struct sema_ctx *c, const struct ast_stmt *s)
 {
-	return !s->elidable && s->span.file == c->in->script->file;
+	return !s->elidable && elide_written(c, s);
 }
 
 /* Are the expressions @e of @s (NULL ones left out) free of side effects? */
 static bool elide_pure3(struct sema_ctx *c, const struct ast_stmt *s, struct ast_expr *e,
 			struct ast_expr *e2, struct ast_expr *e3)
 {
-	struct elide_pure p = { c, { 0 }, 0, true, s->span.file == c->in->script->file };
+	struct elide_pure p = { c, { 0 }, 0, true, elide_written(c, s) };
 
 	ast_walk_expr(e, elide_pure_fn, &p);
 	ast_walk_expr(e2, elide_pure_fn, &p);

@@ -99,6 +99,7 @@ static inline bool sema_tracefs_said(struct sema_ctx *c)
 /*
  * Who calls whom (no file calls back into one above it):
  *   sema.c (driver) -> sema_probe.c -> sema_syscall.c -> sema_elide.c
+ *   sema_probe.c -> sema_process.c (process() points) -> sema_emit.c
  *   sema.c -> sema_type.c -> sema_spec.c;  sema.c -> sema_check.c
  *   sema_type.c -> sema_target.c -> sema_tparg.c, sema_entry.c, sema_spec.c (typing calls target
  *   resolution; it types subexpressions back through c->type_expr)
@@ -261,6 +262,59 @@ int sema_plt_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional
 /* ---- sema_probe.c: probe points to probes ---- */
 
 void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe);
+
+/* What the resolution of one user point carries down the alias chain. */
+struct point_state {
+	const struct ast_probe *user;	/* the user's probe */
+	const struct ast_ppoint *written; /* the point as the user wrote it */
+	struct ast_stmt *body;		/* the body so far */
+	struct ast_expr *cond;		/* conditions so far, and-ed */
+	bool optional;
+};
+
+/* ---- sema_calc.c ---- */
+
+/* $var @e whose value DWARF computes from a register (@f->calc): the
+   register's field and the computation, typed; called by sema_target.c. */
+enum sem_type sema_calc_expr(struct sema_ctx *c, struct ast_expr *e, const struct fetch *f);
+
+/* ---- sema_emit.c: what the point resolvers share ---- */
+
+/* Emit a probe of @kind, or one on a dynamic event at site @uf (a uprobe
+   with @path, else a kprobe); an event name; @a and @b and-ed; the
+   string argument of component @i; the functions a .function() argument
+   names; what follows it (0, 1 .call, 2 .return, -1 else). */
+struct sem_probe *point_emit(struct sema_ctx *c, struct point_state *st,
+			     enum sem_probe_kind kind, const char *pp);
+void point_emit_dyn(struct sema_ctx *c, struct point_state *st, struct fetch_site *uf,
+		    const char *path, bool ret, const char *pp);
+const char *point_event_name(struct sema_ctx *c, const char *name);
+struct ast_expr *point_and(struct sema_ctx *c, struct ast_expr *a, struct ast_expr *b);
+const char *point_str_arg(struct sema_ctx *c, const struct ast_ppoint *p, unsigned i);
+unsigned point_functions(struct sema_ctx *c, struct point_state *st, const struct ast_expr *arg,
+			 const char *path, const char *module, const char ***names);
+int point_fn_suffix(const struct ast_ppoint *p, unsigned at, int64_t *maxactive);
+/* The number argument of component @k of @p into *@v; false: none. */
+bool point_num_arg(const struct ast_ppoint *p, unsigned k, int64_t *v);
+
+/* ---- sema_process.c: process() points (uprobes) ---- */
+
+/* What a process("GLOB") or .library() point stands for: points to
+   resolve with @st, and what to say (at @at) when none resolves. */
+struct point_expansion {
+	const struct ast_ppoint **v;
+	unsigned n;
+	struct point_state st;
+	const char *none;
+	struct src_span at;
+};
+
+/* process("GLOB") and process("EXE").library("LIB"): the points of the
+   files they name into @x; 0 when @p is neither, -1 after an error. */
+int point_process_paths(struct sema_ctx *c, const struct point_state *st,
+			const struct ast_ppoint *p, struct point_expansion *x);
+/* process(...).function/.statement/.mark/.plt; 0 when @p is none. */
+int point_process_points(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p);
 /* sema_libprobe.c: the tapset files' own probes (not aliases) of the
    files whose globals the script names, resolved after the script's. */
 void sema_library_probes(struct sema_ctx *c);

@@ -84,7 +84,8 @@ fi
 
 # 3. print_ubacktrace() at walk's loop body: walk <- main <- libc, in the
 #    program and libc, once per iteration (3), exact symbols.
-walk="process(\"$T\").statement(\"walk@$SRC:85\")"
+wline=$(grep -n 'walk: loop body' "$KTAP_SRCDIR/tests/tools/ktap-uprobe-target.c" | cut -d: -f1)
+walk="process(\"$T\").statement(\"walk@$SRC:$wline\")"
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -c "$T" -e "probe $walk { print_ubacktrace(); println(\"--\") }"
 sed 's/^ 0x[0-9a-f]* : \([A-Za-z0-9_.]*\)+0x[0-9a-f]*\/0x[0-9a-f]* \[\(.*\)\]$/\1 \2/' "$TMP/out" >"$TMP/got"
 for _ in 1 2 3; do printf 'walk %s\nmain %s\n__libc_start_call_main %s\n--\n' "$T" "$T" "$LIBC"; done >"$TMP/want"
