@@ -83,6 +83,17 @@ static bool rdwarf_member(Dwarf_Die *t, const char *name, Dwarf_Die *m, Dwarf_Wo
 	do {
 		const char *n;
 
+		/* a C++ base class: its members are the derived class's */
+		if (dwarf_tag(&child) == DW_TAG_inheritance) {
+			o = 0;
+			if (dwarf_attr(&child, DW_AT_data_member_location, &at))
+				dwarf_formudata(&at, &o);
+			if (rdwarf_type_of(&child, &sub) && rdwarf_member(&sub, name, m, off)) {
+				*off += o;
+				return true;
+			}
+			continue;
+		}
 		if (dwarf_tag(&child) != DW_TAG_member)
 			continue;
 		o = 0;
@@ -127,6 +138,23 @@ static void rdwarf_deref(struct arena *a, struct rdwarf_loc *l)
 	l->off = 0;
 }
 
+static bool rdwarf_is_ref(int tag)
+{
+	return tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type;
+}
+
+/* A C++ reference is the object it refers to (stap's): read through it. */
+static void rdwarf_through_refs(struct arena *a, struct rdwarf_loc *l)
+{
+	Dwarf_Die e;
+	unsigned n = 0;
+
+	while (rdwarf_is_ref(rdwarf_tag(&l->type)) && rdwarf_type_of(&l->type, &e) && n++ < 8) {
+		rdwarf_deref(a, l);
+		l->type = e;
+	}
+}
+
 /*
  * A bitfield member: the container is the member's type (DW_AT_byte_size
  * of it), DW_AT_data_bit_offset counts from the start of the struct, and
@@ -156,10 +184,13 @@ static void rdwarf_bitfield(Dwarf_Die *m, Dwarf_Die *type, struct rdwarf_loc *l,
 int rdwarf_step_member(struct arena *a, struct rdwarf_loc *l, const struct ast_comp *c,
 			  char *err, size_t errlen)
 {
-	Dwarf_Die m, s = l->type;
+	Dwarf_Die m, s;
 	Dwarf_Word off, base;
-	int tag = rdwarf_tag(&s);
+	int tag;
 
+	rdwarf_through_refs(a, l);
+	s = l->type;
+	tag = rdwarf_tag(&s);
 	if (tag == DW_TAG_pointer_type) {
 		if (!rdwarf_type_of(&s, &s)) {
 			snprintf(err, errlen, "'->%s' through a void pointer", c->name);
@@ -169,7 +200,8 @@ int rdwarf_step_member(struct arena *a, struct rdwarf_loc *l, const struct ast_c
 		tag = rdwarf_tag(&s);
 	}
 	if (fetch_check_member(c->name, tag == DW_TAG_structure_type ||
-			       tag == DW_TAG_union_type, l->mem, err, errlen) != 0)
+			       tag == DW_TAG_union_type || tag == DW_TAG_class_type,
+			       l->mem, err, errlen) != 0)
 		return -1;
 	if (!rdwarf_member(&s, c->name, &m, &off)) {
 		fetch_no_member(dwarf_diename(&s), c->name, err, errlen);
@@ -190,10 +222,13 @@ int rdwarf_step_member(struct arena *a, struct rdwarf_loc *l, const struct ast_c
 int rdwarf_step_index(struct arena *a, struct rdwarf_loc *l, const struct ast_comp *c,
 			 char *err, size_t errlen)
 {
-	Dwarf_Die e, t = l->type;
+	Dwarf_Die e, t;
 	Dwarf_Word size = 0;
-	int tag = rdwarf_tag(&t);
+	int tag;
 
+	rdwarf_through_refs(a, l);
+	t = l->type;
+	tag = rdwarf_tag(&t);
 	if (!c->index || c->index->kind != AST_NUM) {
 		snprintf(err, errlen, "an index into target memory must be a constant "
 			 "(the kernel fetches it before the handler runs)");
@@ -267,14 +302,18 @@ static int rdwarf_addr(struct arena *a, const struct rdwarf_loc *l, struct fetch
 static int rdwarf_finish_fetch(struct arena *a, struct rdwarf_loc *l, const struct ast_chain *chain,
 			   struct fetch *out, char *err, size_t errlen)
 {
-	Dwarf_Die t = l->type, e;
-	int tag = rdwarf_tag(&t);
+	Dwarf_Die t, e;
+	int tag;
 	enum ast_mem mem = chain->mem;
 	const char *ty;
 
 	out->name = l->name;
 	if (mem == AST_MEM_ADDR)
 		return rdwarf_addr(a, l, out, err, errlen);
+	if (!chain->raw)
+		rdwarf_through_refs(a, l);
+	t = l->type;
+	tag = rdwarf_tag(&t);
 	if (mem && tag == DW_TAG_array_type && l->mem) {	/* the array is its address */
 		fetch_mem_at(a, rdwarf_memref(a, l), mem, l->kernel, out);
 		return 0;

@@ -161,7 +161,10 @@ int rsym_find(struct relf_files *f, struct arena *a, const char *path, const cha
 	if (file) {
 		if (rsym_find_in_file(u, a, name, file, out, &addr, err, errlen) != 0)
 			return -1;
-	} else if (!relf_symbol(u->elf, name, &addr)) {
+	} else if (!relf_symbol(u->elf, name, &addr) &&
+		   /* C++: the symbol's name is mangled, the DWARF's is not */
+		   !(u->dw && rsym_subprogram(u->dw, name, NULL, &die) &&
+		     dwarf_lowpc(&die, &addr) == 0)) {
 		snprintf(err, errlen, "no function \"%s\" in %s", name, u->path);
 		return -1;
 	}

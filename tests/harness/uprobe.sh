@@ -17,7 +17,7 @@ TR=/sys/kernel/tracing
 
 require_live "uprobe tests need root (run make check as root)"
 [ -w $TR/uprobe_events ] || skip_all "this kernel has no uprobe events"
-require_tools "$T" "$O" "$TFS_SNAP"
+require_tools "$T" "$O" "$KTAP_BUILDDIR/tests/tools/ktap-cxx" "$TFS_SNAP"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
 tfs_guard_begin
@@ -670,6 +670,15 @@ else
 	diag_file "$TMP/out"
 	diag_file "$TMP/err2"
 fi
+
+# C++ (tests/tools/ktap-cxx): function("use") by its DWARF name (the
+# symbol is mangled), members of base classes through a reference and a
+# pointer, an int read through a const reference.
+X=$KTAP_BUILDDIR/tests/tools/ktap-cxx
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$X"'").function("use") {
+	printf("%d %d %d %d %d %d\n", $r->d, $p->d, $p->b, $r->bb, $r->o, $k) }' -c "$X"
+expect_text 'C++: use() by its name, members of base classes through & and *, a const int &' \
+	"4 4 2 3 1 7"
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe '"$walk"' { println($nope, $arg1) }'
 if [ "$rc" -eq 1 ] && grep -q "error: no variable 'nope' in scope at this address (pc: 0x[0-9a-f]* in walk)" "$TMP/err" &&
