@@ -537,7 +537,8 @@ int rsym_inlines(struct relf_files *f, struct arena *a, const char *path, const 
 				rsym_sites_in(&l, &cu, 0);
 			off = next;
 		}
-		qsort(l.v, l.n, sizeof(*l.v), rsym_site_cmp);
+		if (l.n)
+			qsort(l.v, l.n, sizeof(*l.v), rsym_site_cmp);
 		u->inlines = l.v;
 		u->ninlines = l.n;
 		u->inlines_read = true;
@@ -566,7 +567,8 @@ int rsym_labels(struct arena *a, const struct fetch_site *fn, const char *patter
 		return -1;
 	}
 	rsym_sites_in(&l, fn->die, 0);
-	qsort(l.v, l.n, sizeof(*l.v), rsym_site_cmp);
+	if (l.n)
+		qsort(l.v, l.n, sizeof(*l.v), rsym_site_cmp);
 	*out = l.v;
 	return (int)l.n;
 }

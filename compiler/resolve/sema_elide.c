@@ -250,7 +250,8 @@ void sema_elide_warn(struct sema_ctx *c)
 	unsigned i;
 
 	/* in the script's order (functions are elided after the probes) */
-	qsort(c->elided, c->nelided, sizeof(*c->elided), elide_said_cmp);
+	if (c->nelided)	/* (qsort of NULL: undefined, even for none) */
+		qsort(c->elided, c->nelided, sizeof(*c->elided), elide_said_cmp);
 
 	for (i = 0; i < c->nelided; i++)
 		if (c->elided[i].name)
