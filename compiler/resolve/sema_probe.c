@@ -315,8 +315,6 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 	return n || st->optional ? 1 : -1;
 }
 
-/* Does library path @lib match stap's .library() pattern @pattern: the
-   whole path when the pattern has a '/', else the file name? */
 /*
  * Does alias name @name match the first components of @p, which has
  * more (stap's alias suffixes: 'miscellany.return' of an alias

@@ -330,6 +330,8 @@ static int point_process_glob(struct sema_ctx *c, const struct point_state *st,
 	return 1;
 }
 
+/* Does library path @lib match stap's .library() pattern @pattern: the
+   whole path when the pattern has a '/', else the file name? */
 static bool point_lib_matches(const char *pattern, const char *lib)
 {
 	const char *base = strrchr(lib, '/');
