@@ -61,8 +61,17 @@ static int rsym_func_cb(Dwarf_Die *die, void *arg)
 {
 	struct rsym_search *s = arg;
 	const char *n = dwarf_diename(die);
+	Dwarf_Attribute at;
+	Dwarf_Word inl = 0;
 
-	if (!n || !dwarf_hasattr(die, DW_AT_low_pc) ||
+	/* a wildcard also matches a function only inlined (the abstract
+	   instance its copies refer to: DW_AT_inline, no address), but
+	   NAME@FILE names a function's own copy */
+	if (s->a && !s->file && !dwarf_hasattr(die, DW_AT_low_pc) &&
+	    dwarf_attr(die, DW_AT_inline, &at))
+		dwarf_formudata(&at, &inl);
+	if (!n || (!dwarf_hasattr(die, DW_AT_low_pc) &&
+		   inl != DW_INL_inlined && inl != DW_INL_declared_inlined) ||
 	    (s->file && !rsym_file_matches(dwarf_decl_file(die), s->file)))
 		return DWARF_CB_OK;
 	if (s->a) {

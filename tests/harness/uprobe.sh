@@ -638,6 +638,17 @@ else
 	diag_file "$TMP/out"
 fi
 
+# A wildcard matches a function only inlined too (its abstract DWARF
+# entry, DW_AT_inline): "tw*" is twice's two copies.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$O"'").function("tw*") { }'
+n=$(grep -c "^process(\"$O\").function(\"twice\")" "$TMP/out")
+if [ "$rc" -eq 0 ] && [ "$n" -eq 2 ]; then
+	ok '.function("tw*"): the two copies of twice(), a function only inlined'
+else
+	not_ok '.function("tw*") (exit status '"$rc"', '"$n"' probes)'
+	diag_file "$TMP/err"
+fi
+
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$O"'").function("twice").return { }'
 run_ktap "$TMP" "$TMP/out2" "$TMP/err2" -p2 -e 'probe process("'"$O"'").function("sum").inline { }'
 if grep -q "error: function \"twice\" of $O has no copy of its own: each of its 2 calls is inlined, and an inlined copy has no return to probe" "$TMP/err" &&
