@@ -41,7 +41,21 @@ struct diag_entry {
 
 static const struct diag_entry diag_table[] = {
 #define DIAG(code, name, fmt) { #code, #name, fmt },
+#define DIAG_ONCE(code, kind)
 #include "diag.def"
+#undef DIAG_ONCE
+#undef DIAG
+};
+
+/* The DIAG_ONCE kinds: an error of one is said once per run. */
+static const struct diag_once {
+	const char *code;
+	const char *kind;
+} diag_once_table[] = {
+#define DIAG(code, name, fmt)
+#define DIAG_ONCE(code, kind) { #code, #kind },
+#include "diag.def"
+#undef DIAG_ONCE
 #undef DIAG
 };
 
@@ -58,6 +72,68 @@ const char *diag_code(const char *fmt, const char **name)
 		}
 	}
 	return NULL;
+}
+
+/* The DIAG_ONCE kind of the error whose format is @fmt, or NULL. */
+static const char *diag_once_kind(const char *fmt)
+{
+	const char *code = diag_code(fmt, NULL);
+	size_t i;
+
+	for (i = 0; code && i < sizeof(diag_once_table) / sizeof(diag_once_table[0]); i++)
+		if (strcmp(diag_once_table[i].code, code) == 0)
+			return diag_once_table[i].kind;
+	return NULL;
+}
+
+/* FNV-1a of @s, with @seed folded in first. */
+static uint64_t diag_hash(const char *seed, const char *s)
+{
+	uint64_t h = 14695981039346656037ull;
+
+	for (; *seed; seed++)
+		h = (h ^ (unsigned char)*seed) * 1099511628211ull;
+	for (h = (h ^ 0xff) * 1099511628211ull; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+/*
+ * Whether @key was said before; remember it if not.  Past the table's
+ * size nothing more is remembered (the error limit stops before).
+ */
+static bool diag_said(struct diag_sink *d, uint64_t key)
+{
+	unsigned i;
+
+	for (i = 0; i < d->nsaid; i++)
+		if (d->said[i] == key)
+			return true;
+	if (d->nsaid < sizeof(d->said) / sizeof(d->said[0]))
+		d->said[d->nsaid++] = key;
+	return false;
+}
+
+/*
+ * Whether the error @msg (of format @fmt) at @at repeats one said before:
+ * another of a DIAG_ONCE kind already said; a composed message (a probe
+ * point's resolution error, met again under each point of a tapset probe)
+ * said anywhere; any other said at the same place (the same expression
+ * typed twice: a function called from two probes, a probe expanded to
+ * many points).
+ */
+static bool diag_repeated(struct diag_sink *d, const char *fmt,
+			  struct src_span at, const char *msg)
+{
+	const char *kind = d->all_errors ? NULL : diag_once_kind(fmt);
+	char where[64];
+
+	if (kind)
+		return diag_said(d, diag_hash("kind:", kind));
+	if (strcmp(fmt, "%s") == 0)
+		return diag_said(d, diag_hash("text:", msg));
+	snprintf(where, sizeof(where), "%u:%u:%u:%u", at.file, at.start, at.end, at.exp);
+	return diag_said(d, diag_hash(where, msg));
 }
 
 void diag_init(struct diag_sink *d, const struct src_map *src, FILE *out)
@@ -163,6 +239,8 @@ void diag_vreport(struct diag_sink *d, enum diag_level level,
 	if (d->muted)
 		return;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	if (level == DIAG_ERROR && diag_repeated(d, fmt, at, msg))
+		return;
 	diag_emit(d, level, d->show_codes ? diag_code(fmt, NULL) : NULL, at, msg);
 	diag_expansions(d, at);
 	if (level == DIAG_ERROR && d->errors == d->max_errors)

@@ -12,13 +12,17 @@
  * show_codes (--diag-codes) the level carries the diagnostic's stable code,
  * "error[E0123]:", found from the format in diag.def.  The
  * sink counts errors so a pass can stop at the next boundary, and it
- * drops a second error at exactly the same place (one message per
- * problem, however the parser recovers).
+ * says one message per problem: it drops a second error at exactly the
+ * same place (however the parser recovers, a function typed twice), a
+ * probe point's resolution error said before, and all but the first of a
+ * kind diag.def marks DIAG_ONCE (what the kernel or ktap lacks); those are
+ * counted all the same.
  */
 #ifndef KTAP_DIAG_H
 #define KTAP_DIAG_H
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -39,8 +43,11 @@ struct diag_sink {
 	bool warnings_off;		/* -w */
 	bool muted;			/* count but print nothing (fuzzing) */
 	bool show_codes;		/* --diag-codes: "error[E0123]: " */
+	bool all_errors;		/* --all-errors: no DIAG_ONCE */
 	bool color;			/* --color: gcc's SGR colours */
 	struct src_span last;		/* last error's span, for dedup */
+	uint64_t said[64];		/* hashes of errors said (dedup) */
+	unsigned nsaid;
 };
 
 /* Set up @d to print to @out; @src must outlive the sink. */

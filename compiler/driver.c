@@ -103,6 +103,8 @@ static const char drv_help[] =
 	"                 list the tapset's probe aliases and exit\n"
 	"  --diag-codes   show each compiler message's stable code,\n"
 	"                 error[E0123] (doc/diagnostics.md)\n"
+	"  --all-errors   say every error: also the further ones of a kind\n"
+	"                 said once (what the kernel or ktap lacks)\n"
 	"  --color=WHEN   colour diagnostics as gcc does: auto (the default:\n"
 	"                 when stderr is a terminal and NO_COLOR is unset),\n"
 	"                 always or never\n"
@@ -333,6 +335,7 @@ static int drv_option(struct ktap_session *s, int c, const char *arg)
 		o->last_pass = 1;
 		return 0;
 	case DRV_OPT_DIAG_CODES: s->diag.show_codes = true; return 0;
+	case DRV_OPT_ALL_ERRORS: s->diag.all_errors = true; return 0;
 	case DRV_OPT_COLOR:
 		if (!strcmp(arg, "auto")) o->color = KTAP_COLOR_AUTO;
 		else if (!strcmp(arg, "never")) o->color = KTAP_COLOR_NEVER;
@@ -363,6 +366,7 @@ static int drv_options(struct ktap_session *s, int argc, char **argv)
 		{ "dump-functions", no_argument, NULL, DRV_OPT_DUMP_FUNCTIONS },
 		{ "dump-probe-aliases", no_argument, NULL, DRV_OPT_DUMP_ALIASES },
 		{ "diag-codes", no_argument, NULL, DRV_OPT_DIAG_CODES },
+		{ "all-errors", no_argument, NULL, DRV_OPT_ALL_ERRORS },
 		{ "color", required_argument, NULL, DRV_OPT_COLOR },
 		{ "colour", required_argument, NULL, DRV_OPT_COLOR },
 		{ "target", required_argument, NULL, DRV_OPT_TARGET },

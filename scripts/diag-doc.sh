@@ -35,9 +35,24 @@ On a terminal the messages are in gcc's colours: the location bold,
 green.  `--color=always|never` overrides the terminal test (`auto`), and
 a non-empty `NO_COLOR` turns `auto` off.
 
+One message per problem: an error said before at the same place (a
+function typed for two probes) or a probe point's resolution error (E0001)
+said before anywhere is counted but not said again, and of the errors
+marked *once* below (what the kernel or ktap lacks) only the first of each
+kind is said: a script that cannot run says why in one line, however many
+of its probes need the missing thing.  The exit status is 1 all the same.
+
 In the formats below `%s`, `%d`, `%u` ... stand for the parts that vary.
 HEAD
 awk '
+	NR == FNR {
+		if ($0 ~ /^DIAG_ONCE\(/) {
+			c = $0; sub(/^DIAG_ONCE\(/, "", c)
+			k = c; sub(/,.*/, "", c); sub(/^[^,]*, */, "", k); sub(/\).*/, "", k)
+			once[c] = k
+		}
+		next
+	}
 	/^\/\* [^*]*\*\/$/ {
 		sec = $0; sub(/^\/\* /, "", sec); sub(/ \*\/$/, "", sec)
 		printf "\n## %s\n\n| code | name | message |\n|---|---|---|\n", sec
@@ -51,6 +66,8 @@ awk '
 		fmt = line; sub(/^[^"]*"/, "", fmt); sub(/"\)[ \t]*$/, "", fmt)
 		gsub(/\\"/, "\"", fmt); gsub(/\\\\/, "\\", fmt); gsub(/%%/, "%", fmt)
 		gsub(/\|/, "\\|", fmt)
+		if (code in once)
+			name = name " (once: " once[code] ")"
 		printf "| %s | %s | `%s` |\n", code, name, fmt
 	}
-' "$def"
+' "$def" "$def"

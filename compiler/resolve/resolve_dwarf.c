@@ -659,22 +659,28 @@ static int rdwarf_walk(struct arena *a, struct rdwarf_loc *l, const struct ast_c
 	return rdwarf_finish(a, l, chain, out, err, errlen);
 }
 
+Dwarf_Die *rdwarf_frame_at(struct arena *a, const struct fetch_site *fn)
+{
+	Dwarf_Die *scopes, *frame, *copy = NULL;
+	int n = rdwarf_scopes(fn, &scopes);
+
+	if ((frame = rdwarf_frame(fn, scopes, n)) != NULL) {
+		copy = arena_alloc(a, sizeof(*copy));
+		*copy = *frame;
+	}
+	free(scopes);
+	return copy;
+}
+
 const struct fetch_site *rdwarf_sdt_scope(struct arena *a, const struct fetch_site *fn)
 {
 	struct fetch_site *at = arena_alloc(a, sizeof(*at));
-	Dwarf_Die *scopes, *frame;
-	int n;
 
 	*at = *fn;
 	at->sdt = NULL;
 	at->stmt = true;
-	at->die = NULL;
-	n = rdwarf_scopes(at, &scopes);
-	if ((frame = rdwarf_frame(at, scopes, n)) != NULL) {
-		at->die = arena_alloc(a, sizeof(*frame));
-		memcpy(at->die, frame, sizeof(*frame));
-	}
-	free(scopes);
+	at->die = NULL;		/* so the frame is the one at the address, or none */
+	at->die = rdwarf_frame_at(a, at);
 	return at;
 }
 

@@ -116,6 +116,12 @@ int rdwarf_scopes(const struct fetch_site *fn, Dwarf_Die **scopes);
 Dwarf_Die *rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n);
 
 /*
+ * The function @fn->addr is in (the innermost subprogram; else @fn->die),
+ * copied to @a; NULL when neither.
+ */
+Dwarf_Die *rdwarf_frame_at(struct arena *a, const struct fetch_site *fn);
+
+/*
  * Calls @cb(@d, @frame, @arg) for each variable and parameter in scope at
  * @fn->addr, innermost scope first, not the file's globals (stap's order
  * for $$vars and -L).

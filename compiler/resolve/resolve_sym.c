@@ -380,17 +380,13 @@ int rsym_match(struct relf_files *f, struct arena *a, const char *path, const ch
 /* The function holding @fn->addr: its DIE and name. */
 static void rsym_stmt_func(struct arena *a, struct fetch_site *fn)
 {
-	Dwarf_Die *scopes, *frame;
-	int n = rdwarf_scopes(fn, &scopes);
+	Dwarf_Die *frame = rdwarf_frame_at(a, fn);
 
-	frame = rdwarf_frame(fn, scopes, n);
 	if (frame) {
-		fn->die = arena_alloc(a, sizeof(Dwarf_Die));
-		memcpy(fn->die, frame, sizeof(*frame));
+		fn->die = frame;
 		if (dwarf_diename(frame))
 			fn->name = arena_strdup(a, dwarf_diename(frame));
 	}
-	free(scopes);
 }
 
 int rsym_line(struct relf_files *f, struct arena *a, const char *path, const char *file,

@@ -12,27 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-/*
- * A probe point's resolution error @err at @at, once: the same problem
- * met again by another point (a module without BTF under each of a
- * tapset's probes, a library without SDT markers under each .mark())
- * is not said again.
- */
-void point_error(struct sema_ctx *c, struct src_span at, const char *err)
-{
-	unsigned i;
-
-	for (i = 0; i < c->npoint_errs; i++)
-		if (!strcmp(c->point_errs[i], err)) {
-			c->diag->errors++;	/* an error all the same, unsaid */
-			return;
-		}
-	c->point_errs = arena_grow(c->arena, c->point_errs, c->npoint_errs, &c->pecap,
-				   sizeof(*c->point_errs));
-	c->point_errs[c->npoint_errs++] = arena_strdup(c->arena, err);
-	diag_error(c->diag, at, "%s", err);
-}
-
 /* The argument of component @k of @p as a number; false if absent. */
 bool point_num_arg(const struct ast_ppoint *p, unsigned k, int64_t *v)
 {

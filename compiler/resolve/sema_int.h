@@ -63,10 +63,6 @@ struct sema_ctx {
 	} *elided;
 	unsigned nelided;
 	size_t elcap;
-	/* The probe points' resolution errors said so far (point_error()) */
-	const char **point_errs;
-	unsigned npoint_errs;
-	size_t pecap;
 	/* Bodies of the script's probes that resolved to nothing (optional
 	   points, never): globals are typed from them too, as stap does. */
 	struct sema_dropped {
@@ -301,7 +297,6 @@ int point_fn_suffix(const struct ast_ppoint *p, unsigned at, int64_t *maxactive)
 /* The number argument of component @k of @p into *@v; false: none. */
 bool point_num_arg(const struct ast_ppoint *p, unsigned k, int64_t *v);
 /* A point's resolution error, said once however many points meet it. */
-void point_error(struct sema_ctx *c, struct src_span at, const char *err);
 
 /* ---- sema_process.c: process() points (uprobes) ---- */
 

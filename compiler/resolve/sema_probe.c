@@ -301,7 +301,7 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 			if (n > 1)
 				continue;
 			if (!st->optional)
-				point_error(c, fn->span, err);
+				diag_error(c->diag, fn->span, "%s", err);
 			return st->optional ? 1 : -1;
 		}
 		point_emit_dyn(c, st, uf, NULL, sfx == 2,

@@ -256,17 +256,18 @@ static enum sem_type tg_items(struct sema_ctx *c, struct ast_expr *e, const stru
 }
 
 /*
- * $var$ and $var$$: "{.a=1, .s="x", .p=0x10, .in={...}}" as stap prints
- * it (resolve_pretty.c decides the pieces), one fetch per value.
+ * $var$ and $var$$ at @site (@ret: in its .return): "{.a=1, .s="x",
+ * .p=0x10, .in={...}}" as stap prints it (resolve_pretty.c decides the
+ * pieces), one fetch per value.
  */
-static enum sem_type tg_pretty(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev)
+static enum sem_type tg_pretty(struct sema_ctx *c, struct ast_expr *e,
+			       const struct fetch_site *site, bool ret)
 {
 	struct rpretty_item *v;
 	unsigned n;
 	char err[512] = "";
 
-	if (rpretty_var(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &v, &n,
-		      err, sizeof(err)) != 0) {
+	if (rpretty_var(c->arena, site, e->str, &e->chain, ret, &v, &n, err, sizeof(err)) != 0) {
 		sema_err(c, e->span, "%s", err);
 		return SEM_UNKNOWN;
 	}
@@ -390,14 +391,11 @@ static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 
 		return tg_items(c, e, v, n);
 	}
-	if (e->chain.pretty && site->sdt && strncmp(e->str, "$arg", 4) && site->file->dw) {
-		struct tpf_event at = *ev;	/* $var$ at a marker: the program's */
-
-		at.dyn_func = rdwarf_sdt_scope(c->arena, site);
-		return tg_pretty(c, e, &at);
-	}
+	if (e->chain.pretty && site->sdt && strncmp(e->str, "$arg", 4) && site->file->dw)
+		/* $var$ at a marker: the program's variable in scope there */
+		return tg_pretty(c, e, rdwarf_sdt_scope(c->arena, site), ev->dyn_return);
 	if (e->chain.pretty)
-		return tg_pretty(c, e, ev);
+		return tg_pretty(c, e, site, ev->dyn_return);
 	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
 		     err, sizeof(err)) != 0) {
 		if (sema_entry_param(c, e, ev))	/* $param in .return: stap's entry value */

@@ -16,7 +16,7 @@ IY='function iy(r) { p = @cast(r, "struct req")->ip; return @cast(p, "struct inn
 require_live "live tests need root (run make check as root)"
 require_tools "$UT" "$TFS_SNAP"
 
-# 1-6: pass 2: what is accepted and refused.
+# 1-7: pass 2: what is accepted and refused.
 plan_ok() {	# plan_ok DESCRIPTION BODY
 	if "$KTAP" -p2 -e "global g; function f() { g = 0 } $IY $P { $2 }" >"$TMP/out" 2>"$TMP/err"; then
 		ok "accepted: $1"
@@ -51,7 +51,19 @@ plan_err "a global, with a function of the script called in between" \
 plan_err "a local written in the loop that reads through it" \
 	'r = $r; while (r) { println(kernel_int(r)); r = 0 }' r
 
-# 7. Live: the values read through the variables are the probe's.
+# 8. An error about one place met again later (k read through twice,
+# another error in between) is said once: it was said twice.
+"$KTAP" -p2 -e "$P.return { k = @entry(&\$r->in); println(@cast(k, \"struct inner\")->y)
+println(\$nosuch); println(@cast(k, \"struct inner\")->x) }" >"$TMP/out" 2>"$TMP/err"
+if [ "$(grep -c 'error: @entry(&\$r->in) is a value saved' "$TMP/err")" = 1 ] &&
+   [ "$(grep -c 'error:' "$TMP/err")" = 2 ]; then
+	ok "an error at one place is said once"
+else
+	not_ok "an error at one place is said once"
+	sed 's/^/# /' "$TMP/err"
+fi
+
+# 9. Live: the values read through the variables are the probe's.
 tfs_guard_begin
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$UT" -e "global g
 $IY
