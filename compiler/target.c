@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -401,6 +402,35 @@ int target_kernel_symbols(const struct ktap_target *t, const char *const *names,
 		return -1;
 	}
 	return 0;
+}
+
+static int tgt_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+unsigned target_modules(const struct ktap_target *t, struct arena *a, const char *pattern,
+			const char ***names)
+{
+	DIR *d = t->btf_dir ? opendir(t->btf_dir) : NULL;
+	struct dirent *e;
+	size_t cap = 0;
+	unsigned n = 0;
+
+	*names = NULL;
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) != NULL) {
+		if (e->d_name[0] == '.' || !strcmp(e->d_name, "vmlinux") ||
+		    fnmatch(pattern, e->d_name, 0) != 0)
+			continue;
+		*names = arena_grow(a, *names, n, &cap, sizeof(**names));
+		(*names)[n++] = arena_strdup(a, e->d_name);
+	}
+	closedir(d);
+	if (n)
+		qsort(*names, n, sizeof(**names), tgt_name_cmp);
+	return n;
 }
 
 unsigned target_cpu_ids(const struct ktap_target *t)

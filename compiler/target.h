@@ -179,6 +179,15 @@ int target_kernel_symbols(const struct ktap_target *t, const char *const *names,
 			  uint64_t *addrs, char *err, size_t errlen);
 
 /*
+ * The loaded modules whose names match the glob @pattern, sorted: those
+ * with BTF (the files beside vmlinux's: a live kernel's /sys/kernel/btf,
+ * a saved target's DIR/btf).  How many, their names in *@names (in @a);
+ * 0 when none or no such directory.
+ */
+unsigned target_modules(const struct ktap_target *t, struct arena *a, const char *pattern,
+			const char ***names);
+
+/*
  * The number of CPU ids the kernel has per-CPU data for (nr_cpu_ids):
  * the highest possible CPU ("0-3,8": 8) plus one; 1 when unknown.
  */

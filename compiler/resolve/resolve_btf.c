@@ -541,11 +541,13 @@ static int rbtf_cmp(const void *x, const void *y)
 int rbtf_match(struct arena *a, const struct btf *btf, const char *pattern,
 	     const char ***names)
 {
+	const struct btf *base = btf__base_btf(btf);
 	uint32_t i, n = btf__type_cnt(btf);
 	size_t k = 0, cap = 0;
 
 	*names = NULL;
-	for (i = 1; i < n; i++) {
+	/* a module's BTF is split on vmlinux's: its own functions only */
+	for (i = base ? btf__type_cnt(base) : 1; i < n; i++) {
 		const struct btf_type *t = btf__type_by_id(btf, i);
 		const char *fn;
 

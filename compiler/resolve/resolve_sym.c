@@ -276,11 +276,31 @@ static size_t rsym_sort_unique(const char **v, size_t n)
 }
 
 /*
- * Kernel functions kprobes can attach to: the target's
- * available_filter_functions (@list; NULL when it has none).
+ * Whether a line of available_filter_functions, "NAME" or "NAME [MOD]",
+ * is @module's function (the kernel's when NULL); @line is cut to NAME.
  */
-static int rsym_match_ftrace(struct arena *a, const char *list, const char *pattern,
-			     const char ***names)
+static bool rsym_ftrace_in(char *line, const char *module)
+{
+	char *tag = line + strcspn(line, " \t\n");
+	bool in;
+
+	tag += strspn(tag, " \t");
+	if (*tag != '[')
+		in = !module;
+	else
+		in = module && !strncmp(tag + 1, module, strlen(module)) &&
+		     tag[1 + strlen(module)] == ']';
+	line[strcspn(line, " \t\n")] = '\0';
+	return in;
+}
+
+/*
+ * Kernel functions kprobes can attach to: the target's
+ * available_filter_functions (@list; NULL when it has none), the
+ * kernel's or @module's.
+ */
+static int rsym_match_ftrace(struct arena *a, const char *list, const char *module,
+			     const char *pattern, const char ***names)
 {
 	char line[512];
 	FILE *fp = list ? fopen(list, "r") : NULL;
@@ -290,8 +310,7 @@ static int rsym_match_ftrace(struct arena *a, const char *list, const char *patt
 		return -1;
 	*names = NULL;
 	while (fgets(line, sizeof(line), fp)) {
-		line[strcspn(line, " \t\n")] = '\0';
-		if (!line[0] || fnmatch(pattern, line, 0) != 0)
+		if (!rsym_ftrace_in(line, module) || !line[0] || fnmatch(pattern, line, 0) != 0)
 			continue;
 		*names = arena_grow(a, *names, k, &cap, sizeof(**names));
 		(*names)[k++] = arena_strdup(a, line);
@@ -337,7 +356,7 @@ int rsym_find_kernel_raw(const struct relf_files *f, struct arena *a, const char
 		return -1;
 	}
 	/* Unreadable list (not root): the kernel will say at run time. */
-	if (rsym_match_ftrace(a, f->target->filter_functions, name, &names) == 0) {
+	if (rsym_match_ftrace(a, f->target->filter_functions, module, name, &names) == 0) {
 		snprintf(err, errlen, "no kernel function \"%s\" that kprobes can trace "
 			 "(it is not in available_filter_functions)", name);
 		return -1;
@@ -368,10 +387,15 @@ int rsym_match(struct relf_files *f, struct arena *a, const char *path, const ch
 			return rsym_match_dwarf(a, u, pattern, names, err, errlen);
 		return u ? (int)rsym_sort_unique(*names, relf_match(a, u->elf, pattern, names)) : -1;
 	}
-	n = rsym_match_ftrace(a, f->target->filter_functions, pattern, names);
+	n = rsym_match_ftrace(a, f->target->filter_functions, module, pattern, names);
 	if (n >= 0)
 		return n;
 	/* No tracefs list (not root?): every function the BTF describes. */
+	if (module) {
+		const struct btf *mb = relf_kernel_btf(f, a, module, err, errlen);
+
+		return mb ? rbtf_match(a, mb, pattern, names) : -1;
+	}
 	if (rsym_find_kernel(f, a, NULL, "schedule", &probe, err, errlen) != 0 && !f->btf)
 		return -1;
 	return rbtf_match(a, f->btf, pattern, names);

@@ -240,20 +240,94 @@ static int point_kernel_statement(struct sema_ctx *c, struct point_state *st,
 }
 
 /*
- * kernel.function("NAME")[.call|.return] and kprobe.function("NAME")
- * [.return]: kprobes (kretprobes) on kernel functions, parameters from
- * the kernel's BTF.
+ * The kprobes (kretprobes when @sfx is 2) on the functions matching
+ * @p's .function() argument, in the kernel or in @module: how many, or -1
+ * after an error.  A wildcard skips the functions BTF does not describe.
+ */
+static int point_kernel_functions(struct sema_ctx *c, struct point_state *st,
+				  const struct ast_ppoint *p, const char *module, int sfx,
+				  int64_t maxactive)
+{
+	const struct ast_expr *fn = p->comps[1].arg;
+	const char **names;
+	char err[512] = "";
+	unsigned i, n, emitted = 0;
+
+	n = c->in->up ? point_functions(c, st, fn, NULL, module, &names) : 0;
+	for (i = 0; i < n; i++) {
+		struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
+
+		/* kprobe.function() needs no types: raw registers will do. */
+		if (rsym_find_kernel(c->in->up, c->arena, module, names[i], uf, err,
+				   sizeof(err)) != 0 &&
+		    (!sema_point_is(p, 0, "kprobe") ||
+		     rsym_find_kernel_raw(c->in->up, c->arena, module, names[i], uf, err,
+					  sizeof(err)) != 0)) {
+			/* Traceable but not described by BTF: skipped in a wildcard. */
+			if (n > 1)
+				continue;
+			if (!st->optional)
+				diag_error(c->diag, fn->span, "%s", err);
+			return st->optional ? 0 : -1;
+		}
+		point_emit_dyn(c, st, uf, NULL, sfx == 2,
+			    arena_printf(c->arena, "%s%s%s%s.function(\"%s\")%s",
+					 p->comps[0].name, module ? "(\"" : "",
+					 module ? module : "", module ? "\")" : "", uf->name,
+					 sfx == 2 ? ".return" : sfx == 1 ? ".call" : ""));
+		if (maxactive)	/* "r64:": kretprobe instances in flight */
+			point_set_maxactive(c, maxactive);
+		emitted++;
+	}
+	return (int)emitted;
+}
+
+/*
+ * module("GLOB").function(...): the functions in each loaded module the
+ * glob matches (stap's), each module as if the point were optional; an
+ * error when none has one and the point is not optional.
+ */
+static int point_module_glob(struct sema_ctx *c, struct point_state *st,
+			     const struct ast_ppoint *p, const char *glob, int sfx,
+			     int64_t maxactive)
+{
+	const struct ast_expr *fn = p->comps[1].arg;
+	bool optional = st->optional;
+	const char **mods;
+	unsigned i, n = target_modules(c->in->target, c->arena, glob, &mods);
+	int r, total = 0;
+
+	st->optional = true;
+	for (i = 0; i < n; i++) {
+		r = point_kernel_functions(c, st, p, mods[i], sfx, maxactive);
+		total += r > 0 ? r : 0;
+	}
+	st->optional = optional;
+	if (total || optional)
+		return 1;
+	if (!n) {
+		diag_error(c->diag, p->comps[0].arg->span, "no loaded module matches \"%s\" "
+			   "(ktap knows a module by its BTF: %s)", glob,
+			   c->in->target->btf_dir ? c->in->target->btf_dir : "none in the target");
+		return -1;
+	}
+	diag_error(c->diag, fn->span, "no function matches \"%.*s\" in a loaded module matching "
+		   "\"%s\" (%u with BTF)", (int)fn->len, fn->str, glob, n);
+	return -1;
+}
+
+/*
+ * kernel.function("NAME")[.call|.return], kprobe.function("NAME")
+ * [.return] and module("MOD").function("NAME")[...]: kprobes (kretprobes)
+ * on kernel functions, parameters from the kernel's BTF (the module's).
  */
 static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 			      const struct ast_ppoint *p)
 {
 	const struct ast_expr *fn;
-	const char **names;
-	char err[512] = "";
-	unsigned i, n;
 	const char *module = NULL;
 	int64_t maxactive;
-	int sfx;
+	int sfx, n;
 
 	if (p->n < 2 || !(sema_point_is(p, 0, "kernel") || sema_point_is(p, 0, "kprobe") ||
 			  sema_point_is(p, 0, "module")) ||
@@ -262,8 +336,8 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 	if (sema_point_is(p, 0, "module")) {
 		const struct ast_expr *m = p->comps[0].arg;
 
-		if (!m || m->kind != AST_STR || memchr(m->str, '*', m->len)) {
-			diag_error(c->diag, p->span, "expected module(\"NAME\") (no wildcards)");
+		if (!m || m->kind != AST_STR) {
+			diag_error(c->diag, p->span, "expected module(\"NAME\")");
 			return -1;
 		}
 		module = arena_strndup(c->arena, m->str, m->len);
@@ -287,32 +361,10 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 			   SEMA_NO_TRACEFS(c));
 		return -1;
 	}
-	n = c->in->up ? point_functions(c, st, fn, NULL, module, &names) : 0;
-	for (i = 0; i < n; i++) {
-		struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
-
-		/* kprobe.function() needs no types: raw registers will do. */
-		if (rsym_find_kernel(c->in->up, c->arena, module, names[i], uf, err,
-				   sizeof(err)) != 0 &&
-		    (!sema_point_is(p, 0, "kprobe") ||
-		     rsym_find_kernel_raw(c->in->up, c->arena, module, names[i], uf, err,
-					  sizeof(err)) != 0)) {
-			/* Traceable but not described by BTF: skipped in a wildcard. */
-			if (n > 1)
-				continue;
-			if (!st->optional)
-				diag_error(c->diag, fn->span, "%s", err);
-			return st->optional ? 1 : -1;
-		}
-		point_emit_dyn(c, st, uf, NULL, sfx == 2,
-			    arena_printf(c->arena, "%s%s%s%s.function(\"%s\")%s",
-					 p->comps[0].name, module ? "(\"" : "",
-					 module ? module : "", module ? "\")" : "", uf->name,
-					 sfx == 2 ? ".return" : sfx == 1 ? ".call" : ""));
-		if (maxactive)	/* "r64:": kretprobe instances in flight */
-			point_set_maxactive(c, maxactive);
-	}
-	return n || st->optional ? 1 : -1;
+	if (module && strpbrk(module, "*?["))
+		return point_module_glob(c, st, p, module, sfx, maxactive);
+	n = point_kernel_functions(c, st, p, module, sfx, maxactive);
+	return n < 0 ? -1 : n || st->optional ? 1 : -1;
 }
 
 /*

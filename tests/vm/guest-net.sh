@@ -173,6 +173,22 @@ else
 	diag $T/err
 fi
 
+# n8. module("GLOB").function("GLOB"): the live available_filter_functions'
+#     "NAME [MODULE]" lines of the modules the glob matches (nfs, nfsd,
+#     nfsv4 ... : only nfsd has nfsd_vfs_write); kernel.function() globs
+#     match the kernel's own functions, not the modules'
+run -p3 -e 'probe module("nfs*").function("nfsd_vfs_wr*").return { println($return) }
+probe kernel.function("nfsd_vfs_wr*") ? { println(2) }'
+n=$(grep -c "^write kprobe_events" $T/out)
+if [ "$rc" -eq 0 ] && [ "$n" = 1 ] &&
+	grep -q "^write kprobe_events 'r[0-9]*:ktap_\$PID/nfsd_vfs_write_0 nfsd:nfsd_vfs_write " $T/out; then
+	ok "module(\"nfs*\").function(\"nfsd_vfs_wr*\"): one kretprobe, on nfsd:nfsd_vfs_write"
+else
+	not_ok "module(\"nfs*\") glob (exit status $rc, $n kprobes)"
+	diag $T/out
+	diag $T/err
+fi
+
 umount /mnt/nfs
 echo 0 >/proc/fs/nfsd/threads
 umount /proc/fs/nfsd
