@@ -681,10 +681,11 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
  * stap's.
  */
 static void point_check_missing(struct sema_ctx *c, const struct ast_ppoint *p,
-				unsigned before, unsigned errors)
+				unsigned before, unsigned nevers, unsigned errors)
 {
+	/* an alias's 'never' resolved: a point, though it adds no probe */
 	if (p->optional || p->sufficient || c->prog->nprobes > before ||
-	    c->diag->errors > errors || !c->missing)
+	    c->nevers > nevers || c->diag->errors > errors || !c->missing)
 		return;
 	diag_error(c->diag, p->span, "probe point '%s' matches nothing on this kernel: it needs %s",
 		   sema_point_text(c, p), c->missing);
@@ -699,11 +700,11 @@ void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe)
 		/* '!' is optional too, as in stap. */
 		struct point_state st = { probe, p, probe->body, p->cond,
 				       p->optional || p->sufficient };
-		unsigned before = c->prog->nprobes, errors = c->diag->errors;
+		unsigned before = c->prog->nprobes, nev = c->nevers, errors = c->diag->errors;
 
 		c->missing = NULL;
 		point_resolve(c, &st, p);
-		point_check_missing(c, p, before, errors);
+		point_check_missing(c, p, before, nev, errors);
 		if (c->missing && c->prog->nprobes == before)
 			c->dropped_missing = c->missing;
 		/* '!': a point that resolved makes the rest unnecessary. */
