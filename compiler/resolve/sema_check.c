@@ -383,7 +383,7 @@ static int chk_unavail_fn(struct ast_expr *e, void *arg)
 	    e->args.v[1]->kind != AST_STR)
 		return 0;
 	str = !strcmp(e->str, "__ktap_unavailable");
-	missing = !strcmp(e->str, "__ktap_missing");
+	missing = sema_is_missing_marker(e->str);
 	if (!str && !missing && strcmp(e->str, "__ktap_unavailable_long") != 0)
 		return 0;
 	point = sema_point_text(k->c, u->sp->point);
@@ -398,6 +398,11 @@ static int chk_unavail_fn(struct ast_expr *e, void *arg)
 	diag_warning(k->c->diag, u->sp->point->span, "%s: '%s' is %s on this kernel: %s",
 		     point, var, str ? "\"\"" : "0", e->args.v[1]->str);
 	return 1;
+}
+
+bool sema_is_missing_marker(const char *name)
+{
+	return !strcmp(name, "__ktap_missing") || !strcmp(name, "__ktap_missing_str");
 }
 
 void sema_check(struct sema_ctx *c)

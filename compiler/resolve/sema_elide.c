@@ -83,11 +83,12 @@ struct elide_pure {
 static bool elide_func_pure(struct elide_pure *p, const struct ast_func *f);
 
 /* The tapset's marker of what this kernel cannot have: "__ktap_missing(
-   VAR, WHY)" alone is an error of the probe (sema_check.c), its effect;
-   "x = __ktap_missing(...)" one only when x is read. */
+   VAR, WHY)" (__ktap_missing_str() for a string) alone is an error of
+   the probe (sema_check.c), its effect; "x = __ktap_missing(...)" one
+   only when x is read. */
 static bool elide_marker(const struct ast_expr *e)
 {
-	return e->kind == AST_CALL && !strcmp(e->str, "__ktap_missing");
+	return e->kind == AST_CALL && sema_is_missing_marker(e->str);
 }
 
 /* Are the functions @e calls pure?  A call of the script's with no

@@ -351,6 +351,9 @@ void sema_types(struct sema_ctx *c);
 
 /* ---- sema_check.c: stap's checks on the typed program ---- */
 
+/* Is @name the tapset's marker of a variable this kernel cannot give
+   (__ktap_missing(VAR, WHY), __ktap_missing_str() for a string)? */
+bool sema_is_missing_marker(const char *name);
 void sema_check(struct sema_ctx *c);
 
 /* ---- sema_format.c: printf/sprintf formats against their arguments ---- */

@@ -228,7 +228,7 @@ static int sl_assign_fn(struct ast_expr *e, void *arg)
 		return 0;	/* internal, or not the alias's own */
 	/* stap's variable that this kernel's records cannot give: reading it
 	   is an error, so it is not listed. */
-	if (e->b->kind == AST_CALL && !strcmp(e->b->str, "__ktap_missing"))
+	if (e->b->kind == AST_CALL && sema_is_missing_marker(e->b->str))
 		return 0;
 	t = sl_type(v, e, 0);
 	for (i = 0; i < v->n; i++)

@@ -91,6 +91,8 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 static bool tg_is_const_addr(const struct ast_expr *e);
 static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct fetch *f);
+static void tg_cast_as_number(struct sema_ctx *c, struct ast_expr *e);
+static void tg_take_address(struct sema_ctx *c, struct ast_expr *e);
 static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum ast_mem mem,
 			      bool kernel);
 
@@ -507,10 +509,13 @@ void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct tpf_event *ev = tg_event(c);
 	struct ast_chain raw;
-	struct ast_expr *x;
 	struct fetch f;
 	char err[512];
 
+	if (e->kind == AST_CAST) {
+		tg_cast_as_number(c, e);
+		return;
+	}
 	if (e->kind != AST_TARGET || e->module || !ev || !ev->dyn_func || e->chain.pretty ||
 	    e->chain.mem || e->chain.raw || !strncmp(e->str, "$$", 2) ||
 	    rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f, err,
@@ -523,6 +528,14 @@ void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e)
 		e->chain.raw = true;	/* a char *: the pointer */
 		return;
 	}
+	tg_take_address(c, e);
+}
+
+/* @e becomes &@e: an array where a number is wanted is its address. */
+static void tg_take_address(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct ast_expr *x;
+
 	x = arena_alloc(c->arena, sizeof(*x));	/* an array: its address */
 	*x = *e;
 	memset(e, 0, sizeof(*e));
@@ -547,6 +560,33 @@ static bool tg_cast_type_defined(struct sema_ctx *c, const struct ast_expr *e)
 	btf = tg_cast_btf(c, NULL, e, err, sizeof(err));
 	return btf && rbtf_cast_at(c->arena, &c->in->up->types, btf, "0", 0, "d", e->str,
 				   &e->chain, &f, err, sizeof(err)) == 0;
+}
+
+/*
+ * sema_target_as_number() of @cast(A, "T")->m of a kernel type: a char *
+ * member is the pointer, a char array its address, as for $p->m; decided
+ * from the type alone (address 0), so nothing is fetched for it.
+ */
+static void tg_cast_as_number(struct sema_ctx *c, struct ast_expr *e)
+{
+	const struct btf *btf;
+	struct ast_chain raw;
+	struct fetch f;
+	char err[256];
+
+	if (!e->chain.n || e->chain.pretty || e->chain.mem || e->chain.raw || !tg_event(c) ||
+	    !(btf = tg_cast_btf(c, NULL, e, err, sizeof(err))) ||
+	    rbtf_cast_at(c->arena, &c->in->up->types, btf, "0", 0, "d", e->str, &e->chain, &f,
+			 err, sizeof(err)) != 0 || !f.is_string)
+		return;
+	raw = e->chain;
+	raw.raw = true;
+	if (rbtf_cast_at(c->arena, &c->in->up->types, btf, "0", 0, "d", e->str, &raw, &f,
+			 err, sizeof(err)) == 0 && !f.is_string) {
+		e->chain.raw = true;	/* a char *: the pointer */
+		return;
+	}
+	tg_take_address(c, e);
 }
 
 /* @defined(x) is decided now: 1 when x resolves. */

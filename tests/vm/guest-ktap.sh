@@ -319,7 +319,7 @@ expect "examples/kfunc_callers.stp vfs_read: dd called it 5 times"
 # 10d. the tcp and vfs tapset (4 checks)
 . /tests/guest-tcp.sh
 
-# 10e. the netdev and nfsd tapset (8 checks)
+# 10e. the netdev, nfsd and netfilter tapset (12 checks)
 . /tests/guest-net.sh
 
 # 10b. syscall.openat: filename (stap's quoted string) fetched by a kprobe

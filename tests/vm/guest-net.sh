@@ -1,5 +1,5 @@
 # guest-net.sh - the netdev and nfsd tapset, in the guest (sourced by
-# guest-ktap.sh, whose run/expect/ok/not_ok it uses; 8 checks).  The
+# guest-ktap.sh, whose run/expect/ok/not_ok it uses; 12 checks).  The
 # initramfs has the dummy, nfsd and nfsv4 modules (vm-ktap.sh), all
 # loaded at boot: the checks unload and reload dummy, and run the
 # kernel's NFS server and client over 127.0.0.1.
@@ -188,6 +188,33 @@ else
 	diag $T/out
 	diag $T/err
 fi
+
+# n9. netfilter.ipv4.*: kprobes on the functions holding the hooks;
+#     busybox ping's 3 echo requests and replies on lo pass each of the
+#     four hooks once (6 ICMP packets of 128 bytes each); ktap-udp -s's
+#     3 datagrams leave with the connected socket's ports (udp.sendmsg's);
+#     ktap-tcp-stall's SYNs and SYN-ACK have the ports of its file
+run -e 'global n
+probe netfilter.ipv4.pre_routing { if (protocol == 1) n["pre", indev_name, saddr, daddr, length, outdev]++ }
+probe netfilter.ipv4.local_in { if (protocol == 1) n["in", indev_name, saddr, daddr, length, outdev]++ }
+probe netfilter.ipv4.local_out { if (protocol == 1) n["out", outdev_name, saddr, daddr, length, indev]++ }
+probe netfilter.ipv4.post_routing { if (protocol == 1) n["post", outdev_name, saddr, daddr, length, indev]++ }
+probe end { foreach ([h+, d, s, a, l, o] in n) printf("%s %s %s %s %d %d %d\n", h, d, s, a, l, o, n[h, d, s, a, l, o]) }' \
+	-c "sh -c 'ping -c 3 -s 100 127.0.0.1 >/dev/null'"
+for h in in out post pre; do echo "$h lo 127.0.0.1 127.0.0.1 128 0 6"; done >$T/want
+expect "netfilter.ipv4.*: ping's 6 packets of 128 bytes at each hook, on lo"
+run -e 'global sp, dp, n
+probe udp.sendmsg { if (pid() == target()) { sp = sport; dp = dport } }
+probe netfilter.ipv4.local_out { if (pid() == target() && protocol == 17) n[sport == sp && dport == dp && sp > 0 && dp > 0, length]++ }
+probe end { foreach ([k, l] in n) printf("udp %d %d %d\n", k, l, n[k, l]) }' -c "ktap-udp -s 3 100"
+echo "udp 1 128 3" >$T/want
+expect "netfilter.ipv4.local_out: UDP ports of ktap-udp's 3 datagrams"
+run -e 'probe netfilter.ipv4.local_out { if (protocol == 6 && syn) printf("%d %d %d %d %d\n", sport, dport, syn, ack, fin) }' \
+	-c "ktap-tcp-stall $T/ports 0"
+read -r lport c1port c2port <$T/ports
+sort $T/out -o $T/out
+printf '%d %d 1 0 0\n%d %d 1 1 0\n%d %d 1 0 0\n' "$c1port" "$lport" "$lport" "$c1port" "$c2port" "$lport" | sort >$T/want
+expect "netfilter.ipv4.local_out: TCP SYN, SYN-ACK, SYN with their ports and flags"
 
 umount /mnt/nfs
 echo 0 >/proc/fs/nfsd/threads
