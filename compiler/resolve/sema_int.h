@@ -349,6 +349,17 @@ bool sema_defines_func(struct sema_ctx *c, const char *name);
 
 void sema_types(struct sema_ctx *c);
 
+/* ---- sema_pretty.c: pretty-printed target variables ---- */
+
+struct rpretty_item;
+struct fetch_site;
+/* @e becomes the concatenation of @v (@n pieces), then is typed again. */
+enum sem_type sema_pretty_items(struct sema_ctx *c, struct ast_expr *e,
+				const struct rpretty_item *v, unsigned n);
+/* $var$ or $var$$ @e at @site (@ret: in its .return), as stap prints it. */
+enum sem_type sema_pretty_var(struct sema_ctx *c, struct ast_expr *e,
+			      const struct fetch_site *site, bool ret);
+
 /* ---- sema_check.c: stap's checks on the typed program ---- */
 
 /* Is @name the tapset's marker of a variable this kernel cannot give

@@ -194,88 +194,6 @@ bool sema_target_probefunc(struct sema_ctx *c, struct ast_expr *e)
 	return true;
 }
 
-static struct ast_expr *tg_lit(struct sema_ctx *c, const char *s, struct src_span at)
-{
-	return ast_str(c->arena, s, strlen(s), at);
-}
-
-static struct ast_expr *tg_cat(struct sema_ctx *c, struct ast_expr *l, struct ast_expr *r)
-{
-	return ast_binary(c->arena, AST_BINARY, AST_OP_CONCAT, l, r, r->span);
-}
-
-static struct ast_expr *tg_call1(struct sema_ctx *c, const char *fn, struct ast_expr *fmt,
-				 struct ast_expr *arg)
-{
-	struct ast_expr *call = ast_named(c->arena, AST_CALL, fn, arg->span);
-
-	call->op_span = arg->span;
-	if (fmt)
-		ast_list_push(c->arena, &call->args, fmt);
-	ast_list_push(c->arena, &call->args, arg);
-	return call;
-}
-
-/* One piece of a pretty-printed string: text, or a value in stap's
-   format (a target, or a member chain of @cast, rpretty_cast()'s). */
-static struct ast_expr *tg_item(struct sema_ctx *c, const struct rpretty_item *it,
-				const struct ast_expr *cast, struct src_span at)
-{
-	static const char *const fmts[] = {
-		[RPRETTY_HEX] = "%#x", [RPRETTY_UINT] = "%u", [RPRETTY_CHAR] = "'%c'",
-		[RPRETTY_PTR] = "%p",
-	};
-	struct ast_expr *t;
-
-	if (it->fmt == RPRETTY_TEXT)
-		return tg_lit(c, it->text, at);
-	if (it->var) {
-		t = ast_expr_new(c->arena, AST_TARGET, at);
-		t->str = it->var;
-	} else {
-		t = ast_clone_expr(c->arena, cast);
-	}
-	t->chain = it->chain;
-	if (it->fmt == RPRETTY_STRING)
-		return tg_cat(c, tg_cat(c, tg_lit(c, "\"", at), t), tg_lit(c, "\"", at));
-	if (it->fmt == RPRETTY_INT)
-		return tg_call1(c, "sprint", NULL, t);
-	return tg_call1(c, "sprintf", tg_lit(c, fmts[it->fmt], at), t);
-}
-
-/* @e becomes the concatenation of @v (@n pieces), then is typed again. */
-static enum sem_type tg_items(struct sema_ctx *c, struct ast_expr *e, const struct rpretty_item *v,
-			      unsigned n)
-{
-	struct ast_expr *acc = n ? tg_item(c, &v[0], e, e->span) : tg_lit(c, "", e->span);
-	unsigned i;
-
-	for (i = 1; i < n; i++)
-		acc = tg_cat(c, acc, tg_item(c, &v[i], e, e->span));
-	*e = *acc;
-	c->changed = true;
-	return tg_expr(c, e);
-}
-
-/*
- * $var$ and $var$$ at @site (@ret: in its .return): "{.a=1, .s="x",
- * .p=0x10, .in={...}}" as stap prints it (resolve_pretty.c decides the
- * pieces), one fetch per value.
- */
-static enum sem_type tg_pretty(struct sema_ctx *c, struct ast_expr *e,
-			       const struct fetch_site *site, bool ret)
-{
-	struct rpretty_item *v;
-	unsigned n;
-	char err[512] = "";
-
-	if (rpretty_var(c->arena, site, e->str, &e->chain, ret, &v, &n, err, sizeof(err)) != 0) {
-		sema_err(c, e->span, "%s", err);
-		return SEM_UNKNOWN;
-	}
-	return tg_items(c, e, v, n);
-}
-
 /* Target variable @e is the string @v, known now: a constant. */
 static enum sem_type tg_constant(struct sema_ctx *c, struct ast_expr *e, const char *v)
 {
@@ -391,13 +309,13 @@ static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 		unsigned n = rpretty_context(c->arena, ev->dyn_func, e->str, e->chain.pretty,
 					ev->dyn_return, &v);
 
-		return tg_items(c, e, v, n);
+		return sema_pretty_items(c, e, v, n);
 	}
 	if (e->chain.pretty && site->sdt && strncmp(e->str, "$arg", 4) && site->file->dw)
 		/* $var$ at a marker: the program's variable in scope there */
-		return tg_pretty(c, e, rdwarf_sdt_scope(c->arena, site), ev->dyn_return);
+		return sema_pretty_var(c, e, rdwarf_sdt_scope(c->arena, site), ev->dyn_return);
 	if (e->chain.pretty)
-		return tg_pretty(c, e, site, ev->dyn_return);
+		return sema_pretty_var(c, e, site, ev->dyn_return);
 	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
 		     err, sizeof(err)) != 0) {
 		if (sema_entry_param(c, e, ev))	/* $param in .return: stap's entry value */
@@ -838,7 +756,7 @@ static enum sem_type tg_cast_pretty(struct sema_ctx *c, struct tpf_event *ev, st
 		sema_err(c, e->span, "%s", err);
 		return SEM_UNKNOWN;
 	}
-	return tg_items(c, e, v, n);
+	return sema_pretty_items(c, e, v, n);
 }
 
 /* @cast(...)->chain: a fetch argument of the probe's event. */
