@@ -2,9 +2,9 @@
  * sema_refused_point.c - pass 2: probe points ktap knows and refuses,
  * each in one line saying why (and what sees the same events), after
  * nothing matched them: stap implements them in its kernel module (a
- * netfilter hook, a hardware breakpoint), in a runtime for another
- * language, or reads what no fetch argument can (packet headers at an
- * address computed from two fields).
+ * netfilter hook, a hardware breakpoint) or in a runtime for another
+ * language, or ktap's tapset has no aliases for them yet (the MIB
+ * counters).
  */
 #include "sema_int.h"
 #include "diag.h"
@@ -13,10 +13,9 @@
 
 int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 {
-#define MIB ": ktap's tapset has no MIB counter probes (stap's count into globals " \
-	"the script declares, through filter functions that read packet headers at " \
-	"addresses computed from two fields, skb->head + skb->network_header, which " \
-	"no fetch argument can add)"
+#define MIB ": ktap's tapset has no MIB counter probes (stap's count into " \
+	"globals of its tapset from kprobes at each counter's place in the network " \
+	"stack, through filter functions the script defines)"
 	static const char *const later[][2] = {
 		{ "kernel", "" }, { "kprobe", "" }, { "module", "" }, { "process", "" },
 		{ "perf", ": perf counters are not read by ktap" },
@@ -34,15 +33,6 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 	unsigned i;
 	bool placed;
 
-	/* stap's tcp.receive reads the headers as the MIB probes do */
-	if (sema_point_is(p, 0, "tcp") && sema_point_is(p, p->n - 1, "receive")) {
-		diag_error(c->diag, p->span, "probe point '%s' is not supported by this version "
-			   "of ktap: stap's reads the IP and TCP headers at skb->head + "
-			   "skb->network_header, an address computed from two fields, which no "
-			   "fetch argument can add (kernel.function(\"tcp_v4_rcv\") has $skb)",
-			   sema_point_text(c, p));
-		return -1;
-	}
 	/* kernel/kprobe/module/process points with a part ktap has no way to
 	   place: the part, and why */
 	placed = sema_point_is(p, 0, "kernel") || sema_point_is(p, 0, "kprobe") ||

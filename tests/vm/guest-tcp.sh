@@ -1,6 +1,6 @@
 # guest-tcp.sh - the tcp, udp and vfs tapset and their examples, in the
 # guest (sourced by guest-ktap.sh, whose run/expect/ok/not_ok it uses;
-# 6 checks).
+# 7 checks).
 # A real retransmission: ktap-tcp-stall's second connection to a
 # listener whose accept queue is full has its SYN dropped, so the kernel
 # retransmits it after the initial RTO (1 s) in TCP_SYN_SENT.
@@ -19,6 +19,17 @@ run -e 'probe tcp.sendmsg { if (pid() == target()) printf("%s %d %d\n", name, si
 	-c "ktap-tcp-stall $T/ports 0"
 echo "tcp.sendmsg 1234 2" >$T/want
 expect "tcp.sendmsg: size 1234 of ktap-tcp-stall's write, family AF_INET"
+
+# t2b. tcp.receive: the SYNs and the SYN-ACK of ktap-tcp-stall's two
+#     connections, their addresses read at the IPv4 header's length
+#     before the TCP header, ports and flags from it
+run -e 'probe tcp.receive { if (syn) printf("%s %s %s %d %d %d %d %d\n", name, saddr, daddr, sport, dport, syn, ack, family) }' \
+	-c "ktap-tcp-stall $T/ports 0"
+read -r lport c1port c2port <$T/ports
+sort $T/out -o $T/out
+printf 'tcp.receive 127.0.0.1 127.0.0.1 %d %d 1 %d 2\n' "$c1port" "$lport" 0 "$lport" "$c1port" 1 \
+	"$c2port" "$lport" 0 | sort >$T/want
+expect "tcp.receive: SYN, SYN-ACK, SYN on 127.0.0.1 with their ports and flags"
 
 # t3. vfs.read: bytes_to_read, filename and ino of dd's read
 ino=$(stat -c %i /etc/hostname)
