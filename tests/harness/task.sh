@@ -156,8 +156,9 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kernel.trace("sched:sched_pr
 first_error "task_execname(task_parent(\$parent_pid)) in a tracepoint probe: a located error" \
 	"<input>:2:8: error: @cast(\$parent_pid, \"task_struct\", \"kernel\")->real_parent (read by task_execname()): in a kernel.trace() probe, @cast() reads through a tracepoint argument (\$ptr, \$p->member), and only what the event's record holds"
 
-# 6. task_parent() of a run-time value is not an address either
-run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'global g
+# 6. task_parent() of a run-time value is not an address either (both
+# errors of the kind: --all-errors)
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 --all-errors -e 'global g
 probe kernel.function("wake_up_new_task") { print(task_uid(task_parent(g))) }'
 if [ "$rc" -eq 1 ] && grep -q "^<input>:2:60: error: function 'task_uid' reads memory through its parameter 'task': the argument must be" "$TMP/err" &&
 	grep -q "^<input>:2:72: error: function 'task_parent' reads memory through its parameter 'task': the argument must be" "$TMP/err"; then
