@@ -59,7 +59,8 @@ static const struct diag_once {
 #undef DIAG
 };
 
-/* A linear search: it runs only with --diag-codes, once per message. */
+/* A linear search: it runs once per error said (its DIAG_ONCE kind), and
+   per message with --diag-codes. */
 const char *diag_code(const char *fmt, const char **name)
 {
 	size_t i;
