@@ -129,8 +129,12 @@ static bool diag_repeated(struct diag_sink *d, const char *fmt,
 	const char *kind = d->all_errors ? NULL : diag_once_kind(fmt);
 	char where[64];
 
+	if (kind && diag_said(d, diag_hash("kind:", kind))) {
+		d->unsaid++;
+		return true;
+	}
 	if (kind)
-		return diag_said(d, diag_hash("kind:", kind));
+		return false;
 	if (strcmp(fmt, "%s") == 0)
 		return diag_said(d, diag_hash("text:", msg));
 	snprintf(where, sizeof(where), "%u:%u:%u:%u", at.file, at.start, at.end, at.exp);
@@ -267,6 +271,16 @@ void diag_plain(struct diag_sink *d, enum diag_level level,
 	va_start(ap, fmt);
 	diag_vreport(d, level, none, fmt, ap);
 	va_end(ap);
+}
+
+void diag_unsaid_note(struct diag_sink *d)
+{
+	unsigned n = d->unsaid;
+
+	d->unsaid = 0;
+	if (n)
+		diag_plain(d, DIAG_NOTE, "%u more error%s of the kinds said above (--all-errors "
+			   "says them)", n, n == 1 ? "" : "s");
 }
 
 const char *diag_where(const struct diag_sink *d, struct src_span at,

@@ -48,6 +48,7 @@ struct diag_sink {
 	struct src_span last;		/* last error's span, for dedup */
 	uint64_t said[64];		/* hashes of errors said (dedup) */
 	unsigned nsaid;
+	unsigned unsaid;		/* DIAG_ONCE errors counted, not said */
 };
 
 /* Set up @d to print to @out; @src must outlive the sink. */
@@ -76,6 +77,12 @@ void diag_plain(struct diag_sink *d, enum diag_level level,
  * @fmt is not in the table.  @name may be NULL.
  */
 const char *diag_code(const char *fmt, const char **name);
+
+/*
+ * At the end of the compile: a note saying how many errors of a DIAG_ONCE
+ * kind went unsaid, when any did.
+ */
+void diag_unsaid_note(struct diag_sink *d);
 
 /* "L:C" of the start of @at, for messages that cite another place. */
 const char *diag_where(const struct diag_sink *d, struct src_span at,

@@ -682,6 +682,7 @@ int drv_main(int argc, char **argv)
 	if (s.opt.last_pass > 4)
 		r = drv_run(&s);
 out:
+	diag_unsaid_note(&s.diag);
 	free(s.opt.include);
 	free(s.opt.defines);
 	free(s.opt.globals);
