@@ -215,6 +215,21 @@ for name in $(sed -n 's/^\([^#][^ ]*\) vm$/\1/p' /tests/stapex.list); do
 		runex $name "stap overcommit.stp -c 'sh $W/overcommit.sh'"
 		shape $name "dd's 64 GiB malloc blocked, with its page count" \
 			'overcommit blocked malloc, process dd \([0-9]+\), 1677[0-9]{4} pages' ;;
+	network/netfilter_summary)
+		# netfilter.ipv4.pre_routing (a kprobe on ip_rcv_core): ping's
+		# 3 requests and 3 replies of 128 bytes each on lo.
+		runex $name "stap netfilter_summary.stp -c 'ping -c 3 -s 100 127.0.0.1'"
+		printf 'Collecting data... Type Ctrl-C to exit and display results.\n%15s --> %15s : 6 packets, 768 total bytes\n' \
+			127.0.0.1 127.0.0.1 >$T/want
+		same $name "127.0.0.1 --> 127.0.0.1: ping's 6 packets, 768 bytes" ;;
+	network/tcpdumplike)
+		# tcp.receive (kprobes on tcp_v4_rcv/tcp_v6_rcv): ktap-tcp-stall's
+		# handshake, data and SYNs on 127.0.0.1, a line per segment.
+		runex $name "stap tcpdumplike.stp -c 'ktap-tcp-stall $W/ports 0'"
+		shape $name "its header, then a line per TCP segment on 127.0.0.1" \
+			' +127\.0\.0\.1 +127\.0\.0\.1 +[0-9]+ +[0-9]+( +[01]){6}' \
+			'[-]{65}' '       Source IP         Dest IP  SPort  DPort  U  A  P  R  S  F '
+		;;
 	network/sk_stream_wait_memory)
 		runex $name "stap sk_stream_wait_memory.stp -c 'ktap-tcp-stall $W/ports 0.5 fill'"
 		shape $name "a write blocked on its full send buffer, then recovered" \
