@@ -218,7 +218,7 @@ for name in $(sed -n 's/^\([^#][^ ]*\) vm$/\1/p' /tests/stapex.list); do
 	network/netfilter_summary)
 		# netfilter.ipv4.pre_routing (a kprobe on ip_rcv_core): ping's
 		# 3 requests and 3 replies of 128 bytes each on lo.
-		runex $name "stap netfilter_summary.stp -c 'ping -c 3 -s 100 127.0.0.1'"
+		runex $name "stap netfilter_summary.stp -c \"sh -c 'ping -c 3 -s 100 127.0.0.1 >/dev/null'\""
 		printf 'Collecting data... Type Ctrl-C to exit and display results.\n%15s --> %15s : 6 packets, 768 total bytes\n' \
 			127.0.0.1 127.0.0.1 >$T/want
 		same $name "127.0.0.1 --> 127.0.0.1: ping's 6 packets, 768 bytes" ;;
