@@ -417,11 +417,11 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 }
 
 /*
- * stap's value of a target variable ktap reads as a string, where a
- * number is wanted (arithmetic, a condition, a comparison with a
- * number): a char * is the pointer ($msg == 0), a char array its own
- * address ($r->tag + 1 is &$r->tag + 1).  Decided before @e is typed, so
- * the event only gets the fetch that is used.
+ * stap's value of a target variable (or @cast() member) ktap reads as a
+ * string, where a number is wanted (arithmetic, a condition, a
+ * comparison with a number): a char * is the pointer ($msg == 0), a char
+ * array its own address ($r->tag + 1 is &$r->tag + 1).  Decided before
+ * @e is typed, so the event only gets the fetch that is used.
  */
 void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e)
 {
