@@ -468,16 +468,28 @@ static void tg_take_address(struct sema_ctx *c, struct ast_expr *e)
 static const struct btf *tg_cast_btf(struct sema_ctx *c, const struct fetch_site *uf,
 				     const struct ast_expr *e, char *err, size_t errlen);
 
-/* Does @e's kernel type have its member chain (no address needed)? */
-static bool tg_cast_type_defined(struct sema_ctx *c, const struct ast_expr *e)
+/*
+ * @e's kernel type read through @chain from address 0 (no address is
+ * needed to know the member's type): 0 with the fetch in @f, -1 when the
+ * type or the member chain is not there.
+ */
+static int tg_cast_type_fetch(struct sema_ctx *c, const struct ast_expr *e,
+			      const struct ast_chain *chain, struct fetch *f)
 {
 	const struct btf *btf;
-	struct fetch f;
 	char err[256];
 
 	btf = tg_cast_btf(c, NULL, e, err, sizeof(err));
 	return btf && rbtf_cast_at(c->arena, &c->in->up->types, btf, "0", 0, "d", e->str,
-				   &e->chain, &f, err, sizeof(err)) == 0;
+				   chain, f, err, sizeof(err)) == 0 ? 0 : -1;
+}
+
+/* Does @e's kernel type have its member chain (no address needed)? */
+static bool tg_cast_type_defined(struct sema_ctx *c, const struct ast_expr *e)
+{
+	struct fetch f;
+
+	return tg_cast_type_fetch(c, e, &e->chain, &f) == 0;
 }
 
 /*
@@ -487,20 +499,15 @@ static bool tg_cast_type_defined(struct sema_ctx *c, const struct ast_expr *e)
  */
 static void tg_cast_as_number(struct sema_ctx *c, struct ast_expr *e)
 {
-	const struct btf *btf;
 	struct ast_chain raw;
 	struct fetch f;
-	char err[256];
 
 	if (!e->chain.n || e->chain.pretty || e->chain.mem || e->chain.raw || !tg_event(c) ||
-	    !(btf = tg_cast_btf(c, NULL, e, err, sizeof(err))) ||
-	    rbtf_cast_at(c->arena, &c->in->up->types, btf, "0", 0, "d", e->str, &e->chain, &f,
-			 err, sizeof(err)) != 0 || !f.is_string)
+	    tg_cast_type_fetch(c, e, &e->chain, &f) != 0 || !f.is_string)
 		return;
 	raw = e->chain;
 	raw.raw = true;
-	if (rbtf_cast_at(c->arena, &c->in->up->types, btf, "0", 0, "d", e->str, &raw, &f,
-			 err, sizeof(err)) == 0 && !f.is_string) {
+	if (tg_cast_type_fetch(c, e, &raw, &f) == 0 && !f.is_string) {
 		e->chain.raw = true;	/* a char *: the pointer */
 		return;
 	}
