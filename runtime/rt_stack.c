@@ -87,6 +87,26 @@ static void rts_addr(struct rt_ctx *c, struct rt_buf *b, int pid, uint64_t addr,
 	buf_add(b, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
+/*
+ * Process @pid's maps for user addresses @v[0..n): read the first time,
+ * and read again when one of them is in none of the maps read (a library
+ * mapped, dlopen()ed, since ktap first saw the process).
+ */
+static void rts_user_maps(struct rt_ctx *c, int pid, const uint64_t *v, unsigned n)
+{
+	struct usym_info in;
+	unsigned i;
+
+	if (pid <= 0 || !c->maps)
+		return;
+	c->maps(c, pid, false);
+	for (i = 0; i < n && c->usym; i++)
+		if (usym_lookup(c->usym, pid, v[i], &in) < 0) {
+			c->maps(c, pid, true);
+			break;
+		}
+}
+
 /* A whole stack onto @b; stap's line when there is none. */
 static void rts_stack(struct rt_ctx *c, struct rt_buf *b, bool user, enum ksym_fmt fmt)
 {
@@ -106,16 +126,8 @@ static void rts_stack(struct rt_ctx *c, struct rt_buf *b, bool user, enum ksym_f
 	}
 	if (user && c->proc)
 		pid = c->proc(c, c->ev->tid)->tgid;
-	if (user && c->maps) {
-		struct usym_info in;
-
-		c->maps(c, pid, false);
-		for (i = 0; i < n && c->usym; i++)
-			if (usym_lookup(c->usym, pid, v[i], &in) < 0) {
-				c->maps(c, pid, true);
-				break;
-			}
-	}
+	if (user)
+		rts_user_maps(c, pid, v, n);
 	if (!user)
 		rts_check_hidden(c);
 	for (i = 0; i < n; i++)
@@ -142,8 +154,7 @@ static enum rt_status rts_sym(struct rt_ctx *c, bool user, enum ksym_fmt fmt, in
 
 	if (user) {
 		pid = c->ev && c->proc ? c->proc(c, c->ev->tid)->tgid : 0;
-		if (pid && c->maps)
-			c->maps(c, pid, false);
+		rts_user_maps(c, pid, &(uint64_t){ (uint64_t)addr }, 1);
 		if (!pid)	/* begin/end: no process of the script's */
 			pid = -1;
 	} else {
@@ -165,8 +176,7 @@ static enum rt_status rts_srcline(struct rt_ctx *c, bool user, int what, int64_t
 
 	if (user) {
 		pid = c->ev && c->proc ? c->proc(c, c->ev->tid)->tgid : 0;
-		if (pid && c->maps)
-			c->maps(c, pid, false);
+		rts_user_maps(c, pid, &(uint64_t){ (uint64_t)addr }, 1);
 		if (!pid || !c->usym || usym_srcline(c->usym, pid, (uint64_t)addr, &file, &line))
 			file = NULL;
 	}

@@ -13,9 +13,10 @@
 
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 UT=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
+DL=$KTAP_BUILDDIR/tests/tools/ktap-dlopen
 
 require_live "live tests need root (run make check as root)"
-require_tools "$UT" "$TFS_SNAP"
+require_tools "$UT" "$DL" "$TFS_SNAP"
 tfs_guard_begin
 
 # 1. Once per point: its kind, user mode, return; the alias names.
@@ -136,6 +137,21 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "sh -c 'i=0; while [ \$i -lt 1000000 ];
 expect_text "umodname() of an address without a symbol: the module's path, without +OFF/SIZE" \
 	"a path
 ticks yes"
+
+# 7. A library mapped after ktap first saw the process (its getppid()
+# event read the maps): umodname() of an address in it reads them again
+# (it said "no module known" when the first read was before the dlopen()).
+cat >"$TMP/dl.stp" <<EOS
+probe syscall.getppid { if (pid() == target()) printf("getppid\n") }
+probe process("$DL").function("found") {
+	m = umodname(\$fn)
+	printf("%s %s\n", substr(m, strlen(m) - 9, 9), usymdata(\$fn) == "" ? "no" : "usymdata")
+}
+EOS
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$DL 300" dl.stp
+expect_text "umodname() of an address in a library dlopen()ed after the process was first seen" \
+	"getppid
+libm.so.6 usymdata"
 
 tfs_guard_end "tracefs as before"
 done_testing
