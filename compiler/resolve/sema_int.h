@@ -170,7 +170,6 @@ struct sem_probe *sema_new_probe(struct sema_ctx *c);
 
 /* ---- sema_point.c: facts about probe points ---- */
 
-/* @p as -p1 prints it. */
 /* A point ktap refuses (sema_refused_point.c): its error reported, -1;
    0 when @p is none of them. */
 int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p);
@@ -199,7 +198,10 @@ unsigned sema_glob_builtins(struct sema_ctx *c, const struct ast_ppoint *p,
 bool sema_point_is(const struct ast_ppoint *p, unsigned k, const char *name);
 /* @s made an event or argument name in place: [A-Za-z0-9_], no leading digit. */
 void sema_point_ident(char *s);
+/* @p as -p1 prints it. */
 const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p);
+/* Report a point that does not resolve here (E0626), for @why. */
+void sema_point_unresolved(struct sema_ctx *c, struct src_span at, const char *why);
 /* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
 const char *sema_point_origin(struct sema_ctx *c, const struct ast_ppoint *p);
 /* The dynamic event @kind of @ev (group and name are @ev's) on @target,

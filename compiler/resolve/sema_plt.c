@@ -64,7 +64,7 @@ int sema_plt_point(struct sema_ctx *c, const struct ast_ppoint *p, bool optional
 		if (n == 0 && optional)
 			return 1;	/* nothing, quietly */
 		if (!optional)
-			diag_error(c->diag, fn ? fn->span : p->span, "%s", err);
+			sema_point_unresolved(c, fn ? fn->span : p->span, err);
 		return -1;
 	}
 	*sites = arena_alloc(c->arena, (size_t)n * sizeof(**sites));

@@ -18,10 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* @p as -p1 prints it (the pp() text of a resolved point). */
 bool sema_point_is(const struct ast_ppoint *p, unsigned k, const char *name)
 {
 	return k < p->n && strcmp(p->comps[k].name, name) == 0;
+}
+
+/*
+ * A point that does not resolve on this machine (@why: the back end's
+ * reason, a function or marker it lacks): one DIAG_ONCE kind with the
+ * other missing points, so a script says the first, and how stap skips it.
+ */
+void sema_point_unresolved(struct sema_ctx *c, struct src_span at, const char *why)
+{
+	diag_error(c->diag, at, "%s%s", why,
+		   " (a probe point ending in '?' is skipped where it does not resolve)");
 }
 
 /* Make @s (arena-owned, changed in place) a kernel event or argument
@@ -38,6 +48,7 @@ void sema_point_ident(char *s)
 		s[0] = '_';
 }
 
+/* @p as -p1 prints it (the pp() text of a resolved point). */
 const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p)
 {
 	char *buf = NULL;

@@ -267,7 +267,7 @@ static int point_kernel_functions(struct sema_ctx *c, struct point_state *st,
 			if (n > 1)
 				continue;
 			if (!st->optional)
-				diag_error(c->diag, fn->span, "%s", err);
+				sema_point_unresolved(c, fn->span, err);
 			return st->optional ? 0 : -1;
 		}
 		point_emit_dyn(c, st, uf, NULL, sfx == 2,

@@ -63,7 +63,7 @@ static int point_process_statement(struct sema_ctx *c, struct point_state *st,
 		    arena_strndup(c->arena, at + 1, (size_t)(colon - at - 1)), atoi(colon + 1),
 		    uf, err, sizeof(err)) != 0) {
 		if (!st->optional)
-			diag_error(c->diag, arg->span, "%s", err);
+			sema_point_unresolved(c, arg->span, err);
 		return st->optional ? 1 : -1;
 	}
 	point_emit_stmt(c, st, uf, "line", arena_printf(c->arena,
@@ -110,7 +110,7 @@ static int point_process_mark(struct sema_ctx *c, struct point_state *st,
 				 "no SDT marker matches \"%s\" in %s", n ? u->path : name,
 				 n ? why : u->path);
 		if (!st->optional)
-			diag_error(c->diag, p->span, "%s", err);
+			sema_point_unresolved(c, p->span, err);
 		return st->optional ? 1 : -1;
 	}
 	for (i = 0; i < n; i++) {
@@ -158,7 +158,7 @@ static int point_labels(struct sema_ctx *c, struct point_state *st, const struct
 		if (n == 0)
 			snprintf(err, sizeof(err), "no label matches \"%s\" in function \"%s\" "
 				 "of %s", pattern, uf->name, uf->path);
-		diag_error(c->diag, p->comps[2].arg->span, "%s", err);
+		sema_point_unresolved(c, p->comps[2].arg->span, err);
 		return -1;
 	}
 	for (i = 0; i < n; i++)
@@ -262,7 +262,7 @@ static int point_process(struct sema_ctx *c, struct point_state *st,
 			return -1;
 		if (!own && !r) {
 			if (!st->optional)
-				diag_error(c->diag, p->span, "%s", err);
+				sema_point_unresolved(c, p->span, err);
 			return st->optional ? 1 : -1;
 		}
 		if (!own || sfx == 4)
@@ -370,7 +370,7 @@ static int point_process_library(struct sema_ctx *c, const struct point_state *s
 	}
 	n = relf_needed(c->in->up, c->arena, exe, &libs, err, sizeof(err));
 	if (*err) {
-		diag_error(c->diag, p->comps[0].arg->span, "%s", err);
+		sema_point_unresolved(c, p->comps[0].arg->span, err);
 		return -1;
 	}
 	base = strrchr(exe, '/') ? strrchr(exe, '/') + 1 : exe;

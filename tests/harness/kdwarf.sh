@@ -47,7 +47,7 @@ expect_same '"hand*@tests/tools/*-target.c" matches handle by its source file' "
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
 	"probe process(\"$UT\").function(\"handle@nosuch.c\") { }"
 check_err '"handle@nosuch.c": one located error' \
-	"<input>:1:7: error: no function \"handle\" in a source file matching \"nosuch.c\" in $UT"
+	"<input>:1:7: error: no function \"handle\" in a source file matching \"nosuch.c\" in $UT$POINT_HINT"
 
 # 4. The kernel's DWARF: parameters, members and strings from it.
 export KTAP_DEBUGINFO_PATH="$FAKE"
@@ -122,5 +122,5 @@ check_err "kprobe.function(): \$count without types is a located error" \
 	"<input>:1:45: error: no type information for vfs_read (no BTF or DWARF describes it): use \$arg1, \$arg2 ... (raw registers)"
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe kprobe.function("no_such_fn") { }'
 check_err "kprobe.function() of a function kprobes cannot trace" \
-	"<input>:1:23: error: no kernel function \"no_such_fn\" that kprobes can trace (it is not in available_filter_functions)"
+	"<input>:1:23: error: no kernel function \"no_such_fn\" that kprobes can trace (it is not in available_filter_functions)$POINT_HINT"
 done_testing

@@ -102,6 +102,9 @@ tfs_guard_end() {
 	fi
 }
 
+# The hint after an error of a probe point that does not resolve here.
+POINT_HINT=" (a probe point ending in '?' is skipped where it does not resolve)"
+
 # ok DESCRIPTION | not_ok DESCRIPTION | skip DESCRIPTION REASON
 ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
 not_ok() { tap_n=$((tap_n + 1)); echo "not ok $tap_n - $*"; }

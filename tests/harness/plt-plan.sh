@@ -59,7 +59,7 @@ check "-l: process(\"PATH\").plt(\"NAME\") per stub"
 # errors, and an optional point that resolves
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe process("'"$P"'").plt("nosuch*") { }'
 check_err "a glob that matches no stub is an error" \
-	"<input>:1:$((23 + ${#P})): error: no PLT entry of $P matches \"nosuch*\""
+	"<input>:1:$((23 + ${#P})): error: no PLT entry of $P matches \"nosuch*\"$POINT_HINT"
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe process("'"$P"'").plt("puts") { println($s) }'
 check_err "a target variable other than \$\$name is an error" \
 	"<input>:1:$((41 + ${#P})): error: target variable '\$s' is not available in a .plt() probe: a PLT stub has no debug information (only \$\$name, the function's name)"
@@ -68,7 +68,7 @@ B=$(command -v busybox 2>/dev/null || :)
 if [ -n "$B" ] && B=$(readlink -f "$B") && ! readelf -d "$B" 2>/dev/null | grep -q NEEDED; then
 	run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe process("'"$B"'").plt { }'
 	check_err "a static program: it imports nothing through a PLT" \
-		"<input>:1:7: error: $B: it imports no function through a PLT (a static program, or one linked with -fno-plt)"
+		"<input>:1:7: error: $B: it imports no function through a PLT (a static program, or one linked with -fno-plt)$POINT_HINT"
 else
 	skip "a static program's PLT" "no static busybox here"
 fi
