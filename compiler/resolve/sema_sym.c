@@ -255,7 +255,14 @@ static const struct {
 	{ "d_path", SEMA_PATH }, { "fullpath_struct_file", SEMA_PATH },
 	{ "fullpath_struct_nameidata", SEMA_PATH }, { "inode_path", SEMA_PATH },
 	{ "task_cwd_path", SEMA_PATH }, { "task_dentry_path", SEMA_PATH },
-	{ "reverse_path_walk", SEMA_PATH },
+	{ "reverse_path_walk", SEMA_PATH }, { "inode_name", SEMA_PATH },
+	{ "task_fd_lookup", "it indexes the task's file table by the descriptor, and a "
+	  "fetch argument reads at offsets fixed when the probe is made; read the file "
+	  "where a function takes it ($file)" },
+	{ "task_open_file_handles", "it counts the set bits of the task's file table, a "
+	  "walk of run-time length that no fetch argument can do" },
+	{ "module_size", "it gives the sizes of the kernel module stap builds, and ktap "
+	  "builds none" },
 #define SEMA_ANCESTRY "it walks a task's parents up to init (a chain of run-time " \
 	"length), and a fetch argument reads a chain of fixed length; use " \
 	"task_parent() a fixed number of times"
