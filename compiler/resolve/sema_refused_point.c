@@ -3,8 +3,7 @@
  * each in one line saying why (and what sees the same events), after
  * nothing matched them: stap implements them in its kernel module (a
  * netfilter hook, a hardware breakpoint) or in a runtime for another
- * language, or ktap's tapset has no aliases for them yet (the MIB
- * counters).
+ * language.
  */
 #include "sema_int.h"
 #include "diag.h"
@@ -13,9 +12,6 @@
 
 int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 {
-#define MIB ": ktap's tapset has no MIB counter probes (stap's count into " \
-	"globals of its tapset from kprobes at each counter's place in the network " \
-	"stack, through filter functions the script defines)"
 	static const char *const later[][2] = {
 		{ "kernel", "" }, { "kprobe", "" }, { "module", "" }, { "process", "" },
 		{ "perf", ": perf counters are not read by ktap" },
@@ -24,12 +20,10 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 			       "netfilter.ipv6.* are kprobes on the functions that hold the hooks "
 			       "(tapset/netfilter.stp), the ARP, bridge and hook(\"NAME\") forms "
 			       "have no such function" },
-		{ "tcpmib", MIB }, { "ipmib", MIB }, { "linuxmib", MIB },
 		{ "python2", ": no Python runtime support" },
 		{ "python3", ": no Python runtime support" },
 		{ "java", ": no Java runtime support" },
 	};
-#undef MIB
 	unsigned i;
 	bool placed;
 
