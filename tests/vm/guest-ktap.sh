@@ -316,10 +316,10 @@ tr -s ' ' <$T/out | sed 's/^dd [0-9]* /dd N /' >$T/got
 mv $T/got $T/out
 expect "examples/kfunc_callers.stp vfs_read: dd called it 5 times"
 
-# 10d. the tcp and vfs tapset (7 checks)
+# 10d. the tcp, vfs and MIB tapset (9 checks)
 . /tests/guest-tcp.sh
 
-# 10e. the netdev, nfsd and netfilter tapset (12 checks)
+# 10e. the netdev, nfsd and netfilter tapset (11 checks)
 . /tests/guest-net.sh
 
 # 10b. syscall.openat: filename (stap's quoted string) fetched by a kprobe

@@ -1,6 +1,6 @@
 # guest-tcp.sh - the tcp, udp and vfs tapset and their examples, in the
 # guest (sourced by guest-ktap.sh, whose run/expect/ok/not_ok it uses;
-# 7 checks).
+# 9 checks).
 # A real retransmission: ktap-tcp-stall's second connection to a
 # listener whose accept queue is full has its SYN dropped, so the kernel
 # retransmits it after the initial RTO (1 s) in TCP_SYN_SENT.
@@ -20,16 +20,40 @@ run -e 'probe tcp.sendmsg { if (pid() == target()) printf("%s %d %d\n", name, si
 echo "tcp.sendmsg 1234 2" >$T/want
 expect "tcp.sendmsg: size 1234 of ktap-tcp-stall's write, family AF_INET"
 
-# t2b. tcp.receive: the SYNs and the SYN-ACK of ktap-tcp-stall's two
-#     connections, their addresses read at the IPv4 header's length
-#     before the TCP header, ports and flags from it
-run -e 'probe tcp.receive { if (syn) printf("%s %s %s %d %d %d %d %d\n", name, saddr, daddr, sport, dport, syn, ack, family) }' \
-	-c "ktap-tcp-stall $T/ports 0"
+# t2b. One run of ktap-tcp-stall for three tapsets: tcp.receive (the
+#     SYNs and the SYN-ACK of its two connections, their addresses read
+#     at the IPv4 header's length before the TCP header, ports and flags
+#     from it); netfilter.ipv4.local_out (the same segments leaving, with
+#     their ports and flags); the MIB counters under the script's filter
+#     keys: a connection per client port (ActiveOpens) and the listener's
+#     one (PassiveOpens), segments sent from each (OutSegs), TCP packets
+#     received per local port (ipmib.InReceives, its ports read after the
+#     IPv4 header): the second client's SYN is dropped, nothing comes back.
+run -e 'function tcpmib_filter_key(sk, op) { return sk ? tcpmib_local_port(sk) : 0 }
+function ipmib_filter_key(skb, op, SourceIsLocal) {
+	return ipmib_get_proto(skb) == 6 ? ipmib_tcp_local_port(skb, SourceIsLocal) : 0
+}
+probe tcpmib.ActiveOpens, tcpmib.PassiveOpens, tcpmib.OutSegs, ipmib.InReceives { }
+probe tcp.receive { if (syn) printf("%s %s %s %d %d %d %d %d\n", name, saddr, daddr, sport, dport, syn, ack, family) }
+probe netfilter.ipv4.local_out { if (protocol == 6 && syn) printf("out %d %d %d %d %d\n", sport, dport, syn, ack, fin) }
+probe end {
+	foreach (p in ActiveOpens) printf("mib active %d %d out %d in %d\n", p, ActiveOpens[p], OutSegs[p] > 0, InReceives[p] > 0)
+	foreach (p in PassiveOpens) printf("mib passive %d %d in %d\n", p, PassiveOpens[p], InReceives[p] >= 3)
+}' -c "ktap-tcp-stall $T/ports 0"
 read -r lport c1port c2port <$T/ports
-sort $T/out -o $T/out
+sort $T/out -o $T/all
+grep '^tcp.receive ' $T/all >$T/out
 printf 'tcp.receive 127.0.0.1 127.0.0.1 %d %d 1 %d 2\n' "$c1port" "$lport" 0 "$lport" "$c1port" 1 \
 	"$c2port" "$lport" 0 | sort >$T/want
 expect "tcp.receive: SYN, SYN-ACK, SYN on 127.0.0.1 with their ports and flags"
+grep '^out ' $T/all >$T/out
+printf 'out %d %d 1 0 0\nout %d %d 1 1 0\nout %d %d 1 0 0\n' "$c1port" "$lport" "$lport" "$c1port" \
+	"$c2port" "$lport" | sort >$T/want
+expect "netfilter.ipv4.local_out: TCP SYN, SYN-ACK, SYN with their ports and flags"
+grep '^mib ' $T/all >$T/out
+printf 'mib active %d 1 out 1 in 1\nmib active %d 1 out 1 in 0\nmib passive %d 1 in 1\n' \
+	"$c1port" "$c2port" "$lport" | sort >$T/want
+expect "tcpmib.ActiveOpens/PassiveOpens/OutSegs, ipmib.InReceives: per port, by the script's filters"
 
 # t3. vfs.read: bytes_to_read, filename and ino of dd's read
 ino=$(stat -c %i /etc/hostname)
