@@ -191,7 +191,8 @@ fi
 
 # n9. netfilter.ipv4.*: kprobes on the functions holding the hooks;
 #     busybox ping's 3 echo requests and replies on lo pass each of the
-#     four hooks once (6 ICMP packets of 128 bytes each); ktap-udp -s's
+#     four hooks once (6 ICMP packets of 128 bytes each), and
+#     netdev.transmit and .receive once each; ktap-udp -s's
 #     3 datagrams leave with the connected socket's ports (udp.sendmsg's)
 #     (TCP's SYNs and SYN-ACK: guest-tcp.sh's t2b)
 run -e 'global n
@@ -199,10 +200,16 @@ probe netfilter.ipv4.pre_routing { if (protocol == 1) n["pre", indev_name, saddr
 probe netfilter.ipv4.local_in { if (protocol == 1) n["in", indev_name, saddr, daddr, length, outdev]++ }
 probe netfilter.ipv4.local_out { if (protocol == 1) n["out", outdev_name, saddr, daddr, length, indev]++ }
 probe netfilter.ipv4.post_routing { if (protocol == 1) n["post", outdev_name, saddr, daddr, length, indev]++ }
+probe netdev.transmit, netdev.receive { if (dev_name == "lo" && protocol == 8 && truesize > length) n["netdev", pn(), "", "", 0, 0]++ }
 probe end { foreach ([h+, d, s, a, l, o] in n) printf("%s %s %s %s %d %d %d\n", h, d, s, a, l, o, n[h, d, s, a, l, o]) }' \
 	-c "sh -c 'ping -c 3 -s 100 127.0.0.1 >/dev/null'"
-for h in in out post pre; do echo "$h lo 127.0.0.1 127.0.0.1 128 0 6"; done >$T/want
-expect "netfilter.ipv4.*: ping's 6 packets of 128 bytes at each hook, on lo"
+{
+	for h in in out post pre; do echo "$h lo 127.0.0.1 127.0.0.1 128 0 6"; done
+	echo "netdev netdev.receive   0 0 6"
+	echo "netdev netdev.transmit   0 0 6"
+} | sort >$T/want
+sort $T/out -o $T/out
+expect "netfilter.ipv4.*: ping's 6 packets of 128 bytes at each hook, on lo; netdev.*: their protocol (IPv4) and truesize read by eprobes"
 run -e 'global sp, dp, n
 probe udp.sendmsg { if (pid() == target()) { sp = sport; dp = dport } }
 probe netfilter.ipv4.local_out { if (pid() == target() && protocol == 17) n[sport == sp && dport == dp && sp > 0 && dp > 0, length]++ }
