@@ -860,6 +860,35 @@ static enum sem_type tg_const_addr_of(struct sema_ctx *c, struct ast_expr *e)
 }
 
 /*
+ * &@cast(X, "T")->member where no fetch reads X (a tracepoint's or
+ * timer's probe, X a value of the handler): X plus the member's offset,
+ * with no memory read, so X may be any value (&@cast(X, "T") is X).  A
+ * member reached through a pointer is tg_const_addr_of()'s error.
+ */
+static enum sem_type tg_value_addr_of(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct ast_expr *base = e->a->a, *off;
+
+	if (!e->a->chain.n) {
+		*e = *base;
+		c->changed = true;
+		return SEM_LONG;
+	}
+	e->a->a = ast_num(c->arena, 0, base->span);
+	if (tg_const_addr_of(c, e) == SEM_UNKNOWN) {
+		e->a->a = base;
+		return SEM_UNKNOWN;
+	}
+	off = ast_num(c->arena, e->num, e->span);	/* e is the offset now */
+	e->kind = AST_BINARY;
+	e->op = AST_OP_ADD;
+	e->a = base;
+	e->b = off;
+	c->changed = true;
+	return SEM_LONG;
+}
+
+/*
  * &$p->member, &@cast(A, "T")->member: the member's address, which is
  * the fetched value of the last pointer on the way plus the member's
  * offset.  The node stays '&x' (for -p2); module holds "NAME=FETCHARG"
@@ -875,6 +904,8 @@ static enum sem_type tg_addr_of(struct sema_ctx *c, struct ast_expr *e)
 
 	if (tg_is_const_addr(e))
 		return tg_const_addr_of(c, e);
+	if ((!ev || !ev->dyn_func) && x->kind == AST_CAST)
+		return tg_value_addr_of(c, e);
 	if (!ev || !ev->dyn_func || (x->kind != AST_TARGET && x->kind != AST_CAST) ||
 	    (!x->chain.n && x->kind == AST_CAST)) {
 		sema_err(c, e->span, "'&' takes a target variable in memory: &$p->member or "
