@@ -13,14 +13,14 @@ for f in "$@"; do
 		grep -v ';$' | sed -E 's/.*[ *]([a-z_][a-z0-9_]*)\(.*/\1/' | sort -u |
 		sed "s|\$| $f|"
 done >"$tmp/defs"
-: >"$tmp/edges"
+# The calls: every word followed by '(' in each file, once ("FILE NAME"),
+# joined with the definitions (one pass, not a grep per pair).
 for f in "$@"; do
-	strip "$f" >"$tmp/body"
-	while read -r fn def; do
-		[ "$def" = "$f" ] && continue
-		grep -qE "\\b$fn\\(" "$tmp/body" && echo "$f $def $fn" >>"$tmp/edges"
-	done <"$tmp/defs"
-done
+	strip "$f" | grep -oE '[A-Za-z0-9_]+\(' | sed 's/($//' | sort -u | sed "s|^|$f |"
+done >"$tmp/calls"
+awk 'NR == FNR { def[$1] = def[$1] " " $2; next }
+     { n = split(def[$2], d, " "); for (i = 1; i <= n; i++) if (d[i] != $1) print $1, d[i], $2 }' \
+	"$tmp/defs" "$tmp/calls" >"$tmp/edges"
 awk '{ print $1 " -> " $2 " (" $3 ")" }' "$tmp/edges" | sort
 awk '{ print $2, $1 }' "$tmp/edges" | sort -u | tsort >/dev/null 2>"$tmp/loops"
 if [ -s "$tmp/loops" ]; then
