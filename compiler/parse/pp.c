@@ -61,6 +61,9 @@ struct pp_state {
 	   arguments collected inside arguments multiply without reaching
 	   the output, so the output's size alone bounds nothing. */
 	unsigned long produced;
+	/* The command line arguments $N that did not lex (nargs flags, made
+	   at the first): said at the first use, "0" quietly at the others. */
+	bool *bad_args;
 	struct token eof;
 };
 
@@ -273,6 +276,8 @@ static void pp_arg_code(struct pp_state *st, const struct token *t)
 		       "command line argument index %lld out of range [1-%d]",
 		       (long long)t->num, f->nargs);
 		arg = "0";	/* keep parsing without a cascade of errors */
+	} else if (st->bad_args && st->bad_args[t->num - 1]) {
+		arg = "0";	/* said at its first use: one problem, one message */
 	} else {
 		arg = f->args[t->num - 1];
 	}
@@ -284,6 +289,9 @@ static void pp_arg_code(struct pp_state *st, const struct token *t)
 		st->errors++;
 		diag_note(st->pp->diag, t->span, "command line argument $%lld is \"%s\"",
 			  (long long)t->num, arg);
+		if (!st->bad_args)
+			st->bad_args = arena_alloc(st->pp->arena, f->nargs * sizeof(bool));
+		st->bad_args[t->num - 1] = true;
 	}
 	if (v->n)
 		pp_push(st, v->v, v->n, 0, NULL, 0, t->span);
