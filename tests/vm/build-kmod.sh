@@ -44,9 +44,15 @@ if [ ! -f "$hdr/.complete" ]; then
 	trap 'rm -rf "$tmp"' EXIT
 	sandbox=()
 	if [ "$(id -u)" -eq 0 ]; then sandbox=(-o APT::Sandbox::User=root); fi
-	note "downloading $pkg $common $kbuild ($ver)"
+	# The headers depend on linux-kbuild-X.Y (>= VER): the archive may
+	# have only a later revision (6.1.192-3 for 6.1.192-2's headers).
+	kbuild_pkg=$kbuild
+	if apt-cache madison "$kbuild" | awk -v v="$ver" '$3 == v { f = 1 } END { exit !f }'; then
+		kbuild_pkg=$kbuild=$ver
+	fi
+	note "downloading $pkg $common ($ver) $kbuild_pkg"
 	(cd "$tmp" && apt-get download -q "${sandbox[@]}" "$pkg=$ver" "$common=$ver" \
-		"$kbuild=$ver" >&2) || die "apt-get download of the kernel headers failed"
+		"$kbuild_pkg" >&2) || die "apt-get download of the kernel headers failed"
 	rm -rf "$hdr"
 	mkdir -p "$tmp/x"
 	for deb in "$tmp"/*.deb; do
