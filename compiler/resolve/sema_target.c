@@ -862,24 +862,34 @@ static enum sem_type tg_const_addr_of(struct sema_ctx *c, struct ast_expr *e)
 /*
  * &@cast(X, "T")->member where no fetch reads X (a tracepoint's or
  * timer's probe, X a value of the handler): X plus the member's offset,
- * with no memory read, so X may be any value (&@cast(X, "T") is X).  A
- * member reached through a pointer is tg_const_addr_of()'s error.
+ * with no memory read, so X may be any value (&@cast(X, "T") is X, and
+ * &@cast(X, "T")[I] is X + I * sizeof(T)).  A member reached through a
+ * pointer is tg_const_addr_of()'s error.
  */
 static enum sem_type tg_value_addr_of(struct sema_ctx *c, struct ast_expr *e)
 {
-	struct ast_expr *base = e->a->a, *off;
+	struct ast_expr *base = e->a->a, *off, *index = NULL;
+	struct ast_comp *k = e->a->chain.n == 1 ? &e->a->chain.v[0] : NULL;
 
 	if (!e->a->chain.n) {
 		*e = *base;
 		c->changed = true;
 		return SEM_LONG;
 	}
+	if (k && k->is_index && k->index && k->index->kind != AST_NUM) {
+		index = k->index;	/* &@cast(X, "T")[I]: X + I * sizeof(T) */
+		k->index = ast_num(c->arena, 1, index->span);
+	}
 	e->a->a = ast_num(c->arena, 0, base->span);
 	if (tg_const_addr_of(c, e) == SEM_UNKNOWN) {
 		e->a->a = base;
+		if (index)
+			k->index = index;
 		return SEM_UNKNOWN;
 	}
-	off = ast_num(c->arena, e->num, e->span);	/* e is the offset now */
+	off = ast_num(c->arena, e->num, e->span);	/* the offset, or the size */
+	if (index)
+		off = ast_binary(c->arena, AST_BINARY, AST_OP_MUL, index, off, e->span);
 	e->kind = AST_BINARY;
 	e->op = AST_OP_ADD;
 	e->a = base;
