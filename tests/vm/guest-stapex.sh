@@ -222,6 +222,16 @@ for name in $(sed -n 's/^\([^#][^ ]*\) vm$/\1/p' /tests/stapex.list); do
 		printf 'Collecting data... Type Ctrl-C to exit and display results.\n%15s --> %15s : 6 packets, 768 total bytes\n' \
 			127.0.0.1 127.0.0.1 >$T/want
 		same $name "127.0.0.1 --> 127.0.0.1: ping's 6 packets, 768 bytes" ;;
+	network/netdev)
+		# netdev.transmit's and .receive's protocol through eprobes, the
+		# others kprobes: ping's IPv4 packets on lo (protocol 8, network
+		# order), statistics read by whoever asks.
+		runex $name "stap netdev.stp -c \"sh -c 'ping -c 2 127.0.0.1 >/dev/null'\""
+		shape $name "ping's packets on lo, queued, sent and received as protocol 8" \
+			'Device lo is sending \(queued\) a packet with protocol 8' \
+			'Device lo is sending \(hard\) a packet with protocol 8' \
+			'Device lo received a packet with protocol 8' \
+			'[^ ]+ was asked for statistics structure' ;;
 	network/tcpdumplike)
 		# tcp.receive (kprobes on tcp_v4_rcv/tcp_v6_rcv): ktap-tcp-stall's
 		# handshake, data and SYNs on 127.0.0.1, a line per segment.
