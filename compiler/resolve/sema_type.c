@@ -491,10 +491,21 @@ static void *ty_fmt_alloc(void *arena, size_t n)
 	return arena_alloc(arena, n);
 }
 
+/* The variable, or the array of the element, @a is, if of no type yet. */
+static struct sem_sym *ty_format_untyped(const struct ast_expr *a)
+{
+	struct sem_sym *s = a->kind == AST_VAR ? a->sym :
+			    a->kind == AST_INDEX && a->a->kind == AST_VAR ? a->a->sym : NULL;
+
+	return s && s->type == SEM_UNKNOWN ? s : NULL;
+}
+
 /*
- * printf and sprintf: a variable of no type yet passed for a conversion
- * takes the conversion's type (%d a long, %s a string), as stap's type
- * resolution does.  A bad format is sema_format.c's error, after typing.
+ * printf and sprintf: a variable or array element of no type yet passed
+ * for a conversion takes the conversion's type (%d a long, %s a string),
+ * as stap's type resolution does (a tapset global only a dropped
+ * optional probe writes, printed with %d).  A bad format is
+ * sema_format.c's error, after typing.
  */
 static void ty_format_args(struct sema_ctx *c, struct ast_expr *e)
 {
@@ -502,22 +513,21 @@ static void ty_format_args(struct sema_ctx *c, struct ast_expr *e)
 	struct fmt_error err;
 	struct fmt_spec *fs;
 	struct ast_expr *a;
+	struct sem_sym *s;
 	bool untyped = false;
 	unsigned i;
 
-	for (i = 1; i < e->args.n; i++) {
-		a = e->args.v[i];
-		untyped |= a->kind == AST_VAR && a->sym && a->sym->type == SEM_UNKNOWN;
-	}
+	for (i = 1; i < e->args.n; i++)
+		untyped |= ty_format_untyped(e->args.v[i]) != NULL;
 	if (!untyped || !f || f->kind != AST_STR ||
 	    !(fs = fmt_compile(f->str, f->len, ty_fmt_alloc, c->arena, &err)))
 		return;
 	for (i = 0; i < fmt_nargs(fs) && i + 1 < e->args.n; i++) {
 		a = e->args.v[i + 1];
-		if (a->kind == AST_VAR && a->sym && a->sym->type == SEM_UNKNOWN)
-			ty_unify(c, &a->sym->type,
+		if ((s = ty_format_untyped(a)))
+			ty_unify(c, &s->type,
 				 fmt_arg_type(fs, i) == RT_LONG ? SEM_LONG : SEM_STRING,
-				 a->span, a->sym->name);
+				 a->span, s->name);
 	}
 }
 
