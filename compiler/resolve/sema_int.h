@@ -32,6 +32,10 @@ struct sema_ctx {
 	unsigned nfdecls;
 	unsigned nscript_fdecls;	/* the script's come first */
 	size_t fdcap;
+	/* Which of fdecls[0..ncurrent) call task_current(), themselves or
+	   through the functions they call (sema_spec.c, made when needed). */
+	bool *fdecl_current;
+	unsigned ncurrent;
 	/* While typing a body: the scope new locals go to. */
 	struct sem_probe *probe;
 	struct sem_func *func;
@@ -389,6 +393,9 @@ bool sema_mem_sugar(struct sema_ctx *c, struct ast_expr *e);
  * the call cannot be specialised (reported in the last round).
  */
 struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed);
+/* A call of a function that only returns a fetchable address of its
+   fetchable arguments: that address expression (a new tree); else @e. */
+struct ast_expr *sema_spec_inline(struct sema_ctx *c, struct ast_expr *e);
 /* The canonical text of a fetchable expression, for names and -p2. */
 const char *sema_spec_text(struct arena *a, const struct ast_expr *e);
 /* Once typed: a call in a probe of its copy that only returns a field

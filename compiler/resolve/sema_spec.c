@@ -635,6 +635,11 @@ static struct ast_expr *spc_inline(struct sema_ctx *c, struct ast_expr *e, unsig
 	return spc_fetchable(c, r) ? r : e;
 }
 
+struct ast_expr *sema_spec_inline(struct sema_ctx *c, struct ast_expr *e)
+{
+	return spc_inline(c, e, 0);
+}
+
 /* The probe whose event the code being typed belongs to. */
 static struct sem_probe *spc_site(struct sema_ctx *c)
 {
@@ -690,6 +695,65 @@ static void spc_bind(struct sema_ctx *c, struct ast_expr *e, struct sem_func *sf
 	c->changed = true;
 }
 
+/* The search for calls of task_current() (spc_current_fns()). */
+struct spc_cur {
+	struct sema_ctx *c;
+	const bool *found;
+};
+
+/* A call of task_current(), or of a function already found to make one. */
+static int spc_cur_fn(struct ast_expr *e, void *arg)
+{
+	const struct spc_cur *w = arg;
+	const struct ast_func *g;
+	unsigned i;
+
+	if (e->kind != AST_CALL)
+		return 0;
+	if (sema_current_call(w->c, e))
+		return -1;
+	g = sema_func_decl_n(w->c, e->str, e->args.n);
+	for (i = 0; g && i < w->c->nfdecls; i++)
+		if (w->c->fdecls[i] == g)
+			return w->found[i] ? -1 : 0;
+	return 0;
+}
+
+/*
+ * Does @f read the running task (task_current()), itself or through a
+ * function it calls?  Then a call of it in a probe that can read
+ * 'current' gets a copy for that probe, as an address parameter does
+ * (sema_current.c reads 'current' only in a probe's own code).  The
+ * answer for every declared function, found once by rounds until none
+ * changes (a function's callees may be declared after it, or recurse).
+ */
+static bool spc_calls_current(struct sema_ctx *c, const struct ast_func *f)
+{
+	struct spc_cur w = { c, NULL };
+	bool *found, changed = true;
+	unsigned i;
+
+	if (c->ncurrent != c->nfdecls) {	/* the lazy tapset declared more */
+		found = arena_alloc(c->arena, (c->nfdecls + 1) * sizeof(*found));
+		w.found = found;
+		while (changed) {
+			changed = false;
+			for (i = 0; i < c->nfdecls; i++)
+				if (!found[i] && c->fdecls[i]->body &&
+				    ast_walk_stmt(c->fdecls[i]->body, spc_cur_fn, &w)) {
+					found[i] = true;
+					changed = true;
+				}
+		}
+		c->fdecl_current = found;
+		c->ncurrent = c->nfdecls;
+	}
+	for (i = 0; i < c->ncurrent; i++)
+		if (c->fdecls[i] == f)
+			return c->fdecl_current[i];
+	return false;
+}
+
 struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed)
 {
 	const struct ast_func *f = sema_func_decl_n(c, e->str, e->args.n);
@@ -742,7 +806,7 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 		args[i] = arg;
 		n++;
 	}
-	if (!n)
+	if (!n && !(site && spc_calls_current(c, f)))
 		return NULL;
 	sf = spc_copy(c, f, site, c->entry || (c->func && c->func->at_entry), args);
 	if (!sf->has_call) {

@@ -690,6 +690,15 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		out->off += e->op == AST_OP_ADD ? (left ? e->b->num : e->a->num) : -e->b->num;
 		return 0;
 	}
+	if (e->kind == AST_CALL && sema_mem_fn(e->str) == AST_MEM_NONE &&
+	    !sema_regs_fn(c, e->str) && !sema_current_call(c, e)) {
+		/* a function that returns a fetchable address of its fetchable
+		   arguments (current_exe_file(), task_parent($p)): that address */
+		struct ast_expr *r = sema_spec_inline(c, e);
+
+		if (r != e)
+			return tg_fetch_addr(c, ev, r, out);
+	}
 	if (e->kind == AST_CALL && sema_mem_fn(e->str) != AST_MEM_NONE)
 		tg_expr(c, e);		/* becomes a target */
 	if (e->kind == AST_CALL && sema_regs_fn(c, e->str))
