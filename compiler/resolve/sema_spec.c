@@ -29,6 +29,11 @@
  * parameters, with fetchable arguments (task_parent($p), spc_inline()).
  * Anything else (a local variable, a value computed at run time) is a
  * located error at the call.
+ *
+ * A function that reads the running task (task_current(), itself or
+ * through the functions it calls) is copied per probe the same way,
+ * with no parameter replaced: 'current' is read by the probe's own
+ * fetches (sema_current.c), so only a copy made for a probe can read it.
  */
 #include "sema_int.h"
 #include "arena.h"
