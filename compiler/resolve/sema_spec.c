@@ -700,7 +700,7 @@ static void spc_bind(struct sema_ctx *c, struct ast_expr *e, struct sem_func *sf
 	c->changed = true;
 }
 
-/* The search for calls of task_current() (spc_current_fns()). */
+/* The search for calls of task_current() (spc_calls_current()). */
 struct spc_cur {
 	struct sema_ctx *c;
 	const bool *found;
