@@ -868,6 +868,13 @@ static enum sem_type tg_const_addr_of(struct sema_ctx *c, struct ast_expr *e)
 	return SEM_LONG;
 }
 
+/* @cast(X, "T")[I] with I not a number: an address computed at run time. */
+static bool tg_runtime_index(const struct ast_expr *x)
+{
+	return x->kind == AST_CAST && x->chain.n == 1 && x->chain.v[0].is_index &&
+	       x->chain.v[0].index && x->chain.v[0].index->kind != AST_NUM;
+}
+
 /*
  * &@cast(X, "T")->member where no fetch reads X (a tracepoint's or
  * timer's probe, X a value of the handler): X plus the member's offset,
@@ -921,9 +928,9 @@ static enum sem_type tg_addr_of(struct sema_ctx *c, struct ast_expr *e)
 	char err[512];
 	int rc;
 
-	if (tg_is_const_addr(e))
+	if (tg_is_const_addr(e) && !tg_runtime_index(x))
 		return tg_const_addr_of(c, e);
-	if ((!ev || !ev->dyn_func) && x->kind == AST_CAST)
+	if ((!ev || !ev->dyn_func || tg_runtime_index(x)) && x->kind == AST_CAST)
 		return tg_value_addr_of(c, e);
 	if (!ev || !ev->dyn_func || (x->kind != AST_TARGET && x->kind != AST_CAST) ||
 	    (!x->chain.n && x->kind == AST_CAST)) {
