@@ -107,6 +107,15 @@ static void rts_user_maps(struct rt_ctx *c, int pid, const uint64_t *v, unsigned
 		}
 }
 
+/* The event's process, its maps ready for user address @addr; 0 when none. */
+static int rts_user_pid(struct rt_ctx *c, uint64_t addr)
+{
+	int pid = c->ev && c->proc ? c->proc(c, c->ev->tid)->tgid : 0;
+
+	rts_user_maps(c, pid, &addr, 1);
+	return pid;
+}
+
 /* A whole stack onto @b; stap's line when there is none. */
 static void rts_stack(struct rt_ctx *c, struct rt_buf *b, bool user, enum ksym_fmt fmt)
 {
@@ -153,8 +162,7 @@ static enum rt_status rts_sym(struct rt_ctx *c, bool user, enum ksym_fmt fmt, in
 	int pid = 0;
 
 	if (user) {
-		pid = c->ev && c->proc ? c->proc(c, c->ev->tid)->tgid : 0;
-		rts_user_maps(c, pid, &(uint64_t){ (uint64_t)addr }, 1);
+		pid = rts_user_pid(c, (uint64_t)addr);
 		if (!pid)	/* begin/end: no process of the script's */
 			pid = -1;
 	} else {
@@ -175,8 +183,7 @@ static enum rt_status rts_srcline(struct rt_ctx *c, bool user, int what, int64_t
 	int pid, line = 0;
 
 	if (user) {
-		pid = c->ev && c->proc ? c->proc(c, c->ev->tid)->tgid : 0;
-		rts_user_maps(c, pid, &(uint64_t){ (uint64_t)addr }, 1);
+		pid = rts_user_pid(c, (uint64_t)addr);
 		if (!pid || !c->usym || usym_srcline(c->usym, pid, (uint64_t)addr, &file, &line))
 			file = NULL;
 	}

@@ -30,8 +30,8 @@ bool sema_point_is(const struct ast_ppoint *p, unsigned k, const char *name)
  */
 void sema_point_unresolved(struct sema_ctx *c, struct src_span at, const char *why)
 {
-	diag_error(c->diag, at, "%s%s", why,
-		   " (a probe point ending in '?' is skipped where it does not resolve)");
+	diag_error(c->diag, at,
+		   "%s (a probe point ending in '?' is skipped where it does not resolve)", why);
 }
 
 /* Make @s (arena-owned, changed in place) a kernel event or argument

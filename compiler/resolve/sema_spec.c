@@ -700,6 +700,17 @@ static void spc_bind(struct sema_ctx *c, struct ast_expr *e, struct sem_func *sf
 	c->changed = true;
 }
 
+/* The index of declared function @f in c->fdecls, or -1. */
+static int spc_fdecl_index(const struct sema_ctx *c, const struct ast_func *f)
+{
+	unsigned i;
+
+	for (i = 0; f && i < c->nfdecls; i++)
+		if (c->fdecls[i] == f)
+			return (int)i;
+	return -1;
+}
+
 /* The search for calls of task_current() (spc_calls_current()). */
 struct spc_cur {
 	struct sema_ctx *c;
@@ -710,18 +721,33 @@ struct spc_cur {
 static int spc_cur_fn(struct ast_expr *e, void *arg)
 {
 	const struct spc_cur *w = arg;
-	const struct ast_func *g;
-	unsigned i;
+	int k;
 
 	if (e->kind != AST_CALL)
 		return 0;
 	if (sema_current_call(w->c, e))
 		return -1;
-	g = sema_func_decl_n(w->c, e->str, e->args.n);
-	for (i = 0; g && i < w->c->nfdecls; i++)
-		if (w->c->fdecls[i] == g)
-			return w->found[i] ? -1 : 0;
-	return 0;
+	k = spc_fdecl_index(w->c, sema_func_decl_n(w->c, e->str, e->args.n));
+	return k >= 0 && w->found[k] ? -1 : 0;
+}
+
+/* Which declared functions call task_current(), by rounds until none
+   changes (a function's callees may be declared after it, or recurse). */
+static bool *spc_current_fns(struct sema_ctx *c)
+{
+	bool *found = arena_alloc(c->arena, (c->nfdecls + 1) * sizeof(*found));
+	struct spc_cur w = { c, found };
+	bool changed = true;
+	unsigned i;
+
+	while (changed) {
+		changed = false;
+		for (i = 0; i < c->nfdecls; i++)
+			if (!found[i] && c->fdecls[i]->body &&
+			    ast_walk_stmt(c->fdecls[i]->body, spc_cur_fn, &w))
+				found[i] = changed = true;
+	}
+	return found;
 }
 
 /*
@@ -729,34 +755,18 @@ static int spc_cur_fn(struct ast_expr *e, void *arg)
  * function it calls?  Then a call of it in a probe that can read
  * 'current' gets a copy for that probe, as an address parameter does
  * (sema_current.c reads 'current' only in a probe's own code).  The
- * answer for every declared function, found once by rounds until none
- * changes (a function's callees may be declared after it, or recurse).
+ * answer for every declared function is found once (spc_current_fns()).
  */
 static bool spc_calls_current(struct sema_ctx *c, const struct ast_func *f)
 {
-	struct spc_cur w = { c, NULL };
-	bool *found, changed = true;
-	unsigned i;
+	int k;
 
 	if (c->ncurrent != c->nfdecls) {	/* the lazy tapset declared more */
-		found = arena_alloc(c->arena, (c->nfdecls + 1) * sizeof(*found));
-		w.found = found;
-		while (changed) {
-			changed = false;
-			for (i = 0; i < c->nfdecls; i++)
-				if (!found[i] && c->fdecls[i]->body &&
-				    ast_walk_stmt(c->fdecls[i]->body, spc_cur_fn, &w)) {
-					found[i] = true;
-					changed = true;
-				}
-		}
-		c->fdecl_current = found;
+		c->fdecl_current = spc_current_fns(c);
 		c->ncurrent = c->nfdecls;
 	}
-	for (i = 0; i < c->ncurrent; i++)
-		if (c->fdecls[i] == f)
-			return c->fdecl_current[i];
-	return false;
+	k = spc_fdecl_index(c, f);
+	return k >= 0 && c->fdecl_current[k];
 }
 
 struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed)
