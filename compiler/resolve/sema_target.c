@@ -885,13 +885,14 @@ static bool tg_runtime_index(const struct ast_expr *x)
 static enum sem_type tg_value_addr_of(struct sema_ctx *c, struct ast_expr *e)
 {
 	struct ast_expr *base = e->a->a, *off, *index = NULL;
-	struct ast_comp *k = &e->a->chain.v[0];
+	struct ast_comp *k;
 
 	if (!e->a->chain.n) {
 		*e = *base;
 		c->changed = true;
 		return SEM_LONG;
 	}
+	k = &e->a->chain.v[0];
 	if (tg_runtime_index(e->a)) {
 		index = k->index;	/* &@cast(X, "T")[I]: X + I * sizeof(T) */
 		k->index = ast_num(c->arena, 1, index->span);
