@@ -45,6 +45,9 @@ static const struct {
 	{ TGT_HIST_COMMON_STACK, "common_stacktrace", "common_stacktrace", NULL },
 	/* >= 6.10 with CONFIG_FPROBE_EVENTS */
 	{ TGT_TPROBES, "tprobes", "t[:[<group>/][<event>]] <tracepoint>", NULL },
+	/* >= 6.10: the README's "kernel return probes support: $retval,
+	   $arg<N>, $comm" (6.1 has no such line) */
+	{ TGT_RETPROBE_ARGS, "retprobe_args", "return probes support: $retval, $arg<N>", NULL },
 	/* no README text: target_hist_comm() asks the kernel, a saved
 	   target's ktap-target lists it */
 	{ TGT_HIST_COMM, "hist_common_comm", NULL, NULL },

@@ -44,6 +44,8 @@ enum tgt_feature {
 	/* hist keys on common_comm (6.16): no README line says so, the
 	   kernel is asked (target_hist_comm()) */
 	TGT_HIST_COMM = 1u << 10,
+	/* kretprobes fetch $argN, the arguments saved at the entry (6.10+) */
+	TGT_RETPROBE_ARGS = 1u << 11,
 };
 
 /*

@@ -17,14 +17,15 @@
 
 #include <string.h>
 
-/* The entry probe of return event @ev: same function, no fetches yet. */
-static struct tpf_event *ent_event(struct sema_ctx *c, struct tpf_event *ev)
+/*
+ * An entry event for return event @ev: same function, no fetches yet.
+ * Not yet @ev's entry probe: ent_event() makes it that; alone it lets
+ * sema_target.c compute what a fetch at the entry would read.
+ */
+struct tpf_event *sema_entry_event(struct sema_ctx *c, const struct tpf_event *ev)
 {
-	struct tpf_event *en;
+	struct tpf_event *en = arena_alloc(c->arena, sizeof(*en));
 
-	if (ev->dyn_entry)
-		return ev->dyn_entry;
-	en = arena_alloc(c->arena, sizeof(*en));
 	*en = *ev;
 	en->fields = NULL;
 	en->nfields = 0;
@@ -36,8 +37,16 @@ static struct tpf_event *ent_event(struct sema_ctx *c, struct tpf_event *ev)
 	en->dyn->kind = ev->dyn->kind == KP_URETPROBE ? KP_UPROBE : KP_KPROBE;
 	en->dyn->name = en->name;
 	en->dyn->maxactive = 0;
-	ev->dyn_entry = en;
+	en->dyn_entry = NULL;
 	return en;
+}
+
+/* The entry probe of return event @ev, made at the first @entry(). */
+static struct tpf_event *ent_event(struct sema_ctx *c, struct tpf_event *ev)
+{
+	if (!ev->dyn_entry)
+		ev->dyn_entry = sema_entry_event(c, ev);
+	return ev->dyn_entry;
 }
 
 /*
@@ -70,6 +79,74 @@ static struct tpf_event *ent_tracepoint(struct sema_ctx *c, struct tpf_event *ev
 	if (name && *c->in->target->tracefs)
 		ev->dyn_entry = tpf_load(c->arena, c->in->target->tracefs, ev->system, name);
 	return ev->dyn_entry;
+}
+
+/*
+ * The fetch text and field name of @entry(A)'s operand @a at the entry
+ * of return event @ev, when A is an argument as the entry's registers
+ * hold it: pointer_arg(N) and the like (made a resolved target here),
+ * or a parameter a register holds.  False: something else.
+ */
+static bool ent_arg_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *a,
+			  const char **fetch, const char **name)
+{
+	static const struct ast_chain none;
+	struct tpf_event *saved = c->entry;
+	bool report = c->report;
+	struct fetch f;
+	char err[512];
+
+	if (a->kind == AST_CALL && sema_regs_fn(c, a->str)) {
+		c->entry = sema_entry_event(c, ev);
+		c->report = false;	/* an error stays for the entry probe to say */
+		sema_regs_address(c, a);
+		c->entry = saved;
+		c->report = report;
+	}
+	if (a->kind == AST_TARGET && a->module && strchr(a->module, '=')) {
+		*name = arena_strndup(c->arena, a->module, strcspn(a->module, "="));
+		*fetch = strchr(a->module, '=') + 1;
+		return true;
+	}
+	if (a->kind != AST_TARGET || a->module || a->chain.n || a->str[0] != '$' ||
+	    a->str[1] == '$' || !strcmp(a->str, "$return") ||
+	    rdwarf_fetch(c->arena, ev->dyn_func, a->str, &none, false, &f, err, sizeof(err)) != 0 ||
+	    f.calc || f.is_string)
+		return false;
+	*name = f.name;
+	*fetch = f.arg;
+	return true;
+}
+
+/*
+ * @entry(A) @e in a kernel function's .return probe @ev, A an argument
+ * (pointer_arg(N), a parameter in a register): where the kernel's return
+ * probes fetch $argN (6.10+, TGT_RETPROBE_ARGS: the kretprobe saves the
+ * arguments at the entry), @e becomes the return's own fetch of $argN:
+ * the same value, with no entry probe and no pairing of the two events
+ * per thread.  True then, @e typed.
+ */
+static bool ent_return_arg(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			   enum sem_type *t)
+{
+	const char *fetch, *name, *colon, *arg;
+	struct ast_expr *a = e->a;
+
+	if (!ev->dyn || ev->dyn->kind != KP_KRETPROBE || !ev->dyn_func ||
+	    !target_has(c->in->target, TGT_RETPROBE_ARGS) || !ent_arg_fetch(c, ev, a, &fetch, &name))
+		return false;
+	colon = strrchr(fetch, ':');
+	if (!colon || !(arg = sema_entry_arg_reg(arena_strndup(c->arena, fetch,
+								(size_t)(colon - fetch)))))
+		return false;
+	e->kind = AST_TARGET;
+	e->str = a->str;
+	e->module = arena_printf(c->arena, "%s=%s%s", name, arg, colon);
+	e->a = NULL;
+	memset(&e->chain, 0, sizeof(e->chain));
+	c->changed = true;
+	*t = c->type_expr(c, e);
+	return true;
 }
 
 /* @e's slot among the probe's @entry values (the same on every round). */
@@ -111,6 +188,8 @@ enum sem_type sema_entry_expr(struct sema_ctx *c, struct ast_expr *e)
 		       "evaluated at the function's entry");
 		return SEM_UNKNOWN;
 	}
+	if (ent_return_arg(c, ev, e, &t))
+		return t;
 	e->ref = (int)ent_slot(c, e);
 	c->entry = ev->dyn_func ? ent_event(c, ev) : ev->dyn_entry;
 	t = c->type_expr(c, e->a);
@@ -149,4 +228,22 @@ bool sema_entry_param(struct sema_ctx *c, struct ast_expr *e, const struct tpf_e
 	e->a = inner;
 	c->changed = true;
 	return true;
+}
+
+/*
+ * Argument N's register at a kernel function's entry, as the kernel's
+ * $argN reads it (x86_64's calling convention): a return probe that
+ * fetches $argN reads the value the entry saved, where the registers
+ * at the return hold other values.
+ */
+const char *sema_entry_arg_reg(const char *reg)
+{
+	static const char *const regs[] = { "%di", "%si", "%dx", "%cx", "%r8", "%r9" };
+	static const char *const args[] = { "$arg1", "$arg2", "$arg3", "$arg4", "$arg5", "$arg6" };
+	size_t i;
+
+	for (i = 0; i < sizeof(regs) / sizeof(regs[0]); i++)
+		if (!strcmp(reg, regs[i]))
+			return args[i];
+	return NULL;
 }

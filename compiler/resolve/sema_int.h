@@ -457,6 +457,11 @@ bool sema_entry_param(struct sema_ctx *c, struct ast_expr *e, const struct tpf_e
    (a parameter): the rule sema_entry_param() and @defined() share. */
 bool sema_entry_reads(struct sema_ctx *c, const struct tpf_event *ev, const char *var,
 		      const struct ast_chain *chain);
+/* An entry event of return event @ev that is not (yet) its entry probe. */
+struct tpf_event *sema_entry_event(struct sema_ctx *c, const struct tpf_event *ev);
+/* "$argN" for fetch text @reg, argument N's register at a function's
+   entry ("%di" on x86_64), else NULL. */
+const char *sema_entry_arg_reg(const char *reg);
 
 /* ---- sema_current.c: task_current(), the running task's address ---- */
 
@@ -539,5 +544,9 @@ struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_even
 /* After elision: a syscall probe that reads user memory becomes a kprobe
    on the system call's wrapper, or (no kprobes) gets stap's fallback. */
 void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp);
+/* $syscall, $return, $argN of a process().syscall[.return] probe @e
+   renamed in place to the raw_syscalls record's fields. */
+void sema_process_syscall_var(struct sema_ctx *c, const struct tpf_event *ev,
+			      struct ast_expr *e);
 
 #endif

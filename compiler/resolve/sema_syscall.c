@@ -533,3 +533,38 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 		   "the address and %s to fetch it", sc_what(c, &s, sp, name),
 		   s.first->args.v[0]->str + 1, why);
 }
+
+/*
+ * stap's variables of process().syscall and .syscall.return
+ * (tapset/process.stp's aliases on the raw_syscalls tracepoints):
+ * $syscall is the record's id, $arg1 .. $arg6 its args[0] .. args[5],
+ * $return its ret.  @e is renamed in place, in those probes only.
+ */
+void sema_process_syscall_var(struct sema_ctx *c, const struct tpf_event *ev,
+			      struct ast_expr *e)
+{
+	const struct sem_probe *pr = c->func ? c->func->site : c->probe;
+	const char *fam = pr && pr->family ? strstr(pr->family, ".syscall") : NULL;
+	struct ast_comp *ix;
+	char *end;
+	long n;
+
+	if (!fam || (strcmp(fam, ".syscall") != 0 && strcmp(fam, ".syscall.return") != 0) ||
+	    !ev->system || strcmp(ev->system, "raw_syscalls") != 0)
+		return;
+	if (!strcmp(e->str, "$syscall")) {
+		e->str = "$id";
+	} else if (!strcmp(e->str, "$return")) {
+		e->str = "$ret";
+	} else if (!strncmp(e->str, "$arg", 4) && (n = strtol(e->str + 4, &end, 10)) >= 1 &&
+		   n <= 6 && !*end && !e->chain.n && tpf_field(ev, "args")) {
+		e->str = "$args";
+		ix = arena_alloc(c->arena, sizeof(*ix));
+		ix->is_index = true;
+		ix->span = e->span;
+		ix->index = ast_num(c->arena, n - 1, e->span);
+		e->chain.v = ix;
+		e->chain.n = 1;
+		e->chain.cap = 1;
+	}
+}

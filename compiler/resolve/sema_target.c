@@ -205,41 +205,6 @@ static enum sem_type tg_constant(struct sema_ctx *c, struct ast_expr *e, const c
 }
 
 /*
- * stap's variables of process().syscall and .syscall.return
- * (tapset/process.stp's aliases on the raw_syscalls tracepoints):
- * $syscall is the record's id, $arg1 .. $arg6 its args[0] .. args[5],
- * $return its ret.  @e is renamed in place, in those probes only.
- */
-static void tg_process_syscall_var(struct sema_ctx *c, const struct tpf_event *ev,
-				   struct ast_expr *e)
-{
-	const struct sem_probe *pr = c->func ? c->func->site : c->probe;
-	const char *fam = pr && pr->family ? strstr(pr->family, ".syscall") : NULL;
-	struct ast_comp *ix;
-	char *end;
-	long n;
-
-	if (!fam || (strcmp(fam, ".syscall") != 0 && strcmp(fam, ".syscall.return") != 0) ||
-	    !ev->system || strcmp(ev->system, "raw_syscalls") != 0)
-		return;
-	if (!strcmp(e->str, "$syscall")) {
-		e->str = "$id";
-	} else if (!strcmp(e->str, "$return")) {
-		e->str = "$ret";
-	} else if (!strncmp(e->str, "$arg", 4) && (n = strtol(e->str + 4, &end, 10)) >= 1 &&
-		   n <= 6 && !*end && !e->chain.n && tpf_field(ev, "args")) {
-		e->str = "$args";
-		ix = arena_alloc(c->arena, sizeof(*ix));
-		ix->is_index = true;
-		ix->span = e->span;
-		ix->index = ast_num(c->arena, n - 1, e->span);
-		e->chain.v = ix;
-		e->chain.n = 1;
-		e->chain.cap = 1;
-	}
-}
-
-/*
  * $args[N] of a tracepoint field that is an array of integers (raw
  * syscalls' unsigned long args[6]) or of chars ($next_comm[0] is the
  * first byte's value, as in stap), N a constant: the element, as a
@@ -381,7 +346,7 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (sema_tparg_applies(c, ev, e))	/* stap's $prev->pid, $comm */
 		return sema_tparg_target(c, (struct tpf_event *)ev, e);
-	tg_process_syscall_var(c, ev, e);
+	sema_process_syscall_var(c, ev, e);
 	f = tpf_field(ev, e->str + 1);
 	if (f && f->nelem && e->chain.n == 1 && e->chain.v[0].is_index && !e->chain.pretty)
 		return tg_element(c, (struct tpf_event *)ev, f, e);
@@ -521,7 +486,7 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 	bool ok = true;
 
 	if (e->a->kind == AST_TARGET && ev && !ev->dyn_func)
-		tg_process_syscall_var(c, ev, e->a);	/* $arg1 of process.syscall */
+		sema_process_syscall_var(c, ev, e->a);	/* $arg1 of process.syscall */
 	if (e->a->kind == AST_TARGET && ev && ev->dyn_func && e->a->str[1] != '$') {
 		struct fetch f;
 		struct ast_chain plain = e->a->chain;
@@ -644,6 +609,36 @@ static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
  * these, or one of these plus or minus a constant.  0, or -1 after
  * reporting why not.
  */
+/*
+ * A read through @entry(A) @e in a kernel function's .return probe @ev,
+ * A an argument at the entry (pointer_arg(N), a parameter passed in a
+ * register, either plus a constant): where the kernel's return probes
+ * fetch $argN (6.10+: the kretprobe saves the arguments at the entry),
+ * the return's event reads through $argN at the return, as stap reads
+ * there.  -1 (nothing said): not such a read, or not such a kernel.
+ */
+static int tg_entry_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			 struct tg_addr *out)
+{
+	struct tpf_event *saved = c->entry;
+	bool report = c->report;
+	const char *arg;
+	int rc;
+
+	if (saved || !ev->dyn || ev->dyn->kind != KP_KRETPROBE || !ev->dyn_func ||
+	    !target_has(c->in->target, TGT_RETPROBE_ARGS))
+		return -1;
+	c->entry = sema_entry_event(c, ev);
+	c->report = false;	/* not such a read: the caller's error says why */
+	rc = tg_fetch_addr(c, c->entry, e->a, out);
+	c->entry = saved;
+	c->report = report;
+	if (rc != 0 || !(arg = sema_entry_arg_reg(out->expr)))
+		return -1;
+	out->expr = arg;
+	return 0;
+}
+
 static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct tg_addr *out)
 {
@@ -716,10 +711,14 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		if (tg_cast_fetch(c, ev, e, &f) != 0)
 			return -1;
 	} else if (e->kind == AST_ENTRY) {
+		if (tg_entry_addr(c, ev, e, out) == 0)
+			return 0;
 		sema_err(c, e->span, "%s is a value saved at the function's entry: the return's "
-			 "event cannot read memory through it (its fetch arguments see only the "
-			 "registers at the return); read through it at the entry instead, inside "
-			 "@entry()", sema_spec_text(c->arena, e));
+			 "event cannot read memory through it (its fetch arguments see the "
+			 "registers at the return and, on Linux 6.10+, the function's arguments "
+			 "as the entry had them, $argN, but no other value of the entry); read "
+			 "through it at the entry instead, inside @entry()",
+			 sema_spec_text(c->arena, e));
 		return -1;
 	} else {
 		sema_err(c, e->span, "this is not an address the kernel can fetch at the probe: "

@@ -22,15 +22,17 @@ PROG=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
 require_tools "$PROG"
 unset KTAP_TRACEFS KTAP_BTF KTAP_KCONFIG
 
-# The 6.1 target with its kernel's BTF beside it, when the cache has it.
+# The 6.1 target with its kernel's BTF beside it, when the cache has it,
+# and the nfsd module's (split BTF on that vmlinux's, so taken from the
+# same package: /sys/kernel/btf/nfsd holds its .BTF section), for nfsd.stp
+# (the modules vm-ktap.sh wants, so that neither unpacks the package again).
 cp -R "$F/target-6.1" "$TMP/target-6.1"
 cache=${KTAP_VM_CACHE:-$KTAP_BUILDDIR/tests/vm/cache}
-if kernel=$("$KTAP_SRCDIR/tests/vm/fetch-kernel.sh" "$cache" 2>"$TMP/fetch.err") &&
-	[ -f "$(dirname "$kernel")/vmlinux" ]; then
-	mkdir "$TMP/target-6.1/btf"
+if kernel=$(KTAP_VM_KMODS="9p dummy nfsd nfsv4" "$KTAP_SRCDIR/tests/vm/fetch-kernel.sh" "$cache" 2>"$TMP/fetch.err") &&
+	[ -f "$(dirname "$kernel")/vmlinux" ] && mkdir "$TMP/target-6.1/btf" &&
+	objcopy --dump-section .BTF="$TMP/target-6.1/btf/nfsd" \
+		"$(dirname "$kernel")/modules/nfsd.ko" 2>>"$TMP/fetch.err"; then
 	ln -s "$(dirname "$kernel")/vmlinux" "$TMP/target-6.1/btf/vmlinux"
-	# the nfsd module's BTF (split on that vmlinux's), for nfsd.stp
-	cp "$F/btf-6.1/nfsd" "$TMP/target-6.1/btf/nfsd"
 	btf61=yes
 else
 	btf61=
@@ -60,7 +62,7 @@ for f in $scripts; do
 		dir=$F/target-$r
 		[ "$r" = 6.1 ] && dir=$TMP/target-6.1
 		# the scripts whose 6.1 plan needs the kernel's BTF
-		if [ "$r" = 6.1 ] && case $name in btf | container-of | defined-string | inet-sock | module-glob | netdev | netfilter | nfsd | tcp-receive) true ;; *) false ;; esac &&
+		if [ "$r" = 6.1 ] && case $name in btf | container-of | entry-retargs | defined-string | inet-sock | module-glob | netdev | netfilter | nfsd | tcp-receive) true ;; *) false ;; esac &&
 			[ -z "$btf61" ]; then
 			skip "$name on $r" "no 6.1 kernel in the VM cache ($(head -n 1 "$TMP/fetch.err"))"
 			continue
@@ -80,6 +82,24 @@ for f in $scripts; do
 		fi
 	done
 done
+
+# A kernel whose return probes fetch $argN (6.10+; here 6.1's target
+# with that README line): reads through @entry() values at the return.
+if [ -n "$btf61" ]; then
+	cp -R "$TMP/target-6.1" "$TMP/target-6.1r"
+	printf '\t     kernel return probes support: $retval, $arg<N>, $comm\n' \
+		>>"$TMP/target-6.1r/README"
+	plan_of "$TMP/target-6.1r" entry-retargs
+	[ -n "${KTAP_GOLDEN_UPDATE:-}" ] && cp "$TMP/got" "$G/entry-retargs.6.1r.p3"
+	if cmp -s "$G/entry-retargs.6.1r.p3" "$TMP/got"; then
+		ok "entry-retargs on 6.1 with \$argN in return probes"
+	else
+		not_ok "entry-retargs on 6.1 with \$argN in return probes"
+		diag_diff "$G/entry-retargs.6.1r.p3" "$TMP/got"
+	fi
+else
+	skip "entry-retargs on 6.1 with \$argN in return probes" "no 6.1 kernel in the VM cache"
+fi
 
 # --save-target of this machine plans as the live tracefs (root: tracefs
 # is mode 0700); as nobody it says what it needs.
@@ -129,7 +149,7 @@ fi
 
 # The features parsed from each target's tracefs README (-vv); 6.18's
 # README shows eprobes, its config turns them off (CONFIG_EPROBE_EVENTS).
-for r in "6.18:uprobes dynamic_events stacktrace" \
+for r in "6.18:uprobes dynamic_events stacktrace retprobe_args" \
 	"6.1:kprobes uprobes dynamic_events hist synthetic_events eprobes stacktrace snapshot"; do
 	run_ktap "$G" "$TMP/out" "$TMP/err" -vv -p1 --target "$F/target-${r%%:*}" -e 'probe begin { }'
 	got=$(sed -n 's/^Target: .*, tracefs [^ ]* (\(.*\)), config .*/\1/p' "$TMP/err")

@@ -103,7 +103,37 @@ else
 	diag $T/out $T/err
 fi
 
-# 7. nothing left behind
+# 7. reads through @entry() values at a function's return: the kernel's
+#    return probes fetch $argN (6.10+), the arguments the kretprobe saved
+#    at the entry, so the kretprobe itself reads through them at the
+#    return, as stap reads there; a parameter ($dfd) is $argN too, with
+#    no entry probe to pair.
+if grep -q 'return probes support: \$retval, \$arg<N>' /sys/kernel/tracing/README; then
+	ok "the kernel's return probes fetch \$argN"
+else
+	not_ok "the kernel's README does not list \$argN for return probes"
+fi
+run -p3 -e 'probe kernel.function("do_sys_openat2").return {
+	printf("%s %d\n", user_string(@entry(pointer_arg(2))), $dfd) }'
+if [ "$rc" -eq 0 ] && ! grep -q "^write kprobe_events 'p:" $T/out &&
+	grep "^write kprobe_events 'r[0-9]*:ktap_\$PID/do_sys_openat2_0 do_sys_openat2 " $T/out |
+	grep "=+0(\$arg2):ustring" | grep -q "dfd=\$arg1:s32"; then
+	ok "-p3: user_string(@entry(pointer_arg(2))) and \$dfd at the return: +0(\$arg2), \$arg1, no entry probe"
+else
+	not_ok "-p3 of reads through @entry() at the return (exit status $rc)"
+	diag $T/out $T/err
+fi
+f=/tests/guest-lib.sh
+run -e 'global n, sz
+probe kernel.function("do_sys_openat2").return {
+	if (pid() == target() && user_string(@entry(pointer_arg(2)), "?") == "'$f'") n += $return >= 0 }
+probe kernel.function("vfs_read").return {
+	if (pid() == target() && $return > 0) sz = @cast(@entry($file), "file")->f_inode->i_size }
+probe end { printf("%d %d\n", n, sz) }' -c "md5sum $f >/dev/null"
+echo "1 $(wc -c <$f)" >$T/want
+expect "md5sum's open of $f and its size, read through @entry() values at the returns"
+
+# 8. nothing left behind
 ktap-tfs-snapshot >$T/after
 if cmp -s $T/before $T/after; then
 	ok "tracefs is as it was before the runs"
