@@ -115,6 +115,13 @@ static bool diag_said(struct diag_sink *d, uint64_t key)
 	return false;
 }
 
+/* @at as a key of the place: @buf (64 bytes). */
+static const char *diag_place(struct src_span at, char *buf)
+{
+	snprintf(buf, 64, "%u:%u:%u:%u", at.file, at.start, at.end, at.exp);
+	return buf;
+}
+
 /*
  * Whether the error @msg (of format @fmt) at @at repeats one said before:
  * another of a DIAG_ONCE kind already said; a composed message (a probe
@@ -137,8 +144,7 @@ static bool diag_repeated(struct diag_sink *d, const char *fmt,
 		return false;
 	if (strcmp(fmt, "%s") == 0)
 		return diag_said(d, diag_hash("text:", msg));
-	snprintf(where, sizeof(where), "%u:%u:%u:%u", at.file, at.start, at.end, at.exp);
-	return diag_said(d, diag_hash(where, msg));
+	return diag_said(d, diag_hash(diag_place(at, where), msg));
 }
 
 void diag_init(struct diag_sink *d, const struct src_map *src, FILE *out)
@@ -227,7 +233,7 @@ static void diag_expansions(struct diag_sink *d, struct src_span at)
 void diag_vreport(struct diag_sink *d, enum diag_level level,
 		  struct src_span at, const char *fmt, va_list ap)
 {
-	char msg[2048];
+	char msg[2048], where[64];
 
 	if (level == DIAG_ERROR) {
 		if (d->errors && at.file && at.file == d->last.file &&
@@ -239,13 +245,18 @@ void diag_vreport(struct diag_sink *d, enum diag_level level,
 	} else if (level == DIAG_WARNING) {
 		if (d->warnings_off)
 			return;
-		d->warnings++;
 	}
 	if (d->muted)
 		return;
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	if (level == DIAG_ERROR && diag_repeated(d, fmt, at, msg))
 		return;
+	/* a warning at the same place again (a body under each point of a
+	   probe alias, a function typed for two probes): said once */
+	if (level == DIAG_WARNING && diag_said(d, diag_hash(diag_place(at, where), msg)))
+		return;
+	if (level == DIAG_WARNING)
+		d->warnings++;
 	diag_emit(d, level, d->show_codes ? diag_code(fmt, NULL) : NULL, at, msg);
 	diag_expansions(d, at);
 	if (level == DIAG_ERROR && d->errors == d->max_errors)

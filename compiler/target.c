@@ -412,6 +412,39 @@ static int tgt_name_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+unsigned target_init_functions(const struct ktap_target *t, struct arena *a, const char ***names)
+{
+	FILE *f = t->kallsyms ? fopen(t->kallsyms, "r") : NULL;
+	const char **v = NULL, *name;
+	uint64_t addr, lo = 0, hi = 0;
+	char *line = NULL;
+	size_t cap = 0, lcap = 0, n = 0;
+
+	/* vmlinux's symbols come in address order: the init text's
+	   functions are the lines between its two markers */
+	while (f && getline(&line, &lcap, f) > 0 && !hi) {
+		if (!tgt_ksym_line(line, &addr, &name))
+			continue;
+		if (!strcmp(name, "_sinittext"))
+			lo = addr;
+		else if (!strcmp(name, "_einittext"))
+			hi = addr;
+		else if (lo && addr >= lo && strchr("tT", line[17])) {
+			v = arena_grow(a, v, n, &cap, sizeof(*v));
+			v[n++] = arena_strdup(a, name);
+		}
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	if (!hi || !lo)		/* no markers (a saved target's few lines), or hidden */
+		n = 0;
+	if (n)
+		qsort(v, n, sizeof(*v), tgt_name_cmp);
+	*names = v;
+	return (unsigned)n;
+}
+
 unsigned target_modules(const struct ktap_target *t, struct arena *a, const char *pattern,
 			const char ***names)
 {

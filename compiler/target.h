@@ -177,6 +177,15 @@ char *target_read_config(const struct ktap_target *t);
  * cannot be read, or it hides the addresses (kptr_restrict, or not
  * root: every address reads 0).
  */
+/*
+ * The functions of the kernel's init text (between _sinittext and
+ * _einittext in the target's kallsyms), which the kernel frees after
+ * boot: sorted in @names (@a), their count; 0 when kallsyms is missing,
+ * hides addresses, or lacks the markers (a saved target's few lines).
+ */
+unsigned target_init_functions(const struct ktap_target *t, struct arena *a,
+			       const char ***names);
+
 int target_kernel_symbols(const struct ktap_target *t, const char *const *names, unsigned n,
 			  uint64_t *addrs, char *err, size_t errlen);
 

@@ -17,11 +17,15 @@
 #define _GNU_SOURCE
 #include "usym.h"
 
+#include <elf.h>
 #include <elfutils/libdwfl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define USYM_CACHE 1024 /* entries per process, a power of 2 */
 
@@ -48,6 +52,8 @@ struct usym_ctx {
 	char *debuginfo_path;        /* NULL: libdwfl's default */
 	Dwfl_Callbacks cb;
 	struct usym_proc *procs;
+	const unsigned char *vdso;   /* ktap's own vDSO image (not owned) */
+	size_t vdso_len;
 };
 
 static void seterr(char *err, size_t errlen, const char *fmt, ...)
@@ -58,6 +64,56 @@ static void seterr(char *err, size_t errlen, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * The vDSO mapped in ktap itself, which the kernel maps unchanged into
+ * every process of ktap's ABI (64-bit): an ELF image in memory, whose
+ * length its headers give (the section headers come last).  A process's
+ * [vdso] mapping has no file behind it, so its symbols come from here.
+ */
+static const unsigned char *own_vdso(size_t *len)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Phdr *ph;
+	size_t end;
+
+	if (!eh || memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return NULL;
+	end = eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	ph = (const Elf64_Phdr *)((const unsigned char *)eh + eh->e_phoff);
+	for (unsigned i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD && ph[i].p_offset + ph[i].p_filesz > end)
+			end = ph[i].p_offset + ph[i].p_filesz;
+	*len = end;
+	return (const unsigned char *)eh;
+}
+
+/*
+ * The [vdso] line of @maps reported as a module, from ktap's own image
+ * (libdwfl reports only mappings of files) when the mapping is the size
+ * of that image: the same ABI's vDSO.  Its name is the x86_64 vDSO's
+ * soname, as ldd and gdb name it ("[[vdso]]" would read badly in
+ * usymdata()'s "[MODULE]").
+ */
+static void report_vdso(const struct usym_ctx *ctx, Dwfl *dwfl, const char *maps, size_t len)
+{
+	for (const char *l = maps; ctx->vdso && l < maps + len;) {
+		const char *nl = memchr(l, '\n', (size_t)(maps + len - l));
+		const char *e = nl ? nl : maps + len;
+		unsigned long long lo, hi;
+		int fd;
+
+		if (e - l > 7 && !memcmp(e - 7, " [vdso]", 7) && sscanf(l, "%llx-%llx", &lo, &hi) == 2 &&
+		    hi - lo >= ctx->vdso_len && hi - lo < ctx->vdso_len + 4096 &&
+		    (fd = memfd_create("ktap-vdso", MFD_CLOEXEC)) >= 0) {
+			if (write(fd, ctx->vdso, ctx->vdso_len) != (ssize_t)ctx->vdso_len ||
+			    !dwfl_report_elf(dwfl, "linux-vdso.so.1", "linux-vdso.so.1", fd, lo, false))
+				close(fd);	/* else libdwfl owns it */
+			return;
+		}
+		l = e + 1;
+	}
 }
 
 struct usym_ctx *usym_new(const char *debuginfo_path)
@@ -72,6 +128,7 @@ struct usym_ctx *usym_new(const char *debuginfo_path)
 	ctx->cb.find_elf = dwfl_linux_proc_find_elf;
 	ctx->cb.find_debuginfo = dwfl_standard_find_debuginfo;
 	ctx->cb.debuginfo_path = ctx->debuginfo_path ? &ctx->debuginfo_path : NULL;
+	ctx->vdso = own_vdso(&ctx->vdso_len);
 	return ctx;
 }
 
@@ -197,6 +254,8 @@ int usym_add_process(struct usym_ctx *ctx, int pid, const char *maps, size_t len
 		dwfl_report_begin(p->dwfl);
 		rc = dwfl_linux_proc_maps_report(p->dwfl, fp);
 		fclose(fp);
+		if (rc == 0)
+			report_vdso(ctx, p->dwfl, maps, len);
 		if (dwfl_report_end(p->dwfl, NULL, NULL) != 0)
 			rc = -1;
 	}

@@ -152,6 +152,12 @@ unsigned tpf_match(struct arena *a, const char *dir, const char *system,
 		colon = strchr(p, ':');
 		if (colon) {
 			*colon = '\0';
+			/* another ktap's private group (ktap_PID_TAG: its session's
+			   events, gone when it ends) only by its own name */
+			if (!strncmp(p, "ktap_", 5) && (!system || strncmp(system, "ktap_", 5) != 0)) {
+				p = nl ? nl + 1 : NULL;
+				continue;
+			}
 			if ((!system || fnmatch(system, p, 0) == 0) &&
 			    fnmatch(event, colon + 1, 0) == 0) {
 				v = arena_grow(a, v, n, &cap, sizeof(*v));

@@ -80,7 +80,8 @@ struct tpf_event *tpf_parse(struct arena *a, const char *system,
 /*
  * Every "system:event" of @dir/available_events matching the glob patterns
  * (@system may be NULL for any).  Returns the count; *out is an
- * arena-allocated array of "system:event" strings, sorted.
+ * arena-allocated array of "system:event" strings, sorted.  Another ktap
+ * session's group (ktap_*) matches only a @system that names one.
  */
 unsigned tpf_match(struct arena *a, const char *dir, const char *system,
 		   const char *event, char ***out);

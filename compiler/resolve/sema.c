@@ -59,9 +59,18 @@ static void sema_add_func(struct sema_ctx *c, const struct ast_func *f, bool lib
 
 static void sema_add_alias(struct sema_ctx *c, const struct ast_probe *p)
 {
-	unsigned i;
+	unsigned i, k;
 
 	for (i = 0; i < p->names.n; i++) {
+		/* a name a probe point matches, not a pattern (as stap) */
+		for (k = 0; k < p->names.v[i]->n; k++)
+			if (strpbrk(p->names.v[i]->comps[k].name, "*?[")) {
+				diag_error(c->diag, p->names.v[i]->span, "wildcard in '%s' of a probe "
+					   "alias's name: an alias is named by plain components (a "
+					   "wildcard belongs in the probe points that use it)",
+					   p->names.v[i]->comps[k].name);
+				break;
+			}
 		c->aliases = arena_grow(c->arena, c->aliases, c->naliases,
 					&c->acap, sizeof(*c->aliases));
 		c->aliases[c->naliases].name = p->names.v[i];

@@ -18,6 +18,7 @@ struct diag_sink;
 struct sema_alias {
 	const struct ast_ppoint *name;
 	const struct ast_probe *decl;
+	bool expanded;			/* a probe used it (sema_libprobe.c) */
 };
 
 struct sema_ctx {
@@ -77,6 +78,9 @@ struct sema_ctx {
 	} *dropped;
 	unsigned ndropped;
 	unsigned nevers;		/* 'never' points seen */
+	const char **init_fns;		/* sema_point_init_text()'s list */
+	unsigned ninit_fns;
+	bool init_loaded;
 	bool dropped_never;		/* walking a 'never' body (sema_check.c) */
 	size_t dcap;
 	/* While typing an expression statement: its expression, whose
@@ -206,6 +210,9 @@ void sema_point_ident(char *s);
 const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p);
 /* Report a point that does not resolve here (E0626), for @why. */
 void sema_point_unresolved(struct sema_ctx *c, struct src_span at, const char *why);
+/* Whether kernel function @name is in the init text the kernel freed
+   after boot (target_init_functions(), read once). */
+bool sema_point_init_text(struct sema_ctx *c, const char *name);
 /* "FILE:L:C: POINT" of point @p, for the kernel's refusals at run time. */
 const char *sema_point_origin(struct sema_ctx *c, const struct ast_ppoint *p);
 /* The dynamic event @kind of @ev (group and name are @ev's) on @target,

@@ -13,6 +13,9 @@
  * more.  The rule reads declarations and bodies, not what typing keeps,
  * so the program is the same whether the tapset was parsed whole or
  * lazily (tapset.c parses every file whose names a parsed file uses).
+ * A file one of whose probe aliases a probe expanded is used too (stap's
+ * PR10568: an alias pulls its file in whole); its probes may expand
+ * more aliases, so the closure is taken again until no file is added.
  */
 #include "sema_int.h"
 #include "arena.h"
@@ -143,10 +146,56 @@ static bool lp_any_probes(const struct sema_input *in)
 	return false;
 }
 
+/* Whether a probe expanded one of @f's aliases. */
+static bool lp_alias_expanded(const struct sema_ctx *c, const struct ast_file *f)
+{
+	unsigned i, k;
+
+	for (i = 0; i < f->n; i++)
+		for (k = 0; f->decls[i]->kind == AST_D_PROBE &&
+			    f->decls[i]->probe->kind != AST_PROBE && k < c->naliases; k++)
+			if (c->aliases[k].decl == f->decls[i]->probe && c->aliases[k].expanded)
+				return true;
+	return false;
+}
+
+/* Mark the files whose aliases were expanded; how many are new. */
+static unsigned lp_alias_files(const struct sema_ctx *c, struct lp_state *st)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < c->in->nlibrary; i++)
+		if (!st->used[i] && lp_has_probes(st->lib[i]) &&
+		    lp_alias_expanded(c, st->lib[i])) {
+			st->used[i] = true;
+			st->queue[st->nqueue++] = i;
+			n++;
+		}
+	return n;
+}
+
+/* The probes of the used files not resolved yet, in the library's order. */
+static void lp_resolve_used(struct sema_ctx *c, const struct lp_state *st, bool *done)
+{
+	unsigned i, j;
+
+	for (i = 0; i < c->in->nlibrary; i++) {
+		const struct ast_file *f = c->in->library[i];
+
+		if (!st->used[i] || done[i])
+			continue;
+		done[i] = true;
+		for (j = 0; j < f->n; j++)
+			if (f->decls[j]->kind == AST_D_PROBE && f->decls[j]->probe->kind == AST_PROBE)
+				sema_resolve_probe(c, f->decls[j]->probe);
+	}
+}
+
 void sema_library_probes(struct sema_ctx *c)
 {
 	struct lp_state st;
-	unsigned i, j;
+	unsigned read = 0;
+	bool *done;
 
 	if (!lp_any_probes(c->in))
 		return;		/* the usual case: nothing to compute */
@@ -155,19 +204,13 @@ void sema_library_probes(struct sema_ctx *c)
 	st.lib = c->in->library;
 	st.used = arena_alloc(c->arena, c->in->nlibrary * sizeof(*st.used));
 	st.queue = arena_alloc(c->arena, c->in->nlibrary * sizeof(*st.queue));
+	done = arena_alloc(c->arena, c->in->nlibrary * sizeof(*done));
 	lp_index(c, &st);
 	lp_read_bodies(&st, st.script);
-	for (i = 0; i < st.nqueue; i++)
-		lp_read_bodies(&st, st.lib[st.queue[i]]);
-	/* In the library's order, as before. */
-	for (i = 0; i < c->in->nlibrary; i++) {
-		const struct ast_file *f = c->in->library[i];
-
-		if (!st.used[i])
-			continue;
-		for (j = 0; j < f->n; j++)
-			if (f->decls[j]->kind == AST_D_PROBE &&
-			    f->decls[j]->probe->kind == AST_PROBE)
-				sema_resolve_probe(c, f->decls[j]->probe);
-	}
+	lp_alias_files(c, &st);
+	do {
+		for (; read < st.nqueue; read++)
+			lp_read_bodies(&st, st.lib[st.queue[read]]);
+		lp_resolve_used(c, &st, done);
+	} while (lp_alias_files(c, &st));
 }

@@ -165,6 +165,8 @@ static int point_trace(struct sema_ctx *c, struct point_state *st,
 
 		*ev++ = '\0';
 		e = tpf_load(c->arena, c->in->target->tracefs, names[i], ev);
+		if (!e && (strpbrk(spec, "*?[") || (colon && strpbrk(colon + 1, "*?["))))
+			continue;	/* a dynamic event removed since the listing */
 		if (!e) {
 			diag_error(c->diag, arg->span, "cannot read the format of %s:%s",
 				   names[i], ev);
@@ -223,6 +225,8 @@ static int point_kernel_statement(struct sema_ctx *c, struct point_state *st,
 		return 0;
 	arg = p->comps[1].arg;
 	if (!arg || arg->kind != AST_STR || !memchr(arg->str, '+', arg->len)) {
+		if (st->optional)	/* a FILE:LINE without DWARF: does not resolve */
+			return 1;
 		diag_error(c->diag, p->span, "expected kernel.statement(\"FUNCTION+0xOFFSET\") "
 			   "(\"FILE:LINE\" forms need the kernel's DWARF)");
 		return -1;
@@ -268,6 +272,13 @@ static int point_kernel_functions(struct sema_ctx *c, struct point_state *st,
 				continue;
 			if (!st->optional)
 				sema_point_unresolved(c, fn->span, err);
+			return st->optional ? 0 : -1;
+		}
+		if (n == 1 && !module && sema_point_init_text(c, names[i])) {
+			if (!st->optional)
+				sema_point_unresolved(c, fn->span, arena_printf(c->arena,
+					"%s is in the kernel's init text, which the kernel frees "
+					"after boot: it never runs again", names[i]));
 			return st->optional ? 0 : -1;
 		}
 		point_emit_dyn(c, st, uf, NULL, sfx == 2,
@@ -425,6 +436,7 @@ static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 			     !sema_glob_alias_matches(al->name, p))
 			continue;
 		n++;
+		c->aliases[i].expanded = true;
 		if (c->alias_depth >= SEMA_MAX_ALIAS_DEPTH) {
 			diag_error(c->diag, p->span,
 				   "probe alias '%s' expands recursively", sema_point_text(c, p));

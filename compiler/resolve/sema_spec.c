@@ -187,6 +187,42 @@ static struct ast_expr *spc_substr(struct sema_ctx *c, struct ast_expr *x, struc
 	return e;
 }
 
+/* Whether the script itself (not the tapset) defines function @name. */
+static bool spc_script_defines(const struct sema_ctx *c, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nscript_fdecls; i++)
+		if (!strcmp(c->fdecls[i]->name, name))
+			return true;
+	return false;
+}
+
+/*
+ * format_ipaddr(__ip_sock_saddr(S), F), and __ip_sock_daddr(S): for an
+ * IPv6 socket stap's __ip_sock_*addr() returns a pointer to the 16-byte
+ * address, which format_ipaddr() reads when it runs.  ktap reads that
+ * memory at the probe, through S: the call becomes tapset/ip.stp's
+ * __ip_sock_addr_text(S, F, REMOTE), which reads both address forms
+ * and formats the one F names, as format_ipaddr() would.
+ */
+static bool spc_ipaddr_sugar(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct ast_expr *a = e->args.n == 2 ? e->args.v[0] : NULL;
+	bool remote;
+
+	if (!a || a->kind != AST_CALL || a->args.n != 1 || strcmp(e->str, "format_ipaddr") != 0 ||
+	    (strcmp(a->str, "__ip_sock_saddr") != 0 && strcmp(a->str, "__ip_sock_daddr") != 0) ||
+	    spc_script_defines(c, e->str) || spc_script_defines(c, a->str) ||
+	    !sema_func_decl(c, "__ip_sock_addr_text"))
+		return false;
+	remote = a->str[10] == 'd';	/* __ip_sock_daddr */
+	e->str = "__ip_sock_addr_text";
+	e->args.v[0] = a->args.v[0];
+	ast_list_push(c->arena, &e->args, ast_num(c->arena, remote, a->span));
+	return true;
+}
+
 /*
  * Rewrite @e in place when it is one of them (its arguments are typed
  * again by the caller); false when it is none of them or the script
@@ -200,6 +236,8 @@ bool sema_mem_sugar(struct sema_ctx *c, struct ast_expr *e)
 	bool user;
 	int shape;
 
+	if (e->kind == AST_CALL && spc_ipaddr_sugar(c, e))
+		return true;
 	if (e->kind != AST_CALL || sema_func_decl(c, e->str) ||
 	    (shape = spc_sugar_find(e->str, e->args.n, &user)) < 0)
 		return false;

@@ -157,15 +157,26 @@ else
 fi
 
 # SystemTap's tcp_retransmission.stp, unchanged: every tapset function
-# it calls with $sk becomes fetch arguments of the one kprobe.
+# it calls with $sk becomes fetch arguments of the one kprobe; its
+# format_ipaddr(__ip_sock_*addr($sk), family) reads the IPv6 addresses
+# too (__ip_sock_addr_text(): the remote one's four words, then the
+# local one's).
 sk=$(param_reg tcp_retransmit_skb sk)
 want="sk=$sk:u64 sk_cast_icsk_rto=+$(member_deep inet_connection_sock icsk_rto)($sk):u32"
+v6d=$(member_deep sock_common skc_v6_daddr)
+v6s=$(member_deep sock_common skc_v6_rcv_saddr)
+name=sk_cast___sk_common_skc_v6_
+for i in 0 1 2 3 4 5 6 7; do
+	if [ $i -lt 4 ]; then off=$((v6d + 4 * i)); else off=$((v6s + 4 * (i - 4))); fi
+	want="$want $name=+$off($sk):u32"
+	name=sk_cast___sk_common_skc_v6__$((i + 1))
+done
 want="$want sk_cast___sk_common_skc_fam=+$(member_deep sock_common skc_family)($sk):u16"
-want="$want sk_cast_inet_saddr=+$(member_deep inet_sock inet_saddr)($sk):u32"
-want="$want sk_cast___sk_common_skc_dad=+$(member_deep sock_common skc_daddr)($sk):u32"
 want="$want sk_cast_inet_sport=+$(member_deep inet_sock inet_sport)($sk):u16"
 want="$want sk_cast___sk_common_skc_dpo=+$(member_deep sock_common skc_dport)($sk):u16"
 want="$want sk_cast___sk_common_skc_sta=+$(member_deep sock_common skc_state)($sk):u8"
+want="$want sk_cast___sk_common_skc_dad=+$(member_deep sock_common skc_daddr)($sk):u32"
+want="$want sk_cast_inet_saddr=+$(member_deep inet_sock inet_saddr)($sk):u32"
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 "$KTAP_SRCDIR/examples/tcp_retransmit.stp"
 got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/tcp_retransmit_skb_1 tcp_retransmit_skb \(.*\)'\$|\1|p" "$TMP/out")
 if [ "$rc" -eq 0 ] && [ "$got" = "$want" ] && [ "$(member_deep sock __sk_common)" = 0 ] &&

@@ -14,9 +14,10 @@
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 UT=$KTAP_BUILDDIR/tests/tools/ktap-uprobe-target
 DL=$KTAP_BUILDDIR/tests/tools/ktap-dlopen
+VD=$KTAP_BUILDDIR/tests/tools/ktap-vdso
 
 require_live "live tests need root (run make check as root)"
-require_tools "$UT" "$DL" "$TFS_SNAP"
+require_tools "$UT" "$DL" "$VD" "$TFS_SNAP"
 tfs_guard_begin
 
 # 1. Once per point: its kind, user mode, return; the alias names.
@@ -152,6 +153,22 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$DL 300" dl.stp
 expect_text "umodname() of an address in a library dlopen()ed after the process was first seen" \
 	"getppid
 libm.so.6 usymdata"
+
+# 8. A system call made from the vDSO (clock_gettime()'s fallback for a
+# clock it does not serve): its user address is in the [vdso] mapping,
+# which no file backs; umodname() is the vDSO's soname and usymname()
+# its function (it was "no module known"), as stap's vma_vdso test asks.
+cat >"$TMP/vdso.stp" <<'EOS'
+probe syscall.clock_gettime, syscall.getuid {
+	if (pid() == target())
+		printf("%s %s %s\n", name, umodname(uaddr()), usymname(uaddr()))
+}
+EOS
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$VD 300" vdso.stp
+sed -i 's| /[^ ]*/libc.so.6 | libc.so.6 |' "$TMP/out"
+expect_text "umodname() and usymname() of a system call made from the vDSO" \
+	"clock_gettime linux-vdso.so.1 __vdso_clock_gettime
+getuid libc.so.6 getuid"
 
 tfs_guard_end "tracefs as before"
 done_testing

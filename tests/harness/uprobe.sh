@@ -700,5 +700,31 @@ else
 	diag_file "$TMP/err"
 fi
 
+# Another ktap session's private events (group ktap_PID_TAG) are not
+# tracepoints of the kernel: kernel.trace("*") neither lists nor probes
+# them (stap's tracepoints test compiled them all, and failed when one
+# vanished), while naming the group still reaches them.
+run_ktap "$TMP" "$TMP/bg.out" "$TMP/bg.err" -e 'probe process("'"$T"'").function("main") { }
+	probe timer.s(4) { exit() }' &
+bg=$!
+n=0
+while ! grep -q '^p:ktap_' /sys/kernel/tracing/uprobe_events 2>/dev/null && [ $n -lt 50 ]; do
+	sleep 0.1
+	n=$((n + 1))
+done
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -l 'kernel.trace("*")'
+r1=$rc
+mine=$(grep -c 'ktap_' "$TMP/out")
+run_ktap "$TMP" "$TMP/out2" "$TMP/err2" -l 'kernel.trace("ktap_*:*")'
+wait $bg
+if [ "$r1" -eq 0 ] && [ "$mine" = 0 ] && [ "$rc" -eq 0 ] &&
+	grep -q '^kernel.trace("ktap_[0-9]*_[0-9a-f]*:main_0")$' "$TMP/out2"; then
+	ok 'kernel.trace("*") leaves out another session'"'"'s ktap_* events; "ktap_*:*" names them'
+else
+	not_ok "kernel.trace(\"*\") beside another session (exit statuses $r1 $rc, $mine ktap_ lines)"
+	diag_file "$TMP/err"
+	diag_file "$TMP/out2"
+fi
+
 tfs_guard_end "tracefs unchanged: instances and uprobe events removed"
 done_testing

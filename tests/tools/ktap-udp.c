@@ -5,6 +5,7 @@
  *   ktap-udp N SIZE
  *   ktap-udp -d N
  *   ktap-udp -s N SIZE
+ *   ktap-udp -6 N SIZE
  *
  * Sends N UDP datagrams of SIZE payload bytes from one socket to another
  * on 127.0.0.1 and reads each back: N packets on "lo" each way, of SIZE
@@ -15,7 +16,8 @@
  * (connect(2) with AF_UNSPEC, the kernel's udp_disconnect()).  With -s,
  * the sending socket is connected first and the datagrams go by send()
  * and come back by recv() (on x86_64 libc makes them sendto() and
- * recvfrom() without an address).
+ * recvfrom() without an address).  With -6, the same over IPv6's
+ * loopback, ::1, connected (the kernel's udpv6_sendmsg()).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -42,6 +44,32 @@ static int disconnects(int fd, const struct sockaddr_in *a, long n)
 	return 0;
 }
 
+/* -6: N datagrams of SIZE bytes over IPv6's loopback (::1), connected. */
+static int udp6(long n, long size, char *buf)
+{
+	struct sockaddr_in6 a;
+	socklen_t alen = sizeof(a);
+	int rx = socket(AF_INET6, SOCK_DGRAM, 0), tx = socket(AF_INET6, SOCK_DGRAM, 0);
+	long i;
+
+	memset(&a, 0, sizeof(a));
+	a.sin6_family = AF_INET6;
+	a.sin6_addr = in6addr_loopback;
+	if (rx < 0 || tx < 0 || bind(rx, (struct sockaddr *)&a, sizeof(a)) != 0 ||
+	    getsockname(rx, (struct sockaddr *)&a, &alen) != 0 ||
+	    connect(tx, (struct sockaddr *)&a, sizeof(a)) != 0) {
+		perror("ktap-udp: IPv6 socket");
+		return 1;
+	}
+	memset(buf, 'k', (size_t)size);
+	for (i = 0; i < n; i++)
+		if (send(tx, buf, (size_t)size, 0) != size || recv(rx, buf, (size_t)size, 0) != size) {
+			perror("ktap-udp: send/recv");
+			return 1;
+		}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct sockaddr_in a;
@@ -53,9 +81,13 @@ int main(int argc, char **argv)
 	int dis = argc == 3 && !strcmp(argv[1], "-d");
 	int con = argc == 4 && !strcmp(argv[1], "-s");
 
+	if (argc == 4 && !strcmp(argv[1], "-6") && (n = atol(argv[2])) > 0 &&
+	    (size = atol(argv[3])) > 0 && size <= 60000)
+		return udp6(n, size, buf);
+
 	if (argc != 3 + con || (n = atol(argv[1 + dis + con])) <= 0 ||
 	    (!dis && ((size = atol(argv[2 + con])) <= 0 || size > 60000))) {
-		fprintf(stderr, "usage: ktap-udp N SIZE | ktap-udp -d N | ktap-udp -s N SIZE\n");
+		fprintf(stderr, "usage: ktap-udp N SIZE | ktap-udp -d N | ktap-udp -s N SIZE | ktap-udp -6 N SIZE\n");
 		return 2;
 	}
 	rx = socket(AF_INET, SOCK_DGRAM, 0);

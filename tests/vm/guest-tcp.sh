@@ -84,6 +84,20 @@ for i in 1 2 3; do
 done >$T/want
 expect "udp.sendmsg/udp.recvmsg.return: 3 datagrams of 100 bytes over 127.0.0.1"
 
+# u1b. IPv6 socket addresses: stap's format_ipaddr(__ip_sock_daddr(S), F)
+#     reads the address through a pointer __ip_sock_daddr() returns;
+#     ktap reads it through $sk at the probe (__ip_sock_addr_text()), as
+#     inet_get_ip_source() does.  ktap-udp -6 sends 2 datagrams over ::1.
+run -e 'probe kernel.function("udpv6_sendmsg") {
+	if (pid() == target())
+		printf("%s %s %d %s\n", format_ipaddr(__ip_sock_saddr($sk), __ip_sock_family($sk)),
+		       format_ipaddr(__ip_sock_daddr($sk), __ip_sock_family($sk)), __ip_sock_family($sk),
+		       inet_get_ip_source($sk))
+}' -c "ktap-udp -6 2 100"
+one=0000:0000:0000:0000:0000:0000:0000:0001
+printf '%s %s 10 %s\n%s %s 10 %s\n' $one $one $one $one $one $one >$T/want
+expect "IPv6 addresses of a socket: format_ipaddr(__ip_sock_*addr(\$sk), AF_INET6) over ::1"
+
 # u2. udp.disconnect: connect(2) with AF_UNSPEC on a connected socket
 #     (busybox has no UDP client that does it: ktap-udp 0 disconnects)
 run -e 'probe udp.disconnect { if (pid() == target()) printf("%s %s %d\n", name, daddr, dport > 0) }
