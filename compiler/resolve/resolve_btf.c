@@ -513,6 +513,16 @@ int rbtf_cast_at(struct arena *a, struct rbtf_types *cache, const struct btf *bt
 	l.type = rbtf_peel(btf, (uint32_t)id);
 	l.name = arena_printf(a, "%s_cast", name);
 	l.shown = arena_printf(a, "@cast(..., \"%s\")", type);
+	if (chain->n && chain->v[0].is_index && chain->v[0].index &&
+	    chain->v[0].index->kind == AST_NUM) {
+		/* stap's @cast(P, "T")[N]: P is a T *, so element N of T's there */
+		struct ast_chain rest = *chain;
+
+		l.off += (uint64_t)(chain->v[0].index->num * btf__resolve_size(btf, l.type));
+		rest.v++;
+		rest.n--;
+		return rbtf_walk(a, btf, &l, &rest, out, err, errlen);
+	}
 	return rbtf_walk(a, btf, &l, chain, out, err, errlen);
 }
 

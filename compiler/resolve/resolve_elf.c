@@ -335,6 +335,26 @@ struct btf *relf_kernel_btf(struct relf_files *f, struct arena *a, const char *m
 	return module ? relf_module_btf(f, arena_strdup(a, module), err, errlen) : f->btf;
 }
 
+struct btf *relf_kernel_btf_of(struct relf_files *f, struct arena *a, const char *modules,
+			      const char *type, char *err, size_t errlen)
+{
+	const char *p = modules;
+	struct btf *btf;
+	int64_t size;
+
+	while (*p) {
+		size_t n = strcspn(p, ":");
+		const char *one = arena_strndup(a, p, n);
+
+		btf = relf_kernel_btf(f, a, strcmp(one, "kernel") ? one : NULL, err, errlen);
+		if (btf && rbtf_sizeof(btf, type, &size, err, errlen) == 0)
+			return btf;
+		p += n + (p[n] == ':');
+	}
+	snprintf(err, errlen, "no module of \"%s\" has a type \"%s\" in its BTF", modules, type);
+	return NULL;
+}
+
 /* Function symbols of @elf matching @pattern. */
 size_t relf_match(struct arena *a, Elf *elf, const char *pattern,
 			   const char ***names)

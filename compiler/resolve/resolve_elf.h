@@ -78,6 +78,11 @@ struct relf_file *relf_open_kdwarf(struct relf_files *f, const char *module, cha
 struct btf *relf_kernel_btf(struct relf_files *f, struct arena *a, const char *module,
 			    char *err, size_t errlen);
 
+/* Of stap's module search path @modules ("MOD1:kernel:MOD2"), the BTF
+   of the first that has type @type; NULL + @err when none has it. */
+struct btf *relf_kernel_btf_of(struct relf_files *f, struct arena *a, const char *modules,
+			      const char *type, char *err, size_t errlen);
+
 /* The value of function symbol @name in .symtab or .dynsym. */
 bool relf_symbol(Elf *elf, const char *name, GElf_Addr *addr);
 

@@ -62,13 +62,13 @@ static void sema_add_alias(struct sema_ctx *c, const struct ast_probe *p)
 	unsigned i, k;
 
 	for (i = 0; i < p->names.n; i++) {
-		/* a name a probe point matches, not a pattern (as stap) */
+		/* a whole component "*" is a pattern, no name (stap refuses it
+		   when it binds the alias; "wild*" it takes) */
 		for (k = 0; k < p->names.v[i]->n; k++)
-			if (strpbrk(p->names.v[i]->comps[k].name, "*?[")) {
-				diag_error(c->diag, p->names.v[i]->span, "wildcard in '%s' of a probe "
-					   "alias's name: an alias is named by plain components (a "
-					   "wildcard belongs in the probe points that use it)",
-					   p->names.v[i]->comps[k].name);
+			if (!strcmp(p->names.v[i]->comps[k].name, "*")) {
+				diag_error(c->diag, p->names.v[i]->span, "'*' as a component of a "
+					   "probe alias's name: it would name every component there "
+					   "(a wildcard belongs in the probe points that use the alias)");
 				break;
 			}
 		c->aliases = arena_grow(c->arena, c->aliases, c->naliases,

@@ -515,7 +515,9 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 		bool report = c->report;
 
 		c->report = false;
-		ok = tg_cast_fetch(c, tg_event(c), ast_clone_expr(c->arena, e->a), &f) == 0;
+		/* or the type alone, as stap asks (@cast(0, "T")->m) */
+		ok = tg_cast_fetch(c, tg_event(c), ast_clone_expr(c->arena, e->a), &f) == 0 ||
+		     tg_cast_type_defined(c, e->a);
 		c->report = report;
 	} else if (e->a->kind == AST_CAST && ev && sema_tparg_event(ev)) {
 		ok = sema_tparg_cast_defined(c, ev, e->a);
@@ -556,6 +558,8 @@ static const struct btf *tg_cast_btf(struct sema_ctx *c, const struct fetch_site
 		m = "kernel";
 	if (!strcmp(m, "kernel") || !strncmp(m, "kernel<", 7))
 		return relf_kernel_btf(c->in->up, c->arena, NULL, err, errlen);
+	if (strchr(m, ':'))	/* stap's search path: the first with the type */
+		return relf_kernel_btf_of(c->in->up, c->arena, m, e->str, err, errlen);
 	return relf_kernel_btf(c->in->up, c->arena, m, err, errlen);
 }
 
@@ -610,12 +614,11 @@ static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
  * reporting why not.
  */
 /*
- * A read through @entry(A) @e in a kernel function's .return probe @ev,
- * A an argument at the entry (pointer_arg(N), a parameter passed in a
- * register, either plus a constant): where the kernel's return probes
- * fetch $argN (6.10+: the kretprobe saves the arguments at the entry),
- * the return's event reads through $argN at the return, as stap reads
- * there.  -1 (nothing said): not such a read, or not such a kernel.
+ * A read through @entry(A) @e in a kernel .return probe @ev, A an entry
+ * argument (pointer_arg(N), a parameter in a register, plus a constant):
+ * where return probes fetch $argN (6.10+: the kretprobe saves them at the
+ * entry), @ev reads through $argN at the return, as stap reads there.
+ * -1 (nothing said): not such a read, or not such a kernel.
  */
 static int tg_entry_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct tg_addr *out)
