@@ -445,12 +445,14 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 	if (e->kstack_tp)
 		rt_stack_from_probe_point(&r->ctx, &ev);
 	if (r->ctx.usym) {
-		/* first sight (or exec): keep the maps while the process lives */
+		/* first sight (or exec): keep the maps while the process lives;
+		   of one gone since, the last read stays (a -c child's, at its
+		   exit) */
 		int tgid = run_proc_get(&r->procs, rec->pid, false)->tgid;
 
 		if (e->track & IR_TRACK_EXEC)
-			usym_forget_process(r->ctx.usym, tgid);
-		run_cb_maps(&r->ctx, tgid, false);
+			r->maps_tgid = 0;
+		run_cb_maps(&r->ctx, tgid, (e->track & IR_TRACK_EXEC) != 0);
 	}
 	r->cur = rec;
 	r->nevents++;
@@ -623,8 +625,10 @@ static int run_timers(struct run *r, uint64_t start)
 static int run_signals(struct run *r)
 {
 	/* No SIGCHLD when the -c child stops or goes on (run_child.h): a
-	   script tracing signals would see ktap's machinery in the target. */
-	struct sigaction chld = { .sa_handler = SIG_DFL, .sa_flags = SA_NOCLDSTOP };
+	   script tracing signals would see ktap's machinery in the target;
+	   but a child held at its exit is a ptrace stop, which wants one. */
+	struct sigaction chld = { .sa_handler = SIG_DFL,
+				  .sa_flags = r->prog->stacks & IR_STACK_MAPS ? 0 : SA_NOCLDSTOP };
 	sigset_t set;
 
 	sigemptyset(&set);
@@ -683,7 +687,17 @@ static void run_signal(struct run *r)
 			run_stop_at(r, run_clock(r));
 			continue;
 		}
-		while ((pid = waitpid(-1, &status, WNOHANG)) > 0) {
+		while ((pid = waitpid(-1, &status, __WALL | WNOHANG)) > 0) {
+			bool at_exit;
+
+			if (pid == r->child.pid && run_child_stop(&r->child, status, &at_exit)) {
+				if (at_exit) {	/* its maps, the last time they exist */
+					r->maps_tgid = 0;
+					run_cb_maps(&r->ctx, pid, true);
+					run_child_go(&r->child);
+				}
+				continue;
+			}
 			if (pid == r->child.pid) {
 				r->child.pid = 0;
 				run_stop_at(r, run_now());
@@ -955,7 +969,7 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 	r->prog = p;
 	r->opt = opt;
 	r->sigfd = -1;
-	r->child = (struct run_child){ 0, false, -1 };
+	r->child = (struct run_child){ .status = -1 };
 	run_input_init(&r->input, p);
 	if (run_setup(r) != 0)
 		goto out;
@@ -967,6 +981,7 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 		goto out;
 	run_check_exit(r, run_clock(r));
 	run_flush(r);
+	r->child.hold_exit = (r->prog->stacks & IR_STACK_MAPS) != 0;
 	if (run_child_release(&r->child, why, sizeof(why)) != 0) {
 		rt_report(&r->ctx, RT_REPORT_ERROR, NULL, "%s", why);
 		r->child_failed = true;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ptrace.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -90,7 +91,7 @@ int run_child_spawn(struct run_child *c, const char *cmd, const char *env)
 	char **argv = run_child_argv(cmd);
 	int status[2] = { -1, -1 }, e;
 
-	*c = (struct run_child){ 0, false, -1 };
+	*c = (struct run_child){ .status = -1 };
 	if (!argv || pipe2(status, O_CLOEXEC) != 0)
 		goto fail;
 	c->pid = fork();
@@ -132,6 +133,32 @@ static bool run_child_stopped(struct run_child *c)
 	return p == c->pid && WIFSTOPPED(st);
 }
 
+/*
+ * A traced child goes on from its stop only when ktap says so: the
+ * group stop SEIZE found it in (reported as PTRACE_EVENT_STOP), then
+ * SIGCONT's delivery, which it is given.
+ */
+static void run_child_traced_cont(struct run_child *c)
+{
+	int st, i;
+	pid_t p;
+
+	for (i = 0; i < 4; i++) {
+		do
+			p = waitpid(c->pid, &st, __WALL);
+		while (p < 0 && errno == EINTR);
+		if (p != c->pid || !WIFSTOPPED(st))
+			return;
+		if (st >> 16 == PTRACE_EVENT_STOP) {
+			ptrace(PTRACE_CONT, c->pid, NULL, NULL);
+			continue;
+		}
+		ptrace(PTRACE_CONT, c->pid, NULL, (void *)(long)WSTOPSIG(st));
+		if (WSTOPSIG(st) == SIGCONT)
+			return;
+	}
+}
+
 int run_child_release(struct run_child *c, char *why, size_t size)
 {
 	char msg[256];
@@ -141,8 +168,17 @@ int run_child_release(struct run_child *c, char *why, size_t size)
 	if (!c->held)
 		return 0;
 	c->held = false;
-	if (!run_child_stopped(c) || kill(c->pid, SIGCONT) != 0)
+	if (!run_child_stopped(c))
 		fprintf(stderr, "WARNING: could not start the -c command\n");
+	/* a refusal (yama's ptrace_scope 3, a tracer of our own) costs only
+	   the held exit: symbols of a program gone before ktap saw it */
+	else if (c->hold_exit)
+		c->traced = ptrace(PTRACE_SEIZE, c->pid, NULL,
+				   (void *)(long)PTRACE_O_TRACEEXIT) == 0;
+	if (kill(c->pid, SIGCONT) != 0)
+		fprintf(stderr, "WARNING: could not start the -c command\n");
+	else if (c->traced)
+		run_child_traced_cont(c);
 	/* EOF: the exec worked (close-on-exec); text: it failed. */
 	do
 		n = read(c->status, msg, sizeof(msg) - 1);
@@ -156,6 +192,30 @@ int run_child_release(struct run_child *c, char *why, size_t size)
 	snprintf(why, size, "cannot run '%s': %s", strchrnul(msg, ' ') + (strchr(msg, ' ') != NULL),
 		 strerror(e));
 	return -1;
+}
+
+bool run_child_stop(struct run_child *c, int status, bool *at_exit)
+{
+	int sig = WSTOPSIG(status);
+
+	*at_exit = false;
+	if (!c->traced || !WIFSTOPPED(status))
+		return false;
+	if (status >> 8 == (SIGTRAP | (PTRACE_EVENT_EXIT << 8))) {
+		*at_exit = true;
+		return true;
+	}
+	/* a signal on its way (SIGCONT's first), or a group stop (event
+	   PTRACE_EVENT_STOP), which ends here: the child goes on */
+	if (status >> 16 == PTRACE_EVENT_STOP)
+		sig = 0;
+	ptrace(PTRACE_CONT, c->pid, NULL, (void *)(long)sig);
+	return true;
+}
+
+void run_child_go(struct run_child *c)
+{
+	ptrace(PTRACE_CONT, c->pid, NULL, NULL);
 }
 
 /* Reap the child if it has ended within @ms milliseconds. */
@@ -179,6 +239,9 @@ void run_child_end(struct run_child *c)
 	c->status = -1;
 	if (c->pid <= 0)
 		return;
+	if (c->traced)		/* a held exit, or a stop nobody waited for */
+		ptrace(PTRACE_DETACH, c->pid, NULL, NULL);
+	c->traced = false;
 	kill(c->pid, SIGTERM);
 	if (c->held)		/* never released: a stopped process acts on no SIGTERM */
 		kill(c->pid, SIGCONT);

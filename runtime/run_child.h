@@ -23,6 +23,13 @@ struct run_child {
 	pid_t pid;		/* 0: none or reaped */
 	bool held;		/* stopped, waiting for run_child_release() */
 	int status;		/* exec's outcome: read end, -1 once known */
+	/*
+	 * Set before run_child_release(): hold the child at its exit while
+	 * its memory map is still there (ptrace's PTRACE_O_TRACEEXIT; ktap
+	 * reads /proc/PID/maps then, for its user symbols, which a short
+	 * program's events are decoded after it has gone).  @traced: it is.
+	 */
+	bool hold_exit, traced;
 };
 
 /*
@@ -40,6 +47,18 @@ int run_child_spawn(struct run_child *c, const char *cmd, const char *env);
  * reports it, in the run's output format.
  */
 int run_child_release(struct run_child *c, char *why, size_t n);
+
+/*
+ * run_child_stop - a wait status of the child that is a stop of a traced
+ * child: true, and the child goes on (a signal it was to receive is
+ * delivered) unless the stop is at its exit (then *@at_exit is set and
+ * the caller reads what it needs before run_child_go()).  False: not a
+ * stop (an exit, or an untraced child).
+ */
+bool run_child_stop(struct run_child *c, int status, bool *at_exit);
+
+/* run_child_go - let a child held at its exit (run_child_stop()) end. */
+void run_child_go(struct run_child *c);
 
 /*
  * run_child_end - at the end of the run: SIGTERM to a child still
