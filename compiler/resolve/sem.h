@@ -132,6 +132,14 @@ struct sem_prog {
 	unsigned nprobes;
 	size_t pcap;
 	bool has_never;		/* a 'never' point: no probe, but -l lists it */
+	/* Each 'never' point met (the point written, the body it would
+	   run, unelaborated): -p2 prints them as stap does. */
+	struct sem_never {
+		const struct ast_ppoint *written;
+		const struct ast_stmt *body;
+	} *nevers;
+	unsigned nnevers;
+	size_t nevcap;
 };
 
 /* "long", "string", "stats" or "unknown", for messages and -p2. */

@@ -107,4 +107,10 @@ void sema_print(FILE *out, const struct sem_prog *p)
 	fputs("# probes\n", out);
 	for (i = 0; i < p->nprobes; i++)
 		sp_probe(out, p->probes[i]);
+	for (i = 0; i < p->nnevers; i++) {	/* no probe runs them: as written */
+		fputs("never /* <- ", out);
+		ast_print_ppoint(out, p->nevers[i].written);
+		fputs(" */\n", out);
+		ast_print_stmt(out, p->nevers[i].body, 0);
+	}
 }

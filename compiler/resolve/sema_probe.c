@@ -69,8 +69,13 @@ static int point_simple(struct sema_ctx *c, struct point_state *st,
 				sema_point_text(c, p))->priority = prio;
 		else
 		{
-			c->saw_never = c->prog->has_never = true;
+			struct sem_prog *pr = c->prog;
+
+			c->saw_never = pr->has_never = true;
 			c->nevers++;
+			pr->nevers = arena_grow(c->arena, pr->nevers, pr->nnevers, &pr->nevcap,
+						sizeof(*pr->nevers));
+			pr->nevers[pr->nnevers++] = (struct sem_never){ st->written, st->body };
 		}
 		return 1;
 	}
