@@ -412,6 +412,11 @@ static int tgt_name_cmp(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+bool target_name_in(const char *const *names, unsigned n, const char *name)
+{
+	return n && bsearch(&name, names, n, sizeof(*names), tgt_name_cmp);
+}
+
 unsigned target_init_functions(const struct ktap_target *t, struct arena *a, const char ***names)
 {
 	FILE *f = t->kallsyms ? fopen(t->kallsyms, "r") : NULL;
@@ -429,7 +434,7 @@ unsigned target_init_functions(const struct ktap_target *t, struct arena *a, con
 			lo = addr;
 		else if (!strcmp(name, "_einittext"))
 			hi = addr;
-		else if (lo && addr >= lo && strchr("tT", line[17])) {
+		else if (lo && addr >= lo && strchr("tT", name[-2])) {	/* "ADDR T NAME" */
 			v = arena_grow(a, v, n, &cap, sizeof(*v));
 			v[n++] = arena_strdup(a, name);
 		}

@@ -185,6 +185,9 @@ char *target_read_config(const struct ktap_target *t);
  */
 unsigned target_init_functions(const struct ktap_target *t, struct arena *a,
 			       const char ***names);
+/* Whether @name is one of the @n sorted @names (as target_init_functions()
+   gives them). */
+bool target_name_in(const char *const *names, unsigned n, const char *name);
 
 int target_kernel_symbols(const struct ktap_target *t, const char *const *names, unsigned n,
 			  uint64_t *addrs, char *err, size_t errlen);

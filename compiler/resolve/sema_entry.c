@@ -81,6 +81,12 @@ static struct tpf_event *ent_tracepoint(struct sema_ctx *c, struct tpf_event *ev
 	return ev->dyn_entry;
 }
 
+bool sema_entry_retargs(const struct sema_ctx *c, const struct tpf_event *ev)
+{
+	return ev->dyn && ev->dyn->kind == KP_KRETPROBE && ev->dyn_func &&
+	       target_has(c->in->target, TGT_RETPROBE_ARGS);
+}
+
 /*
  * The fetch text and field name of @entry(A)'s operand @a at the entry
  * of return event @ev, when A is an argument as the entry's registers
@@ -132,8 +138,7 @@ static bool ent_return_arg(struct sema_ctx *c, struct tpf_event *ev, struct ast_
 	const char *fetch, *name, *colon, *arg;
 	struct ast_expr *a = e->a;
 
-	if (!ev->dyn || ev->dyn->kind != KP_KRETPROBE || !ev->dyn_func ||
-	    !target_has(c->in->target, TGT_RETPROBE_ARGS) || !ent_arg_fetch(c, ev, a, &fetch, &name))
+	if (!sema_entry_retargs(c, ev) || !ent_arg_fetch(c, ev, a, &fetch, &name))
 		return false;
 	colon = strrchr(fetch, ':');
 	if (!colon || !(arg = sema_entry_arg_reg(arena_strndup(c->arena, fetch,

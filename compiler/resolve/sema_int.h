@@ -464,6 +464,9 @@ bool sema_entry_param(struct sema_ctx *c, struct ast_expr *e, const struct tpf_e
    (a parameter): the rule sema_entry_param() and @defined() share. */
 bool sema_entry_reads(struct sema_ctx *c, const struct tpf_event *ev, const char *var,
 		      const struct ast_chain *chain);
+/* Whether kernel .return probe @ev fetches its function's arguments as
+   the entry had them ($argN in a kretprobe: Linux 6.10+). */
+bool sema_entry_retargs(const struct sema_ctx *c, const struct tpf_event *ev);
 /* An entry event of return event @ev that is not (yet) its entry probe. */
 struct tpf_event *sema_entry_event(struct sema_ctx *c, const struct tpf_event *ev);
 /* "$argN" for fetch text @reg, argument N's register at a function's

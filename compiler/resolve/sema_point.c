@@ -34,19 +34,13 @@ void sema_point_unresolved(struct sema_ctx *c, struct src_span at, const char *w
 		   "%s (a probe point ending in '?' is skipped where it does not resolve)", why);
 }
 
-static int point_name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 bool sema_point_init_text(struct sema_ctx *c, const char *name)
 {
 	if (!c->init_loaded) {	/* one read of kallsyms per compile */
 		c->ninit_fns = target_init_functions(c->in->target, c->arena, &c->init_fns);
 		c->init_loaded = true;
 	}
-	return c->ninit_fns && bsearch(&name, c->init_fns, c->ninit_fns, sizeof(*c->init_fns),
-				       point_name_cmp);
+	return target_name_in(c->init_fns, c->ninit_fns, name);
 }
 
 /* Make @s (arena-owned, changed in place) a kernel event or argument

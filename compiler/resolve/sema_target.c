@@ -628,8 +628,7 @@ static int tg_entry_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 	const char *arg;
 	int rc;
 
-	if (saved || !ev->dyn || ev->dyn->kind != KP_KRETPROBE || !ev->dyn_func ||
-	    !target_has(c->in->target, TGT_RETPROBE_ARGS))
+	if (saved || !sema_entry_retargs(c, ev))
 		return -1;
 	c->entry = sema_entry_event(c, ev);
 	c->report = false;	/* not such a read: the caller's error says why */
