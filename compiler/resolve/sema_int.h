@@ -11,6 +11,8 @@
 #include "target.h"
 
 struct fetch;
+struct fetch_site;
+struct btf;
 struct tpf_event;
 struct diag_sink;
 
@@ -184,6 +186,19 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p);
 /* process.function("NAME") and the like without a path: @p with the
    target's executable (-c, -x); @p for others; NULL after an error. */
 const struct ast_ppoint *sema_point_target_exe(struct sema_ctx *c, const struct ast_ppoint *p);
+/* sema_cast_btf.c: the BTF @cast() @e reads its type from in a kernel
+   probe at @uf (NULL with the reason in @err), and whether its type
+   comes from BTF at all (else the probed program's DWARF). */
+const struct btf *sema_cast_btf(struct sema_ctx *c, const struct fetch_site *uf,
+				const struct ast_expr *e, char *err, size_t errlen);
+bool sema_cast_by_btf(const struct fetch_site *uf, const struct ast_expr *e);
+/* sema_netfilter.c: stap's netfilter.hook("H").pf("P") primitive.  Is
+   @p one?  Its tapset alias point (checked), with *@body and *@cond
+   copies whose $hooknum, $skb, $in and $out are the alias's locals; NULL
+   after an error. */
+bool sema_netfilter_is(const struct ast_ppoint *p);
+const struct ast_ppoint *sema_netfilter_point(struct sema_ctx *c, const struct ast_ppoint *p,
+					      struct ast_stmt **body, struct ast_expr **cond);
 /* Fetch @f as a field of dynamic event @ev (sema_point.c): its index. */
 int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f);
 /* The tracepoint @ev reads: @ev, or the one its eprobe or tprobe is on. */

@@ -258,7 +258,7 @@ static int point_kernel_functions(struct sema_ctx *c, struct point_state *st,
 				  int64_t maxactive)
 {
 	const struct ast_expr *fn = p->comps[1].arg;
-	const char **names;
+	const char **names, **mods;
 	char err[512] = "";
 	unsigned i, n, emitted = 0;
 
@@ -277,6 +277,12 @@ static int point_kernel_functions(struct sema_ctx *c, struct point_state *st,
 				continue;
 			if (!st->optional)
 				sema_point_unresolved(c, fn->span, err);
+			else if (module && !c->missing && !target_modules(c->in->target, c->arena,
+									  module, &mods))
+				c->missing = arena_printf(c->arena, "the module %s, which is not "
+							  "loaded (ktap knows a module by its BTF: "
+							  "%s)", module, c->in->target->btf_dir ?
+							  c->in->target->btf_dir : "none in the target");
 			return st->optional ? 0 : -1;
 		}
 		if (n == 1 && !module && sema_point_init_text(c, names[i])) {
@@ -622,6 +628,34 @@ static int point_process_life(struct sema_ctx *c, struct point_state *st,
 }
 
 /*
+ * netfilter.hook("H").pf("P") and its other spellings: the tapset alias
+ * of the function holding the hook, the body's context variables its
+ * locals (sema_netfilter.c).  pp() and -l give the point as written.
+ */
+static int point_netfilter(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
+{
+	struct point_state inner = *st;
+	const struct ast_ppoint *q;
+	unsigned k, first = c->prog->nprobes;
+
+	if (!sema_netfilter_is(p))
+		return 0;
+	if (!(q = sema_netfilter_point(c, p, &inner.body, &inner.cond)))
+		return -1;
+	if (!point_aliases(c, &inner, q, false)) {
+		diag_error(c->diag, p->span, "no tapset alias '%s' for probe point '%s'",
+			   sema_point_text(c, q), sema_point_text(c, p));
+		return -1;
+	}
+	for (k = first; k < c->prog->nprobes; k++) {	/* pp(): the point, as stap's */
+		c->prog->probes[k]->pp = sema_point_text(c, p);
+		if (c->alias_depth == 0)
+			c->prog->probes[k]->family = c->prog->probes[k]->pp;
+	}
+	return 1;
+}
+
+/*
  * A point with wildcards in its names: every alias and every built-in
  * point it matches (a built-in one that is also an alias's name, as
  * syscall.read, once).  Each is optional, as in a tapset alias; the
@@ -667,7 +701,7 @@ static void point_resolve(struct sema_ctx *c, struct point_state *st,
 	if (!(p = sema_point_target_exe(c, p)))
 		return;
 
-	if ((r = point_syscall(c, st, p)) != 0)
+	if ((r = point_syscall(c, st, p)) != 0 || (r = point_netfilter(c, st, p)) != 0)
 		return;
 	if ((r = point_process_paths(c, st, p, &x)) != 0) {
 		if (r > 0)

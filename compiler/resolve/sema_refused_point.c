@@ -16,10 +16,9 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 		{ "kernel", "" }, { "kprobe", "" }, { "module", "" }, { "process", "" },
 		{ "perf", ": perf counters are not read by ktap" },
 		{ "netfilter", ": stap registers a netfilter hook from its kernel module, "
-			       "and ktap loads no module; its netfilter.ip.*, netfilter.ipv4.* and "
-			       "netfilter.ipv6.* are kprobes on the functions that hold the hooks "
-			       "(tapset/netfilter.stp), the ARP, bridge and hook(\"NAME\") forms "
-			       "have no such function" },
+			       "and ktap loads no module; its netfilter.ip*.*, netfilter.arp.*, "
+			       "netfilter.bridge.* and netfilter.hook(\"HOOK\").pf(\"PF\") are "
+			       "kprobes on the functions that hold the hooks (tapset/netfilter.stp)" },
 		{ "python2", ": no Python runtime support" },
 		{ "python3", ": no Python runtime support" },
 		{ "java", ": no Java runtime support" },

@@ -430,9 +430,6 @@ static void tg_take_address(struct sema_ctx *c, struct ast_expr *e)
 	c->changed = true;
 }
 
-static const struct btf *tg_cast_btf(struct sema_ctx *c, const struct fetch_site *uf,
-				     const struct ast_expr *e, char *err, size_t errlen);
-
 /*
  * @e's kernel type read through @chain from address 0 (no address is
  * needed to know the member's type): 0 with the fetch in @f, -1 when the
@@ -444,7 +441,7 @@ static int tg_cast_type_fetch(struct sema_ctx *c, const struct ast_expr *e,
 	const struct btf *btf;
 	char err[256];
 
-	btf = tg_cast_btf(c, NULL, e, err, sizeof(err));
+	btf = sema_cast_btf(c, NULL, e, err, sizeof(err));
 	return btf && rbtf_cast_at(c->arena, &c->in->up->types, btf, "0", 0, "d", e->str,
 				   chain, f, err, sizeof(err)) == 0 ? 0 : -1;
 }
@@ -541,41 +538,6 @@ static const char *tg_untyped(struct sema_ctx *c, const struct fetch *f)
 }
 
 /*
- * The BTF @e's type comes from in a kernel probe: the named module's
- * (stap's third argument), the kernel's for "kernel" and "kernel<h>",
- * else the probed function's own (which includes the kernel's).
- */
-static const struct btf *tg_cast_btf(struct sema_ctx *c, const struct fetch_site *uf,
-				     const struct ast_expr *e, char *err, size_t errlen)
-{
-	const char *m = e->module;
-
-	if ((!m || !*m) && uf && (uf->btf || !uf->kernel))
-		return uf->btf;
-	/* A kprobe.function() has no types of its own: stap's default
-	   module for a kernel probe is the kernel. */
-	if (!m || !*m)
-		m = "kernel";
-	if (!strcmp(m, "kernel") || !strncmp(m, "kernel<", 7))
-		return relf_kernel_btf(c->in->up, c->arena, NULL, err, errlen);
-	if (strchr(m, ':'))	/* stap's search path: the first with the type */
-		return relf_kernel_btf_of(c->in->up, c->arena, m, e->str, err, errlen);
-	return relf_kernel_btf(c->in->up, c->arena, m, err, errlen);
-}
-
-/*
- * Whether @e's type comes from BTF: in a kernel probe with BTF, and in a
- * kernel probe without DWARF of its own (kprobe.function()) when the
- * type is the kernel's or a module's.
- */
-static bool tg_cast_by_btf(const struct fetch_site *uf, const struct ast_expr *e)
-{
-	if (!uf || uf->btf)
-		return true;
-	return uf->kernel && (!uf->file || !uf->file->dw);
-}
-
-/*
  * @cast(ADDR, "T"[, "module"])->chain where ADDR is an address the
  * kernel can fetch (see tg_fetch_addr): one fetch argument that reads
  * through the address with T's layout (from DWARF, or BTF: the kernel's
@@ -591,8 +553,8 @@ static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 
 	if (tg_fetch_addr(c, ev, e->a, &base) != 0)
 		return -1;
-	if (tg_cast_by_btf(uf, e)) {
-		btf = tg_cast_btf(c, uf, e, err, sizeof(err));
+	if (sema_cast_by_btf(uf, e)) {
+		btf = sema_cast_btf(c, uf, e, err, sizeof(err));
 		if (btf && rbtf_cast_at(c->arena, &c->in->up->types, btf, base.expr, base.off, base.name, e->str,
 				      &e->chain, f, err, sizeof(err)) == 0)
 			return 0;
@@ -607,12 +569,6 @@ static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 	return -1;
 }
 
-/*
- * The address fetchable @e evaluates to: a target variable ($p,
- * $p->q, kernel_long($p)), a @cast() chain, a memory builtin of one of
- * these, or one of these plus or minus a constant.  0, or -1 after
- * reporting why not.
- */
 /*
  * A read through @entry(A) @e in a kernel .return probe @ev, A an entry
  * argument (pointer_arg(N), a parameter in a register, plus a constant):
@@ -641,6 +597,13 @@ static int tg_entry_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 	return 0;
 }
 
+/*
+ * The address fetchable @e evaluates to: a target variable ($p,
+ * $p->q, kernel_long($p)), a @cast() chain, a memory builtin of one of
+ * these, or one of these plus or minus a constant; or a constant (a
+ * netfilter hook's $out of 0), the kernel's immediate "\\N", where a read
+ * faults at run time as stap's does.  0, or -1 after reporting why not.
+ */
 static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct tg_addr *out)
 {
@@ -664,6 +627,11 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 			 "(in a loop, none anywhere in the loop)",
 			 e->str);
 		return -1;
+	}
+	if (e->kind == AST_NUM) {
+		out->expr = arena_printf(c->arena, "\\%" PRId64, e->num);
+		out->name = "addr";
+		return 0;
 	}
 	if (e->kind == AST_UNARY && e->op == AST_OP_ADDR) {
 		struct fetch base;
@@ -767,8 +735,8 @@ static enum sem_type tg_cast_pretty(struct sema_ctx *c, struct tpf_event *ev, st
 	char err[512] = "";
 	unsigned n;
 
-	if ((tg_cast_by_btf(&site, e) &&
-	     !(site.btf = tg_cast_btf(c, ev->dyn_func, e, err, sizeof(err)))) ||
+	if ((sema_cast_by_btf(&site, e) &&
+	     !(site.btf = sema_cast_btf(c, ev->dyn_func, e, err, sizeof(err)))) ||
 	    rpretty_cast(c->arena, &site, e->str, &e->chain, &v, &n, err, sizeof(err)) != 0) {
 		sema_err(c, e->span, "%s", err);
 		return SEM_UNKNOWN;

@@ -695,6 +695,15 @@ static void ts_need_syscalls(struct tapset_index *ix)
 	ts_lookup(ix, "return_str", TS_FUNC, false);
 }
 
+/* netfilter.hook("H").pf("P") is the alias __netfilter_hook.PF.HOOK
+   (sema_netfilter.c). */
+static void ts_need_netfilter(struct tapset_index *ix)
+{
+	static const char *const hook[] = { "__netfilter_hook", "*", "*" };
+
+	ts_need_pattern(ix, hook, 3);
+}
+
 static void ts_need_point(struct tapset_index *ix, const struct ast_ppoint *p)
 {
 	const char *comps[TS_MAX_COMPS];
@@ -712,6 +721,8 @@ static void ts_need_point(struct tapset_index *ix, const struct ast_ppoint *p)
 	if (fnmatch(comps[0], "syscall", 0) == 0 ||
 	    fnmatch(comps[0], "nd_syscall", 0) == 0)
 		ts_need_syscalls(ix);
+	if (fnmatch(comps[0], "netfilter", 0) == 0)
+		ts_need_netfilter(ix);
 }
 
 void tapset_need_points(struct tapset_index *ix, const struct ast_file *f)

@@ -7,7 +7,7 @@
 # (Debian 12's kernel, the VM tests' one: kprobes, and its BTF from the
 # VM kernel cache when tests/vm/fetch-kernel.sh can provide it), and its
 # stdout, then "# stderr" and its stderr, must be NAME.R.p3 exactly.
-# Paths are normalised (SRCDIR, and PROG:0xOFF for the uprobe target,
+# Paths are normalised (SRCDIR, TMP, and PROG:0xOFF for the uprobe target,
 # whose offsets depend on the compiler, not on the kernel).  Then the
 # same without root (setpriv, when run as root), and, where this machine
 # is the 6.18 fixture's kernel, --target against the live tracefs.
@@ -23,15 +23,18 @@ require_tools "$PROG"
 unset KTAP_TRACEFS KTAP_BTF KTAP_KCONFIG
 
 # The 6.1 target with its kernel's BTF beside it, when the cache has it,
-# and the nfsd module's (split BTF on that vmlinux's, so taken from the
-# same package: /sys/kernel/btf/nfsd holds its .BTF section), for nfsd.stp
-# (the modules vm-ktap.sh wants, so that neither unpacks the package again).
+# and the nfsd and bridge modules' (split BTF on that vmlinux's, so taken
+# from the same package: /sys/kernel/btf/nfsd holds its .BTF section), for
+# nfsd.stp and netfilter-hooks.stp (the modules vm-ktap.sh wants, so that
+# neither unpacks the package again).
 cp -R "$F/target-6.1" "$TMP/target-6.1"
 cache=${KTAP_VM_CACHE:-$KTAP_BUILDDIR/tests/vm/cache}
-if kernel=$(KTAP_VM_KMODS="9p dummy nfsd nfsv4" "$KTAP_SRCDIR/tests/vm/fetch-kernel.sh" "$cache" 2>"$TMP/fetch.err") &&
+if kernel=$(KTAP_VM_KMODS="9p dummy nfsd nfsv4 veth bridge" "$KTAP_SRCDIR/tests/vm/fetch-kernel.sh" "$cache" 2>"$TMP/fetch.err") &&
 	[ -f "$(dirname "$kernel")/vmlinux" ] && mkdir "$TMP/target-6.1/btf" &&
 	objcopy --dump-section .BTF="$TMP/target-6.1/btf/nfsd" \
-		"$(dirname "$kernel")/modules/nfsd.ko" 2>>"$TMP/fetch.err"; then
+		"$(dirname "$kernel")/modules/nfsd.ko" 2>>"$TMP/fetch.err" &&
+	objcopy --dump-section .BTF="$TMP/target-6.1/btf/bridge" \
+		"$(dirname "$kernel")/modules/bridge.ko" 2>>"$TMP/fetch.err"; then
 	ln -s "$(dirname "$kernel")/vmlinux" "$TMP/target-6.1/btf/vmlinux"
 	btf61=yes
 else
@@ -45,7 +48,7 @@ nroot=0
 # norm FILE: paths that are this checkout's, not the target's.
 norm() {
 	sed -e "s|$PROG:0x[0-9a-f]*|PROG:0xOFF|g" -e "s|$PROG|PROG|g" \
-		-e "s|$KTAP_SRCDIR|SRCDIR|g" "$1"
+		-e "s|$KTAP_SRCDIR|SRCDIR|g" -e "s|$TMP|TMP|g" "$1"
 }
 
 # plan_of TARGETDIR NAME: NAME's -p3 plan and diagnostics into $TMP/got.
@@ -62,7 +65,7 @@ for f in $scripts; do
 		dir=$F/target-$r
 		[ "$r" = 6.1 ] && dir=$TMP/target-6.1
 		# the scripts whose 6.1 plan needs the kernel's BTF
-		if [ "$r" = 6.1 ] && case $name in btf | container-of | entry-retargs | defined-string | inet-sock | module-glob | netdev | netfilter | nfsd | tcp-receive) true ;; *) false ;; esac &&
+		if [ "$r" = 6.1 ] && case $name in btf | container-of | entry-retargs | defined-string | inet-sock | module-glob | netdev | netfilter | netfilter-arp-forward | netfilter-hooks | nfsd | tcp-receive) true ;; *) false ;; esac &&
 			[ -z "$btf61" ]; then
 			skip "$name on $r" "no 6.1 kernel in the VM cache ($(head -n 1 "$TMP/fetch.err"))"
 			continue

@@ -216,6 +216,86 @@ probe netfilter.ipv4.local_out { if (pid() == target() && protocol == 17) n[spor
 probe end { foreach ([k, l] in n) printf("udp %d %d %d\n", k, l, n[k, l]) }' -c "ktap-udp -s 3 100"
 echo "udp 1 128 3" >$T/want
 expect "netfilter.ipv4.local_out: UDP ports of ktap-udp's 3 datagrams"
+
+# n10. netfilter.arp.* and the netfilter.hook().pf() primitive: a veth
+#      pair (vm0, its peer veth0); ping's neighbour lookup of 10.7.7.2
+#      sends an ARP request out of vm0 (arp_xmit(): 42 bytes with the
+#      Ethernet header) that arrives on veth0 (arp_rcv(): the 28 bytes
+#      of the ARP packet); nothing answers; the hook's $in is 0, whose
+#      name the kernel cannot read (kernel_string()'s default)
+ip link add vm0 type veth
+ip link set vm0 address 02:00:00:00:00:01
+ip link set veth0 address 02:00:00:00:00:02
+ip addr add 10.7.7.1/24 dev vm0
+ip link set vm0 up
+ip link set veth0 up
+run -e 'global o, i, h
+probe netfilter.arp.out { if (ar_tip == "10.7.7.2" && !o++) printf("out %s %s %d %d %d %s %s %s %s %d %d\n", pf, outdev_name, length, ar_hrd, ar_op, ar_sha, ar_sip, ar_tha, ar_tip, indev, family) }
+probe netfilter.arp.in { if (indev_name == "veth0" && ar_tip == "10.7.7.2" && !i++) printf("in %s %d %d %x %d %d %s %s %d\n", indev_name, length, ar_op, ar_pro, ar_hln, ar_pln, ar_sha, ar_sip, outdev) }
+probe netfilter.pf("NFPROTO_ARP").hook("NF_ARP_OUT").priority("-100") { if (kernel_string($out->name) == "vm0" && !h++) printf("hook %d %d %s %d %s %s\n", $hooknum, $skb->len, kernel_string(@cast($out, "net_device")->name), $in, kernel_string($in->name, "none"), pp()) }' \
+	-c "sh -c 'ping -c 1 -W 1 10.7.7.2 >/dev/null; true'"
+{
+	echo "out arp vm0 42 1 1 02:00:00:00:00:01 10.7.7.1 00:00:00:00:00:00 10.7.7.2 0 0"
+	echo "in veth0 28 1 800 6 4 02:00:00:00:00:01 10.7.7.1 0"
+	echo 'hook 1 42 vm0 0 none netfilter.pf("NFPROTO_ARP").hook("NF_ARP_OUT").priority("-100")'
+} | sort >$T/want
+sort $T/out -o $T/out
+expect "netfilter.arp.out/in, netfilter.pf(\"NFPROTO_ARP\").hook(\"NF_ARP_OUT\"): ping's ARP request for 10.7.7.2 out of vm0 and into veth0"
+ip link del vm0
+
+# n11. netfilter.bridge.*: bridge br0 (port veth0, address 10.8.8.1) and
+#      br1 (ports vm0, veth1), the pairs vm0-veth0 and vm1-veth1, IPv6 off
+#      (its link-up packets would cross the bridges too).  ping's ARP
+#      request from br0 (28 bytes after the Ethernet header) leaves br0 by
+#      veth0 (local_out, post_routing), enters br1 by vm0 (pre_routing),
+#      goes up to br1 (local_in) and on out of veth1 (forward,
+#      post_routing).  Then with the spanning tree on, br0 (priority 100,
+#      the root) sends BPDUs out of veth0 (local_out): stap's stp_dump
+#      fields, 802.1D's defaults (a config BPDU: 35 bytes after the LLC
+#      and Ethernet headers).
+echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6
+echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
+ip link add vm0 type veth
+ip link add vm1 type veth
+ip link set vm0 address 02:00:00:00:00:01
+ip link set veth0 address 02:00:00:00:00:02
+ip link set vm1 address 02:00:00:00:00:03
+ip link set veth1 address 02:00:00:00:00:04
+brctl addbr br0
+brctl addbr br1
+brctl addif br0 veth0
+brctl addif br1 vm0
+brctl addif br1 veth1
+echo 100 >/sys/class/net/br0/bridge/priority
+ip addr add 10.8.8.1/24 dev br0
+for d in vm0 veth0 vm1 veth1 br0 br1; do ip link set $d up; done
+run -e 'global n, h
+probe netfilter.bridge.* { if (length == 28 && !n[pp(), indev_name, outdev_name]++) printf("%s %s %s %s\n", pp(), pf, indev_name, outdev_name) }
+probe netfilter.hook("NF_BR_FORWARD").pf("NFPROTO_BRIDGE") { if ($skb->len == 28 && !h++) printf("hook %d %s %s\n", $hooknum, kernel_string($in->name), kernel_string($out->name)) }' \
+	-c "sh -c 'ping -c 1 -W 1 -I br0 10.8.8.9 >/dev/null; true'"
+{
+	m='module("bridge").function'
+	echo "$m(\"__br_forward\") bridge vm0 veth1"
+	echo "$m(\"__br_forward\") bridge  veth0"
+	echo "$m(\"br_forward_finish\") bridge  veth0"
+	echo "$m(\"br_forward_finish\") bridge  veth1"
+	echo "$m(\"br_handle_frame_finish\") bridge vm0 "
+	echo "$m(\"br_pass_frame_up\") bridge vm0 "
+	echo "hook 2 vm0 veth1"
+} | sort >$T/want
+sort $T/out -o $T/out
+expect "netfilter.bridge.*, netfilter.hook(\"NF_BR_FORWARD\").pf(\"NFPROTO_BRIDGE\"): ping's ARP request through br0 and br1"
+echo 1 >/sys/class/net/br0/bridge/stp_state
+echo 1 >/sys/class/net/br1/bridge/stp_state
+run -e 'global o
+probe netfilter.bridge.local_out { if (protocol == llcproto_stp && br_mac == "02:00:00:00:00:02" && !o++) printf("out %s %d %x %d %d %x %s %d %s %x %d %d %d %d\n", outdev_name, length, br_prid, br_vid, br_type, br_rid, br_rmac, br_cost, br_mac, br_poid, br_msg, br_max, br_htime, br_fd) }' -c "sleep 3"
+echo "out veth0 52 0 0 0 200000000026400 02:00:00:00:00:02 0 02:00:00:00:00:02 8001 0 5120 512 3840" >$T/want
+expect "netfilter.bridge.local_out: br0's spanning tree BPDU out of veth0 (stap's stp_dump fields)"
+for d in br0 br1; do ip link set $d down; brctl delbr $d; done
+ip link del vm0
+ip link del vm1
+echo 0 >/proc/sys/net/ipv6/conf/all/disable_ipv6
+echo 0 >/proc/sys/net/ipv6/conf/default/disable_ipv6
 umount /mnt/nfs
 echo 0 >/proc/fs/nfsd/threads
 umount /proc/fs/nfsd

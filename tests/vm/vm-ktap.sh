@@ -7,8 +7,9 @@
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 . "$(cd "$(dirname "$0")" && pwd)/vm-ktap-lib.sh"
 # A module for module("9p").function() (it has BTF of its own); dummy,
-# nfsd and nfsv4 for the netdev and nfsd tapset (guest-net.sh).
-export KTAP_VM_KMODS="9p dummy nfsd nfsv4"
+# nfsd, nfsv4, veth and bridge for the netdev, nfsd and netfilter tapset
+# (guest-net.sh).
+export KTAP_VM_KMODS="9p dummy nfsd nfsv4 veth bridge"
 # One CPU running of two possible ones: task_current() reads every CPU's
 # 'current' and must pick the record's (guest-ktap.sh 10b).
 export KTAP_VM_SMP=${KTAP_VM_SMP:-1,maxcpus=2}
