@@ -359,6 +359,24 @@ enum rt_type fmt_arg_type(const struct fmt_spec *f, unsigned i)
 	return i < f->nargs ? (enum rt_type)f->types[i] : RT_LONG;
 }
 
+int fmt_arg_memory(const struct fmt_spec *f, unsigned i)
+{
+	unsigned d, a = 0;
+
+	for (d = 0; d < f->ndirs; d++) {
+		const struct fmt_dir *x = &f->dirs[d];
+
+		a += (x->width == FMT_STAR) + (x->prec == FMT_STAR);
+		if (a == i)
+			return x->conv != FC_MEMORY && x->conv != FC_MEMHEX ? -1 :
+			       x->prec == FMT_STAR ? 0 : x->prec <= 0 ? 1 : x->prec;
+		if (a > i)
+			return -1;
+		a++;
+	}
+	return -1;
+}
+
 /* ---- rendering ---- */
 
 /* @n copies of @c (' ', '0' or NUL); nothing when @n <= 0. */

@@ -45,6 +45,9 @@ struct fmt_spec *fmt_compile(const char *s, size_t len, fmt_alloc_fn alloc,
 unsigned fmt_nargs(const struct fmt_spec *f);
 /* RT_LONG or RT_STRING: the type argument @i must have. */
 enum rt_type fmt_arg_type(const struct fmt_spec *f, unsigned i);
+/* Argument @i is the value of a %m or %M: the bytes its precision says
+   (1 when none), or 0 when a '*' argument gives them; -1: it is not. */
+int fmt_arg_memory(const struct fmt_spec *f, unsigned i);
 
 /*
  * Append the formatted text to @out.  @args must match fmt_nargs and

@@ -1,7 +1,8 @@
 /*
  * reader_int.h - the reader's own representation, shared by reader.c
- * (formats, reading, merging, fields) and reader_open.c (opening a live
- * instance or a recording, closing).  Nothing else includes it.
+ * (formats, reading, merging), reader_field.c (an event's fields) and
+ * reader_open.c (opening a live instance or a recording, closing).
+ * Nothing else includes it.
  */
 #ifndef KTAP_RT_READER_INT_H
 #define KTAP_RT_READER_INT_H
@@ -10,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 
 #include "reader.h"
@@ -31,6 +33,7 @@ struct rdr_field {
 	bool dynamic;			/* __data_loc: a u32 (len << 16 | offset) */
 	bool relative;			/* __rel_loc: offset from the field's end */
 	bool swap;			/* record byte order differs from ours */
+	bool raw;			/* "NAME[]": all the array's bytes, a string */
 };
 
 struct rdr_cpu {
@@ -153,5 +156,40 @@ int rdr_load_header(struct rdr *r, const char *dir, const char *rel, int long_si
    parsed into r->tep) and build the id map. */
 int rdr_load_events(struct rdr *r, const char *dir, const char *evroot,
 		    const char *const *names, unsigned n);
+
+/* An unsigned number of @size bytes at @p, in the record's byte order. */
+static inline uint64_t rdr_get(bool swap, const void *p, unsigned size)
+{
+	uint8_t b1;
+	uint16_t b2;
+	uint32_t b4;
+	uint64_t b8;
+
+	switch (size) {
+	case 1:
+		memcpy(&b1, p, 1);
+		return b1;
+	case 2:
+		memcpy(&b2, p, 2);
+		return swap ? __builtin_bswap16(b2) : b2;
+	case 4:
+		memcpy(&b4, p, 4);
+		return swap ? __builtin_bswap32(b4) : b4;
+	case 8:
+		memcpy(&b8, p, 8);
+		return swap ? __builtin_bswap64(b8) : b8;
+	}
+	return 0;
+}
+
+/* Sign-extend the low @size bytes of @v. */
+static inline int64_t rdr_sext(uint64_t v, unsigned size)
+{
+	unsigned shift = 64 - 8 * size;
+
+	if (size >= 8)
+		return (int64_t)v;
+	return (int64_t)(v << shift) >> shift;
+}
 
 #endif

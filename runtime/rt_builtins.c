@@ -438,10 +438,11 @@ static int rtb_text_char(uint32_t c, size_t k, char e[12])
  * not printable ASCII and \uXXXX / \UXXXXXXXX for UTF-8.  @quoted: in
  * double quotes, four of them kept for the quotes and "...", which ends a
  * string cut short by @outlen (the cut moved back so as not to split an
- * escape).
+ * escape).  @buffer: the @inlen bytes are a buffer, whose zero bytes are
+ * shown as \000 (stap's kernel_buffer_quoted()), not the string's end.
  */
 static void rtb_text(struct rt_buf *b, const char *s, size_t n, int64_t inlen,
-		     int64_t outlen, bool quoted, int64_t max)
+		     int64_t outlen, bool quoted, bool buffer, int64_t max)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t esc = SIZE_MAX, k, cut;
@@ -459,7 +460,7 @@ static void rtb_text(struct rt_buf *b, const char *s, size_t n, int64_t inlen,
 	}
 	while (inlen > 0) {
 		k = rtb_utf8(u, n, inlen, &c);
-		if (c == 0 || outlen <= 0)
+		if ((c == 0 && !buffer) || outlen <= 0)
 			break;
 		u += k;
 		n -= k < n ? k : n;
@@ -474,7 +475,7 @@ static void rtb_text(struct rt_buf *b, const char *s, size_t n, int64_t inlen,
 	}
 	if (!quoted)
 		return;
-	if (c && inlen > 0) {
+	if ((c || buffer) && inlen > 0) {
 		cut = b->len - 3 + (size_t)outlen;
 		if (esc != SIZE_MAX && esc < cut && cut < esc + (size_t)esc_len)
 			cut = esc;
@@ -493,9 +494,14 @@ static enum rt_status rtb_text_str(struct rt_ctx *c, struct rt_value *a,
 	int64_t max = (int64_t)c->strmax;
 
 	if (n >= 3)
-		rtb_text(&b, a[0].s, a[0].len, 0, a[1].l < 0 ? 0 : a[1].l, a[2].l != 0, max);
+		rtb_text(&b, a[0].s, a[0].len, 0, a[1].l < 0 ? 0 : a[1].l, a[2].l != 0, false, max);
+	else if (n == 2 && !a[0].len)	/* __text_buf(bytes, outlen): stap's buffer form */
+		buf_adds(&b, "\"\"");
+	else if (n == 2)	/* zero bytes are \000 there, not the end */
+		rtb_text(&b, a[0].s, a[0].len, (int64_t)a[0].len, a[1].l < 0 ? 0 : a[1].l, true,
+			 true, max);
 	else
-		rtb_text(&b, a[0].s, a[0].len, 0, 0, false, max);
+		rtb_text(&b, a[0].s, a[0].len, 0, 0, false, false, max);
 	*ret = rt_scratch_str(c, b.p ? b.p : "", b.len);
 	buf_free(&b);
 	return RT_OK;
@@ -787,7 +793,8 @@ static const rtb_fn rtb_table[] = {
 	[RTB_SUBSTR] = rtb_substr, [RTB_ISINSTR] = rtb_isinstr,
 	[RTB_STRPOS] = rtb_strpos, [RTB_STR_REPLACE] = rtb_str_replace,
 	[RTB_TOKENIZE] = rtb_tokenize, [RTB_TEXT_STR] = rtb_text_str,
-	[RTB_TEXT_STRN] = rtb_text_str, [RTB_STRINGAT] = rtb_stringat,
+	[RTB_TEXT_STRN] = rtb_text_str, [RTB_TEXT_BUF] = rtb_text_str,
+	[RTB_STRINGAT] = rtb_stringat,
 	[RTB_STRTOL] = rtb_strtol, [RTB_MATCHED] = rtb_matched,
 	[RTB_NGROUPS] = rtb_ngroups,
 	[RTB_STRING] = rtb_string, [RTB_RANDINT] = rtb_randint,

@@ -116,8 +116,16 @@ How ktap's tapset differs from SystemTap's, in general:
   catches; stap also names the address, which the record does not
   hold), ERR for the forms with ERR (uncut by N), "" for the
   `_nofault` forms, and `""` (the empty string quoted) for the quoted
-  ones, where stap's give the address as `0x...`.  The UTF-16/32 readers and `user_buffer_quoted()`
-  are refused: a fetch reads a string up to its first zero byte.
+  ones, where stap's give the address as `0x...`.  The UTF-16/32 readers are
+  refused: a fetch reads a string up to its first zero byte.
+  `kernel_buffer_quoted(A, N[, OUT])`, `user_buffer_quoted(A, N, OUT)`
+  and their `_error` forms (buffer.stp) read N bytes at a fetchable A as
+  an array fetch argument (at most 512; N known only at run time reads
+  512 and cuts), quoted as stap quotes a buffer (a zero byte is
+  `\000`); so does printf's `%m`/`%M` of a number (its precision's
+  bytes).  The kernel records no fault of an array read: memory it
+  could not read gives the bytes the event's place held, where stap
+  gives the address or an error.
 - `task_current()` is refused (no fetch argument reads the per-CPU
   `current`), but a task function of it is the context function of the
   same name, as stap defines them: `task_pid(task_current())` is

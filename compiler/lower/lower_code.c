@@ -167,14 +167,16 @@ static unsigned lw_field(struct lw_ctx *c, int ref)
 {
 	const struct tpf_field *f = &c->event->fields[ref];
 	struct ir_probe *p = c->irp;
+	/* a byte buffer: the reader's "NAME[]", all of the array's bytes */
+	const char *name = f->bytes ? arena_printf(c->arena, "%s[]", f->name) : f->name;
 	unsigned i;
 
 	for (i = 0; i < p->nfields; i++)
-		if (strcmp(p->fields[i].name, f->name) == 0)
+		if (strcmp(p->fields[i].name, name) == 0)
 			return i;
 	p->fields = arena_grow(c->arena, p->fields, p->nfields, &(size_t){ p->nfields },
 			       sizeof(*p->fields));
-	p->fields[p->nfields].name = f->name;
+	p->fields[p->nfields].name = name;
 	p->fields[p->nfields].type = f->kind == TPF_INT ? RT_LONG : RT_STRING;
 	return p->nfields++;
 }

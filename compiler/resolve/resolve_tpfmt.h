@@ -37,6 +37,9 @@ struct tpf_field {
 	   one per element a script reads): read by ktap, never a kernel
 	   filter's or hist's field, whose syntax has no index. */
 	bool element;
+	/* A byte buffer a dynamic event fetches ("+0(%si):u8[16]", sema_buffer.c):
+	   read whole as a string, "NAME[]" (also an element: never the kernel's). */
+	bool bytes;
 	/* A fetch through task_current() (sema_current.c): this is CPU 0's
 	   and the next @percpu - 1 fields are the other CPUs' copies; the
 	   record's CPU picks one (so, like an element, never the kernel's). */

@@ -192,6 +192,16 @@ const struct ast_ppoint *sema_point_target_exe(struct sema_ctx *c, const struct 
 const struct btf *sema_cast_btf(struct sema_ctx *c, const struct fetch_site *uf,
 				const struct ast_expr *e, char *err, size_t errlen);
 bool sema_cast_by_btf(const struct fetch_site *uf, const struct ast_expr *e);
+/* sema_buffer.c: __kernel_buffer(ADDR, N) and __user_buffer(ADDR, N),
+   the N bytes at ADDR read by the kernel: @e rewritten and typed, or -1
+   when it is not such a call; printf's %m/%M of a number made one (true
+   when @e was rewritten). */
+int sema_buffer_call(struct sema_ctx *c, struct ast_expr *e);
+bool sema_buffer_format(struct sema_ctx *c, struct ast_expr *e);
+/* sema_target.c: the memory reference of address @arg of @call's read
+   ("+8(%di)", "+u8(%di)"), its fetch's name in *@name; NULL on error. */
+const char *sema_target_mem_ref(struct sema_ctx *c, const struct ast_expr *call,
+				struct ast_expr *arg, bool user, const char **name);
 /* sema_netfilter.c: stap's netfilter.hook("H").pf("P") primitive.  Is
    @p one?  Its tapset alias point (checked), with *@body and *@cond
    copies whose $hooknum, $skb, $in and $out are the alias's locals; NULL

@@ -126,6 +126,8 @@ static int sp_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct f
 	nf->fetch = f->arg;
 	nf->used = true;
 	nf->kind = f->is_string ? TPF_DATALOC_STR : TPF_INT;
+	if (f->is_string && strchr(strrchr(f->arg, ':'), '['))	/* a byte buffer */
+		nf->kind = TPF_CHARS, nf->bytes = nf->element = true;
 	nf->size = 8;
 	nf->is_signed = true;
 	return (int)ev->nfields++;

@@ -148,6 +148,9 @@ unsigned sema_mem_arities(const char *name)
 	unsigned n, set = sema_mem_fn(name) != AST_MEM_NONE ? 1u << 1 : 0;
 	bool user;
 
+	if (!strcmp(name, "__kernel_buffer") || !strcmp(name, "__user_buffer"))
+		set |= 1u << 2;		/* (ADDR, N): sema_buffer.c */
+
 	for (n = 1; n <= 3; n++)
 		if (spc_sugar_find(name, n, &user) >= 0)
 			set |= 1u << n;
@@ -322,6 +325,13 @@ static bool spc_is_mem_call(struct sema_ctx *c, const struct ast_expr *e)
 	       !sema_func_decl(c, e->str);
 }
 
+/* __kernel_buffer(A, N), __user_buffer(A, N) (sema_buffer.c): a read at A. */
+static bool spc_is_buffer_call(struct sema_ctx *c, const struct ast_expr *e)
+{
+	return e->kind == AST_CALL && e->args.n == 2 && !sema_func_decl(c, e->str) &&
+	       (!strcmp(e->str, "__kernel_buffer") || !strcmp(e->str, "__user_buffer"));
+}
+
 /* user_string_n(A, N), kernel_string_quoted(A) ... (sema_mem_sugar): a
    read at their first argument. */
 static bool spc_is_sugar_call(struct sema_ctx *c, const struct ast_expr *e)
@@ -360,8 +370,8 @@ static bool spc_expr_reads(struct sema_ctx *c, const struct ast_expr *e, const c
 		return false;
 	if (e->kind == AST_CAST && spc_is_param(e->a, p))
 		return true;
-	if (((spc_is_mem_call(c, e) && e->args.n == 1) || spc_is_sugar_call(c, e)) &&
-	    spc_is_param(e->args.v[0], p))
+	if (((spc_is_mem_call(c, e) && e->args.n == 1) || spc_is_sugar_call(c, e) ||
+	     spc_is_buffer_call(c, e)) && spc_is_param(e->args.v[0], p))
 		return true;
 	if (e->kind == AST_CALL && (g = sema_func_decl_n(c, e->str, e->args.n)) != NULL)
 		for (i = 0; i < e->args.n && i < g->nparams; i++)

@@ -229,10 +229,6 @@ static const struct {
 	{ "user_string_utf*", SEMA_UTF }, { "kernel_string_utf*", SEMA_UTF },
 	{ "user_string_quoted_utf*", SEMA_UTF }, { "kernel_string_quoted_utf*", SEMA_UTF },
 	{ "kernel_or_user_string_quoted_utf*", SEMA_UTF },
-#define SEMA_BUF "it reads a number of bytes that may hold zero bytes, and a fetch " \
-	"argument reads a string up to its first zero byte; use user_string_n_quoted() " \
-	"or kernel_string_n() for text"
-	{ "user_buffer_quoted*", SEMA_BUF }, { "kernel_buffer_quoted*", SEMA_BUF },
 #define SEMA_GURU "it is one of stap's guru-mode functions (-g), which change the " \
 	"kernel, stop it or write to its log: ktap has no guru mode"
 	{ "set_kernel_*", SEMA_GURU }, { "set_user_*", SEMA_GURU }, { "set_int_arg", SEMA_GURU },

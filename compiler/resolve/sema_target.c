@@ -82,7 +82,7 @@ static void tg_resolved(struct sema_ctx *c, const struct ast_expr *e, struct fet
 
 	f->name = arena_strndup(c->arena, e->module, (size_t)(eq - e->module));
 	f->arg = eq + 1;
-	f->is_string = colon && strstr(colon, "string") != NULL;
+	f->is_string = colon && (strstr(colon, "string") || strchr(colon, '['));	/* or bytes */
 }
 
 static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
@@ -171,6 +171,33 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	e->args.n = 0;
 	memset(&e->chain, 0, sizeof(e->chain));
 	return (int)tg_expr(c, e);
+}
+
+/*
+ * The memory reference "+OFF(EXPR)" ("+uOFF(EXPR)": a user address in a
+ * kprobe) of the address @arg of memory read @call, fetchable at the
+ * probe, and the fetch's name in *@name (sema_buffer.c); NULL after
+ * reporting why not.
+ */
+const char *sema_target_mem_ref(struct sema_ctx *c, const struct ast_expr *call,
+				struct ast_expr *arg, bool user, const char **name)
+{
+	struct tpf_event *ev = tg_event(c);
+	struct tg_addr ad;
+	bool kernel;
+
+	if (!ev || !ev->dyn_func) {
+		sema_err(c, call->span, "%s() reads memory, which ktap can only do in the kernel: "
+		       "its argument must be a target variable of a kernel.function() or "
+		       "process() probe ($ptr, $p->member)", call->str);
+		return NULL;
+	}
+	if (tg_fetch_addr(c, ev, arg, &ad) != 0)
+		return NULL;
+	kernel = ((const struct fetch_site *)ev->dyn_func)->kernel;
+	*name = ad.name;
+	return arena_printf(c->arena, "%c%s%" PRId64 "(%s)", ad.off < 0 ? '-' : '+',
+			    user && kernel ? "u" : "", ad.off < 0 ? -ad.off : ad.off, ad.expr);
 }
 
 /*

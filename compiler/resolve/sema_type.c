@@ -620,13 +620,13 @@ static enum sem_type ty_call(struct sema_ctx *c, struct ast_expr *e)
 	unsigned i;
 	int id;
 
-	if (sema_mem_sugar(c, e) || sema_current_task(c, e)) {
+	if (sema_mem_sugar(c, e) || sema_current_task(c, e) || sema_buffer_format(c, e)) {
 		c->changed = true;
 		return ty_expr(c, e);
 	}
 	if ((id = sema_current_address(c, e)) != 0)	/* task_current() */
 		return id < 0 ? SEM_UNKNOWN : ty_expr(c, e);
-	if ((id = sema_target_mem_call(c, e)) >= 0)
+	if ((id = sema_target_mem_call(c, e)) >= 0 || (id = sema_buffer_call(c, e)) >= 0)
 		return (enum sem_type)id;
 	f = sema_spec_call(c, e, &failed);
 	if (failed) {

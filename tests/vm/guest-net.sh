@@ -217,6 +217,16 @@ probe end { foreach ([k, l] in n) printf("udp %d %d %d\n", k, l, n[k, l]) }' -c 
 echo "udp 1 128 3" >$T/want
 expect "netfilter.ipv4.local_out: UDP ports of ktap-udp's 3 datagrams"
 
+# n9b. byte buffers the kernel reads (compiler/resolve/sema_buffer.c):
+#      netfilter's data_hex and data_str (the packet's linear part, up to
+#      512 bytes) and %.4M of $skb->data on ping's 128-byte echo request
+#      (IPv4 header: 45 00, total length 0x0080)
+run -e 'global n
+probe netfilter.ipv4.local_in { if (protocol == 1 && !n++) printf("%d %d %s %s %.4M\n", length, strlen(data_hex), substr(data_hex, 0, 8), substr(data_str, 0, 14), $skb->data) }' \
+	-c "sh -c 'ping -c 1 -s 100 127.0.0.1 >/dev/null'"
+echo '128 256 45000080 "E\000\000\200 45000080' >$T/want
+expect "netfilter data_hex, data_str, %.4M of \$skb->data: ping's echo request"
+
 # n10. netfilter.arp.* and the netfilter.hook().pf() primitive: a veth
 #      pair (vm0, its peer veth0); ping's neighbour lookup of 10.7.7.2
 #      sends an ARP request out of vm0 (arp_xmit(): 42 bytes with the
