@@ -122,6 +122,11 @@ void *arena_alloc(struct arena *a, size_t n)
 	return memset(arena_alloc_raw(a, n), 0, n);
 }
 
+void *arena_alloc_cb(void *a, size_t n)
+{
+	return arena_alloc(a, n);
+}
+
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
 	char *p = arena_alloc_raw(a, n + 1);

@@ -23,6 +23,9 @@ void arena_free(struct arena *a);
 
 /* @n zeroed bytes, aligned for any type, valid until arena_free(). */
 void *arena_alloc(struct arena *a, size_t n);
+/* The same, the arena as a void * (@a): the shape of the allocator
+   callbacks fmt_compile() and the like take. */
+void *arena_alloc_cb(void *a, size_t n);
 
 /* Copies of strings, NUL-terminated, owned by the arena. */
 char *arena_strdup(struct arena *a, const char *s);

@@ -427,11 +427,6 @@ static void lw_hist(struct lw_ctx *c, const struct ast_expr *e)
 		e->op == AST_OP_HIST_LOG ? IR_HIST_LOG : IR_HIST_LINEAR);
 }
 
-static void *lw_fmt_alloc(void *arena, size_t n)
-{
-	return arena_alloc(arena, n);
-}
-
 /*
  * printf/sprintf's format compiled for the runtime: its index in
  * ir->formats.  Pass 2 checked it (sema_format.c), so it compiles.
@@ -442,7 +437,7 @@ static int lw_format(struct lw_ctx *c, const struct ast_expr *call)
 	struct fmt_error err;
 	struct fmt_spec *fs;
 
-	fs = fmt_compile(call->args.v[0]->str, call->args.v[0]->len, lw_fmt_alloc, c->arena,
+	fs = fmt_compile(call->args.v[0]->str, call->args.v[0]->len, arena_alloc_cb, c->arena,
 			 &err);
 	if (!fs)
 		diag_error(c->diag, call->span, "%s", err.msg);

@@ -3,7 +3,7 @@
  *
  * __kernel_buffer(ADDR, N) and __user_buffer(ADDR, N) are the N bytes at
  * ADDR, a string that may hold zero bytes: the tapset's
- * kernel_buffer_quoted() and user_buffer_quoted() (tapset/string.stp)
+ * kernel_buffer_quoted() and user_buffer_quoted() (tapset/buffer.stp)
  * and netfilter's data_str and data_hex are made of them, and so is the
  * value of printf's %m and %M, which stap reads at the address it is
  * given (a number there becomes __kernel_buffer(ADDR, PRECISION)).
@@ -11,11 +11,11 @@
  * ADDR must be an address the kernel can fetch at the probe (sema_target.c);
  * the fetch argument reads an array: "+0(ADDR):u8[N]" up to 64 bytes (the
  * kernel's MAX_ARRAY_LEN elements), "u64[K]" up to SB_MAX bytes, cut to N.
- * N not known until run time reads SB_MAX bytes, cut to N then.  A
- * kprobe cannot read an array of user memory (Linux 6.1's
+ * N not known until run time reads SB_MAX bytes, cut to N then.  The
+ * event's field is read whole, as a string (runtime/reader_field.c's
+ * "NAME[]").  A kprobe cannot read an array of user memory (Linux 6.1's
  * traceprobe_parse_probe_arg_body() takes arrays of kernel memory only):
- * __user_buffer() there is an error.  The
- * event's field is read whole, as a string (runtime/reader.c's "NAME[]").
+ * __user_buffer() there is an error.
  * The kernel stores nothing to tell that it could not read the memory:
  * such a buffer holds what its place in the event held (doc/probes.md).
  *
@@ -32,11 +32,6 @@
 #define SB_MAX 512
 /* The kernel's MAX_ARRAY_LEN: elements of one array fetch argument. */
 #define SB_ELEMS 64
-
-static void *sb_alloc(void *ctx, size_t size)
-{
-	return arena_alloc(ctx, size);
-}
 
 int sema_buffer_call(struct sema_ctx *c, struct ast_expr *e)
 {
@@ -111,7 +106,7 @@ bool sema_buffer_format(struct sema_ctx *c, struct ast_expr *e)
 		return false;
 	if (!f || f->kind != AST_STR || (strcmp(e->str, "printf") && strcmp(e->str, "sprintf")) ||
 	    sema_func_decl(c, e->str) || !memchr(f->str, '%', f->len) ||
-	    !(fs = fmt_compile(f->str, f->len, sb_alloc, c->arena, &err)))
+	    !(fs = fmt_compile(f->str, f->len, arena_alloc_cb, c->arena, &err)))
 		return false;
 	for (i = 0; i + 1 < e->args.n && i < fmt_nargs(fs); i++) {
 		struct ast_expr *a = e->args.v[i + 1];

@@ -19,11 +19,6 @@
 
 #include <string.h>
 
-static void *sf_alloc(void *arena, size_t n)
-{
-	return arena_alloc(arena, n);
-}
-
 static bool sf_is_hex(char ch)
 {
 	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') ||
@@ -145,7 +140,7 @@ void sema_format_check(struct sema_ctx *c, const struct ast_expr *call)
 			   "the format of %s must be a literal string", call->str);
 		return;
 	}
-	fs = fmt_compile(f->str, f->len, sf_alloc, c->arena, &err);
+	fs = fmt_compile(f->str, f->len, arena_alloc_cb, c->arena, &err);
 	if (fs)
 		sf_args(c, call, fs);
 	else

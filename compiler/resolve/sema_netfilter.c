@@ -33,6 +33,7 @@
 struct nf_family {
 	const char *pf, *comp;
 	const char *const *hooks;	/* NULL-terminated; [i] is hook i */
+	const char *const *comps;	/* hook i's alias component */
 	const char *const *synonyms;	/* the same hooks under other names */
 	const char *prio_prefix;	/* "NF_IP_PRI_": named priorities */
 };
@@ -61,10 +62,10 @@ static const char *const nf_br[] = {
 };
 
 static const struct nf_family nf_families[] = {
-	{ "NFPROTO_IPV4", "ipv4", nf_inet, nf_ip, "NF_IP_PRI_" },
-	{ "NFPROTO_IPV6", "ipv6", nf_ip6, NULL, "NF_IP6_PRI_" },
-	{ "NFPROTO_ARP", "arp", nf_arp, NULL, NULL },
-	{ "NFPROTO_BRIDGE", "bridge", nf_br, NULL, NULL },
+	{ "NFPROTO_IPV4", "ipv4", nf_inet, nf_hook_comps, nf_ip, "NF_IP_PRI_" },
+	{ "NFPROTO_IPV6", "ipv6", nf_ip6, nf_hook_comps, NULL, "NF_IP6_PRI_" },
+	{ "NFPROTO_ARP", "arp", nf_arp, nf_arp_comps, NULL, NULL },
+	{ "NFPROTO_BRIDGE", "bridge", nf_br, nf_hook_comps, NULL, NULL },
 };
 
 /* The named priorities of <linux/netfilter_ipv4.h> and _ipv6.h, after
@@ -141,9 +142,11 @@ static struct ast_ppoint *nf_alias_point(struct sema_ctx *c, const struct ast_pp
 	if ((h = nf_index(f->hooks, hook)) < 0)
 		h = nf_index(f->synonyms, hook);
 	if (h < 0) {
+		for (i = 0; f->hooks[i + 1]; i++)
+			;
 		diag_error(c->diag, p->comps[hk].span, "unsupported netfilter hook \"%s\" for "
 			   "protocol family \"%s\": its hooks are %s to %s", hook, pf, f->hooks[0],
-			   f->hooks[f == &nf_families[2] ? 2 : 4]);
+			   f->hooks[i]);
 		return NULL;
 	}
 	if (!nf_priority_ok(f, prio)) {
@@ -159,8 +162,7 @@ static struct ast_ppoint *nf_alias_point(struct sema_ctx *c, const struct ast_pp
 	q->comps = arena_alloc(c->arena, 3 * sizeof(*q->comps));
 	q->comps[0] = (struct ast_ppcomp){ "__netfilter_hook", NULL, p->span };
 	q->comps[1] = (struct ast_ppcomp){ f->comp, NULL, p->span };
-	q->comps[2] = (struct ast_ppcomp){ (f == &nf_families[2] ? nf_arp_comps : nf_hook_comps)[h],
-					   NULL, p->span };
+	q->comps[2] = (struct ast_ppcomp){ f->comps[h], NULL, p->span };
 	q->optional = q->sufficient = false;
 	q->cond = NULL;
 	return q;

@@ -96,6 +96,14 @@ static void tg_take_address(struct sema_ctx *c, struct ast_expr *e);
 static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum ast_mem mem,
 			      bool kernel);
 
+/* Memory read @call where no kprobe or uprobe can read it. */
+static void tg_no_event(struct sema_ctx *c, const struct ast_expr *call)
+{
+	sema_err(c, call->span, "%s() reads memory, which ktap can only do in the kernel: "
+		 "its argument must be a target variable of a kernel.function() or "
+		 "process() probe ($ptr, $p->member)", call->str);
+}
+
 /*
  * kernel_string(A), user_string(A), kernel_long(A) ... where A is an
  * address the kernel can fetch (a target variable, a @cast() chain,
@@ -142,9 +150,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 		return SEM_STRING;
 	}
 	if (!arg || !ev || (!ev->dyn_func && !sema_current_reads(arg))) {
-		sema_err(c, e->span, "%s() reads memory, which ktap can only do in the kernel: "
-		       "its argument must be a target variable of a kernel.function() or "
-		       "process() probe ($ptr, $p->member)", e->str);
+		tg_no_event(c, e);
 		return SEM_UNKNOWN;
 	}
 	if (mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING)
@@ -187,9 +193,7 @@ const char *sema_target_mem_ref(struct sema_ctx *c, const struct ast_expr *call,
 	bool kernel;
 
 	if (!ev || !ev->dyn_func) {
-		sema_err(c, call->span, "%s() reads memory, which ktap can only do in the kernel: "
-		       "its argument must be a target variable of a kernel.function() or "
-		       "process() probe ($ptr, $p->member)", call->str);
+		tg_no_event(c, call);
 		return NULL;
 	}
 	if (tg_fetch_addr(c, ev, arg, &ad) != 0)

@@ -486,11 +486,6 @@ static enum sem_type ty_hist(struct sema_ctx *c, struct ast_expr *e)
 	return SEM_STATS;
 }
 
-static void *ty_fmt_alloc(void *arena, size_t n)
-{
-	return arena_alloc(arena, n);
-}
-
 /* The variable, or the array of the element, @a is, if of no type yet. */
 static struct sem_sym *ty_format_untyped(const struct ast_expr *a)
 {
@@ -520,7 +515,7 @@ static void ty_format_args(struct sema_ctx *c, struct ast_expr *e)
 	for (i = 1; i < e->args.n; i++)
 		untyped |= ty_format_untyped(e->args.v[i]) != NULL;
 	if (!untyped || !f || f->kind != AST_STR ||
-	    !(fs = fmt_compile(f->str, f->len, ty_fmt_alloc, c->arena, &err)))
+	    !(fs = fmt_compile(f->str, f->len, arena_alloc_cb, c->arena, &err)))
 		return;
 	for (i = 0; i < fmt_nargs(fs) && i + 1 < e->args.n; i++) {
 		a = e->args.v[i + 1];
@@ -548,7 +543,7 @@ static bool ty_wants_long(struct sema_ctx *c, const struct ast_expr *e, unsigned
 	if (want == 'l')
 		return true;
 	if (!format || i == 0 || !f || f->kind != AST_STR ||
-	    !(fs = fmt_compile(f->str, f->len, ty_fmt_alloc, c->arena, &err)))
+	    !(fs = fmt_compile(f->str, f->len, arena_alloc_cb, c->arena, &err)))
 		return false;
 	return i - 1 < fmt_nargs(fs) && fmt_arg_type(fs, i - 1) == RT_LONG;
 }
