@@ -427,7 +427,11 @@ static int rtb_text_char(uint32_t c, size_t k, char e[12])
 			e[1] = p[1];
 			return 2;
 		}
-	return snprintf(e, 12, "\\%03o", c & 0377);
+	e[0] = '\\';	/* \ooo, written by hand: buffers have many (snprintf was half their cost) */
+	e[1] = (char)('0' + ((c >> 6) & 3));
+	e[2] = (char)('0' + ((c >> 3) & 7));
+	e[3] = (char)('0' + (c & 7));
+	return 4;
 }
 
 /*
