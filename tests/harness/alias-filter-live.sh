@@ -31,7 +31,7 @@ mkdir "$TMP/noise"
 cp "$GP" "$TMP/noise/noise-getppid"
 "$TMP/noise/noise-getppid" 2000000000 &
 noise=$!
-trap 'kill $noise 2>/dev/null' EXIT
+at_exit 'kill $noise 2>/dev/null'
 
 COUNT='probe end { printf("%d\n", n) }'
 

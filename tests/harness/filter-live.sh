@@ -40,7 +40,7 @@ cp "$GP" "$TMP/noise/noise-getppid"
 cp "$GP" "$TMP/noise/ktap-getppid"
 taskset -c "$last" "$TMP/noise/noise-getppid" 2000000000 &
 noise=$!
-trap 'kill $noise 2>/dev/null' EXIT
+at_exit 'kill $noise 2>/dev/null'
 
 COUNT='probe end { printf("%d\n", n) }'
 
@@ -82,7 +82,7 @@ if [ "$ncpu" -ge 2 ]; then
 	# The noise under the workload's name too, on the other CPU.
 	taskset -c "$last" "$TMP/noise/ktap-getppid" 2000000000 &
 	noise2=$!
-	trap 'kill $noise $noise2 2>/dev/null' EXIT
+	at_exit 'kill $noise2 2>/dev/null'
 	counted "cpu() == 0 in the kernel" 1000 \
 		'if (cpu() == 0 && execname() == "ktap-getppid") n++' "taskset -c 0 $GP 1000"
 	kill $noise2
@@ -133,6 +133,5 @@ fi
 
 kill $noise
 wait $noise 2>/dev/null
-trap - EXIT
 tfs_guard_end "tracefs is as it was before the runs"
 done_testing

@@ -39,7 +39,13 @@ if [ "$(id -u)" -eq 0 ] && [ ! -e /sys/kernel/tracing/README ] &&
 fi
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/ktap-test.XXXXXX") || exit 1
-trap 'rm -rf "$TMP"' EXIT
+# at_exit CMD: run the shell text CMD when the script exits, before $TMP
+# is removed.  A script's own `trap ... EXIT` would replace the removal
+# and leave $TMP behind (tests/harness/exit-cleanup.sh checks none does).
+ktap_at_exit=
+at_exit() { ktap_at_exit="$ktap_at_exit$1
+"; }
+trap 'eval "$ktap_at_exit"; rm -rf "$TMP"' EXIT
 trap 'exit 130' INT TERM HUP
 
 # shellcheck source=tests/harness/locks.sh

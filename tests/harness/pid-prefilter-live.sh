@@ -33,7 +33,7 @@ mkdir "$TMP/noise"
 cp "$GP" "$TMP/noise/noise-getppid"
 "$TMP/noise/noise-getppid" 2000000000 &
 noise=$!
-trap 'kill $noise 2>/dev/null' EXIT
+at_exit 'kill $noise 2>/dev/null'
 
 PROBE='probe kernel.trace("syscalls:sys_enter_getppid")'
 COUNT='probe end { printf("%d\n", n) }'

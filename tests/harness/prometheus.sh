@@ -81,7 +81,7 @@ finish() {
 		diag_file "$TMP/vg.log" 60
 	fi
 }
-trap '[ -n "$KPID" ] && kill $KPID 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit '[ -n "$KPID" ] && kill $KPID 2>/dev/null'
 
 # scrape OUT [CURL ARGS...]: GET $URL into OUT; CODE is "STATUS TYPE".
 scrape() {

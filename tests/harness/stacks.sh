@@ -183,7 +183,7 @@ fi
 # 11. kptr_restrict=2 hides kallsyms' addresses even from root: the
 #     frames print as hex and ktap says why, once (not once per frame)
 kr=$(cat /proc/sys/kernel/kptr_restrict)
-trap 'echo "$kr" >/proc/sys/kernel/kptr_restrict' EXIT
+at_exit 'echo "$kr" >/proc/sys/kernel/kptr_restrict'
 if echo 2 >/proc/sys/kernel/kptr_restrict 2>/dev/null; then
 	run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$GP 2" -e \
 		"probe $TP { if (tid() == target()) print_backtrace() }"

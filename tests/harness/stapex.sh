@@ -37,7 +37,7 @@ expected_warnings="variable '[a-z_]+' of [a-z_.]+: this kernel has no kprobes|kp
 	done
 ) &
 wl=$!
-trap 'kill $wl 2>/dev/null; rm -rf "$TMP"' EXIT
+at_exit 'kill $wl 2>/dev/null'
 
 # stap ARGS...: ktap ARGS, as the install check lines call it; output to
 # $TMP/out and $TMP/err, status in rc (run_ktap in the example's directory).
