@@ -254,7 +254,7 @@ static void test_debug_file(void **state)
 	struct usym_info in;
 	assert_int_equal(usym_lookup(c, pid, base + v + 2, &in), 1);
 	assert_null(in.name);
-	uint64_t lo, hi;
+	uint64_t lo = 0, hi = 0;
 	vma_of(maps, base + v + 2, &lo, &hi);
 	assert_true(lo > base); /* the r-xp mapping, not the file's first */
 	assert_int_equal(in.offset, base + v + 2 - lo);
