@@ -44,6 +44,7 @@ packages=(
 	libcmocka-dev jq valgrind clang libclang-rt-14-dev
 	qemu-system-x86 busybox-static bpftrace time strace bpftool
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross systemtap-sdt-dev
+	systemtap-doc
 )
 
 missing_packages() {

@@ -319,6 +319,9 @@ void ast_print_file(FILE *out, const struct ast_file *f);
 void ast_print_expr(FILE *out, const struct ast_expr *e);
 void ast_print_stmt(FILE *out, const struct ast_stmt *s, int indent);
 void ast_print_ppoint(FILE *out, const struct ast_ppoint *p);
+/* The same as strings in @a (for messages and pp()). */
+const char *ast_expr_text(struct arena *a, const struct ast_expr *e);
+const char *ast_ppoint_text(struct arena *a, const struct ast_ppoint *p);
 
 /* Structural equality, ignoring spans (for round-trip tests). */
 bool ast_expr_equal(const struct ast_expr *x, const struct ast_expr *y);

@@ -6,6 +6,7 @@
  * statement is terminated.  Layout: two spaces per level, K&R braces.
  */
 #include "ast.h"
+#include "arena.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -566,4 +567,35 @@ void ast_print_file(FILE *out, const struct ast_file *f)
 		case AST_D_EMBEDDED: fprintf(out, "%%{%s%%}\n", d->embedded); break;
 		}
 	}
+}
+
+/* @e or else @p as -p1 prints it, as a string in @a. */
+static const char *ast_text(struct arena *a, const struct ast_expr *e,
+			    const struct ast_ppoint *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	const char *s;
+
+	if (!f)
+		return "?";
+	if (e)
+		ast_print_expr(f, e);
+	else
+		ast_print_ppoint(f, p);
+	fclose(f);
+	s = arena_strndup(a, buf ? buf : "", len);
+	free(buf);
+	return s;
+}
+
+const char *ast_expr_text(struct arena *a, const struct ast_expr *e)
+{
+	return ast_text(a, e, NULL);
+}
+
+const char *ast_ppoint_text(struct arena *a, const struct ast_ppoint *p)
+{
+	return ast_text(a, NULL, p);
 }

@@ -205,12 +205,14 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 	if (!in->unoptimized)
 		sema_elide_shapes(&c);
 	for (j = 0; j < c.prog->nprobes; j++) {
+		sema_autocast(&c, c.prog->probes[j]);
 		sema_probewrite(&c, c.prog->probes[j]);
 		if (in->list_vars)
 			sema_list_vars(&c, c.prog->probes[j]);
 		if (!in->unoptimized)
 			sema_elide(&c, c.prog->probes[j]);
 		sema_syscall_fetch(&c, c.prog->probes[j]);
+		c.nautocast = 0;	/* the next probe's (functions have none) */
 	}
 	if (!in->unoptimized)
 		sema_elide_funcs(&c);

@@ -285,7 +285,7 @@ static int elide_assign_fn(struct ast_expr *e, void *arg)
 	struct elide_assign *d = arg;
 
 	while (elide_dead(d->c, d->r, e)) {
-		if (d->warn)
+		if (d->warn && !sema_autocast_read(d->c, e->a->str))
 			elide_said(d->c, e->a->span, e->a->str);
 		if (elide_marker(e->b))	/* x unread: no error */
 			*e = *ast_num(d->c->arena, 0, e->span);

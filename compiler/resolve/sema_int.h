@@ -70,6 +70,12 @@ struct sema_ctx {
 	} *elided;
 	unsigned nelided;
 	size_t elcap;
+	/* The variables of the probe being elided that sema_autocast() read
+	   through (p of p->member): read as the script wrote it, no warning
+	   when their assignment goes. */
+	const char **autocast;
+	unsigned nautocast;
+	size_t accap;
 	/* Bodies of the script's probes that resolved to nothing (optional
 	   points, never): globals are typed from them too, as stap does. */
 	struct sema_dropped {
@@ -143,6 +149,10 @@ struct sem_sym *sema_global(struct sema_ctx *c, const char *name);
  * read through the variable can be fetched at the probe; else NULL.
  */
 struct ast_expr *sema_var_def(struct sema_ctx *c, const struct ast_expr *use);
+/* stap's autocast: 'p->m' of a variable set from a typed value (sema_vardef.c). */
+void sema_autocast(struct sema_ctx *c, struct sem_probe *sp);
+enum sem_type sema_autocast_error(struct sema_ctx *c, struct ast_expr *e);
+bool sema_autocast_read(const struct sema_ctx *c, const char *name);
 /* The statements of @s in the order they run, blocks flattened, in *@v. */
 unsigned sema_stmt_flatten(struct arena *a, struct ast_stmt *s, struct ast_stmt ***v);
 /* Does @s assign, increment, delete or loop over the variable @name? */
@@ -428,6 +438,8 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 /* A call of a function that only returns a fetchable address of its
    fetchable arguments: that address expression (a new tree); else @e. */
 struct ast_expr *sema_spec_inline(struct sema_ctx *c, struct ast_expr *e);
+/* A '&' of @cast(NUMBER, ...): stap's @offsetof and @cast_sizeof. */
+bool sema_is_const_addr(const struct ast_expr *e);
 /* The canonical text of a fetchable expression, for names and -p2. */
 const char *sema_spec_text(struct arena *a, const struct ast_expr *e);
 /* Once typed: a call in a probe of its copy that only returns a field

@@ -60,18 +60,7 @@ void sema_point_ident(char *s)
 /* @p as -p1 prints it (the pp() text of a resolved point). */
 const char *sema_point_text(struct sema_ctx *c, const struct ast_ppoint *p)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	const char *s;
-
-	if (!f)
-		return "?";
-	ast_print_ppoint(f, p);
-	fclose(f);
-	s = arena_strdup(c->arena, buf ? buf : "");
-	free(buf);
-	return s;
+	return ast_ppoint_text(c->arena, p);
 }
 
 /* "FILE:L:C: POINT" of point @p, for messages at run time. */

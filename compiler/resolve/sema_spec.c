@@ -342,13 +342,25 @@ static bool spc_is_sugar_call(struct sema_ctx *c, const struct ast_expr *e)
 	       !sema_func_decl(c, e->str);
 }
 
+bool sema_is_const_addr(const struct ast_expr *e)
+{
+	return e->kind == AST_UNARY && e->op == AST_OP_ADDR && e->a->kind == AST_CAST &&
+	       e->a->a->kind == AST_NUM && e->a->chain.n;
+}
+
+/* A constant an address may be offset by: a number, or an @offsetof. */
+static bool spc_is_offset(const struct ast_expr *e)
+{
+	return e->kind == AST_NUM || sema_is_const_addr(e);
+}
+
 /* @x is parameter @p, or @p plus or minus a constant. */
 static bool spc_is_param(const struct ast_expr *x, const char *p)
 {
 	if (x->kind == AST_VAR)
 		return !strcmp(x->str, p);
 	if (x->kind == AST_BINARY && (x->op == AST_OP_ADD || x->op == AST_OP_SUB))
-		return (x->b->kind == AST_NUM && spc_is_param(x->a, p)) ||
+		return (spc_is_offset(x->b) && spc_is_param(x->a, p)) ||
 		       (x->op == AST_OP_ADD && x->a->kind == AST_NUM && spc_is_param(x->b, p));
 	return false;
 }
@@ -442,7 +454,7 @@ static bool spc_fetchable(struct sema_ctx *c, const struct ast_expr *e)
 	case AST_BINARY:
 		if (e->op != AST_OP_ADD && e->op != AST_OP_SUB)
 			return false;
-		return (e->b->kind == AST_NUM && spc_fetchable(c, e->a)) ||
+		return (spc_is_offset(e->b) && spc_fetchable(c, e->a)) ||
 		       (e->op == AST_OP_ADD && e->a->kind == AST_NUM && spc_fetchable(c, e->b));
 	default:
 		return false;
@@ -573,9 +585,6 @@ const char *sema_spec_text(struct arena *a, const struct ast_expr *e)
 static const char *spc_text(struct arena *a, const struct ast_expr *e)
 {
 	struct ast_expr tmp;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *m;
 	const char *s;
 
 	if (e->kind == AST_CALL && e->args.n == 1)	/* kernel_int(x), int_arg(1) */
@@ -589,15 +598,8 @@ static const char *spc_text(struct arena *a, const struct ast_expr *e)
 		return arena_printf(a, "%" PRId64, e->num);
 	tmp = *e;
 	tmp.chain.mem = AST_MEM_NONE;
-	m = open_memstream(&buf, &len);
-	if (!m)
-		return "?";
-	ast_print_expr(m, &tmp);
-	fclose(m);
-	s = e->chain.mem ? arena_printf(a, "%s(%s)", spc_mem_name(e->chain.mem), buf ? buf : "?") :
-			   arena_strdup(a, buf ? buf : "?");
-	free(buf);
-	return s;
+	s = ast_expr_text(a, &tmp);
+	return e->chain.mem ? arena_printf(a, "%s(%s)", spc_mem_name(e->chain.mem), s) : s;
 }
 
 /*

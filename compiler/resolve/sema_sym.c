@@ -247,10 +247,11 @@ static const struct {
 	{ "kernel_string2_utf*", SEMA_UTF }, { "user_string2_utf*", SEMA_UTF },
 #define SEMA_PATH "it walks a path's dentries up to the root, a chain of run-time " \
 	"length; ktap's bounded walk, read at the probe, is fullpath_struct_path(PATH) " \
-	"of a struct path's address (&$file->f_path), and d_name() gives the last component"
-	{ "d_path", SEMA_PATH }, { "fullpath_struct_file", SEMA_PATH },
+	"of a struct path's address (&$file->f_path) or task_dentry_path(TASK, " \
+	"DENTRY, VFSMNT), and d_name() gives the last component"
+	{ "d_path", SEMA_PATH },
 	{ "fullpath_struct_nameidata", SEMA_PATH }, { "inode_path", SEMA_PATH },
-	{ "task_cwd_path", SEMA_PATH }, { "task_dentry_path", SEMA_PATH },
+	{ "task_cwd_path", SEMA_PATH },
 	{ "reverse_path_walk", SEMA_PATH }, { "inode_name", SEMA_PATH },
 	{ "task_fd_lookup", "it indexes the task's file table by the descriptor, and a "
 	  "fetch argument reads at offsets fixed when the probe is made; read the file "

@@ -88,7 +88,6 @@ static void tg_resolved(struct sema_ctx *c, const struct ast_expr *e, struct fet
 static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct tg_addr *out);
 
-static bool tg_is_const_addr(const struct ast_expr *e);
 static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct fetch *f);
 static void tg_cast_as_number(struct sema_ctx *c, struct ast_expr *e);
@@ -675,7 +674,7 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		out->name = base.name;
 		return 0;
 	}
-	if (e->kind == AST_BINARY && tg_is_const_addr(e->b))
+	if (e->kind == AST_BINARY && sema_is_const_addr(e->b))
 		tg_expr(c, e->b);	/* @offsetof: a number now */
 	if (e->kind == AST_BINARY && (e->op == AST_OP_ADD || e->op == AST_OP_SUB) &&
 	    (e->b->kind == AST_NUM || (e->op == AST_OP_ADD && e->a->kind == AST_NUM))) {
@@ -803,13 +802,6 @@ static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 	return f.is_string ? SEM_STRING : SEM_LONG;
 }
 
-/* A '&' of @cast(NUMBER, ...): stap's @offsetof and @cast_sizeof. */
-static bool tg_is_const_addr(const struct ast_expr *e)
-{
-	return e->kind == AST_UNARY && e->op == AST_OP_ADDR && e->a->kind == AST_CAST &&
-	       e->a->a->kind == AST_NUM && e->a->chain.n;
-}
-
 /*
  * &@cast(N, "T"[, "module"])->member (stap's @offsetof(T, member)) and
  * &@cast(N, "T")[K] (@cast_sizeof(T) with N = 0, K = 1): N plus the
@@ -929,7 +921,7 @@ static enum sem_type tg_addr_of(struct sema_ctx *c, struct ast_expr *e)
 	char err[512];
 	int rc;
 
-	if (tg_is_const_addr(e) && !tg_runtime_index(x))
+	if (sema_is_const_addr(e) && !tg_runtime_index(x))
 		return tg_const_addr_of(c, e);
 	if ((!ev || !ev->dyn_func || tg_runtime_index(x)) && x->kind == AST_CAST)
 		return tg_value_addr_of(c, e);

@@ -724,6 +724,7 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 	case AST_HIST: return ty_hist(c, e);
 	case AST_DEFINED: case AST_ENTRY: case AST_CAST: case AST_ATVAR:
 		return sema_target_expr(c, e);
+	case AST_AUTOCAST: return sema_autocast_error(c, e);
 	case AST_STAR:
 		sema_err(c, e->span, "'*' is only allowed as an array slice key");
 		return SEM_UNKNOWN;

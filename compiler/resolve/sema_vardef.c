@@ -30,6 +30,7 @@
 
 #include "arena.h"
 #include "ast_walk.h"
+#include "diag.h"
 
 /* The statements a handler runs in order, blocks flattened. */
 struct vd_seq {
@@ -259,4 +260,95 @@ struct ast_expr *sema_var_def(struct sema_ctx *c, const struct ast_expr *use)
 	f.global = sema_global(c, use->str) != NULL;
 	def = vd_seq_def(&f, body, NULL, &found);
 	return found ? def : NULL;
+}
+
+/*
+ * stap's autocast: 'p->member' on a script variable 'p' set from a typed
+ * value (p = $r, p = &$q->key, p = @cast(a, "T")->next) has that value's
+ * type.  ktap reads the member at the probe, so where the assignment is
+ * the definition reaching the read (sema_var_def()), 'p->member' is the
+ * typed expression with the member appended: $r->member,
+ * $q->key->member, @cast(a, "T")->next->member.  The rewrite runs before
+ * typing, on the expressions as written, so the copy is resolved as if
+ * the script had spelled it out; any other '->' on a script value stays
+ * an error at typing (sema_type.c).
+ */
+static bool vd_typed(const struct ast_expr *d)
+{
+	if (d->kind == AST_UNARY && d->op == AST_OP_ADDR)
+		d = d->a;
+	return (d->kind == AST_TARGET || d->kind == AST_CAST) && !d->chain.pretty;
+}
+
+static int vd_autocast_fn(struct ast_expr *e, void *arg)
+{
+	struct sema_ctx *c = arg;
+	struct ast_expr *def, *n;
+	unsigned i;
+
+	if (e->kind != AST_AUTOCAST || e->a->kind != AST_VAR || !e->chain.n ||
+	    !(def = sema_var_def(c, e->a)) || !vd_typed(def))
+		return 0;
+	/* (&X)->m is X's member m: the address of a struct, read as one */
+	if (def->kind == AST_UNARY) {
+		if (e->chain.v[0].is_index)
+			return 0;
+		def = def->a;
+	}
+	n = ast_clone_expr(c->arena, def);
+	for (i = 0; i < e->chain.n; i++) {
+		const struct ast_comp *k = &e->chain.v[i];
+
+		if (k->is_index)
+			ast_chain_index(c->arena, &n->chain, k->index, k->span);
+		else
+			ast_chain_member(c->arena, &n->chain, k->name, k->span);
+	}
+	n->chain.pretty = e->chain.pretty;
+	n->span = e->span;
+	if (!sema_autocast_read(c, e->a->str)) {
+		c->autocast = arena_grow(c->arena, c->autocast, c->nautocast, &c->accap,
+					 sizeof(*c->autocast));
+		c->autocast[c->nautocast++] = e->a->str;
+	}
+	*e = *n;
+	return 0;
+}
+
+bool sema_autocast_read(const struct sema_ctx *c, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nautocast; i++)
+		if (!strcmp(c->autocast[i], name))
+			return true;
+	return false;
+}
+
+void sema_autocast(struct sema_ctx *c, struct sem_probe *sp)
+{
+	struct sem_probe *saved = c->probe;
+
+	c->nautocast = 0;
+	c->probe = sp;
+	ast_walk_stmt(sp->body, vd_autocast_fn, c);
+	c->probe = saved;
+}
+
+/* '->' on a script value that sema_autocast() could not type. */
+enum sem_type sema_autocast_error(struct sema_ctx *c, struct ast_expr *e)
+{
+	const char *all = ast_expr_text(c->arena, e), *base = ast_expr_text(c->arena, e->a);
+	size_t n = strlen(base);
+	unsigned errors = c->diag->errors;
+
+	c->type_expr(c, e->a);		/* its own errors first, and alone */
+	if (c->diag->errors > errors)
+		return SEM_UNKNOWN;
+	sema_err(c, e->span, "%s: '->' on a script value needs the value's type, which ktap "
+		 "knows only for a variable set from a typed value (a target variable, "
+		 "&$p->member, @cast()) earlier in the same probe, with no other write to it "
+		 "in between; or write @cast(%s, \"TYPE\")%s",
+		 all, base, strncmp(all, base, n) ? "->MEMBER" : all + n);
+	return SEM_UNKNOWN;
 }

@@ -42,6 +42,10 @@ plan_ok "a global set from \$r->ip, a copy, builtins in between" \
 	'g = $r->ip; printf("-"); s = g; println(@cast(s, "struct inner")->y)'
 plan_ok "a local of a function specialised for the probe" \
 	'println(iy($r))'
+plan_ok "stap's autocast: p->member of a local set from \$r" \
+	'p = $r; println(p->id, p->ip->y)'
+plan_ok "stap's autocast: q->member of a local set from &\$r->in" \
+	'q = &$r->in; println(q->x)'
 plan_err "a local also set inside an if" \
 	'r = $r; if (1) r = 0; println(@cast(r, "struct req")->id)' r
 plan_err "a local set only inside an if" \
@@ -50,6 +54,27 @@ plan_err "a global, with a function of the script called in between" \
 	'g = $r; f(); println(@cast(g, "struct req")->id)' g
 plan_err "a local written in the loop that reads through it" \
 	'r = $r; while (r) { println(kernel_int(r)); r = 0 }' r
+
+# 8b. '->' on a local with no typed definition reaching it: one error
+# saying what would give it a type.
+"$KTAP" -p2 -e "$P { if (\$n) p = \$r; println(p->ip->y) }" >"$TMP/out" 2>"$TMP/err"
+if grep -q "error: p->ip->y: '->' on a script value needs the value's type" "$TMP/err" &&
+   grep -q 'or write @cast(p, "TYPE")->ip->y$' "$TMP/err" && [ "$(grep -c 'error:' "$TMP/err")" = 1 ]; then
+	ok "refused: autocast of a local set only inside an if, with what to write"
+else
+	not_ok "refused: autocast of a local set only inside an if, with what to write"
+	sed 's/^/# /' "$TMP/err"
+fi
+
+# 8c. The variable an autocast reads through is read as the script wrote
+# it: its assignment goes without a warning (the read uses $r itself).
+"$KTAP" -p2 -e "$P { p = \$r; println(p->id) }" >"$TMP/out" 2>"$TMP/err"
+if [ -s "$TMP/err" ] || ! grep -q 'println(\$r->id)' "$TMP/out"; then
+	not_ok "autocast: p = \$r; p->id reads \$r->id, no warning about p"
+	sed 's/^/# /' "$TMP/err"
+else
+	ok "autocast: p = \$r; p->id reads \$r->id, no warning about p"
+fi
 
 # 8. An error about one place met again later (k read through twice,
 # another error in between) is said once: it was said twice.
@@ -74,9 +99,11 @@ $P {
 	printf(\"%d %s %d %d %d\\n\", @cast(r, \"struct req\")->id,
 	       user_string(@cast(r, \"struct req\")->name), @cast(p, \"struct inner\")->y, \$n,
 	       iy(\$r))
+	q = \$r
+	printf(\"%d %s %d\\n\", q->id, user_string(q->name), q->ip->y)
 }"
 grep -v '^[0-9]* [0-9]$' "$TMP/out" >"$TMP/got"	# the target prints "SUM N"
-printf '42 alpha 70 %d 70\n' 0 1 2 >"$TMP/want"
-expect_same "values read through r, g and p are those at the probe" "$TMP/want" "$TMP/got"
+printf '42 alpha 70 %d 70\n42 alpha 70\n' 0 1 2 >"$TMP/want"
+expect_same "values read through r, g, p and q (autocast) are those at the probe" "$TMP/want" "$TMP/got"
 tfs_guard_end "tracefs unchanged after the run"
 done_testing

@@ -187,7 +187,33 @@ for name in $(sed -n 's/^\([^#][^ ]*\) vm$/\1/p' /tests/stapex.list); do
 		: >$W/a/b/c/d/e/f/g/h/i/x
 		runex $name "stap -e 'probe vfs.open { if (pid() == target() && !isinstr(pathname, \"/usr/\") && !isinstr(pathname, \"/dev/\")) println(pathname) }' -c 'cat $W/f /proc/version $W/a/b/c/d/e/f/g/h/i/x >/dev/null'"
 		printf '%s\n' $W/f /proc/version /run/.../c/d/e/f/g/h/i/x >$T/want
-		same $name "vfs.open's pathname: /run/stapex/f, /proc/version, a deep one cut" ;;
+		same $name "vfs.open's pathname: /run/stapex/f, /proc/version, a deep one cut"
+		# The same walk from a dentry and a vfsmount (task_dentry_path(),
+		# through stap's autocast of a local set from $path) and from a
+		# struct file (fullpath_struct_file()), as nfsd-trace.stp uses them.
+		cat >$W/paths.stp <<'EOS'
+global seen
+probe kernel.function("vfs_open") {
+	if (pid() == target()) {
+		p = $path
+		s = task_dentry_path(task_current(), p->dentry, p->mnt)
+		if (isinstr(s, "stapex") || isinstr(s, "/i/x"))
+			println("open ", s)
+	}
+}
+probe vfs.read {
+	if (pid() == target()) {
+		s = fullpath_struct_file(task_current(), $file)
+		if ((isinstr(s, "stapex") || isinstr(s, "/i/x")) && !seen[s]++)
+			println("read ", s)
+	}
+}
+EOS
+		# (head reads with read(); cat copies with copy_file_range().)
+		runex $name "stap $W/paths.stp -c 'head -c 10 $W/f $W/a/b/c/d/e/f/g/h/i/x >/dev/null'"
+		printf '%s\n' "open $W/f" "read $W/f" "open /run/.../c/d/e/f/g/h/i/x" \
+			"read /run/.../c/d/e/f/g/h/i/x" >$T/want
+		same $name "task_dentry_path() of an autocast local's members, fullpath_struct_file()" ;;
 	io/traceio)
 		echo "$DD2M; sleep 1.5" >$W/traceio.sh
 		runex $name "stap traceio.stp -c 'sh $W/traceio.sh'"
