@@ -406,6 +406,17 @@ static unsigned point_alias_suffix(const struct ast_ppoint *name, const struct a
 	return sema_glob_alias_matches(name, &head) ? p->n - name->n : 0;
 }
 
+/* Has one of the last @nsfx components of @p a wildcard? */
+static bool point_suffix_glob(const struct ast_ppoint *p, unsigned nsfx)
+{
+	unsigned k;
+
+	for (k = p->n - nsfx; k < p->n; k++)
+		if (strpbrk(p->comps[k].name, "*?["))
+			return true;
+	return false;
+}
+
 /* Alias point @t with the last @nsfx components of the user's @p appended. */
 static const struct ast_ppoint *point_with_suffix(struct sema_ctx *c, const struct ast_ppoint *t,
 					       const struct ast_ppoint *p, unsigned nsfx)
@@ -471,7 +482,10 @@ static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 			unsigned before = c->prog->nprobes;
 
 			inner.cond = point_and(c, st->cond, t->cond);
-			inner.optional = st->optional || t->optional || t->sufficient;
+			/* a suffix with a wildcard is whatever suffixes the
+			   alias's points have: none is no error (signal.*.*) */
+			inner.optional = st->optional || t->optional || t->sufficient ||
+					 point_suffix_glob(p, nsfx);
 			point_resolve(c, &inner, t);
 			if (t->sufficient && c->prog->nprobes > before)
 				break;
