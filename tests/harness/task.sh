@@ -192,6 +192,7 @@ fi
 run_ktap "$TMP" "$TMP/out" "$TMP/err" --dump-functions
 cat >"$TMP/want" <<'EOW'
 task_cpu:long (task:long)
+task_dentry_path:string (task:long, dentry:long, vfsmnt:long)
 task_egid:long (task:long)
 task_euid:long (task:long)
 task_execname:string (task:long)
