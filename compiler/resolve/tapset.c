@@ -717,7 +717,11 @@ static void ts_need_point(struct tapset_index *ix, const struct ast_ppoint *p)
 	}
 	for (k = 0; k < p->n; k++)
 		comps[k] = p->comps[k].name;
-	ts_need_pattern(ix, comps, p->n);
+	/* the aliases named by the point, and by its first components:
+	   stap's alias suffixes (vm.write_shared.return is the points of
+	   vm.write_shared with .return appended; sema_probe.c) */
+	for (k = p->n; k >= 1; k--)
+		ts_need_pattern(ix, comps, k);
 	if (fnmatch(comps[0], "syscall", 0) == 0 ||
 	    fnmatch(comps[0], "nd_syscall", 0) == 0)
 		ts_need_syscalls(ix);

@@ -350,4 +350,18 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$argv_prog" a 'b c'
 expect_text "argv.stp: argc 2, argv_1 and argv_2, argv_32 empty" "2 [a] [b c] []"
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -e "$argv_prog"
 expect_text "argv.stp: no argument, argc 0 and empty argv_N" "0 [] [] []"
+
+# 22. An alias suffix on a tapset alias (lz.reads.return: lz.reads's
+#     syscall.read with .return appended) pulls the alias's file in.
+pulled -p2 --target "$KTAP_SRCDIR/tests/fixtures/target-6.18" -I "$LZ" \
+	-e 'probe lz.reads.return { println(r + retval) }'
+case " $(cat "$TMP/pulled") " in *" lz_suffix.stp "*) sfx=1 ;; *) sfx=0 ;; esac
+if [ "$rc" -eq 0 ] && [ $sfx = 1 ] &&
+	grep -q '^kernel.trace("syscalls:sys_exit_read") /\* <- lz.reads.return \*/' "$TMP/out"; then
+	ok "an alias suffix on a tapset alias loads its file (lz.reads.return)"
+else
+	not_ok "lz.reads.return (exit status $rc; parsed: $(cat "$TMP/pulled"))"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
 done_testing

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "arena.h"
 #include "resolve_btf.h"
 #include "lower.h"
@@ -236,6 +238,84 @@ static void test_kretactive(void **state)
 	assert_int_equal(rbtf_kretactive(""), 15);
 }
 
+/*
+ * A parameter's register counts the registers of the parameters before
+ * it: a struct of up to 16 bytes passed by value takes one per 8 bytes
+ * (6.1's sockptr_t moves tcp_setsockopt()'s optlen to the sixth); a
+ * larger one is in memory on x86_64 (no register) and a reference on
+ * aarch64 (one); a struct that no longer fits goes on the stack.
+ */
+static const char *param_reg(const struct btf *btf, int32_t proto, const char *var)
+{
+	static char buf[64];
+	struct arena *a = arena_new();
+	struct ast_chain chain = { 0 };
+	struct fetch out;
+	char err[256] = "";
+
+	if (rbtf_fetch(a, btf, proto, "f", var, &chain, false, &out, err, sizeof(err)) != 0)
+		snprintf(buf, sizeof(buf), "%s", strstr(err, "on the stack") ? "stack" : err);
+	else
+		snprintf(buf, sizeof(buf), "%s", out.arg);
+	arena_free(a);
+	return buf;
+}
+
+static void test_btf_param_registers(void **state)
+{
+	struct btf *btf = btf__new_empty();
+	int i32, i64, p, s16, s24, f1, f2, f3;
+
+	(void)state;
+	assert_non_null(btf);
+	i32 = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	i64 = btf__add_int(btf, "long", 8, BTF_INT_SIGNED);
+	p = btf__add_ptr(btf, i64);
+	s16 = btf__add_struct(btf, "s16", 16);	/* sockptr_t's size */
+	btf__add_field(btf, "ptr", p, 0, 0);
+	btf__add_field(btf, "is_kernel", i32, 64, 0);
+	s24 = btf__add_struct(btf, "s24", 24);
+	btf__add_field(btf, "a", i64, 0, 0);
+	btf__add_field(btf, "b", i64, 64, 0);
+	btf__add_field(btf, "c", i64, 128, 0);
+	/* f1(int a, struct s16 b, int c, int d, int e) */
+	f1 = btf__add_func_proto(btf, i32);
+	btf__add_func_param(btf, "a", i32);
+	btf__add_func_param(btf, "b", s16);
+	btf__add_func_param(btf, "c", i32);
+	btf__add_func_param(btf, "d", i32);
+	btf__add_func_param(btf, "e", i32);
+	/* f2(struct s24 big, long x) */
+	f2 = btf__add_func_proto(btf, i32);
+	btf__add_func_param(btf, "big", s24);
+	btf__add_func_param(btf, "x", i64);
+	/* f3(long a, long b, long c, long d, long e, struct s16 f, long g) */
+	f3 = btf__add_func_proto(btf, i32);
+	btf__add_func_param(btf, "a", i64);
+	btf__add_func_param(btf, "b", i64);
+	btf__add_func_param(btf, "c", i64);
+	btf__add_func_param(btf, "d", i64);
+	btf__add_func_param(btf, "e", i64);
+	btf__add_func_param(btf, "f", s16);
+	btf__add_func_param(btf, "g", i64);
+	assert_true(f1 > 0 && f2 > 0 && f3 > 0);
+#if defined(__x86_64__)
+	assert_string_equal(param_reg(btf, f1, "$a"), "%di:s32");
+	assert_string_equal(param_reg(btf, f1, "$c"), "%cx:s32");
+	assert_string_equal(param_reg(btf, f1, "$e"), "%r9:s32");
+	assert_string_equal(param_reg(btf, f2, "$big"), "stack");
+	assert_string_equal(param_reg(btf, f2, "$x"), "%di:s64");
+	assert_string_equal(param_reg(btf, f3, "$e"), "%r8:s64");
+	assert_string_equal(param_reg(btf, f3, "$f"), "stack");
+	assert_string_equal(param_reg(btf, f3, "$g"), "%r9:s64");
+#elif defined(__aarch64__)
+	assert_string_equal(param_reg(btf, f1, "$c"), "%x3:s32");
+	assert_string_equal(param_reg(btf, f2, "$x"), "%x1:s64");
+	assert_string_equal(param_reg(btf, f3, "$g"), "%x7:s64");
+#endif
+	btf__free(btf);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -247,6 +327,7 @@ int main(void)
 		cmocka_unit_test(test_shared_event_keeps_checks),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_kretactive),
+		cmocka_unit_test(test_btf_param_registers),
 	};
 	char path[4096];
 
