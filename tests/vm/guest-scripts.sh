@@ -52,4 +52,143 @@ for f in *.stp; do
 	fi
 done
 echo "# corpus on 6.1: $n scripts, $p2 elaborate (-p2), $p3 plan (-p3), $ran run"
+
+# The tapset's kprobe aliases that no corpus script uses, run on 6.1.
+cd $T || { not_ok "no $T"; guest_done; }
+
+# a1. tty.*: ktap-tty's pty conversation (tty.init of the master, the
+#     slave's open, write, poll, read and release; what the slave
+#     receives, in the kworker that flushes its buffer) and three window
+#     sizes on the console's ttyS0 (tty.resize, tty.ioctl), in order.
+run -e 'global polls, rcv
+probe tty.init { if (pid() == target()) printf("init %s %s [%s] %d\n", driver_name, name, module, index) }
+probe tty.open { if (pid() == target()) printf("open %s %d\n", file_name, file_flags & 3) }
+probe tty.release { if (pid() == target()) printf("release %s %d\n", file_name, file_mode & 3) }
+probe tty.ioctl { if (pid() == target()) printf("ioctl %s %x\n", name, cmd) }
+probe tty.resize {
+	if (pid() == target())
+		printf("resize %s %d %d %d %d -> %d %d %d %d\n", name, old_row, old_col, old_xpixel,
+		       old_ypixel, new_row, new_col, new_xpixel, new_ypixel)
+}
+probe tty.write { if (pid() == target()) printf("write %s %s %d %s\n", file_name, driver_name, nr, buffer) }
+probe tty.read { if (pid() == target()) printf("read %s %s %d\n", file_name, driver_name, nr) }
+probe tty.poll { if (pid() == target()) polls[file_name, wait_key] = 1 }
+probe tty.receive { if (name == "\"pts\"") rcv[driver_name, index, count, cp, fp, id] = 1 }
+probe end {
+	foreach ([f, k] in polls) printf("poll %s %x\n", f, k)
+	foreach ([d, i, c, cp, fp, id] in rcv) printf("receive %s %d %d %s %s %x\n", d, i, c, cp, fp, id)
+}' -c "ktap-tty /dev/ttyS0 $T/tty"
+read -r N R C X Y <$T/tty 2>/dev/null
+cat >$T/want <<EOS
+init "pty_master" "ptm" [] $N
+ioctl "ptmx" 40045431
+ioctl "ptmx" 80045430
+open $N 2
+write ptmx "pty_master" 5 "ktap\n"
+read $N "pty_slave" 64
+write $N "pty_slave" 3 "ok\n"
+release $N 3
+release ptmx 3
+open ttyS0 2
+ioctl "ttyS0" 5413
+ioctl "ttyS0" 5414
+resize "ttyS0" $R $C $X $Y -> 30 90 640 480
+ioctl "ttyS0" 5414
+resize "ttyS0" 30 90 640 480 -> 31 91 641 481
+ioctl "ttyS0" 5414
+resize "ttyS0" 31 91 641 481 -> $R $C $X $Y
+release ttyS0 3
+poll $N 19
+receive "pty_slave" $N 5 "ktap\n" 0x0 5401
+EOS
+expect "tty.init/open/ioctl/write/poll/receive/read/release on a pty, tty.resize on ttyS0"
+
+# a2. tty.register and tty.unregister: no driver registers a device
+#     here; their plan on this kernel
+run -p3 -e 'probe tty.register, tty.unregister { printf("%s %s %s %d\n", driver_name, name, module, index) }'
+n_ev=$(grep -cE "^write kprobe_events 'p:ktap_[\$]PID/tty_(un)?register_device_[0-9]+ tty_(un)?register_device " $T/out)
+if [ "$rc" -eq 0 ] && [ "$n_ev" = 2 ]; then
+	ok "tty.register, tty.unregister: kprobes on tty_register_device and tty_unregister_device"
+else
+	not_ok "tty.register, tty.unregister plan (exit status $rc, $n_ev kprobes)"
+	diag $T/out | head -n 20
+	diag $T/err
+fi
+
+# a3. scheduler.tick: a CPU kept busy ticks CONFIG_HZ (250) times a
+#     second; at least 50 in 1 s, and as many not idle
+sh -c 'while :; do :; done' &
+spin=$!
+run -e 'global n, busy
+probe scheduler.tick { if (name == "tick") n++; if (!idle) busy++ }
+probe timer.s(1) { exit() }
+probe end { printf("ticks %s, busy %s\n", n >= 50 ? "50+" : sprint(n), busy >= 50 ? "50+" : sprint(busy)) }'
+kill $spin
+wait $spin 2>/dev/null
+echo "ticks 50+, busy 50+" >$T/want
+expect "scheduler.tick: at least 50 ticks in 1 s of a busy CPU"
+
+# a4. signal.check_ignored and .return: sh ignores SIGUSR1 and handles
+#     SIGUSR2, and sends itself both
+run -e 'global sent
+probe signal.check_ignored {
+	if (sig_pid == target()) {
+		printf("%s %d %s %s\n", name, sig, sig_name, pid_name)
+		sent[tid()] = 1
+	}
+}
+probe signal.check_ignored.return {
+	if (tid() in sent) {
+		printf("%s %s\n", name, retstr)
+		delete sent[tid()]
+	}
+}' -c "sh -c 'trap \"\" USR1; trap true USR2; kill -USR1 \$\$; kill -USR2 \$\$'"
+cat >$T/want <<'EOS'
+check_ignored 10 SIGUSR1 sh
+check_ignored 1
+check_ignored 12 SIGUSR2 sh
+check_ignored 0
+EOS
+expect "signal.check_ignored(.return): SIGUSR1 ignored, SIGUSR2 not"
+
+# a5. vm.write_shared, vm.write_shared_copy and (alias suffixes) their
+#     .return: sh writing to its pages after forking copies them
+run -e 'global ws, wsr, wsc, wscr, seen, at, real
+probe vm.write_shared { if (pid() == target() && name == "write_shared") { ws++; seen[address] = 1 } }
+probe vm.write_shared.return { if (pid() == target()) wsr++ }
+probe vm.write_shared_copy {
+	if (pid() == target() && name == "write_shared_copy") {
+		wsc++
+		if (address in seen) at++
+		if (!zero) real++
+	}
+}
+probe vm.write_shared_copy.return { if (pid() == target()) wscr++ }
+probe end {
+	printf("write_shared %d, returns %d\n", ws > 0, wsr == ws)
+	printf("copies %d, at written addresses %d, of pages %d, returns %d\n", wsc > 0, at == wsc,
+	       real > 0, wscr == wsc)
+}' -c "sh -c '/bin/true; /bin/true'"
+printf 'write_shared 1, returns 1\ncopies 1, at written addresses 1, of pages 1, returns 1\n' >$T/want
+expect "vm.write_shared(_copy)(.return): copy-on-write after sh forks"
+
+# a6. tcp.ipv4.setsockopt and .return: ktap-sockopt's calls, but the
+#     SOL_SOCKET one (the socket layer's); IP_TOS (1 at SOL_IP) is named
+#     as TCP option 1, as stap's optstr does
+run -e 'probe tcp.ipv4.setsockopt {
+	if (pid() == target())
+		printf("%s %d %d %d %d %s %d\n", name, sock != 0, family, level, optname, optstr, optlen)
+}
+probe tcp.ipv4.setsockopt.return { if (pid() == target()) printf("%s %d\n", name, ret) }' -c ktap-sockopt
+cat >$T/want <<'EOS'
+tcp.ipv4.setsockopt 1 2 6 1 TCP_NODELAY 4
+tcp.ipv4.setsockopt 0
+tcp.ipv4.setsockopt 1 2 6 6 TCP_KEEPCNT 4
+tcp.ipv4.setsockopt -22
+tcp.ipv4.setsockopt 1 2 0 1 TCP_NODELAY 4
+tcp.ipv4.setsockopt 0
+tcp.ipv4.setsockopt 1 10 6 1 TCP_NODELAY 4
+tcp.ipv4.setsockopt 0
+EOS
+expect "tcp.ipv4.setsockopt(.return): ktap-sockopt's TCP and IP options"
 guest_done
