@@ -5,6 +5,7 @@
  *   ktap-udp N SIZE
  *   ktap-udp -d N
  *   ktap-udp -s N SIZE
+ *   ktap-udp -w N SIZE
  *   ktap-udp -6 N SIZE
  *
  * Sends N UDP datagrams of SIZE payload bytes from one socket to another
@@ -16,8 +17,10 @@
  * (connect(2) with AF_UNSPEC, the kernel's udp_disconnect()).  With -s,
  * the sending socket is connected first and the datagrams go by send()
  * and come back by recv() (on x86_64 libc makes them sendto() and
- * recvfrom() without an address).  With -6, the same over IPv6's
- * loopback, ::1, connected (the kernel's udpv6_sendmsg()).
+ * recvfrom() without an address).  With -w, the same connected
+ * exchange by write() and read() (the socket's file operations, the
+ * kernel's sock_write_iter() and sock_read_iter()).  With -6, the same
+ * over IPv6's loopback, ::1, connected (the kernel's udpv6_sendmsg()).
  */
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -79,7 +82,8 @@ int main(int argc, char **argv)
 	int rx, tx;
 
 	int dis = argc == 3 && !strcmp(argv[1], "-d");
-	int con = argc == 4 && !strcmp(argv[1], "-s");
+	int wr = argc == 4 && !strcmp(argv[1], "-w");
+	int con = (argc == 4 && !strcmp(argv[1], "-s")) || wr;
 
 	if (argc == 4 && !strcmp(argv[1], "-6") && (n = atol(argv[2])) > 0 &&
 	    (size = atol(argv[3])) > 0 && size <= 60000)
@@ -87,7 +91,7 @@ int main(int argc, char **argv)
 
 	if (argc != 3 + con || (n = atol(argv[1 + dis + con])) <= 0 ||
 	    (!dis && ((size = atol(argv[2 + con])) <= 0 || size > 60000))) {
-		fprintf(stderr, "usage: ktap-udp N SIZE | ktap-udp -d N | ktap-udp -s N SIZE | ktap-udp -6 N SIZE\n");
+		fprintf(stderr, "usage: ktap-udp N SIZE | ktap-udp -d N | ktap-udp -s N SIZE | ktap-udp -w N SIZE | ktap-udp -6 N SIZE\n");
 		return 2;
 	}
 	rx = socket(AF_INET, SOCK_DGRAM, 0);
@@ -107,7 +111,13 @@ int main(int argc, char **argv)
 		perror("ktap-udp: connect");
 		return 1;
 	}
-	for (i = 0; con && i < n; i++) {
+	for (i = 0; wr && i < n; i++) {
+		if (write(tx, buf, (size_t)size) != size || read(rx, buf, sizeof(buf)) != size) {
+			perror("ktap-udp: write/read");
+			return 1;
+		}
+	}
+	for (i = 0; con && !wr && i < n; i++) {
 		if (send(tx, buf, (size_t)size, 0) != size || recv(rx, buf, sizeof(buf), 0) != size) {
 			perror("ktap-udp: send/recv");
 			return 1;
