@@ -319,7 +319,7 @@ expect "examples/kfunc_callers.stp vfs_read: dd called it 5 times"
 # 10d. the tcp, vfs and MIB tapset (9 checks)
 . /tests/guest-tcp.sh
 
-# 10e. the netdev, nfsd and netfilter tapset (15 checks)
+# 10e. the netdev, socket, nfsd and netfilter tapset (19 checks)
 . /tests/guest-net.sh
 
 # 10b. syscall.openat: filename (stap's quoted string) fetched by a kprobe

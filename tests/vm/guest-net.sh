@@ -1,8 +1,8 @@
-# guest-net.sh - the netdev and nfsd tapset, in the guest (sourced by
-# guest-ktap.sh, whose run/expect/ok/not_ok it uses; 11 checks).  The
-# initramfs has the dummy, nfsd and nfsv4 modules (vm-ktap.sh), all
-# loaded at boot: the checks unload and reload dummy, and run the
-# kernel's NFS server and client over 127.0.0.1.
+# guest-net.sh - the netdev, socket, nfsd and netfilter tapset, in the
+# guest (sourced by guest-ktap.sh, whose run/expect/ok/not_ok it uses;
+# 19 checks).  The initramfs has the dummy, nfsd and nfsv4 modules
+# (vm-ktap.sh), all loaded at boot: the checks unload and reload dummy,
+# and run the kernel's NFS server and client over 127.0.0.1.
 
 # n1. netdev.rx (net:netif_rx_entry) and netdev.hard_transmit: busybox
 #     ping's 3 echo requests and their replies go through lo (6 packets
@@ -75,6 +75,101 @@ else
 	not_ok "netdev.change_rx_flag (exit status $rc)"
 	diag $T/out $T/err
 fi
+
+# s1-s3. socket.* (kprobes on the socket layer): every probe of a
+#     ktap-udp or ktap-tcp-stall run, counted by name and values, the
+#     numbers named by sock_prot_num2str() and the like.  socket(AF_INET,
+#     ..., 0) asks for protocol 0 (the family's default) and gets UDP (17)
+#     or TCP (6); a UDP socket stays SS_UNCONNECTED when connected (only a
+#     stream's connect sets the state); the receiver has room for 65536
+#     bytes; a write() or read() is seen twice by socket.send or
+#     socket.receive (the file operation and the send or receive below
+#     it); the flags are 32, SOCK_SUPPORT_ZC (bit 5, Linux 6.0+: TCP and
+#     UDP sockets can send zero-copy), which stap's sock_flags_num2str()
+#     does not name
+cat >$T/sock.stp <<'EOS'
+global n
+function s:string (protocol:long, family:long, state:long, type:long, flags:long)
+{
+	return sprintf("%s %s %s %s %d", sock_prot_num2str(protocol), sock_fam_num2str(family),
+		       sock_state_num2str(state), sock_type_num2str(type), flags)
+}
+probe socket.sendmsg, socket.recvmsg, socket.write_iter, socket.read_iter {
+	if (pid() == target()) n[sprintf("%s %d %s", name, size, s(protocol, family, state, type, flags))]++
+}
+probe socket.send, socket.receive {
+	if (pid() == target()) n[sprintf("%s %d %d %s", name, size, success, s(protocol, family, state, type, flags))]++
+}
+probe socket.create {
+	if (pid() == target()) n[sprintf("%s %d %d %d %d", name, protocol, family, type, requester)]++
+}
+probe socket.create.return {
+	if (pid() == target()) n[sprintf("%s %d %d %d %d %d %d", name, protocol, family, type, requester, err, success)]++
+}
+probe socket.close { if (pid() == target()) n[sprintf("%s %s", name, s(protocol, family, state, type, flags))]++ }
+probe socket.close.return { if (pid() == target()) n[name]++ }
+probe end { foreach (k in n) printf("%s x%d\n", k, n[k]) }
+EOS
+# sock_want: the lines every run has for its COUNT sockets of TYPE
+sock_want() {
+	echo "socket.create 0 2 $2 0 x$1"
+	echo "socket.create.return 0 2 $2 0 0 1 x$1"
+	echo "socket.close.return x$1"
+}
+# s1. ktap-udp -s: send() on the connected socket, recv() on the other
+run -c "ktap-udp -s 3 100" $T/sock.stp
+sort $T/out -o $T/out
+{
+	sock_want 2 2
+	echo "socket.close UDP INET UNCONNECTED DGRAM 32 x2"
+	echo "socket.sendmsg 100 UDP INET UNCONNECTED DGRAM 32 x3"
+	echo "socket.send 100 1 UDP INET UNCONNECTED DGRAM 32 x3"
+	echo "socket.recvmsg 65536 UDP INET UNCONNECTED DGRAM 32 x3"
+	echo "socket.receive 100 1 UDP INET UNCONNECTED DGRAM 32 x3"
+} | sort >$T/want
+expect "socket.create/sendmsg/send/recvmsg/receive/close: ktap-udp -s's 2 UDP sockets, 3 datagrams of 100 bytes by send() and recv()"
+# s2. ktap-udp -w: write() and read(), sock_write_iter() and sock_read_iter()
+run -c "ktap-udp -w 3 100" $T/sock.stp
+sort $T/out -o $T/out
+{
+	sock_want 2 2
+	echo "socket.close UDP INET UNCONNECTED DGRAM 32 x2"
+	echo "socket.write_iter 100 UDP INET UNCONNECTED DGRAM 32 x3"
+	echo "socket.sendmsg 100 UDP INET UNCONNECTED DGRAM 32 x3"
+	echo "socket.send 100 1 UDP INET UNCONNECTED DGRAM 32 x6"
+	echo "socket.read_iter 65536 UDP INET UNCONNECTED DGRAM 32 x3"
+	echo "socket.recvmsg 65536 UDP INET UNCONNECTED DGRAM 32 x3"
+	echo "socket.receive 100 1 UDP INET UNCONNECTED DGRAM 32 x6"
+} | sort >$T/want
+expect "socket.write_iter/read_iter, socket.send/receive twice each: ktap-udp -w's 3 datagrams by write() and read()"
+# s3. ktap-tcp-stall: its listener (still SS_UNCONNECTED), the first
+#     client (connected, writes 1234 bytes) and the second (its
+#     non-blocking connect still in progress: SS_CONNECTING), all
+#     released at exit
+run -c "ktap-tcp-stall $T/ports 0" $T/sock.stp
+sort $T/out -o $T/out
+{
+	sock_want 3 1
+	echo "socket.close TCP INET UNCONNECTED STREAM 32 x1"
+	echo "socket.close TCP INET CONNECTED STREAM 32 x1"
+	echo "socket.close TCP INET CONNECTING STREAM 32 x1"
+	echo "socket.write_iter 1234 TCP INET CONNECTED STREAM 32 x1"
+	echo "socket.sendmsg 1234 TCP INET CONNECTED STREAM 32 x1"
+	echo "socket.send 1234 1 TCP INET CONNECTED STREAM 32 x2"
+} | sort >$T/want
+expect "socket.*: ktap-tcp-stall's 3 TCP sockets (UNCONNECTED listener, CONNECTED, CONNECTING) and its write of 1234 bytes"
+
+# s4. why socket.sendmsg and socket.close take __sock_sendmsg() and
+#     __sock_release() where they exist: on Debian's 6.1 the system
+#     calls' sends and a file's last close no longer go through stap's
+#     sock_sendmsg() and sock_release() (the kernel's own sockets do)
+run -e 'global n
+probe kernel.function("sock_sendmsg"), kernel.function("sock_release"),
+	kernel.function("__sock_sendmsg"), kernel.function("__sock_release") { if (pid() == target()) n[probefunc()]++ }
+probe end { foreach (f in n) printf("%s %d\n", f, n[f]) }' -c "ktap-udp -s 3 100"
+sort $T/out -o $T/out
+printf '__sock_release 2\n__sock_sendmsg 3\n' >$T/want
+expect "ktap-udp -s's sends and closes: __sock_sendmsg() 3, __sock_release() 2, stap's sock_sendmsg() and sock_release() none"
 
 # The NFS server: a tmpfs exported as the NFSv4 root (fsid 0) to
 # 127.0.0.1, its caches filled by hand (no mountd), mounted by the
