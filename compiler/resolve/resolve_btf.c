@@ -307,13 +307,7 @@ static int rbtf_param(const struct btf *btf, int32_t proto, const char *name,
 	return -1;
 }
 
-/*
- * The integer argument registers a parameter of type @id takes under
- * @cc: one for a scalar or pointer (two for a 16-byte integer), one per
- * 8 bytes of a struct or union passed by value of at most 16 bytes
- * (x86_64's INTEGER class, aarch64's composites); a larger one -1 on
- * x86_64 (it is passed in memory) and one on aarch64 (by reference).
- */
+/* The integer argument registers a parameter of type @id takes (cc_param_regs()). */
 static int rbtf_param_regs(const struct btf *btf, const struct cc_machine *cc, uint32_t id)
 {
 	const struct btf_type *t = btf__type_by_id(btf, rbtf_peel(btf, id));
@@ -321,46 +315,31 @@ static int rbtf_param_regs(const struct btf *btf, const struct cc_machine *cc, u
 
 	if (!t || size < 0)
 		return 1;
-	if (btf_is_float(t))
-		return 0;
-	if (!btf_is_composite(t))
-		return size > 8 ? 2 : 1;
-	if (size <= 16)
-		return (int)((size + 7) / 8);
-	return cc->id == CC_X86_64 ? -1 : 1;
+	return cc_param_regs(cc, btf_is_float(t), btf_is_composite(t), size);
 }
 
 /*
- * The register slot of parameter @i of @proto (0-based) under @cc: the
- * registers the parameters before it take (6.1's tcp_setsockopt()
- * passes its 16-byte sockptr_t in two, so its optlen is the sixth
- * register, not the fifth); cc_nregs() for a parameter on the stack,
- * also a struct x86_64 passes in memory or that no longer fits the
- * registers left (after which x86_64 goes on with the registers and
- * aarch64 puts every further argument on the stack).
+ * The register slot of parameter @i of @proto (0-based) under @cc
+ * (cc_param_slot()): 6.1's tcp_setsockopt() passes its 16-byte
+ * sockptr_t in two registers, so its optlen is the sixth, not the fifth.
  */
 static unsigned rbtf_param_slot(const struct btf *btf, const struct cc_machine *cc,
 				int32_t proto, unsigned i)
 {
 	const struct btf_type *t = btf__type_by_id(btf, (uint32_t)proto);
 	const struct btf_param *p = btf_params(t);
-	unsigned k, slot = 0, nregs = cc_nregs(cc);
+	int regs[64];
+	unsigned words[64], k;
 
-	for (k = 0; k <= i && k < btf_vlen(t); k++, p++) {
-		int n = rbtf_param_regs(btf, cc, p->type);
+	if (i >= btf_vlen(t) || i >= 64)
+		return cc_nregs(cc);
+	for (k = 0; k <= i; k++) {
+		__s64 size = btf__resolve_size(btf, p[k].type);
 
-		if (n < 0 || slot + (unsigned)n > nregs) {	/* on the stack */
-			if (k == i)
-				return nregs;
-			if (cc->id != CC_X86_64 && n > 0)
-				slot = nregs;
-			continue;
-		}
-		if (k == i)
-			return slot;
-		slot += (unsigned)n;
+		regs[k] = rbtf_param_regs(btf, cc, p[k].type);
+		words[k] = size > 8 ? (unsigned)((size + 7) / 8) : 1;
 	}
-	return nregs;
+	return cc_param_slot(cc, regs, words, i);
 }
 
 /* Follow @chain from @l, then make the fetch. */

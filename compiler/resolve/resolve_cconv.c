@@ -104,3 +104,37 @@ const char *cc_dwreg(const struct cc_machine *m, unsigned regno)
 {
 	return cc_find(cc_dwregs, CC_LEN(cc_dwregs), m->id, regno);
 }
+
+int cc_param_regs(const struct cc_machine *m, bool is_float, bool composite, int64_t size)
+{
+	if (is_float)
+		return 0;
+	if (!composite)
+		return size > 8 ? 2 : 1;
+	if (size <= 16)
+		return (int)((size + 7) / 8);
+	return m->id == CC_X86_64 ? -1 : 1;
+}
+
+unsigned cc_param_slot(const struct cc_machine *m, const int *regs, const unsigned *words,
+		       unsigned i)
+{
+	unsigned k, slot = 0, stack = 0, nregs = cc_nregs(m);
+
+	for (k = 0; k <= i; k++) {
+		int n = regs[k];
+
+		if (n < 0 || slot + (unsigned)n > nregs) {	/* on the stack */
+			if (k == i)
+				return nregs + stack;
+			if (m->id != CC_X86_64 && n > 0)
+				slot = nregs;
+			stack += n < 0 ? words[k] : (unsigned)n;
+			continue;
+		}
+		if (k == i)
+			return slot;
+		slot += (unsigned)n;
+	}
+	return nregs + stack;
+}

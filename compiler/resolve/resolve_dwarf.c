@@ -379,6 +379,52 @@ static int rdwarf_param(Dwarf_Die *fn, const char *name, unsigned *pos, Dwarf_Di
 	return -1;
 }
 
+/* The integer argument registers parameter DIE @p takes (cc_param_regs()),
+   and the 8-byte words it fills in memory. */
+static int rdwarf_param_regs(Dwarf_Die *p, const struct cc_machine *cc, unsigned *words)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word enc = 0, size = 8;
+	Dwarf_Die t;
+	int tag;
+
+	*words = 1;
+	if (!rdwarf_type_of(p, &t) || dwarf_aggregate_size(&t, &size) != 0)
+		return 1;
+	*words = size > 8 ? (unsigned)((size + 7) / 8) : 1;
+	tag = dwarf_tag(&t);
+	if (tag == DW_TAG_base_type && dwarf_attr(&t, DW_AT_encoding, &at))
+		dwarf_formudata(&at, &enc);
+	return cc_param_regs(cc, enc == DW_ATE_float || enc == DW_ATE_complex_float,
+			     tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+			     tag == DW_TAG_class_type, (int64_t)size);
+}
+
+/*
+ * The argument slot of formal parameter @pos of @fn for cc_arg()
+ * (cc_param_slot(): a struct by value before it takes one register per
+ * 8 bytes, a double none), or -1 when it is itself floating-point.
+ */
+static int rdwarf_param_slot(Dwarf_Die *fn, unsigned pos, const struct cc_machine *cc)
+{
+	Dwarf_Die child;
+	int regs[64];
+	unsigned words[64], i = 0;
+
+	if (pos >= 64 || dwarf_child(fn, &child) != 0)
+		return (int)(cc_nregs(cc) + pos);
+	do {
+		if (dwarf_tag(&child) != DW_TAG_formal_parameter)
+			continue;
+		regs[i] = rdwarf_param_regs(&child, cc, &words[i]);
+		if (i++ == pos)
+			break;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	if (i <= pos)
+		return (int)pos;
+	return regs[pos] == 0 ? -1 : (int)cc_param_slot(cc, regs, words, pos);
+}
+
 /* The calling convention of @fn's file (or kernel), or NULL + @err. */
 static const struct cc_machine *rdwarf_cc(const struct fetch_site *fn, char *err, size_t errlen)
 {
@@ -580,6 +626,7 @@ int rdwarf_base(struct arena *a, const struct fetch_site *fn, const char *var, b
 	unsigned pos;
 	char *end;
 	long n;
+	int slot;
 
 	memset(l, 0, sizeof(*l));
 	l->kernel = fn->kernel;
@@ -612,7 +659,12 @@ int rdwarf_base(struct arena *a, const struct fetch_site *fn, const char *var, b
 		return rdwarf_scoped(a, fn, var, ret, l, err, errlen);
 	if (!(cc = rdwarf_cc(fn, err, errlen)))
 		return -1;
-	l->expr = cc_arg(a, cc, pos);
+	if ((slot = rdwarf_param_slot(fn->die, pos, cc)) < 0) {
+		snprintf(err, errlen, "parameter %s is floating-point: it is passed in a vector "
+			 "register, which fetch arguments cannot read", var);
+		return -1;
+	}
+	l->expr = cc_arg(a, cc, (unsigned)slot);
 	return 0;
 }
 

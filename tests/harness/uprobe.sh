@@ -17,7 +17,7 @@ TR=/sys/kernel/tracing
 
 require_live "uprobe tests need root (run make check as root)"
 [ -w $TR/uprobe_events ] || skip_all "this kernel has no uprobe events"
-require_tools "$T" "$O" "$KTAP_BUILDDIR/tests/tools/ktap-cxx" "$TFS_SNAP"
+require_tools "$T" "$O" "$KTAP_BUILDDIR/tests/tools/ktap-cxx" "$KTAP_BUILDDIR/tests/tools/ktap-args" "$TFS_SNAP"
 LIBC=$(ldd "$T" | sed -n 's/.*libc\.so\.6 => \([^ ]*\) .*/\1/p')
 
 tfs_guard_begin
@@ -724,6 +724,25 @@ else
 	not_ok "kernel.trace(\"*\") beside another session (exit statuses $r1 $rc, $mine ktap_ lines)"
 	diag_file "$TMP/err"
 	diag_file "$TMP/out2"
+fi
+
+# A parameter's register is the calling convention's after the ones the
+# parameters before it take: ktap-args's mixed(double d, struct point
+# pt, int n, struct big b, int m) has n in the second integer register
+# (d is in a vector register, the 8-byte pt in the first, the 24-byte b
+# in memory) and m in the third; n was read from the third (m's value).
+A=$KTAP_BUILDDIR/tests/tools/ktap-args
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'probe process("'"$A"'").function("mixed") { printf("n=%d m=%d\n", $n, $m) }' -c "$A"
+grep -v '^46$' "$TMP/out" >"$TMP/got"	# ktap-args prints the sum
+printf 'n=9 m=11\n' >"$TMP/want"
+expect_same "parameters after a double and structs by value: their own registers" \
+	"$TMP/want" "$TMP/got"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$A"'").function("mixed") { println($d) }'
+if [ "$rc" -eq 1 ] && grep -q "error: parameter \$d is floating-point: it is passed in a vector register" "$TMP/err"; then
+	ok "a floating-point parameter: an error, not an integer register's value"
+else
+	not_ok "a floating-point parameter: an error, not an integer register's value (exit status $rc)"
+	diag_file "$TMP/err"
 fi
 
 tfs_guard_end "tracefs unchanged: instances and uprobe events removed"
