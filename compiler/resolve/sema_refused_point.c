@@ -19,6 +19,32 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 			       "and ktap loads no module; its netfilter.ip*.*, netfilter.arp.*, "
 			       "netfilter.bridge.* and netfilter.hook(\"HOOK\").pf(\"PF\") are "
 			       "kprobes on the functions that hold the hooks (tapset/netfilter.stp)" },
+		/* stap's tapset families that ktap's tapset does not have */
+		{ "nfs", ": ktap's tapset has no nfs.* probes (stap's NFS client tapset, "
+			 "nfs.stp and nfs_proc.stp): probe the NFS client's functions with "
+			 "module(\"nfs\").function(\"NAME\"), or its nfs:* tracepoints" },
+		{ "sunrpc", ": ktap's tapset has no sunrpc.* probes (stap's rpc.stp): probe "
+			    "the RPC layer's functions with module(\"sunrpc\").function(\"NAME\"), "
+			    "or its sunrpc:* tracepoints" },
+		{ "scsi", ": ktap's tapset has no scsi.* probes (stap's scsi.stp): use the "
+			  "kernel's scsi:* tracepoints (kernel.trace(\"scsi:scsi_dispatch_cmd_start\") "
+			  "...)" },
+		{ "ioscheduler", ": ktap's tapset has no ioscheduler.* probes (stap's "
+				 "ioscheduler.stp): use the kernel's block:* tracepoints "
+				 "(kernel.trace(\"block:block_rq_insert\") ...) or ioblock.*" },
+		{ "ioscheduler_trace", ": ktap's tapset has no ioscheduler_trace.* probes "
+				       "(stap's ioscheduler.stp): use the kernel's block:* "
+				       "tracepoints (kernel.trace(\"block:block_rq_issue\") ...)" },
+		{ "generic", ": ktap's tapset has no generic.fop.* probes (stap's vfs.stp): "
+			     "probe the file operations with kernel.function(\"NAME\"), or use "
+			     "vfs.*" },
+		{ "workqueue", ": ktap's tapset has no workqueue.* probes (stap's "
+			      "workqueue.stp): use the kernel's workqueue:* tracepoints "
+			      "(kernel.trace(\"workqueue:workqueue_execute_start\") ...)" },
+		{ "stap", ": these are the static markers of SystemTap's own programs" },
+		{ "stapio", ": these are the static markers of SystemTap's own programs" },
+		{ "staprun", ": these are the static markers of SystemTap's own programs" },
+		{ "python", ": no Python runtime support" },
 		{ "python2", ": no Python runtime support" },
 		{ "python3", ": no Python runtime support" },
 		{ "java", ": no Java runtime support" },
