@@ -41,7 +41,7 @@ int sema_buffer_call(struct sema_ctx *c, struct ast_expr *e)
 	bool user;
 
 	if (e->kind != AST_CALL || e->args.n != 2 || sema_func_decl(c, e->str) ||
-	    (strcmp(e->str, "__kernel_buffer") != 0 && strcmp(e->str, "__user_buffer") != 0))
+	    !sema_is_buffer_fn(e->str))
 		return -1;
 	user = e->str[2] == 'u';
 	n = e->args.v[1];

@@ -438,6 +438,8 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 /* A call of a function that only returns a fetchable address of its
    fetchable arguments: that address expression (a new tree); else @e. */
 struct ast_expr *sema_spec_inline(struct sema_ctx *c, struct ast_expr *e);
+/* Is @name __kernel_buffer or __user_buffer (sema_buffer.c's readers)? */
+bool sema_is_buffer_fn(const char *name);
 /* A '&' of @cast(NUMBER, ...): stap's @offsetof and @cast_sizeof. */
 bool sema_is_const_addr(const struct ast_expr *e);
 /* The canonical text of a fetchable expression, for names and -p2. */

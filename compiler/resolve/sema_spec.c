@@ -141,6 +141,11 @@ static int spc_sugar_find(const char *name, unsigned nargs, bool *user)
 	return -1;
 }
 
+bool sema_is_buffer_fn(const char *name)
+{
+	return !strcmp(name, "__kernel_buffer") || !strcmp(name, "__user_buffer");
+}
+
 /* The numbers of arguments the memory reader @name takes, as a bit
    set (bit N: N arguments); 0 when @name is none. */
 unsigned sema_mem_arities(const char *name)
@@ -148,7 +153,7 @@ unsigned sema_mem_arities(const char *name)
 	unsigned n, set = sema_mem_fn(name) != AST_MEM_NONE ? 1u << 1 : 0;
 	bool user;
 
-	if (!strcmp(name, "__kernel_buffer") || !strcmp(name, "__user_buffer"))
+	if (sema_is_buffer_fn(name))
 		set |= 1u << 2;		/* (ADDR, N): sema_buffer.c */
 
 	for (n = 1; n <= 3; n++)
@@ -329,7 +334,7 @@ static bool spc_is_mem_call(struct sema_ctx *c, const struct ast_expr *e)
 static bool spc_is_buffer_call(struct sema_ctx *c, const struct ast_expr *e)
 {
 	return e->kind == AST_CALL && e->args.n == 2 && !sema_func_decl(c, e->str) &&
-	       (!strcmp(e->str, "__kernel_buffer") || !strcmp(e->str, "__user_buffer"));
+	       sema_is_buffer_fn(e->str);
 }
 
 /* user_string_n(A, N), kernel_string_quoted(A) ... (sema_mem_sugar): a
