@@ -73,9 +73,9 @@ static void sema_add_alias(struct sema_ctx *c, const struct ast_probe *p)
 			}
 		c->aliases = arena_grow(c->arena, c->aliases, c->naliases,
 					&c->acap, sizeof(*c->aliases));
-		c->aliases[c->naliases].name = p->names.v[i];
-		c->aliases[c->naliases].decl = p;
-		c->naliases++;
+		/* the whole entry: arena_grow() leaves the new room undefined */
+		c->aliases[c->naliases++] = (struct sema_alias){ .name = p->names.v[i],
+								 .decl = p };
 	}
 }
 
