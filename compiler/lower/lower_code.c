@@ -225,19 +225,25 @@ static void lw_target(struct lw_ctx *c, const struct ast_expr *e)
 	lw_emit(c, IR_PCPUFIELD, n, first, 0);
 }
 
+/* @hist_log(a[k])[b]: bucket b's count (0 outside the buckets). */
+static void lw_hist_bucket(struct lw_ctx *c, const struct ast_expr *h,
+			   const struct ast_expr *bucket)
+{
+	/* the symbol is the array's, on its VAR */
+	const struct sem_sym *s = h->a->kind == AST_INDEX ? h->a->a->sym : h->a->sym;
+
+	if (h->a->kind == AST_INDEX)
+		lw_keys(c, &h->a->args, NULL);
+	lw_expr(c, bucket);
+	lw_at(c, h->a);		/* the statistic, named in its errors */
+	lw_emit(c, IR_HBUCKET, h->a->kind == AST_INDEX ? h->a->args.n : 0,
+		s->slot, h->op == AST_OP_HIST_LOG ? IR_HIST_LOG : IR_HIST_LINEAR);
+}
+
 static void lw_index(struct lw_ctx *c, const struct ast_expr *e)
 {
 	if (e->a->kind == AST_HIST) {
-		const struct ast_expr *h = e->a;
-		/* @hist_log(a[k])[b]: the symbol is the array's, on its VAR. */
-		const struct sem_sym *s = h->a->kind == AST_INDEX ? h->a->a->sym : h->a->sym;
-
-		if (h->a->kind == AST_INDEX)
-			lw_keys(c, &h->a->args, NULL);
-		lw_expr(c, e->args.v[0]);
-		lw_at(c, h->a);		/* the statistic, named in its errors */
-		lw_emit(c, IR_HBUCKET, h->a->kind == AST_INDEX ? h->a->args.n : 0,
-			s->slot, h->op == AST_OP_HIST_LOG ? IR_HIST_LOG : IR_HIST_LINEAR);
+		lw_hist_bucket(c, e->a, e->args.v[0]);
 		return;
 	}
 	lw_keys(c, &e->args, NULL);
@@ -383,8 +389,15 @@ static void lw_in(struct lw_ctx *c, const struct ast_expr *e)
 {
 	unsigned mask;
 
+	/* stap: 'b in @hist_log(s)' is true where '@hist_log(s)[b]' is not 0 */
+	if (e->a->kind == AST_HIST && e->args.n == 1) {
+		lw_hist_bucket(c, e->a, e->args.v[0]);
+		lw_emit(c, IR_PUSHI, 0, 0, 0);
+		lw_emit(c, IR_NE, 0, 0, 0);
+		return;
+	}
 	if (e->a->kind != AST_VAR) {
-		diag_error(c->diag, e->span, "'in' on a histogram is not supported");
+		diag_error(c->diag, e->span, "'in' on a histogram takes one bucket number");
 		return;
 	}
 	lw_keys(c, &e->args, &mask);
