@@ -42,7 +42,8 @@ enum ir_builtin {
 };
 
 enum ir_stat { IR_STAT_COUNT, IR_STAT_SUM, IR_STAT_MIN, IR_STAT_MAX,
-	       IR_STAT_AVG, IR_STAT_VARIANCE };
+	       IR_STAT_AVG, IR_STAT_VARIANCE,
+	       IR_STAT_SUM_NONEMPTY };	/* @sum under --compatible < 1.5 */
 enum ir_hist { IR_HIST_LOG, IR_HIST_LINEAR };
 
 struct ir_insn {

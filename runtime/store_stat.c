@@ -129,6 +129,7 @@ enum st_err st_stat_value(const struct st_stat *st, bool element,
 	case IR_STAT_MIN: *out = st->min; break;
 	case IR_STAT_MAX: *out = st->max; break;
 	case IR_STAT_AVG: *out = st_div(st->sum, st->count); break;
+	case IR_STAT_SUM_NONEMPTY: *out = st->sum; break;
 	default: *out = st_variance(st, element); break;
 	}
 	return ST_OK;

@@ -28,6 +28,8 @@ struct lower_options {
 	bool synth;		/* the target has synthetic events (latency pairs) */
 	bool target_zero;	/* no -c, no -x: target() is 0 all run */
 	unsigned maxmapentries;	/* -D MAXMAPENTRIES (0: stap's 2048) */
+	bool empty_sum_error;	/* --compatible before 1.5: @sum of an empty
+				   aggregate is an error, as @min's is */
 	const char *hist_stack;	/* the hist's stack key: "stacktrace" (6.1) or
 				   "common_stacktrace" */
 	int verbose;		/* -v: say what was lowered and why not */

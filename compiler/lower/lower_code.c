@@ -411,6 +411,8 @@ static void lw_stat(struct lw_ctx *c, const struct ast_expr *e)
 	const struct sem_sym *s = x->kind == AST_VAR ? x->sym : x->a->sym;
 	int op = e->op - AST_OP_COUNT;
 
+	if (op == IR_STAT_SUM && c->empty_sum_error)
+		op = IR_STAT_SUM_NONEMPTY;
 	lw_at(c, x);
 	if (!lw_is_global(s)) {
 		diag_error(c->diag, x->span, "statistics must be global variables");

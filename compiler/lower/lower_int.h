@@ -96,6 +96,7 @@ struct lw_ctx {
 	struct src_span at;		/* location of what is being emitted */
 	const char *near;
 	unsigned kretactive;		/* lower_options.kretactive */
+	bool empty_sum_error;		/* lower_options.empty_sum_error */
 	bool *lowered;			/* per probe: runs in the kernel only */
 	struct lh *hist;		/* lower_hist.c's analysis */
 	struct ll_pair *lat;		/* lower_latency.c's pairs, lowered */
