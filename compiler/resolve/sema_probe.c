@@ -15,6 +15,7 @@
 #include "resolve_elf.h"
 #include "resolve_sdt.h"
 #include "resolve_sym.h"
+#include "tapset.h"
 
 #include <fnmatch.h>
 #include <limits.h>
@@ -524,7 +525,8 @@ static struct ast_ppoint *point_syscall_point(struct sema_ctx *c, const struct a
  * wildcard): every system call with a syscalls:sys_enter_NAME
  * tracepoint, or a tapset alias syscall.NAME.  A tapset alias (stap's
  * variables and argstr) wins over the generic member built from the
- * tracepoint's fields (sema_syscall.c).  nd_syscall is the same family.
+ * tracepoint's fields (sema_syscall.c).  nd_syscall, tp_syscall and
+ * stap's other back ends are the same family (tapset_syscall_family()).
  */
 static int point_syscall(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p)
 {
@@ -532,7 +534,7 @@ static int point_syscall(struct sema_ctx *c, struct point_state *st, const struc
 	bool ret, wild;
 	unsigned i, n;
 
-	if (p->n < 2 || p->n > 3 || !(sema_point_is(p, 0, "syscall") || sema_point_is(p, 0, "nd_syscall")) ||
+	if (p->n < 2 || p->n > 3 || !tapset_syscall_family(p->comps[0].name, false) ||
 	    p->comps[0].arg || p->comps[1].arg || (p->n == 3 && !sema_point_is(p, 2, "return")))
 		return 0;
 	ret = p->n == 3;

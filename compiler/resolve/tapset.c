@@ -685,6 +685,18 @@ static void ts_need_pattern(struct tapset_index *ix, const char *const *comps,
  * cover another call's tracepoint), and a generic .return member calls
  * the tapset's return_str() (sema_syscall_prologue()).
  */
+bool tapset_syscall_family(const char *name, bool glob)
+{
+	static const char *const families[] = { "syscall", "nd_syscall", "tp_syscall",
+						"dw_syscall", "nd1_syscall", "nd2_syscall" };
+	unsigned i;
+
+	for (i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (glob ? fnmatch(name, families[i], 0) == 0 : !strcmp(name, families[i]))
+			return true;
+	return false;
+}
+
 static void ts_need_syscalls(struct tapset_index *ix)
 {
 	static const char *const entry[] = { "syscall", "*" };
@@ -722,8 +734,7 @@ static void ts_need_point(struct tapset_index *ix, const struct ast_ppoint *p)
 	   vm.write_shared with .return appended; sema_probe.c) */
 	for (k = p->n; k >= 1; k--)
 		ts_need_pattern(ix, comps, k);
-	if (fnmatch(comps[0], "syscall", 0) == 0 ||
-	    fnmatch(comps[0], "nd_syscall", 0) == 0)
+	if (tapset_syscall_family(comps[0], true))
 		ts_need_syscalls(ix);
 	if (fnmatch(comps[0], "netfilter", 0) == 0)
 		ts_need_netfilter(ix);

@@ -64,6 +64,17 @@ void tapset_need_tokens(struct tapset_index *ix, const struct token *v,
 void tapset_need_points(struct tapset_index *ix, const struct ast_file *f);
 
 /*
+ * Whether a probe point's first component @name is (@glob: as an
+ * fnmatch pattern, matches) a family of system-call points.  stap has
+ * several: syscall and nd_syscall, and the back ends behind them,
+ * dw_syscall (DWARF), nd1_syscall/nd2_syscall (kprobes on the call and
+ * on its __x64_sys_ wrapper) and tp_syscall (the raw_syscalls
+ * tracepoints).  For ktap they are one family on the syscalls:*
+ * tracepoints, with stap's variables (sema_syscall.c).
+ */
+bool tapset_syscall_family(const char *name, bool glob);
+
+/*
  * The first needed file that was not handed out yet (marked handed out),
  * or -1 when there is none.
  */
