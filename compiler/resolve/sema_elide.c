@@ -102,6 +102,8 @@ static bool elide_call_pure(struct elide_pure *p, const struct ast_expr *e)
 
 	if (elide_marker(e))
 		return p->pure = false;
+	if (sema_current_call(p->c, e))	/* task_current(): an address, read */
+		return p->pure;
 
 	for (i = 0; i < p->c->nfdecls && p->pure; i++)
 		if (!strcmp(p->c->fdecls[i]->name, e->str)) {
@@ -613,6 +615,146 @@ static int elide_calls_fn(struct ast_expr *e, void *arg)
 	return 0;
 }
 
+/* ---- arguments of parameters nobody reads ---- */
+
+/* The calls of script functions in the program, to look at their arguments. */
+struct elide_calls {
+	struct arena *arena;
+	struct ast_expr **v;
+	unsigned n;
+	size_t cap;
+};
+
+static int elide_collect_fn(struct ast_expr *e, void *arg)
+{
+	struct elide_calls *k = arg;
+
+	if (e->kind == AST_CALL) {
+		k->v = arena_grow(k->arena, k->v, k->n, &k->cap, sizeof(*k->v));
+		k->v[k->n++] = e;
+	}
+	return 0;
+}
+
+/* Only literals, operators and calls: a variable, a target or an
+   @-operator stays for pass 2 to see (its errors, what it reads). */
+static int elide_arg_kinds_fn(struct ast_expr *e, void *arg)
+{
+	int *calls = arg;
+
+	switch (e->kind) {
+	case AST_CALL:
+		++*calls;
+		return 0;
+	case AST_NUM: case AST_STR: case AST_UNARY: case AST_BINARY: case AST_TERNARY:
+		return 0;
+	default:
+		*calls = -1000;
+		return -1;
+	}
+}
+
+/* Is argument @e worth not computing: of the kinds above with a call
+   in it (a literal costs nothing), free of side effects? */
+static bool elide_arg_droppable(struct sema_ctx *c, struct ast_expr *e)
+{
+	struct elide_pure p = { c, { 0 }, 0, true, true };
+	int calls = 0;
+
+	ast_walk_expr(e, elide_arg_kinds_fn, &calls);
+	if (calls > 0)
+		ast_walk_expr(e, elide_pure_fn, &p);
+	return calls > 0 && p.pure;
+}
+
+/* The one function of @f's name and arity (none when overloaded). */
+static bool elide_unique(const struct sema_ctx *c, const struct ast_func *f)
+{
+	unsigned i, n = 0;
+
+	for (i = 0; i < c->nfdecls; i++)
+		n += !strcmp(c->fdecls[i]->name, f->name) && c->fdecls[i]->nparams == f->nparams;
+	return n == 1;
+}
+
+/* Does @f's body read or write parameter @k? */
+static bool elide_param_used(const struct ast_func *f, unsigned k)
+{
+	struct elide_subst sb = { NULL, f->params[k].name, NULL, false };
+	struct ast_stmt *body = f->body;
+
+	return elide_mentions(&sb, &body, 1);
+}
+
+/* Is @e a call of @f? */
+static bool elide_calls_f(const struct ast_expr *e, const struct ast_func *f)
+{
+	return !strcmp(e->str, f->name) && e->args.n == f->nparams;
+}
+
+/* The arguments of parameter @p in the calls @k of @f, when each is a
+   literal or droppable: the droppable ones become a literal, "" where
+   the parameter is a string (declared, or a literal argument says). */
+static void elide_unread_args(struct sema_ctx *c, const struct elide_calls *k,
+			      const struct ast_func *f, unsigned p)
+{
+	bool str = f->params[p].type == AST_TYPE_STRING;
+	unsigned j;
+
+	for (j = 0; j < k->n; j++) {
+		const struct ast_expr *a;
+
+		if (!elide_calls_f(k->v[j], f))
+			continue;
+		a = k->v[j]->args.v[p];
+		if (a->kind == AST_STR || a->kind == AST_NUM)
+			str |= a->kind == AST_STR;
+		else if (!elide_arg_droppable(c, k->v[j]->args.v[p]))
+			return;
+	}
+	for (j = 0; j < k->n; j++) {
+		struct ast_expr *a;
+
+		if (!elide_calls_f(k->v[j], f))
+			continue;
+		a = k->v[j]->args.v[p];
+		if (a->kind != AST_STR && a->kind != AST_NUM)
+			k->v[j]->args.v[p] = str ? ast_str(c->arena, "", 0, a->span) :
+						   ast_num(c->arena, 0, a->span);
+	}
+}
+
+/*
+ * A parameter its function never mentions (task_dentry_path()'s task,
+ * kept for stap's signature): when the argument of every call is free
+ * of side effects, none is computed, it is 0 ("" for a string
+ * parameter).  So task_dentry_path(task_current(), ...) in a kprobe
+ * fetches no 'current'.  Every call or none, so that the parameter's
+ * type, which only its arguments give, is the same at each.
+ */
+static void elide_unread_params(struct sema_ctx *c)
+{
+	struct elide_calls k = { c->arena, NULL, 0, 0 };
+	unsigned i, p;
+
+	for (i = 0; i < c->prog->nprobes; i++) {
+		ast_walk_stmt(c->prog->probes[i]->body, elide_collect_fn, &k);
+		ast_walk_expr(c->prog->probes[i]->cond, elide_collect_fn, &k);
+	}
+	for (i = 0; i < c->nfdecls; i++)
+		ast_walk_stmt(c->fdecls[i]->body, elide_collect_fn, &k);
+	for (i = 0; i < c->nfdecls; i++) {
+		const struct ast_func *f = c->fdecls[i];
+
+		/* __ktap_missing(VAR, WHY)'s arguments are its message */
+		if (!f->body || !elide_unique(c, f) || sema_is_missing_marker(f->name))
+			continue;
+		for (p = 0; p < f->nparams; p++)
+			if (!elide_param_used(f, p))
+				elide_unread_args(c, &k, f, p);
+	}
+}
+
 void sema_elide_funcs(struct sema_ctx *c)
 {
 	struct elide_reads called = { c->arena, NULL, 0, 0 };
@@ -628,6 +770,7 @@ void sema_elide_funcs(struct sema_ctx *c)
 	for (i = 0; i < c->nfdecls; i++)
 		if (c->fdecls[i]->body && elide_is_read(&called, c->fdecls[i]->name))
 			elide_body(c, c->fdecls[i]->body, NULL);
+	elide_unread_params(c);
 }
 
 /* @e's value when it is logic of decided @defined()s (!, &&, ||), else
