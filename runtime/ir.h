@@ -140,6 +140,9 @@ struct ir_probe {
 	uint32_t loc;
 	const char *written;
 	bool lowered;		/* runs in the kernel only (hist triggers) */
+	/* A begin or end probe on @event's record, which the runtime makes
+	   itself (a getppid(2) call) just before it runs the probe */
+	bool trigger;
 };
 
 struct ir_func {
@@ -183,6 +186,9 @@ struct ir_event {
 	   frames of the event's own trace function, and of the tracepoint's
 	   iterator, are dropped: run.c). */
 	bool kstack_tp;
+	/* The event of trigger probes (ir_probe.trigger): ktap's own record
+	   only (filter common_pid == $KTAP); no probe runs on it as an event. */
+	bool trigger;
 	unsigned *probes;
 	unsigned nprobes;
 	size_t pcap;

@@ -135,6 +135,9 @@ static void ir_dump_probe(FILE *out, const struct ir_prog *p, unsigned i)
 	if (pr->kind == IR_P_EVENT)
 		fprintf(out, " %s:%s", p->events[pr->event].system,
 			p->events[pr->event].name);
+	if (pr->trigger)
+		fprintf(out, " on ktap's own %s:%s record", p->events[pr->event].system,
+			p->events[pr->event].name);
 	if (pr->kind == IR_P_TIMER)
 		fprintf(out, " every %" PRId64 " ns", pr->period_ns);
 	if (pr->kind == IR_P_PROCFS_READ || pr->kind == IR_P_PROCFS_WRITE)

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <traceevent/event-parse.h>
@@ -86,6 +87,10 @@ struct run {
 	struct run_input input;		/* input.char/input.line: stdin */
 	struct run_progress progress;	/* -v: a line a second */
 	struct run_fifo fifo;		/* procfs("NAME").read: FIFOs */
+	/* Per event, the trigger probes' record (ir_probe.trigger): ktap's
+	   own getppid(2) call, copied (run_trigger()); data NULL: none */
+	struct rdr_record *trig;
+	bool trig_wait;
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -340,7 +345,7 @@ static int run_resolve_fields(struct run *r)
 	for (i = 0; i < p->nprobes; i++) {
 		const struct ir_probe *pr = &p->probes[i];
 
-		if (pr->kind != IR_P_EVENT)
+		if (pr->kind != IR_P_EVENT && !pr->trigger)
 			continue;
 		r->fields[i] = calloc(pr->nfields + 1, sizeof(**r->fields));
 		if (!r->fields[i])
@@ -370,6 +375,30 @@ static bool run_kind_stopped(const struct run *r, enum ir_probe_kind kind)
 	return r->ctx.aborting || (kind == IR_P_BEGIN && r->ctx.exiting);
 }
 
+/* Run probe @i: a trigger probe on ktap's own record, if it came. */
+static void run_one(struct run *r, unsigned i)
+{
+	const struct rdr_record *t = r->trig ? &r->trig[r->prog->probes[i].event] : NULL;
+	struct rt_event ev;
+
+	if (!r->prog->probes[i].trigger) {
+		rt_run_probe(&r->ctx, i, NULL);
+		return;
+	}
+	if (!t || !t->data) {
+		rt_report(&r->ctx, RT_REPORT_ERROR, NULL, "probe %s: ktap's own record of "
+			  "%s:%s, which it reads task_current() from, did not come",
+			  r->prog->probes[i].pp, r->prog->events[r->prog->probes[i].event].system,
+			  r->prog->events[r->prog->probes[i].event].name);
+		return;
+	}
+	ev = (struct rt_event){ t->ts, t->cpu, t->pid, t->data, t->size, t->event, NULL, NULL,
+				0, 0 };
+	r->cur = t;
+	rt_run_probe(&r->ctx, i, &ev);
+	r->cur = NULL;
+}
+
 /* Run every probe of @kind, lowest priority first, in declaration order. */
 static void run_kind(struct run *r, enum ir_probe_kind kind)
 {
@@ -394,7 +423,7 @@ static void run_kind(struct run *r, enum ir_probe_kind kind)
 		for (i = 0; i < p->nprobes; i++)
 			if (p->probes[i].kind == kind && p->probes[i].priority == next &&
 			    !run_kind_stopped(r, kind))
-				rt_run_probe(&r->ctx, i, NULL);
+				run_one(r, i);
 		prio = next;
 		have = true;
 	}
@@ -428,6 +457,22 @@ static bool run_past_stop(const struct run *r, uint64_t ts)
 	return r->stopping && ts >= r->stop_ns;
 }
 
+/* A record of a trigger event: ktap's own, while run_trigger() waits. */
+static void run_trigger_keep(struct run *r, const struct rdr_record *rec)
+{
+	struct rdr_record *t = r->trig ? &r->trig[rec->index] : NULL;
+	void *data;
+
+	if (!t || !r->trig_wait || t->data || rec->pid != (int)getpid() ||
+	    !(data = malloc(rec->size ? (size_t)rec->size : 1)))
+		return;
+	memcpy(data, rec->data, (size_t)rec->size);
+	*t = *rec;
+	t->data = data;
+	t->kstack = t->ustack = NULL;
+	t->nkstack = t->nustack = 0;
+}
+
 static void run_record(struct run *r, const struct rdr_record *rec)
 {
 	const struct ir_event *e = &r->prog->events[rec->index];
@@ -438,6 +483,10 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 
 	if (run_prom_own(r->opt->prom, rec->pid))
 		return;		/* ktap's own HTTP server thread */
+	if (e->trigger) {	/* no probe runs on it as an event */
+		run_trigger_keep(r, rec);
+		return;
+	}
 	if (e->track)
 		run_proc_track(&r->procs, &r->track[rec->index * RUN_PROC_FIELDS], rec,
 			       e->track);
@@ -471,6 +520,69 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 		run_entries_done(&r->entries);
 	}
 	r->cur = NULL;
+}
+
+/*
+ * Make the record of @kind's trigger probes (ir_probe.trigger), if it
+ * has any: ktap calls getppid(2), which the kernel records, filtered to
+ * ktap's pid, with what those probes read through 'current'.  The
+ * records read meanwhile are handled as ever (no handler runs for one
+ * before the begin probes ended or past the stop).  At most a second.
+ */
+/* The trigger probes' records, when the plan has trigger events. */
+static int run_trigger_init(struct run *r)
+{
+	unsigned i;
+
+	for (i = 0; i < r->prog->nevents; i++)
+		if (r->prog->events[i].trigger) {
+			r->trig = calloc(r->prog->nevents, sizeof(*r->trig));
+			return r->trig ? 0 : -1;
+		}
+	return 0;
+}
+
+/* Have @kind's trigger probes all got their records (@clear: forget
+   them first)?  True also when there is none. */
+static bool run_trigger_have(struct run *r, enum ir_probe_kind kind, bool clear)
+{
+	const struct ir_prog *p = r->prog;
+	bool all = true;
+	unsigned i;
+
+	for (i = 0; i < p->nprobes; i++) {
+		struct rdr_record *t = &r->trig[p->probes[i].event];
+
+		if (p->probes[i].kind != kind || !p->probes[i].trigger)
+			continue;
+		if (clear) {
+			free((void *)t->data);
+			t->data = NULL;
+		}
+		all &= t->data != NULL;
+	}
+	return all;
+}
+
+static void run_trigger(struct run *r, enum ir_probe_kind kind)
+{
+	struct rdr_record rec;
+	uint64_t give_up;
+	int n;
+
+	if (!r->trig || run_trigger_have(r, kind, true))
+		return;
+	r->trig_wait = true;
+	syscall(SYS_getppid);
+	give_up = run_now() + 1000000000ULL;
+	while (!run_trigger_have(r, kind, false) && run_now() < give_up) {
+		n = rdr_next(r->rdr, &rec, UINT64_MAX, 50);
+		if (n == RDR_RECORD)
+			run_record(r, &rec);
+		else if (n == RDR_ERROR || n == RDR_END)
+			break;
+	}
+	r->trig_wait = false;
 }
 
 /*
@@ -831,6 +943,7 @@ static void run_finish(struct run *r)
 	int n;
 
 	if (r->rdr) {
+		run_trigger(r, IR_P_END);	/* while the instance records */
 		if (r->opt->source.stop)
 			r->opt->source.stop(r->opt->source.ctx);
 		rdr_drain(r->rdr);
@@ -890,6 +1003,9 @@ static void run_cleanup(struct run *r)
 	free(r->due);
 	free(r->want_stack);
 	free(r->ra);
+	for (i = 0; r->trig && i < r->prog->nevents; i++)
+		free((void *)r->trig[i].data);
+	free(r->trig);
 	usym_free(r->ctx.usym);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
@@ -952,6 +1068,7 @@ static int run_setup(struct run *r)
 		r->source_open = true;
 		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, &env);
 		if (!r->rdr || run_resolve_fields(r) != 0 || run_resolve_track(r) != 0 ||
+		    run_trigger_init(r) != 0 ||
 		    run_pair_stacks(r) != 0)
 			return -1;
 	}
@@ -973,6 +1090,8 @@ int run_plan(const struct ir_prog *p, const struct run_options *opt)
 	run_input_init(&r->input, p);
 	if (run_setup(r) != 0)
 		goto out;
+	r->begun_ns = RUN_NEVER;	/* no handler runs for a record yet */
+	run_trigger(r, IR_P_BEGIN);
 	run_kind(r, IR_P_BEGIN);
 	/* a replay's records (a source with nothing to stop) all count */
 	r->begun_ns = r->opt->source.stop ? run_clock(r) : 0;

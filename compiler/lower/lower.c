@@ -95,8 +95,9 @@ static void lw_probe(struct lw_ctx *c, unsigned idx)
 	irp->procfs_file = p->procfs_file;
 	irp->procfs_max = p->procfs_max;
 	irp->procfs_umask = p->procfs_umask;
-	if (p->kind == SEM_P_TRACE)
+	if (p->kind == SEM_P_TRACE || p->self_trigger)
 		irp->event = lw_event(c, p->event);
+	irp->trigger = p->self_trigger;
 	c->probe = p;
 	c->event = p->event;
 	c->func = NULL;

@@ -199,6 +199,11 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 					sizeof(*ev->probes));
 		ev->probes[ev->nprobes++] = i;
 	}
+	for (i = 0; i < sp->nprobes; i++)	/* begin/end on ktap's own record */
+		if (sp->probes[i]->self_trigger) {
+			j = lw_event(c, sp->probes[i]->event);
+			ir->events[j].streamed = ir->events[j].trigger = true;
+		}
 	if (opt->buffer_kb)
 		lower_kplan_add(c->arena, ir, &(struct kp_obj){ .kind = KP_OPTION,
 			.u.option = { .kind = KP_OPT_BUFFER_KB, .kb = opt->buffer_kb } });
@@ -209,6 +214,11 @@ void lw_plan_events(struct lw_ctx *c, const struct lower_options *opt)
 
 		if (ev->hist_only)
 			continue;
+		if (ev->trigger) {
+			lw_event_writes_own(c->arena, ir, ev->system, ev->name, NULL,
+					    "common_pid == $KTAP");
+			continue;
+		}
 		for (j = 0; j < ev->nprobes; j++) {
 			const char *pf = lw_guard_filter(c, &c->guards[ev->probes[j]]);
 

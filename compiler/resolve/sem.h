@@ -98,6 +98,9 @@ struct sem_probe {
 	/* Its context is a task the record names (scheduler.cpu_on: the
 	   one switched in), not the recording task (sema_context.c). */
 	bool other_task;
+	/* A begin or end probe on @event, a kprobe ktap fires itself
+	   before it runs the probe (sema_trigger.c). */
+	bool self_trigger;
 };
 
 struct sem_func {

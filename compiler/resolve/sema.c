@@ -212,6 +212,7 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 		if (!in->unoptimized)
 			sema_elide(&c, c.prog->probes[j]);
 		sema_syscall_fetch(&c, c.prog->probes[j]);
+		sema_trigger(&c, c.prog->probes[j]);
 		c.nautocast = 0;	/* the next probe's (functions have none) */
 	}
 	if (!in->unoptimized)

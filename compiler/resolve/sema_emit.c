@@ -59,11 +59,10 @@ const char *point_event_name(struct sema_ctx *c, const char *name)
  * One probe on resolved function @uf: a uprobe (@path set) or a kprobe,
  * on its entry or (@ret) its return.
  */
-void point_emit_dyn(struct sema_ctx *c, struct point_state *st, struct fetch_site *uf,
-		    const char *path, bool ret, const char *pp)
+struct tpf_event *sema_dyn_event(struct sema_ctx *c, struct fetch_site *uf, const char *path,
+				 bool ret, const struct ast_ppoint *written)
 {
 	struct tpf_event *ev = arena_alloc(c->arena, sizeof(*ev));
-	struct sem_probe *sp;
 	const char *target;
 
 	memset(ev, 0, sizeof(*ev));
@@ -78,11 +77,18 @@ void point_emit_dyn(struct sema_ctx *c, struct point_state *st, struct fetch_sit
 		target = uf->name;
 	ev->dyn = sema_point_dynevent(c, ev, path ? (ret ? KP_URETPROBE : KP_UPROBE) :
 				      (ret ? KP_KRETPROBE : KP_KPROBE), target,
-				      sema_point_origin(c, st->written));
+				      sema_point_origin(c, written));
 	ev->dyn_func = uf;
 	ev->dyn_return = ret;
-	sp = point_emit(c, st, SEM_P_TRACE, pp);
-	sp->event = ev;
+	return ev;
+}
+
+void point_emit_dyn(struct sema_ctx *c, struct point_state *st, struct fetch_site *uf,
+		    const char *path, bool ret, const char *pp)
+{
+	struct tpf_event *ev = sema_dyn_event(c, uf, path, ret, st->written);
+
+	point_emit(c, st, SEM_P_TRACE, pp)->event = ev;
 }
 
 /* The string argument of component @i of @p, or NULL. */

@@ -334,6 +334,10 @@ enum sem_type sema_calc_expr(struct sema_ctx *c, struct ast_expr *e, const struc
    names; what follows it (0, 1 .call, 2 .return, -1 else). */
 struct sem_probe *point_emit(struct sema_ctx *c, struct point_state *st,
 			     enum sem_probe_kind kind, const char *pp);
+/* The dynamic event of a kprobe (@path NULL) or uprobe on @uf, entry or
+   (@ret) return, for a probe point the script wrote as @written. */
+struct tpf_event *sema_dyn_event(struct sema_ctx *c, struct fetch_site *uf, const char *path,
+				 bool ret, const struct ast_ppoint *written);
 void point_emit_dyn(struct sema_ctx *c, struct point_state *st, struct fetch_site *uf,
 		    const char *path, bool ret, const char *pp);
 const char *point_event_name(struct sema_ctx *c, const char *name);
@@ -511,6 +515,14 @@ struct tpf_event *sema_entry_event(struct sema_ctx *c, const struct tpf_event *e
 /* "$argN" for fetch text @reg, argument N's register at a function's
    entry ("%di" on x86_64), else NULL. */
 const char *sema_entry_arg_reg(const char *reg);
+
+/* sema_spec.c: does @s (or @cond) call task_current(), itself or through
+   the functions it calls? */
+bool sema_spec_reads_current(struct sema_ctx *c, struct ast_stmt *s, struct ast_expr *cond);
+
+/* sema_trigger.c: a begin or end probe that reads task_current() gets
+   its own event, a kprobe ktap fires itself (see there). */
+void sema_trigger(struct sema_ctx *c, struct sem_probe *sp);
 
 /* ---- sema_current.c: task_current(), the running task's address ---- */
 

@@ -824,6 +824,18 @@ static bool spc_calls_current(struct sema_ctx *c, const struct ast_func *f)
 	return k >= 0 && c->fdecl_current[k];
 }
 
+bool sema_spec_reads_current(struct sema_ctx *c, struct ast_stmt *s, struct ast_expr *cond)
+{
+	struct spc_cur w = { c, NULL };
+
+	if (c->ncurrent != c->nfdecls) {	/* as spc_calls_current() */
+		c->fdecl_current = spc_current_fns(c);
+		c->ncurrent = c->nfdecls;
+	}
+	w.found = c->fdecl_current;
+	return ast_walk_stmt(s, spc_cur_fn, &w) || ast_walk_expr(cond, spc_cur_fn, &w);
+}
+
 struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed)
 {
 	const struct ast_func *f = sema_func_decl_n(c, e->str, e->args.n);

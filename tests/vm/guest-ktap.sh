@@ -578,6 +578,20 @@ run -e 'probe kernel.trace("sched_switch") {
 echo "1 1 1" >$T/want
 expect "task_current() in sched_switch (an eprobe): it is \$prev"
 
+#      In begin and end probes, on ktap's own getppid(2) record (a
+#      kprobe ktap fires itself, filtered to its pid): 'current' is ktap,
+#      as stap's begin and end run in stap's own task.  Through @cast,
+#      the tapset's task_*() and a function of the script's; end reads
+#      a record of its own.
+run -e 'function me(t) { return @cast(t, "task_struct")->tgid }
+probe begin { t = task_current()
+	printf("%d %d %s %d %d\n", @cast(t, "task_struct")->pid == pid(), me(t) == pid(),
+	       task_execname(t), task_pid(task_parent(t)) == ppid(), t != 0) }
+probe end { printf("%d %s\n", me(task_current()) == pid(),
+	kernel_string(@cast(task_current(), "task_struct")->comm)) }' -T 1
+printf '1 1 ktap 1 1\n1 ktap\n' >$T/want
+expect "task_current() in begin and end: ktap's own task, read on its getppid record"
+
 # 10c. strings through an eprobe (issue 13): netif_receive_skb records
 #      skb (skbaddr) and the device's name, not what the device points
 #      to; kernel_string() of a char * member reads it through the
