@@ -25,6 +25,8 @@
 #include "run_input.h"
 #include "run_prom.h"
 #include "run_fifo.h"
+#include "run_fields.h"
+#include "run_trigger.h"
 #include "rt_stack.h"
 #include "usym.h"
 
@@ -36,7 +38,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <traceevent/event-parse.h>
@@ -45,11 +46,6 @@
 
 #define RUN_MAX_FDS 256
 #define RUN_NEVER UINT64_MAX
-
-struct run_parm {
-	const char *name;
-	const struct rdr_field *f;
-};
 
 /* user_stack's 8 frames and the return address of a uprobe at entry */
 #define RUN_USTACK_MAX 9
@@ -61,9 +57,7 @@ struct run {
 	struct rdr *rdr;		/* NULL: the plan has no events */
 	bool source_open;
 	const struct rdr_record *cur;	/* the record being handled */
-	const struct rdr_field ***fields;	/* per probe: its fields' handles */
-	struct run_parm **parms;	/* per event, lazily: $$parms fields */
-	unsigned *nparms;
+	struct run_fields fields;	/* what the probes read of records */
 	uint64_t *due;			/* per probe: next tick of a timer */
 	uint64_t deadline;		/* -T */
 	int sigfd;
@@ -87,10 +81,7 @@ struct run {
 	struct run_input input;		/* input.char/input.line: stdin */
 	struct run_progress progress;	/* -v: a line a second */
 	struct run_fifo fifo;		/* procfs("NAME").read: FIFOs */
-	/* Per event, the trigger probes' record (ir_probe.trigger): ktap's
-	   own getppid(2) call, copied (run_trigger()); data NULL: none */
-	struct rdr_record *trig;
-	bool trig_wait;
+	struct run_trigger trig;	/* begin/end probes' own records */
 };
 
 void run_default_limits(struct rt_limits *lim)
@@ -229,18 +220,6 @@ static const struct rt_proc *run_cb_proc(struct rt_ctx *c, int tid)
 
 /* ---- event fields ---- */
 
-static struct rt_value run_field_value(struct rt_ctx *c, const struct rdr_field *f,
-				       const struct rdr_record *rec)
-{
-	const char *s;
-	uint32_t len;
-
-	if (rdr_field_type(f) != RDR_F_STR)
-		return rt_long(rdr_field_num(f, rec));
-	len = rdr_field_str(f, rec, &s);
-	return rt_str(s, len);
-}
-
 /* @entry value @idx of the call the running return probe ends. */
 static struct rt_value run_cb_entry_get(struct rt_ctx *c, unsigned idx)
 {
@@ -263,104 +242,24 @@ static void run_cb_entry_push(struct rt_ctx *c, const struct rt_value *v, unsign
 static bool run_cb_field_fault(struct rt_ctx *c, unsigned idx)
 {
 	struct run *r = c->runner;
-	unsigned probe = (unsigned)(c->probe - r->prog->probes);
 
-	return rdr_field_faulted(r->fields[probe][idx], r->cur);
+	return run_fields_faulted(&r->fields, (unsigned)(c->probe - r->prog->probes), idx,
+				  r->cur);
 }
 
 static struct rt_value run_cb_field(struct rt_ctx *c, unsigned idx)
 {
 	struct run *r = c->runner;
-	unsigned probe = (unsigned)(c->probe - r->prog->probes);
 
-	return run_field_value(c, r->fields[probe][idx], r->cur);
+	return run_fields_value(&r->fields, (unsigned)(c->probe - r->prog->probes), idx,
+				r->cur);
 }
 
-/* The non-common fields of event @ev, resolved once (see run_cb_parms). */
-static int run_parm_fields(struct run *r, unsigned ev)
-{
-	struct tep_event *te = rdr_event(r->rdr, ev);
-	struct tep_format_field *f;
-	unsigned n = 0;
-
-	if (r->parms[ev] || !te)
-		return 0;
-	for (f = te->format.fields; f; f = f->next)
-		n++;
-	r->parms[ev] = calloc(n + 1, sizeof(**r->parms));
-	if (!r->parms[ev])
-		return -1;
-	for (f = te->format.fields, n = 0; f; f = f->next) {
-		const struct rdr_field *h = rdr_field(r->rdr, ev, f->name);
-
-		/* a system call event's own number is no parameter of the
-		   call: stap's syscall probes' $$parms are the call's */
-		if (h && strcmp(f->name, "__syscall_nr") != 0)
-			r->parms[ev][n++] = (struct run_parm){ f->name, h };
-	}
-	r->nparms[ev] = n;
-	return 0;
-}
-
-/*
- * $$parms: "name=value" for every field, space-separated, as stap gives
- * $$vars: numbers in hex with 0x (stap's %#x, "0x0" for zero), strings
- * quoted (what stap's $$parms$ gives; a tracepoint's strings are data,
- * not pointers).
- */
 static struct rt_value run_cb_parms(struct rt_ctx *c)
 {
 	struct run *r = c->runner;
-	unsigned ev = r->cur->index, i;
-	struct rt_buf b = { 0 };
-	struct rt_value v;
 
-	if (run_parm_fields(r, ev) != 0)
-		return rt_str("", 0);
-	for (i = 0; i < r->nparms[ev]; i++) {
-		const struct run_parm *p = &r->parms[ev][i];
-
-		buf_printf(&b, "%s%s=", i ? " " : "", p->name);
-		v = run_field_value(c, p->f, r->cur);
-		if (v.type == RT_STRING)
-			buf_printf(&b, "\"%.*s\"", (int)v.len, v.s);
-		else
-			buf_printf(&b, "0x%" PRIx64, (uint64_t)v.l);
-	}
-	v = rt_scratch_str(c, b.p ? b.p : "", b.len);
-	buf_free(&b);
-	return v;
-}
-
-static int run_resolve_fields(struct run *r)
-{
-	const struct ir_prog *p = r->prog;
-	unsigned i, k;
-
-	r->fields = calloc(p->nprobes + 1, sizeof(*r->fields));
-	r->parms = calloc(p->nevents + 1, sizeof(*r->parms));
-	r->nparms = calloc(p->nevents + 1, sizeof(*r->nparms));
-	if (!r->fields || !r->parms || !r->nparms)
-		return -1;
-	for (i = 0; i < p->nprobes; i++) {
-		const struct ir_probe *pr = &p->probes[i];
-
-		if (pr->kind != IR_P_EVENT && !pr->trigger)
-			continue;
-		r->fields[i] = calloc(pr->nfields + 1, sizeof(**r->fields));
-		if (!r->fields[i])
-			return -1;
-		for (k = 0; k < pr->nfields; k++) {
-			r->fields[i][k] = rdr_field(r->rdr, pr->event, pr->fields[k].name);
-			if (!r->fields[i][k]) {
-				fprintf(stderr, "ERROR: event %s:%s has no field '%s'\n",
-					p->events[pr->event].system,
-					p->events[pr->event].name, pr->fields[k].name);
-				return -1;
-			}
-		}
-	}
-	return 0;
+	return run_fields_parms(&r->fields, r->rdr, c, r->cur);
 }
 
 /* ---- probes ---- */
@@ -378,14 +277,14 @@ static bool run_kind_stopped(const struct run *r, enum ir_probe_kind kind)
 /* Run probe @i: a trigger probe on ktap's own record, if it came. */
 static void run_one(struct run *r, unsigned i)
 {
-	const struct rdr_record *t = r->trig ? &r->trig[r->prog->probes[i].event] : NULL;
+	const struct rdr_record *t = run_trigger_record(&r->trig, r->prog, i);
 	struct rt_event ev;
 
 	if (!r->prog->probes[i].trigger) {
 		rt_run_probe(&r->ctx, i, NULL);
 		return;
 	}
-	if (!t || !t->data) {
+	if (!t) {
 		rt_report(&r->ctx, RT_REPORT_ERROR, NULL, "probe %s: ktap's own record of "
 			  "%s:%s, which it reads task_current() from, did not come",
 			  r->prog->probes[i].pp, r->prog->events[r->prog->probes[i].event].system,
@@ -457,22 +356,6 @@ static bool run_past_stop(const struct run *r, uint64_t ts)
 	return r->stopping && ts >= r->stop_ns;
 }
 
-/* A record of a trigger event: ktap's own, while run_trigger() waits. */
-static void run_trigger_keep(struct run *r, const struct rdr_record *rec)
-{
-	struct rdr_record *t = r->trig ? &r->trig[rec->index] : NULL;
-	void *data;
-
-	if (!t || !r->trig_wait || t->data || rec->pid != (int)getpid() ||
-	    !(data = malloc(rec->size ? (size_t)rec->size : 1)))
-		return;
-	memcpy(data, rec->data, (size_t)rec->size);
-	*t = *rec;
-	t->data = data;
-	t->kstack = t->ustack = NULL;
-	t->nkstack = t->nustack = 0;
-}
-
 static void run_record(struct run *r, const struct rdr_record *rec)
 {
 	const struct ir_event *e = &r->prog->events[rec->index];
@@ -483,10 +366,8 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 
 	if (run_prom_own(r->opt->prom, rec->pid))
 		return;		/* ktap's own HTTP server thread */
-	if (e->trigger) {	/* no probe runs on it as an event */
-		run_trigger_keep(r, rec);
-		return;
-	}
+	if (run_trigger_keep(&r->trig, r->prog, rec))
+		return;		/* a begin or end probe's own record */
 	if (e->track)
 		run_proc_track(&r->procs, &r->track[rec->index * RUN_PROC_FIELDS], rec,
 			       e->track);
@@ -522,67 +403,19 @@ static void run_record(struct run *r, const struct rdr_record *rec)
 	r->cur = NULL;
 }
 
+static void run_handle(void *arg, const struct rdr_record *rec)
+{
+	run_record(arg, rec);
+}
+
 /*
- * Make the record of @kind's trigger probes (ir_probe.trigger), if it
- * has any: ktap calls getppid(2), which the kernel records, filtered to
- * ktap's pid, with what those probes read through 'current'.  The
- * records read meanwhile are handled as ever (no handler runs for one
- * before the begin probes ended or past the stop).  At most a second.
+ * The records of @kind's trigger probes (run_trigger.h): the records
+ * read meanwhile are handled as ever (no handler runs for one before
+ * the begin probes ended, or past the stop).
  */
-/* The trigger probes' records, when the plan has trigger events. */
-static int run_trigger_init(struct run *r)
-{
-	unsigned i;
-
-	for (i = 0; i < r->prog->nevents; i++)
-		if (r->prog->events[i].trigger) {
-			r->trig = calloc(r->prog->nevents, sizeof(*r->trig));
-			return r->trig ? 0 : -1;
-		}
-	return 0;
-}
-
-/* Have @kind's trigger probes all got their records (@clear: forget
-   them first)?  True also when there is none. */
-static bool run_trigger_have(struct run *r, enum ir_probe_kind kind, bool clear)
-{
-	const struct ir_prog *p = r->prog;
-	bool all = true;
-	unsigned i;
-
-	for (i = 0; i < p->nprobes; i++) {
-		struct rdr_record *t = &r->trig[p->probes[i].event];
-
-		if (p->probes[i].kind != kind || !p->probes[i].trigger)
-			continue;
-		if (clear) {
-			free((void *)t->data);
-			t->data = NULL;
-		}
-		all &= t->data != NULL;
-	}
-	return all;
-}
-
 static void run_trigger(struct run *r, enum ir_probe_kind kind)
 {
-	struct rdr_record rec;
-	uint64_t give_up;
-	int n;
-
-	if (!r->trig || run_trigger_have(r, kind, true))
-		return;
-	r->trig_wait = true;
-	syscall(SYS_getppid);
-	give_up = run_now() + 1000000000ULL;
-	while (!run_trigger_have(r, kind, false) && run_now() < give_up) {
-		n = rdr_next(r->rdr, &rec, UINT64_MAX, 50);
-		if (n == RDR_RECORD)
-			run_record(r, &rec);
-		else if (n == RDR_ERROR || n == RDR_END)
-			break;
-	}
-	r->trig_wait = false;
+	run_trigger_fire(&r->trig, r->prog, r->rdr, kind, run_handle, r);
 }
 
 /*
@@ -981,20 +814,12 @@ static void run_finish(struct run *r)
 
 static void run_cleanup(struct run *r)
 {
-	unsigned i;
-
 	if (r->source_open && r->opt->source.thread_name)
 		run_proc_each(&r->procs, r->opt->source.thread_name, r->opt->source.ctx);
 	if (r->source_open && r->opt->source.close)
 		r->opt->source.close(r->opt->source.ctx);
 	run_child_end(&r->child);
-	for (i = 0; r->fields && i < r->prog->nprobes; i++)
-		free(r->fields[i]);
-	free(r->fields);
-	for (i = 0; r->parms && i < r->prog->nevents; i++)
-		free(r->parms[i]);
-	free(r->parms);
-	free(r->nparms);
+	run_fields_free(&r->fields);
 	free(r->track);
 	run_entries_free(&r->entries);
 	run_proc_free(&r->procs);
@@ -1003,9 +828,7 @@ static void run_cleanup(struct run *r)
 	free(r->due);
 	free(r->want_stack);
 	free(r->ra);
-	for (i = 0; r->trig && i < r->prog->nevents; i++)
-		free((void *)r->trig[i].data);
-	free(r->trig);
+	run_trigger_free(&r->trig);
 	usym_free(r->ctx.usym);
 	if (r->sigfd >= 0)
 		close(r->sigfd);
@@ -1067,8 +890,8 @@ static int run_setup(struct run *r)
 		env.wall_ns = r->ctx.boot_offset_ns;
 		r->source_open = true;
 		r->rdr = r->opt->source.open(r->opt->source.ctx, r->prog, &env);
-		if (!r->rdr || run_resolve_fields(r) != 0 || run_resolve_track(r) != 0 ||
-		    run_trigger_init(r) != 0 ||
+		if (!r->rdr || run_fields_resolve(&r->fields, r->prog, r->rdr) != 0 ||
+		    run_resolve_track(r) != 0 || run_trigger_init(&r->trig, r->prog) != 0 ||
 		    run_pair_stacks(r) != 0)
 			return -1;
 	}
