@@ -214,6 +214,64 @@ p2_error "scheduler.cpu_on's task_prev: an error saying what to use instead" \
 	'probe scheduler.cpu_on { println(task_prev) }' \
 	"error: scheduler.cpu_on: 'task_prev' is not available: a sched_switch record has no task_struct pointers: use \$prev_pid, \$prev_comm, \$prev_prio"
 
+# --- scheduler.wait_task: strace's ptrace waits for its stopped tracee
+#     (strace itself, then true after the exec), prio 120 (nice 0) ---
+if command -v strace >/dev/null 2>&1; then
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global n, bad
+probe scheduler.wait_task {
+	if (pid() == target()) {
+		n++
+		if (name != "wait_task" || task_priority != 120 || task_pid == pid() ||
+		    (task_name != "strace" && task_name != "true"))
+			bad++
+	}
+}
+probe end { printf("%d %d\n", n > 0, bad) }' -c "strace -o /dev/null /bin/true"
+	expect_text "scheduler.wait_task: strace waiting for its tracee" "1 0"
+else
+	skip "scheduler.wait_task" "no strace"
+fi
+
+# --- scheduler.kthread_stop(.return): umount of an ext4 file system
+#     stops its workqueue's rescuer kernel thread ---
+img=$KTAP_BUILDDIR/probes-live.ext4
+mnt=$KTAP_BUILDDIR/probes-live.mnt
+if command -v mkfs.ext4 >/dev/null 2>&1 && grep -qw ext4 /proc/filesystems &&
+	truncate -s 16M "$img" && mkfs.ext4 -q "$img" 2>/dev/null && mkdir -p "$mnt"; then
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global n, r, bad
+probe scheduler.kthread_stop {
+	if (execname() == "umount") {
+		n++
+		if (name != "kthread_stop" || thread_pid <= 0 || thread_name == "") bad++
+	}
+}
+probe scheduler.kthread_stop.return {
+	if (execname() == "umount") { r++; if (name != "kthread_stop" || return_value != 0) bad++ }
+}
+probe end { printf("%d %d %d\n", n > 0, r == n, bad) }' -c "sh -c 'mount -o loop $img $mnt && umount $mnt'"
+	expect_text "scheduler.kthread_stop(.return): umount of ext4 stops its kernel threads" "1 1 0"
+else
+	skip "scheduler.kthread_stop" "no ext4 file system to mount (mkfs.ext4, loop)"
+fi
+rm -f "$img"
+rmdir "$mnt" 2>/dev/null || :
+p2_error "scheduler.kthread_stop's thread_priority: an error saying where a priority is" \
+	'probe scheduler.kthread_stop { println(thread_priority) }' \
+	"error: scheduler.kthread_stop: 'thread_priority' is not available: the sched_kthread_stop record has only the thread's pid and comm: scheduler.wait_task and kernel.trace(\"sched:sched_wait_task\") record a priority"
+
+# --- vm.kmalloc_node: a tracefs instance's ring buffer is allocated per
+#     CPU on the CPU's node (kmem:kmalloc with node != -1 from 6.1) ---
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global n, bad
+probe vm.kmalloc_node {
+	if (pid() == target()) {
+		n++
+		if (name != "kmalloc_node" || node < 0 || bytes_alloc < bytes_req || ptr == 0) bad++
+	}
+}
+probe end { printf("%d %d\n", n > 0, bad) }' -c "mkdir /sys/kernel/tracing/instances/ktap-probes-live-node"
+rmdir /sys/kernel/tracing/instances/ktap-probes-live-node 2>/dev/null || :
+expect_text "vm.kmalloc_node: a tracefs instance's per-CPU buffers" "1 0"
+
 # --- irq_handler.*, softirq.*: entry and exit pair up on each CPU over
 #     direct disk writes (the disk's interrupts) ---
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -e 'global open, bad, n

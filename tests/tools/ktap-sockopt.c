@@ -2,7 +2,7 @@
  * ktap-sockopt.c - known setsockopt(2) calls on TCP sockets, for the
  * tcp.ipv4.setsockopt tests (tests/vm/guest-scripts.sh).
  *
- *   ktap-sockopt
+ *   ktap-sockopt [v6]
  *
  * On an AF_INET TCP socket, in this order:
  *   setsockopt(fd, SOL_TCP, TCP_NODELAY, &1, 4)        = 0
@@ -12,6 +12,9 @@
  *                                                        layer's own)
  * then on an AF_INET6 TCP socket:
  *   setsockopt(fd6, SOL_TCP, TCP_NODELAY, &1, 4)       = 0
+ * and with the argument "v6" (the tcp.ipv6.setsockopt tests), then
+ *   setsockopt(fd6, SOL_IPV6, IPV6_V6ONLY, &1, 4)      = 0
+ *   setsockopt(fd6, SOL_IPV6, IPV6_UNICAST_HOPS, &300, 4) = -EINVAL
  * Exit status 0 when every call returned what is listed.
  */
 #include <errno.h>
@@ -19,6 +22,7 @@
 #include <netinet/ip.h>
 #include <netinet/tcp.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -34,7 +38,7 @@ static int set(int fd, int level, int name, int value, int want)
 	return 0;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
 	int fd = socket(AF_INET, SOCK_STREAM, 0), fd6 = socket(AF_INET6, SOCK_STREAM, 0), bad = 0;
 
@@ -47,6 +51,10 @@ int main(void)
 	bad |= set(fd, SOL_IP, IP_TOS, 0x10, 0);
 	bad |= set(fd, SOL_SOCKET, SO_KEEPALIVE, 1, 0);
 	bad |= set(fd6, SOL_TCP, TCP_NODELAY, 1, 0);
+	if (argc > 1 && strcmp(argv[1], "v6") == 0) {
+		bad |= set(fd6, SOL_IPV6, IPV6_V6ONLY, 1, 0);
+		bad |= set(fd6, SOL_IPV6, IPV6_UNICAST_HOPS, 300, -EINVAL);
+	}
 	close(fd);
 	close(fd6);
 	return bad;

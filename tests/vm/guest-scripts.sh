@@ -191,4 +191,62 @@ tcp.ipv4.setsockopt 1 10 6 1 TCP_NODELAY 4
 tcp.ipv4.setsockopt 0
 EOS
 expect "tcp.ipv4.setsockopt(.return): ktap-sockopt's TCP and IP options"
+
+# c1. scheduler.balance: a kprobe on the new-idle balancer
+#     (sched_balance_newidle() in Debian's 6.1); CPUs going idle while
+#     sh runs a few sleeps balance
+run -e 'global n
+probe scheduler.balance { if (name == "balance") n++ }
+probe end { println(n > 0) }' -c "sh -c 'sleep 0.1; sleep 0.1; sleep 0.1'"
+printf '1\n' >$T/want
+expect "scheduler.balance: fires as CPUs go idle"
+
+# c2. vm.brk: ktap-malloc's 100000-byte block grows the heap with brk
+#     (under malloc's mmap threshold); page-aligned ranges
+run -e 'global n, bad
+probe vm.brk {
+	if (pid() == target() && name == "brk") {
+		n++
+		if (address % 4096 || length <= 0 || length % 4096) bad++
+	}
+}
+probe end { printf("%d %d\n", n > 0, bad) }' -c "ktap-malloc 1x100000"
+printf '1 0\n' >$T/want
+expect "vm.brk: heap growth of ktap-malloc, page-aligned address and length"
+
+# c3. tcp.setsockopt(.return): tcp.ipv4 and tcp.ipv6 together; an
+#     option at SOL_IPV6 (41) of a TCP socket goes through
+#     tcp_setsockopt() to ipv6_setsockopt(): both fire, nested
+run -e 'probe tcp.setsockopt {
+	if (pid() == target())
+		printf("%s %d %d %d %s %d\n", name, family, level, optname, optstr, optlen)
+}
+probe tcp.setsockopt.return { if (pid() == target()) printf("%s %d\n", name, ret) }' -c "ktap-sockopt v6"
+cat >$T/want <<'EOS'
+tcp.ipv4.setsockopt 2 6 1 TCP_NODELAY 4
+tcp.ipv4.setsockopt 0
+tcp.ipv4.setsockopt 2 6 6 TCP_KEEPCNT 4
+tcp.ipv4.setsockopt -22
+tcp.ipv4.setsockopt 2 0 1 TCP_NODELAY 4
+tcp.ipv4.setsockopt 0
+tcp.ipv4.setsockopt 10 6 1 TCP_NODELAY 4
+tcp.ipv4.setsockopt 0
+tcp.ipv4.setsockopt 10 41 26 UNDEF_SOCKOPT(26) 4
+tcp.ipv6.setsockopt 10 41 26 IPV6_V6ONLY 4
+tcp.ipv6.setsockopt 0
+tcp.ipv4.setsockopt 0
+tcp.ipv4.setsockopt 10 41 16 TCP_THIN_LINEAR_TIMEOUTS 4
+tcp.ipv6.setsockopt 10 41 16 IPV6_UNICAST_HOPS 4
+tcp.ipv6.setsockopt -22
+tcp.ipv4.setsockopt -22
+EOS
+expect "tcp.setsockopt(.return), tcp.ipv6.setsockopt(.return): ktap-sockopt v6's options"
+
+# c4. dw_kprocess.create: a kretprobe on copy_process(); sh forks twice
+run -e 'probe dw_kprocess.create {
+	if (pid() == target())
+		printf("%d %d %s\n", new_pid == new_tid, new_pid != target(), task_execname(task))
+}' -c "sh -c '/bin/true; /bin/true; :'"
+printf '1 1 sh\n1 1 sh\n' >$T/want
+expect "dw_kprocess.create: copy_process()'s new tasks"
 guest_done
