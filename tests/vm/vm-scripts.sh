@@ -8,4 +8,4 @@ if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
 # Three passes of some 65 scripts under TCG: ~90 s on an idle host.
 export KTAP_VM_TIMEOUT=${KTAP_VM_TIMEOUT:-400}
 vm_extra_specs="$srcdir/tests/scripts:/usr/share/ktap/scripts"
-vm_ktap guest-scripts.sh ktap-getppid ktap-syscalls ktap-values ktap-uprobe-target ktap-malloc ktap-plt ktap-tty ktap-sockopt
+vm_ktap guest-scripts.sh ktap-getppid ktap-syscalls ktap-values ktap-uprobe-target ktap-malloc ktap-plt ktap-tty ktap-sockopt ktap-signals
