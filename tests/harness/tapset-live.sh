@@ -1,9 +1,11 @@
 #!/bin/sh
 # tapset-live.sh - the tapset's probes on the live kernel (TAP, root):
 # the kprocess probes of a known command (exec, fork, start, exec, exit,
-# release) and the signal probes of a shell that kills its child, with
-# exact values.  This kernel has no kprobes, so every '!' alias takes its
-# tracepoint fallback; tests/vm/guest-ktap.sh checks the kprobe side.
+# release) and the signal probes of a shell that kills its child and of
+# tests/tools/ktap-signals (the system-call ones), with exact values.
+# This kernel has no kprobes, so every '!' alias takes its tracepoint
+# fallback; tests/vm/guest-ktap.sh and guest-scripts.sh check the kprobe
+# side.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -92,4 +94,41 @@ deliver CHLD
 send SIGCHLD 17 from P1 to P3 shared 1 result 0: SI_KERNEL (SIGFPE, SIGSEGV, SIGTRAP, SIGCHLD, SIGPOLL)
 EOW
 expect_same "signal.send, signal.handle, signal.deliver: kill -USR1 of a child, its SIGCHLDs" "$TMP/want" "$TMP/got"
+# 4. signal.syskill, signal.systkill, signal.systgkill, signal.pending and
+#    their .return (system-call tracepoints): ktap-signals' kill of
+#    itself, sigpending(), tgkill and tkill of itself, and at the end
+#    kill(child, 0) of its reaped child (ESRCH).
+SIGS=$KTAP_BUILDDIR/tests/tools/ktap-signals
+if [ -x "$SIGS" ]; then
+	cat >"$TMP/sys.stp" <<'EOS'
+probe signal.syskill, signal.systkill {
+	if (pid() == target()) printf("%s %d %s %s\n", name, sig, sig_name, sig_pid == target() ? "self" : "other")
+}
+probe signal.systgkill {
+	if (pid() == target())
+		printf("%s %d %s %d %d\n", name, sig, sig_name, sig_pid == tid(), tgid == target())
+}
+probe signal.syskill.return, signal.systkill.return, signal.systgkill.return {
+	if (pid() == target()) printf("%s %s\n", name, retstr)
+}
+probe signal.pending { if (pid() == target()) printf("%s %d %d\n", name, sigset_add != 0, sigset_size) }
+probe signal.pending.return { if (pid() == target()) printf("%s %s\n", name, retstr) }
+EOS
+	run_ktap "$TMP" "$TMP/out" "$TMP/err" -w -c "$SIGS" sys.stp
+	cat >"$TMP/want" <<'EOW'
+syskill 12 SIGUSR2 self
+syskill 0
+pending 1 8
+pending 0
+systgkill 10 SIGUSR1 1 1
+systgkill 0
+systkill 10 SIGUSR1 self
+systkill 0
+syskill 0 SIG_0 other
+syskill -3 (ESRCH)
+EOW
+	expect_same "signal.syskill, systkill, systgkill, pending and .return: ktap-signals' kill, tgkill, tkill, sigpending" "$TMP/want" "$TMP/out"
+else
+	skip "signal.syskill ... of ktap-signals" "no $SIGS (make check builds it)"
+fi
 done_testing

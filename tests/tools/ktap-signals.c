@@ -14,8 +14,11 @@
  *   tkill(gettid(), SIGUSR1)             = 0 (the handler runs)
  *   sigprocmask(SIG_UNBLOCK, {SIGUSR2})  (its handler runs)
  *   sigprocmask(SIG_BLOCK, {SIGALRM})
- *   a POSIX timer (CLOCK_MONOTONIC, SIGALRM) fires once, after 1 ms;
- *   sigwaitinfo() takes its SIGALRM
+ *   a POSIX timer (CLOCK_MONOTONIC, SIGALRM) fires once, 50 ms after it
+ *   is set, while the process spins for 100 ms without a system call
+ *   (the timer's interrupt then finds it on the CPU: in whatever task it
+ *   interrupts the kernel records the signal, and ktap leaves out the
+ *   records written in its own); sigwaitinfo() takes its SIGALRM
  *   sigaction(SIGSEGV, handler, mask {}, SA_NODEFER), then a write to 0:
  *   the SIGSEGV's handler jumps back
  * then a child process sets an alternate signal stack it cannot write
@@ -99,10 +102,21 @@ static void bad_stack(void)
 	_exit(3);
 }
 
+/* Busy for @ms milliseconds, reading the clock through the vDSO only. */
+static void spin_ms(long ms)
+{
+	struct timespec t0, t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &t);
+	while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
+}
+
 int main(void)
 {
 	struct sigevent ev = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGALRM };
-	struct itimerspec its = { .it_value = { 0, 1000000 } };
+	struct itimerspec its = { .it_value = { 0, 50000000 } };
 	sigset_t set;
 	timer_t timer;
 	siginfo_t si;
@@ -131,6 +145,7 @@ int main(void)
 	if (timer_create(CLOCK_MONOTONIC, &ev, &timer) != 0 ||
 	    timer_settime(timer, 0, &its, NULL) != 0)
 		return fail("timer_create()/timer_settime()");
+	spin_ms(100);
 	if (sigwaitinfo(&set, &si) != SIGALRM || si.si_code != SI_TIMER)
 		return fail("sigwaitinfo(): no SIGALRM from the timer");
 	timer_delete(timer);

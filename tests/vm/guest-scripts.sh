@@ -249,4 +249,112 @@ run -e 'probe dw_kprocess.create {
 }' -c "sh -c '/bin/true; /bin/true; :'"
 printf '1 1 sh\n1 1 sh\n' >$T/want
 expect "dw_kprocess.create: copy_process()'s new tasks"
+
+# b1. signal.do_action, signal.procmask and their .return: ktap-signals'
+#     sigaction() and sigprocmask() calls (its own, not ktap's before the
+#     exec: execname())
+run -e 'probe signal.do_action {
+	if (pid() == target() && execname() == "ktap-signals")
+		printf("%s %d %s %s [%s] %d\n", name, sig, sig_name, sa_handler > 1 ? "handler" : sa_handler_str(sa_handler),
+		       sigset_mask_str(sa_mask), oldsigact_addr != 0)
+}
+probe signal.procmask {
+	if (pid() == target() && execname() == "ktap-signals")
+		printf("%s %d [%s] %d\n", name, how, sigset_mask_str(sigset), oldsigset_addr != 0)
+}
+probe signal.do_action.return, signal.procmask.return {
+	if (pid() == target() && execname() == "ktap-signals") printf("%s %s\n", name, retstr)
+}' -c ktap-signals
+cat >$T/want <<'EOS'
+do_action 10 SIGUSR1 handler [12] 0
+do_action 0
+do_action 12 SIGUSR2 handler [] 0
+do_action 0
+procmask 0 [12] 0
+procmask 0
+procmask 1 [12] 0
+procmask 0
+procmask 0 [14] 0
+procmask 0
+do_action 11 SIGSEGV handler [] 0
+do_action 0
+EOS
+expect "signal.do_action(.return), signal.procmask(.return): ktap-signals' sigaction and sigprocmask calls"
+
+# b2. signal.checkperm(.return), signal.send.return (the
+#     signal from signal.send, the tracepoint just before in the same
+#     function) and signal.handle.return in ktap-signals: kill of a
+#     blocked SIGUSR2, tgkill and tkill of SIGUSR1 (handled at once),
+#     SIGUSR2 handled when unblocked, a write to 0's SIGSEGV handled (its
+#     SIGCHLD to ktap at exit left out).  Not signal.wakeup: 6.1 inlines
+#     signal_wake_up_state() into complete_signal(), so sending a signal
+#     to a task does not reach the kprobe.
+run -e 'global last
+function ours() { return pid() == target() && execname() == "ktap-signals" }
+probe signal.checkperm {
+	if (ours())
+		printf("%s %d %s %s %s %s\n", name, sig, sig_name, sig_pid == target() ? "self" : "other",
+		       pid_name, si_code)
+}
+probe signal.checkperm.return { if (ours()) printf("%s %s\n", name, retstr) }
+probe signal.send { if (ours()) last[tid()] = sig_name }
+probe signal.send.return {
+	if (ours() && name == "__send_signal_locked" && last[tid()] != "SIGCHLD")
+		printf("send %s %s %s shared %d send2queue %d\n", last[tid()], name, retstr, shared, send2queue)
+}
+probe signal.handle.return { if (ours()) printf("%s %d %s %s\n", name, sig, sig_name, retstr) }' -c ktap-signals
+cat >$T/want <<'EOS'
+checkperm 12 SIGUSR2 self ktap-signals SI_KERNEL (SIGFPE, SIGSEGV, SIGTRAP, SIGCHLD, SIGPOLL)
+checkperm 0
+send SIGUSR2 __send_signal_locked 0 shared 1 send2queue 0
+checkperm 10 SIGUSR1 self ktap-signals SI_KERNEL (SIGFPE, SIGSEGV, SIGTRAP, SIGCHLD, SIGPOLL)
+checkperm 0
+send SIGUSR1 __send_signal_locked 0 shared 0 send2queue 0
+handle 10 SIGUSR1 0
+checkperm 10 SIGUSR1 self ktap-signals SI_KERNEL (SIGFPE, SIGSEGV, SIGTRAP, SIGCHLD, SIGPOLL)
+checkperm 0
+send SIGUSR1 __send_signal_locked 0 shared 0 send2queue 0
+handle 10 SIGUSR1 0
+handle 12 SIGUSR2 0
+send SIGSEGV __send_signal_locked 0 shared 0 send2queue 0
+handle 11 SIGSEGV 0
+EOS
+expect "signal.checkperm(.return), signal.send.return, signal.handle.return: ktap-signals' own signals"
+
+# b3. signal.send_sig_queue(.return) and signal.send.return of
+#     send_sigqueue: ktap-signals' POSIX timer fires once (in whatever
+#     context the CPU was: the returns are matched by CPU); it fires
+#     while ktap-signals spins, so that the interrupt is not in ktap,
+#     whose own records ktap filters out
+run -e 'global on, q, r, sr
+probe signal.send_sig_queue {
+	if (sig_pid == target()) {
+		q = sprintf("%s %d %s %d", name, sig, sig_name, sigqueue_addr != 0)
+		on[cpu()] = 1
+	}
+}
+probe signal.send_sig_queue.return { if (cpu() in on) r = sprintf("%s %s", name, retstr) }
+probe signal.send.return {
+	if (cpu() in on && name == "send_sigqueue") {
+		sr = sprintf("%s %s shared %d send2queue %d", name, retstr, shared, send2queue)
+		delete on[cpu()]
+	}
+}
+probe end { printf("%s\n%s\n%s\n", q, r, sr) }' -c ktap-signals
+cat >$T/want <<'EOS'
+send_sig_queue 14 SIGALRM 1
+send_sig_queue 0
+send_sigqueue 0 shared 0 send2queue 1
+EOS
+expect "signal.send_sig_queue(.return), signal.send.return: ktap-signals' timer signal"
+
+# b4. signal.handle.return in ktap-signals' child: SIGUSR1's handler
+#     frame on a read-only alternate stack cannot be written (the kernel
+#     then forces SIGSEGV: force_sigsegv(), which 6.1 inlines into
+#     signal_setup_done(), so signal.force_segv does not see it)
+run -e 'probe signal.handle.return {
+	if (pid() != target() && execname() == "ktap-signals") printf("%s %d %s %s\n", name, sig, sig_name, retstr)
+}' -c ktap-signals
+echo "handle 10 SIGUSR1 -14 (EFAULT)" >$T/want
+expect "signal.handle.return: ktap-signals' child's unwritable signal stack (EFAULT)"
 guest_done
