@@ -126,11 +126,17 @@ How ktap's tapset differs from SystemTap's, in general:
   bytes).  The kernel records no fault of an array read: memory it
   could not read gives the bytes the event's place held, where stap
   gives the address or an error.
-- `task_current()` is refused (no fetch argument reads the per-CPU
-  `current`), but a task function of it is the context function of the
-  same name, as stap defines them: `task_pid(task_current())` is
-  `pid()`, and so are `task_tid`, `task_execname`, `task_cpu`,
-  `task_uid`/`gid`/`euid`/`egid` and their `task_ns_` forms.
+- `task_current()` is the running task's address, which the kernel
+  reads with the event (the per-CPU `current`, design.md): in a
+  kernel.function() probe, in a tracepoint probe where the kernel has
+  eprobes or tprobes, and in begin and end probes, on a kprobe ktap
+  fires itself (getppid(2), filtered to its pid: the task is ktap's, as
+  stap's begin and end run in stap's task); elsewhere one line says what
+  is missing.  A task function of it that is a context function of the
+  same name, as stap defines them, is that function:
+  `task_pid(task_current())` is `pid()`, and so are `task_tid`,
+  `task_execname`, `task_cpu`, `task_uid`/`gid`/`euid`/`egid` and their
+  `task_ns_` forms.
 - `text_str()`, `text_strn()` and `string_quoted()` escape as stap's
   runtime does: C escapes, `\ooo` for other bytes, `\uXXXX` for UTF-8,
   `text_strn(S, LEN, 1)` cut to LEN output characters with `"...`.
