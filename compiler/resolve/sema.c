@@ -212,7 +212,9 @@ struct sem_prog *sema_run(struct arena *a, struct diag_sink *d,
 		if (!in->unoptimized)
 			sema_elide(&c, c.prog->probes[j]);
 		sema_syscall_fetch(&c, c.prog->probes[j]);
-		sema_trigger(&c, c.prog->probes[j]);
+		/* task_current() in begin or end, also through functions */
+		if (sema_spec_reads_current(&c, c.prog->probes[j]->body, c.prog->probes[j]->cond))
+			sema_trigger_attach(&c, c.prog->probes[j]);
 		c.nautocast = 0;	/* the next probe's (functions have none) */
 	}
 	if (!in->unoptimized)

@@ -121,10 +121,8 @@ static const char *cur_unreadable(struct sema_ctx *c)
 	if (c->func && !c->func->site)
 		return "a function reads it only where the probe passes it in (an argument "
 		       "of the function, which is then made for that probe)";
-	if (!ev && pr && (pr->kind == SEM_P_BEGIN || pr->kind == SEM_P_END))
-		return "a begin or end probe reads it with a kprobe that ktap fires itself "
-		       "(on getppid(2)), which needs kprobes and the getppid function in "
-		       "available_filter_functions";
+	if (!ev && sema_trigger_probe(c))
+		return SEMA_TRIGGER_WHY;
 	if (!ev)
 		return "this probe has no event to read it with (a kernel.function() probe "
 		       "has, and a tracepoint probe where the kernel has eprobes)";

@@ -520,9 +520,18 @@ const char *sema_entry_arg_reg(const char *reg);
    the functions it calls? */
 bool sema_spec_reads_current(struct sema_ctx *c, struct ast_stmt *s, struct ast_expr *cond);
 
-/* sema_trigger.c: a begin or end probe that reads task_current() gets
-   its own event, a kprobe ktap fires itself (see there). */
-void sema_trigger(struct sema_ctx *c, struct sem_probe *sp);
+/* sema_trigger.c: a begin or end probe that reads kernel memory gets its
+   own event, a kprobe ktap fires itself (see there).  Whether @sp has it
+   now (made here, where the kernel can), and the event of the probe
+   being typed where it is such a probe (else NULL). */
+bool sema_trigger_attach(struct sema_ctx *c, struct sem_probe *sp);
+struct tpf_event *sema_trigger_event(struct sema_ctx *c);
+/* Is the probe being typed a begin or end probe (which could have had
+   one)?  Then its errors say SEMA_TRIGGER_WHY. */
+bool sema_trigger_probe(const struct sema_ctx *c);
+#define SEMA_TRIGGER_WHY "a begin or end probe reads it with a kprobe that ktap fires " \
+	"itself (on getppid(2)), which needs kprobes and the getppid function in " \
+	"available_filter_functions"
 
 /* ---- sema_current.c: task_current(), the running task's address ---- */
 

@@ -856,6 +856,8 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 
 		if (!spc_addr_param(c, f, i, &path))
 			continue;
+		if (!site && sema_trigger_event(c))	/* in begin or end */
+			site = spc_site(c);
 		if (!site) {
 			if (c->report)
 				diag_error(c->diag, e->span, "function '%s' reads memory through its "

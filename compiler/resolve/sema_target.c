@@ -98,9 +98,13 @@ static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum
 /* Memory read @call where no kprobe or uprobe can read it. */
 static void tg_no_event(struct sema_ctx *c, const struct ast_expr *call)
 {
-	sema_err(c, call->span, "%s() reads memory, which ktap can only do in the kernel: "
-		 "its argument must be a target variable of a kernel.function() or "
-		 "process() probe ($ptr, $p->member)", call->str);
+	if (sema_trigger_probe(c) && !tg_event(c))
+		sema_err(c, call->span, "%s() reads memory, which ktap can only do in the "
+			 "kernel: " SEMA_TRIGGER_WHY, call->str);
+	else
+		sema_err(c, call->span, "%s() reads memory, which ktap can only do in the "
+			 "kernel: its argument must be a target variable of a kernel.function() "
+			 "or process() probe ($ptr, $p->member)", call->str);
 }
 
 /*
@@ -148,6 +152,8 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 		c->changed = true;
 		return SEM_STRING;
 	}
+	if (arg && !ev)
+		ev = sema_trigger_event(c);	/* in begin or end */
 	if (!arg || !ev || (!ev->dyn_func && !sema_current_reads(arg))) {
 		tg_no_event(c, e);
 		return SEM_UNKNOWN;
@@ -187,7 +193,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 const char *sema_target_mem_ref(struct sema_ctx *c, const struct ast_expr *call,
 				struct ast_expr *arg, bool user, const char **name)
 {
-	struct tpf_event *ev = tg_event(c);
+	struct tpf_event *ev = tg_event(c) ? tg_event(c) : sema_trigger_event(c);
 	struct tg_addr ad;
 	bool kernel;
 
@@ -789,6 +795,13 @@ static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (ev && !ev->dyn_func && sema_tparg_event(ev))
 		return sema_tparg_cast(c, ev, e);
+	if (!ev)
+		ev = sema_trigger_event(c);	/* in begin or end */
+	if (!ev && sema_trigger_probe(c)) {
+		sema_err(c, e->span, "@cast() needs an address the kernel can fetch: "
+			 SEMA_TRIGGER_WHY);
+		return SEM_UNKNOWN;
+	}
 	if (!ev || !ev->dyn_func) {
 		sema_err(c, e->span, "@cast() needs an address the kernel can fetch: a target "
 		       "variable of a kernel.function() or process() probe");

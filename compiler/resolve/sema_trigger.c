@@ -12,10 +12,15 @@
  * probe reads through it.  The values are ktap's task's at that moment,
  * read by the kernel, as stap's are its own task's.
  *
- * In:  a begin or end probe after elision, before typing.
+ * The same for the other reads of kernel memory at an address the
+ * kernel can fetch there (a constant: @cast(0, "task_struct")->tgid,
+ * kernel_long(ADDR)): the event is made when typing first needs it.
+ *
+ * In:  a begin or end probe, before typing (sema.c, when its code calls
+ *      task_current()) or while it is typed (a memory read).
  * Out: its event set and self_trigger, where the kernel has kprobes and
- *      the trigger function; else unchanged (task_current() is then an
- *      error saying what is missing).
+ *      the trigger function; else unchanged (the read is then an error
+ *      saying what is missing).
  */
 #include "sema_int.h"
 #include "arena.h"
@@ -30,26 +35,43 @@
    available_filter_functions lists only the first), else the entry. */
 static const char *const trigger_funcs[] = { "__do_sys_getppid", "__x64_sys_getppid" };
 
-void sema_trigger(struct sema_ctx *c, struct sem_probe *sp)
+bool sema_trigger_attach(struct sema_ctx *c, struct sem_probe *sp)
 {
 	struct fetch_site *uf;
 	char err[256];
 	unsigned i;
 
-	if ((sp->kind != SEM_P_BEGIN && sp->kind != SEM_P_END) || sp->event || !c->in->up ||
-	    !target_has(c->in->target, TGT_KPROBES) ||
-	    !sema_spec_reads_current(c, sp->body, sp->cond))
-		return;
+	if (sp->event)
+		return sp->self_trigger;
+	if ((sp->kind != SEM_P_BEGIN && sp->kind != SEM_P_END) || !c->in->up ||
+	    !target_has(c->in->target, TGT_KPROBES))
+		return false;
 	uf = arena_alloc(c->arena, sizeof(*uf));
 	for (i = 0; i < sizeof(trigger_funcs) / sizeof(trigger_funcs[0]); i++)
 		if (rsym_find_kernel_raw(c->in->up, c->arena, NULL, trigger_funcs[i], uf, err,
 					 sizeof(err)) == 0)
 			break;
 	if (i == sizeof(trigger_funcs) / sizeof(trigger_funcs[0]))
-		return;
+		return false;
 	sp->event = sema_dyn_event(c, uf, NULL, false, sp->point);
 	/* each probe's own event, named after it: its own fetch arguments */
 	sp->event->name = sp->event->dyn->name =
 		arena_printf(c->arena, "%s_%u", sp->kind == SEM_P_BEGIN ? "begin" : "end", sp->index);
 	sp->self_trigger = true;
+	c->changed = true;
+	return true;
+}
+
+bool sema_trigger_probe(const struct sema_ctx *c)
+{
+	const struct sem_probe *pr = c->func ? c->func->site : c->probe;
+
+	return pr && (pr->kind == SEM_P_BEGIN || pr->kind == SEM_P_END);
+}
+
+struct tpf_event *sema_trigger_event(struct sema_ctx *c)
+{
+	struct sem_probe *pr = c->func ? c->func->site : c->probe;
+
+	return pr && !c->entry && sema_trigger_attach(c, pr) ? pr->event : NULL;
 }

@@ -592,6 +592,13 @@ probe end { printf("%d %s\n", me(task_current()) == pid(),
 printf '1 1 ktap 1 1\n1 ktap\n' >$T/want
 expect "task_current() in begin and end: ktap's own task, read on its getppid record"
 
+#      A read at a constant kernel address in begin: the kprobe reads
+#      it (linux_banner, from kallsyms: "Linux version 6.1...").
+banner=$(awk '$3 == "linux_banner" { print $1; exit }' /proc/kallsyms)
+run -e "probe begin { println(substr(kernel_string(0x$banner), 0, 14)); exit() }"
+echo "Linux version " >$T/want
+expect "kernel_string() of a constant address in begin: linux_banner"
+
 # 10c. strings through an eprobe (issue 13): netif_receive_skb records
 #      skb (skbaddr) and the device's name, not what the device points
 #      to; kernel_string() of a char * member reads it through the
