@@ -528,7 +528,12 @@ bool sema_trigger_attach(struct sema_ctx *c, struct sem_probe *sp);
 struct tpf_event *sema_trigger_event(struct sema_ctx *c);
 /* Is the probe being typed a begin or end probe (which could have had
    one)?  Then its errors say SEMA_TRIGGER_WHY. */
-bool sema_trigger_probe(const struct sema_ctx *c);
+static inline bool sema_trigger_probe(const struct sema_ctx *c)
+{
+	const struct sem_probe *pr = c->func ? c->func->site : c->probe;
+
+	return pr && (pr->kind == SEM_P_BEGIN || pr->kind == SEM_P_END);
+}
 #define SEMA_TRIGGER_WHY "a begin or end probe reads it with a kprobe that ktap fires " \
 	"itself (on getppid(2)), which needs kprobes and the getppid function in " \
 	"available_filter_functions"

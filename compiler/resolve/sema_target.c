@@ -98,13 +98,10 @@ static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum
 /* Memory read @call where no kprobe or uprobe can read it. */
 static void tg_no_event(struct sema_ctx *c, const struct ast_expr *call)
 {
-	if (sema_trigger_probe(c) && !tg_event(c))
-		sema_err(c, call->span, "%s() reads memory, which ktap can only do in the "
-			 "kernel: " SEMA_TRIGGER_WHY, call->str);
-	else
-		sema_err(c, call->span, "%s() reads memory, which ktap can only do in the "
-			 "kernel: its argument must be a target variable of a kernel.function() "
-			 "or process() probe ($ptr, $p->member)", call->str);
+	sema_err(c, call->span, "%s() reads memory, which ktap can only do in the kernel: %s",
+		 call->str, sema_trigger_probe(c) && !tg_event(c) ? SEMA_TRIGGER_WHY :
+		 "its argument must be a target variable of a kernel.function() or process() "
+		 "probe ($ptr, $p->member)");
 }
 
 /*
@@ -797,14 +794,10 @@ static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 		return sema_tparg_cast(c, ev, e);
 	if (!ev)
 		ev = sema_trigger_event(c);	/* in begin or end */
-	if (!ev && sema_trigger_probe(c)) {
-		sema_err(c, e->span, "@cast() needs an address the kernel can fetch: "
-			 SEMA_TRIGGER_WHY);
-		return SEM_UNKNOWN;
-	}
 	if (!ev || !ev->dyn_func) {
-		sema_err(c, e->span, "@cast() needs an address the kernel can fetch: a target "
-		       "variable of a kernel.function() or process() probe");
+		sema_err(c, e->span, "@cast() needs an address the kernel can fetch: %s",
+			 !ev && sema_trigger_probe(c) ? SEMA_TRIGGER_WHY : "a target variable "
+			 "of a kernel.function() or process() probe");
 		return SEM_UNKNOWN;
 	}
 	if (e->chain.pretty)

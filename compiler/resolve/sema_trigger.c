@@ -62,13 +62,6 @@ bool sema_trigger_attach(struct sema_ctx *c, struct sem_probe *sp)
 	return true;
 }
 
-bool sema_trigger_probe(const struct sema_ctx *c)
-{
-	const struct sem_probe *pr = c->func ? c->func->site : c->probe;
-
-	return pr && (pr->kind == SEM_P_BEGIN || pr->kind == SEM_P_END);
-}
-
 struct tpf_event *sema_trigger_event(struct sema_ctx *c)
 {
 	struct sem_probe *pr = c->func ? c->func->site : c->probe;
