@@ -559,6 +559,7 @@ static int drv_pass3(struct ktap_session *s)
 	lo.verbose = s->opt.verbose;
 	lo.recording = s->target.recording != NULL;
 	lo.empty_sum_error = s->opt.compatible && pp_vercmp(s->opt.compatible, "1.5") < 0;
+	lo.old_pointers = s->opt.compatible && pp_vercmp(s->opt.compatible, "1.3") < 0;
 	for (i = 0; i < s->opt.ndefines; i++)	/* the hists' size (run-time: driver_run.c) */
 		if (!strcmp(s->opt.defines[i].name, "MAXMAPENTRIES") && s->opt.defines[i].value)
 			lo.maxmapentries = (unsigned)strtoul(s->opt.defines[i].value, NULL, 0);

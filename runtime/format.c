@@ -51,6 +51,7 @@ enum fmt_conv {
 	FC_BINARY,		/* b */
 	FC_MEMORY,		/* m */
 	FC_MEMHEX,		/* M */
+	FC_POINTER12,		/* p before stap 1.3 (fmt_old_pointers()) */
 };
 
 enum fmt_flag {
@@ -579,6 +580,26 @@ static int fmt_star(const struct rt_value *v)
 	return u > FMT_BUFFER_SIZE ? FMT_BUFFER_SIZE : (int)u;
 }
 
+/*
+ * %p as stap printed it before 1.3 (--compatible=1.2): "0x" and the hex
+ * digits zero-padded to the field width (18 without one: 16 digits),
+ * "0x" included; a right-justified field wider than 18 gets spaces
+ * before those 18.  The precision is not looked at.
+ */
+static void fmt_pointer12(struct rt_buf *out, uint64_t v, int width, unsigned flags)
+{
+	char digits[17];
+	int w = width < 0 ? 18 : width, n = snprintf(digits, sizeof(digits), "%llx",
+						    (unsigned long long)v);
+
+	for (; !(flags & FF_LEFT) && w > 18; w--)
+		buf_addc(out, ' ');
+	buf_add(out, "0x", 2);
+	for (w -= 2 + n; w > 0; w--)
+		buf_addc(out, '0');
+	buf_add(out, digits, (size_t)n);
+}
+
 /* Render one directive; returns the index of the next argument. */
 static unsigned fmt_render_dir(struct rt_buf *out, const struct fmt_dir *d,
 			       const struct rt_value *args, unsigned nargs,
@@ -607,6 +628,7 @@ static unsigned fmt_render_dir(struct rt_buf *out, const struct fmt_dir *d,
 	case FC_OCTAL:
 		fmt_number(out, (uint64_t)fmt_long(v), 8, false, width, prec, d->flags);
 		break;
+	case FC_POINTER12: fmt_pointer12(out, (uint64_t)fmt_long(v), width, d->flags); break;
 	case FC_STRING: fmt_string(out, v, width, prec, d->flags); break;
 	case FC_MEMORY: fmt_memory(out, v, width, prec, d->flags, false); break;
 	case FC_MEMHEX: fmt_memory(out, v, width, prec, d->flags, true); break;
@@ -614,6 +636,15 @@ static unsigned fmt_render_dir(struct rt_buf *out, const struct fmt_dir *d,
 	case FC_BINARY: fmt_binary_field(out, fmt_long(v), width, prec, d->flags); break;
 	}
 	return a;
+}
+
+void fmt_old_pointers(struct fmt_spec *f)
+{
+	unsigned i;
+
+	for (i = 0; i < f->ndirs; i++)
+		if (f->dirs[i].conv == FC_POINTER)
+			f->dirs[i].conv = FC_POINTER12;
 }
 
 int fmt_render(struct rt_buf *out, const struct fmt_spec *f,

@@ -49,6 +49,9 @@ enum rt_type fmt_arg_type(const struct fmt_spec *f, unsigned i);
    (1 when none), or 0 when a '*' argument gives them; -1: it is not. */
 int fmt_arg_memory(const struct fmt_spec *f, unsigned i);
 
+/* %p directives as stap printed them before 1.3 (--compatible=1.2). */
+void fmt_old_pointers(struct fmt_spec *f);
+
 /*
  * Append the formatted text to @out.  @args must match fmt_nargs and
  * fmt_arg_type (the compiler checked).  Returns 0.

@@ -258,6 +258,7 @@ struct ir_prog *lower_run(struct arena *a, struct diag_sink *d,
 	c.sp = p;
 	c.kretactive = opt->kretactive;
 	c.empty_sum_error = opt->empty_sum_error;
+	c.old_pointers = opt->old_pointers;
 	c.ir = arena_alloc(a, sizeof(*c.ir));
 	c.ir->nglobals = p->nglobals;
 	c.ir->globals = arena_alloc(a, (p->nglobals + 1) * sizeof(*c.ir->globals));

@@ -30,6 +30,7 @@ struct lower_options {
 	unsigned maxmapentries;	/* -D MAXMAPENTRIES (0: stap's 2048) */
 	bool empty_sum_error;	/* --compatible before 1.5: @sum of an empty
 				   aggregate is an error, as @min's is */
+	bool old_pointers;	/* --compatible before 1.3: stap 1.2's %p */
 	const char *hist_stack;	/* the hist's stack key: "stacktrace" (6.1) or
 				   "common_stacktrace" */
 	int verbose;		/* -v: say what was lowered and why not */

@@ -456,6 +456,8 @@ static int lw_format(struct lw_ctx *c, const struct ast_expr *call)
 			 &err);
 	if (!fs)
 		diag_error(c->diag, call->span, "%s", err.msg);
+	else if (c->old_pointers)
+		fmt_old_pointers(fs);
 	ir->formats = arena_grow(c->arena, ir->formats, ir->nformats, &ir->fmcap,
 				 sizeof(*ir->formats));
 	ir->formats[ir->nformats] = fs;

@@ -97,6 +97,7 @@ struct lw_ctx {
 	const char *near;
 	unsigned kretactive;		/* lower_options.kretactive */
 	bool empty_sum_error;		/* lower_options.empty_sum_error */
+	bool old_pointers;		/* lower_options.old_pointers */
 	bool *lowered;			/* per probe: runs in the kernel only */
 	struct lh *hist;		/* lower_hist.c's analysis */
 	struct ll_pair *lat;		/* lower_latency.c's pairs, lowered */
