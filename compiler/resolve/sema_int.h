@@ -318,6 +318,10 @@ struct point_state {
 	struct ast_stmt *body;		/* the body so far */
 	struct ast_expr *cond;		/* conditions so far, and-ed */
 	bool optional;
+	/* A member of a wildcard's expansion (point_glob()): an alias that
+	   is only an error (its body a bare __ktap_missing()) matches
+	   nothing there, as it does where optional. */
+	bool glob;
 };
 
 /* ---- sema_calc.c ---- */

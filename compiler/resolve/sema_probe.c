@@ -440,6 +440,29 @@ static const struct ast_ppoint *point_with_suffix(struct sema_ctx *c, const stru
 }
 
 /*
+ * Is alias body @s only an error where it is used: a bare
+ * __ktap_missing(POINT, WHY) statement (tapset/workqueue.stp's
+ * workqueue.create, ioblock_trace.bounce on a kernel without its
+ * tracepoint)?  Stap's alias on a tracepoint the kernel lacks has it
+ * optional: an optional point or a wildcard resolves it to nothing.
+ */
+static bool alias_body_missing(const struct ast_stmt *s)
+{
+	size_t i;
+
+	if (!s)
+		return false;
+	if (s->kind == AST_S_EXPR)
+		return s->e && s->e->kind == AST_CALL && sema_is_missing_marker(s->e->str);
+	if (s->kind != AST_S_BLOCK)
+		return false;
+	for (i = 0; i < s->body.n; i++)
+		if (alias_body_missing(s->body.v[i]))
+			return true;
+	return false;
+}
+
+/*
  * Expand every alias whose name matches @p, or, when none does (@suffix),
  * every alias whose name matches its beginning, with the rest appended
  * to the alias's points; returns how many did.
@@ -460,6 +483,8 @@ static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 			continue;
 		n++;
 		c->aliases[i].expanded = true;
+		if ((st->optional || st->glob) && alias_body_missing(al->decl->body))
+			continue;
 		if (c->alias_depth >= SEMA_MAX_ALIAS_DEPTH) {
 			diag_error(c->diag, p->span,
 				   "probe alias '%s' expands recursively", sema_point_text(c, p));
@@ -683,7 +708,8 @@ static unsigned point_glob(struct sema_ctx *c, struct point_state *st, const str
 	struct ast_ppoint **v;
 	unsigned n, i, before = c->prog->nprobes, errors = c->diag->errors, matched;
 
-	matched = point_aliases(c, st, p, false);
+	inner.glob = true;
+	matched = point_aliases(c, &inner, p, false);
 	n = sema_glob_builtins(c, p, &v);
 	inner.optional = true;
 	for (i = 0; i < n; i++)
@@ -766,7 +792,7 @@ void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe)
 		const struct ast_ppoint *p = probe->points.v[i];
 		/* '!' is optional too, as in stap. */
 		struct point_state st = { probe, p, probe->body, p->cond,
-				       p->optional || p->sufficient };
+				       p->optional || p->sufficient, false };
 		unsigned before = c->prog->nprobes, nev = c->nevers, errors = c->diag->errors;
 
 		c->missing = NULL;

@@ -29,18 +29,9 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 		{ "scsi", ": ktap's tapset has no scsi.* probes (stap's scsi.stp): use the "
 			  "kernel's scsi:* tracepoints (kernel.trace(\"scsi:scsi_dispatch_cmd_start\") "
 			  "...)" },
-		{ "ioscheduler", ": ktap's tapset has no ioscheduler.* probes (stap's "
-				 "ioscheduler.stp): use the kernel's block:* tracepoints "
-				 "(kernel.trace(\"block:block_rq_insert\") ...) or ioblock.*" },
-		{ "ioscheduler_trace", ": ktap's tapset has no ioscheduler_trace.* probes "
-				       "(stap's ioscheduler.stp): use the kernel's block:* "
-				       "tracepoints (kernel.trace(\"block:block_rq_issue\") ...)" },
 		{ "generic", ": ktap's tapset has no generic.fop.* probes (stap's vfs.stp): "
 			     "probe the file operations with kernel.function(\"NAME\"), or use "
 			     "vfs.*" },
-		{ "workqueue", ": ktap's tapset has no workqueue.* probes (stap's "
-			      "workqueue.stp): use the kernel's workqueue:* tracepoints "
-			      "(kernel.trace(\"workqueue:workqueue_execute_start\") ...)" },
 		{ "stap", ": these are the static markers of SystemTap's own programs" },
 		{ "stapio", ": these are the static markers of SystemTap's own programs" },
 		{ "staprun", ": these are the static markers of SystemTap's own programs" },
