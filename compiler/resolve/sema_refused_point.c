@@ -26,9 +26,6 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 		{ "sunrpc", ": ktap's tapset has no sunrpc.* probes (stap's rpc.stp): probe "
 			    "the RPC layer's functions with module(\"sunrpc\").function(\"NAME\"), "
 			    "or its sunrpc:* tracepoints" },
-		{ "scsi", ": ktap's tapset has no scsi.* probes (stap's scsi.stp): use the "
-			  "kernel's scsi:* tracepoints (kernel.trace(\"scsi:scsi_dispatch_cmd_start\") "
-			  "...)" },
 		{ "generic", ": ktap's tapset has no generic.fop.* probes (stap's vfs.stp): "
 			     "probe the file operations with kernel.function(\"NAME\"), or use "
 			     "vfs.*" },

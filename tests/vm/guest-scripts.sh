@@ -357,4 +357,81 @@ run -e 'probe signal.handle.return {
 }' -c ktap-signals
 echo "handle 10 SIGUSR1 -14 (EFAULT)" >$T/want
 expect "signal.handle.return: ktap-signals' child's unwritable signal stack (EFAULT)"
+# d1..d3. scsi.*: the scsi_debug disk (loaded at boot: KTAP_VM_KMODS of
+#     vm-scripts.sh), found by its model; its delay set to 0, so that the
+#     driver completes each command in the submitter's context (dd's, not
+#     a timer's softirq in whatever task runs, which may be ktap's own,
+#     whose records ktap drops).  A 4-block O_DIRECT dd is 4 requests of
+#     4096 bytes: each one scsi.ioentry (scsi_queue_rq()), scsi.iodispatching
+#     (the tracepoint), scsi.iodone (scsi_done()) and scsi.iocompleted
+#     (scsi_io_completion()), the same request at each.
+sdev= hctl=
+for d in /sys/bus/scsi/devices/*; do
+	case $(cat $d/model 2>/dev/null) in scsi_debug*) sdev=$(ls $d/block 2>/dev/null); hctl=${d##*/} ;; esac
+done
+if [ -z "$sdev" ] || [ ! -b /dev/$sdev ]; then
+	not_ok "scsi.*: no scsi_debug disk (hctl '$hctl', disk '$sdev')"
+else
+	echo 0 >/sys/bus/pseudo/drivers/scsi_debug/delay
+	set -- $(echo $hctl | tr : ' ')
+	h=$1 c=$2 t=$3 l=$4
+	mm=$(cat /sys/block/$sdev/dev)
+	scsi_io='global n, ent, same
+probe scsi.ioentry { n["ioentry", sprintf("%d:%d %s", disk_major, disk_minor, device_state_str)]++; ent[req_addr] = 1 }
+probe scsi.iodispatching { n["iodispatching", sprintf("%d:%d:%d:%d", host_no, channel, dev_id, lun)]++ }
+probe scsi.iodone {
+	n["iodone", sprintf("%d:%d:%d:%d %s %d %s timer %d", host_no, channel, dev_id, lun,
+			    device_state_str, data_direction, data_direction_str, scsi_timer_pending)]++
+	if (req_addr in ent) same["iodone"]++
+}
+probe scsi.iocompleted {
+	n["iocompleted", sprintf("%d:%d:%d:%d %s %d %s %d", host_no, channel, dev_id, lun,
+				 device_state_str, data_direction, data_direction_str, goodbytes)]++
+	if (req_addr in ent) same["iocompleted"]++
+}
+probe end {
+	foreach ([p+, k] in n) printf("%s %s x%d\n", p, k, n[p, k])
+	printf("req_addr of ioentry: iodone %d iocompleted %d\n", same["iodone"], same["iocompleted"])
+}'
+	# d1. reads
+	run -e "$scsi_io" -c "dd if=/dev/$sdev of=/dev/null bs=4096 count=4 iflag=direct"
+	cat >$T/want <<EOS
+iocompleted $h:$c:$t:$l RUNNING 2 FROM_DEVICE 4096 x4
+iodispatching $h:$c:$t:$l x4
+iodone $h:$c:$t:$l RUNNING 2 FROM_DEVICE timer 1 x4
+ioentry ${mm%:*}:${mm#*:} RUNNING x4
+req_addr of ioentry: iodone 4 iocompleted 4
+EOS
+	expect "scsi.ioentry, scsi.iodispatching, scsi.iodone, scsi.iocompleted: dd reads 4 blocks of $sdev ($hctl) with O_DIRECT"
+
+	# d2. writes
+	run -e "$scsi_io" -c "dd if=/dev/zero of=/dev/$sdev bs=4096 count=4 oflag=direct"
+	cat >$T/want <<EOS
+iocompleted $h:$c:$t:$l RUNNING 1 TO_DEVICE 4096 x4
+iodispatching $h:$c:$t:$l x4
+iodone $h:$c:$t:$l RUNNING 1 TO_DEVICE timer 1 x4
+ioentry ${mm%:*}:${mm#*:} RUNNING x4
+req_addr of ioentry: iodone 4 iocompleted 4
+EOS
+	expect "scsi.ioentry, scsi.iodispatching, scsi.iodone, scsi.iocompleted: dd writes 4 blocks of $sdev with O_DIRECT"
+
+	# d3. rmmod scsi_debug: the device goes RUNNING -> CANCEL -> DEL,
+	#     and sd's shutdown, between, executes a SYNCHRONIZE CACHE
+	#     (no data) that succeeds
+	run -e 'probe scsi.set_state {
+	printf("set_state %d:%d:%d:%d %d %s -> %d %s\n", host_no, channel, dev_id, lun, old_state, old_state_str, state, state_str)
+}
+probe scsi.ioexecute {
+	printf("ioexecute %d:%d:%d:%d %s %s %d %d\n", host_no, channel, dev_id, lun, device_state_str,
+	       data_direction_str, request_buffer, request_bufflen)
+}
+probe scsi.ioexecute.return { printf("ioexecute.return %d:%d:%d:%d %d\n", host_no, channel, dev_id, lun, retval) }' -c "rmmod scsi_debug"
+	cat >$T/want <<EOS
+set_state $h:$c:$t:$l 2 RUNNING -> 3 CANCEL
+ioexecute $h:$c:$t:$l CANCEL NONE 0 0
+ioexecute.return $h:$c:$t:$l 0
+set_state $h:$c:$t:$l 3 CANCEL -> 4 DEL
+EOS
+	expect "scsi.set_state, scsi.ioexecute(.return): rmmod scsi_debug"
+fi
 guest_done
