@@ -14,10 +14,11 @@ out=$1
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 cache=${KTAP_VM_CACHE:-$build/tests/vm/cache}
-kernel=$("$here/fetch-kernel.sh" "$cache")
+# scsi_mod loaded, for its scsi:* events (scsi.iodispatching's)
+kernel=$(KTAP_VM_KMODS="9p 9pnet_virtio virtio_pci scsi_mod" "$here/fetch-kernel.sh" "$cache")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/ktap-save-target.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
-KTAP_VM_KERNEL_DIR=$(dirname "$kernel") "$here/mkinitramfs.sh" --9p "$tmp/initramfs.gz" \
+KTAP_VM_KERNEL_DIR=$(dirname "$kernel") "$here/mkinitramfs.sh" --9p --kmod scsi_mod "$tmp/initramfs.gz" \
 	"$build/ktap:/usr/bin/ktap" "$here/guest-save-target.sh:/tests/run-in-vm.sh" >/dev/null
 mkdir "$tmp/share"
 "$here/run-vm.sh" --quiet --kernel "$kernel" --share "$tmp/share" "$tmp/initramfs.gz"
