@@ -25,8 +25,9 @@
 #   KTAP_VM_KERNEL_PKG      package name (default: what linux-image-amd64
 #                           depends on, e.g. linux-image-6.1.0-56-amd64)
 #   KTAP_VM_KERNEL_VERSION  package version (default: apt's candidate)
-#   KTAP_VM_KMODS           modules to keep (default: the virtio/9p set used
-#                           by run-vm.sh --share: 9p 9pnet_virtio virtio_pci)
+#   KTAP_VM_KMODS           modules to keep besides $kmods_all (below: the
+#                           virtio/9p set of run-vm.sh --share and what the
+#                           VM tests load)
 # Without a usable apt (no package lists, offline) the newest complete cache
 # entry is used, with a warning.  Messages go to stderr; exit 1 on failure.
 if [ -z "${BASH_VERSION:-}" ]; then exec bash "$0" "$@"; fi
@@ -39,7 +40,12 @@ note() { echo "$prog: $*" >&2; }
 [ $# -eq 1 ] || { echo "usage: $prog CACHE_DIR" >&2; exit 2; }
 mkdir -p "$1" || die "cannot create $1"
 cache=$(cd "$1" && pwd)
-kmods_wanted=${KTAP_VM_KMODS:-9p 9pnet_virtio virtio_pci}
+# Every module any ktap VM test asks for is kept whatever this caller
+# asks for: a cache entry is unpacked once, and never again under a test
+# that builds an initramfs from it meanwhile (target.sh fetches without
+# the VM lock).  KTAP_VM_KMODS adds to it.
+kmods_all="9p 9pnet_virtio virtio_pci dummy nfsd nfsv4 veth bridge scsi_debug sd_mod scsi_mod"
+kmods_wanted="$kmods_all ${KTAP_VM_KMODS:-}"
 
 # --- which package -------------------------------------------------------
 resolve_pkg() {
