@@ -7,7 +7,7 @@
  * "task_struct")->fs, task_execname(task_current()).  Reading 'current'
  * takes an event (sema_current.c): such a probe gets a kprobe of its
  * own on the getppid system call, which ktap makes itself just before
- * it runs the probe (runtime/run.c); the kprobe's filter keeps ktap's
+ * it runs the probe (runtime/run_trigger.c); the kprobe's filter keeps ktap's
  * own call only, and its fetch arguments read 'current' and what the
  * probe reads through it.  The values are ktap's task's at that moment,
  * read by the kernel, as stap's are its own task's.
