@@ -87,14 +87,14 @@ probe workqueue.execute {
 		n["execute", tid() != target(), 1]++
 }
 probe workqueue.create ?, workqueue.destroy ? { n["never", 0, 0]++ }
-probe end { foreach ([a, b, c] in n+) printf("%s %d %d: %d\n", a, b, c, n[a, b, c]) }
+probe end { foreach ([a, b, c] in n+) printf("%s %d %d: %s\n", a, b, c, n[a, b, c] ? "some" : "none") }
 EOS
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$DD" wq.stp
 sort "$TMP/out" >"$TMP/got"
 cat >"$TMP/want" <<'EOW'
-execute 1 1: 8
-insert 1 -1: 8
+execute 1 1: some
+insert 1 -1: some
 EOW
-expect_same "workqueue.insert, workqueue.execute: the loop driver's 8 work items of dd's writes, on its unbound workqueue (cpu -1), run by a kworker; workqueue.create ? is none" "$TMP/want" "$TMP/got"
+expect_same "workqueue.insert, workqueue.execute: work items of the loop driver for dd's writes (a pending item is queued once: the count depends on timing), on its unbound workqueue (cpu -1), run by a kworker; workqueue.create ? is none" "$TMP/want" "$TMP/got"
 
 done_testing
