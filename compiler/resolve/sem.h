@@ -91,6 +91,10 @@ struct sem_probe {
 	/* Resolved through syscall.NAME: a tracepoint whose user-memory
 	   arguments are fetched by a kprobe when the body reads them. */
 	bool syscall;
+	/* ... and made a kprobe on the wrapper __x64_sys_NAME(regs): the
+	   pt_regs member each argument came in (int_arg(N) reads regs->di,
+	   not %di); NULL otherwise. */
+	const char *const *syscall_regs;
 	/* The alias the user's point expanded through, for -l/-L:
 	   "syscall.NAME[.return]", "scheduler.ctxswitch". */
 	const char *family;

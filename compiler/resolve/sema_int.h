@@ -607,6 +607,10 @@ int sema_tparg_mem_call(struct sema_ctx *c, struct tpf_event *ev, struct ast_exp
 int sema_regs_call(struct sema_ctx *c, struct ast_expr *e);
 /* Is @name one of them (not a script function of that name)? */
 bool sema_regs_fn(struct sema_ctx *c, const char *name);
+
+/* N of int_arg(N), pointer_arg(N) and the like with a literal N (the
+   script's own function of the name is not one); else 0. */
+unsigned sema_regs_arg_number(struct sema_ctx *c, const struct ast_expr *e);
 /* Such a call @e used as an address that another fetch reads through:
    resolved into the register's target, with no field of its own. */
 void sema_regs_address(struct sema_ctx *c, struct ast_expr *e);

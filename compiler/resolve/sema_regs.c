@@ -165,6 +165,33 @@ static int sreg_syscall_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_e
 	return (int)c->type_expr(c, e);
 }
 
+/*
+ * In a syscall.NAME probe made a kprobe on the kernel's wrapper
+ * __x64_sys_NAME(const struct pt_regs *regs) (sema_syscall.c), argument
+ * N is the system call's, as stap's nd_syscall tapset reads it from the
+ * user registers: regs->di, not %di (the wrapper's own argument, regs).
+ * Its fetch into @f (f->arg NULL for any other probe); -1 with @err
+ * for an argument past the sixth.
+ */
+static int sreg_wrapped_arg(struct sema_ctx *c, const struct ast_expr *e,
+			    const struct tpf_event *ev, int64_t n, struct fetch *f,
+			    char *err, size_t errsz)
+{
+	struct sem_probe *pr = c->func ? c->func->site : c->probe;
+	struct ast_chain regs = { 0 };
+
+	memset(f, 0, sizeof(*f));
+	if (!pr || !pr->syscall_regs || c->entry)
+		return 0;
+	if (n > 6) {
+		snprintf(err, errsz, "%s(%" PRId64 "): a system call has at most 6 arguments",
+			 e->str, n);
+		return -1;
+	}
+	ast_chain_member(c->arena, &regs, pr->syscall_regs[n - 1], e->span);
+	return rdwarf_fetch(c->arena, ev->dyn_func, "$regs", &regs, false, f, err, errsz) ? -1 : 0;
+}
+
 /* int_arg(N) and the others: argument N's register at the function's entry. */
 static int sreg_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev,
 		    const char *type, bool only_address)
@@ -193,8 +220,14 @@ static int sreg_arg(struct sema_ctx *c, struct ast_expr *e, struct tpf_event *ev
 				   e->str, (long long)n->num, e->str, (long long)n->num);
 		return SEM_UNKNOWN;
 	}
+	if (sreg_wrapped_arg(c, e, ev, n->num, &f, err, sizeof(err)) < 0) {
+		if (c->report)
+			diag_error(c->diag, e->op_span, "%s", err);
+		return SEM_UNKNOWN;
+	}
 	snprintf(var, sizeof(var), "$arg%" PRId64, n->num);
-	if (rdwarf_fetch(c->arena, ev->dyn_func, var, &none, false, &f, err, sizeof(err)) != 0) {
+	if (!f.arg && rdwarf_fetch(c->arena, ev->dyn_func, var, &none, false, &f, err,
+				   sizeof(err)) != 0) {
 		if (c->report)
 			diag_error(c->diag, e->op_span, "%s", err);
 		return SEM_UNKNOWN;
@@ -280,6 +313,19 @@ bool sema_regs_fn(struct sema_ctx *c, const char *name)
 	int id = sema_builtin(name);
 
 	return id >= 0 && (sema_builtin_info(id)->flags & BF_PASS2) && !sema_func_decl(c, name);
+}
+
+unsigned sema_regs_arg_number(struct sema_ctx *c, const struct ast_expr *e)
+{
+	const struct ast_expr *n = e->kind == AST_CALL && e->args.n == 1 ? e->args.v[0] : NULL;
+	size_t i;
+
+	if (!n || n->kind != AST_NUM || n->num < 1 || n->num > 64 || !sema_regs_fn(c, e->str))
+		return 0;
+	for (i = 0; i < sizeof(sreg_fns) / sizeof(sreg_fns[0]); i++)
+		if (!strcmp(e->str, sreg_fns[i].name))
+			return (unsigned)n->num;
+	return 0;
 }
 
 static int sreg_call(struct sema_ctx *c, struct ast_expr *e, bool only_address)

@@ -303,30 +303,80 @@ struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_even
 
 /* ---- user memory: a kprobe on the wrapper, or stap's fallback ---- */
 
-static const char *const sc_mem_fns[] = {
-	"user_string", "user_string_quoted", "user_long", "user_int", "user_short",
-	"user_char", "user_uint32", "user_uint16", "user_uint8", "user_uint64", NULL,
-};
+/* The x86-64 system-call convention: argument k's struct pt_regs member. */
+static const char *const sc_x86_regs[] = { "di", "si", "dx", "r10", "r8", "r9" };
 
 struct sc_scan {
 	struct sema_ctx *c;
 	const struct tpf_event *ev;
+	const struct ast_stmt *body;	/* the probe's, for its locals */
 	unsigned nmem;			/* reads of user memory at a field */
 	const struct ast_expr *first;	/* the first one */
-	const char *regs[6];		/* argument k: the register member */
 	bool direct;			/* parameters by name, no pt_regs */
 	bool quoted_only;		/* count only user_string_quoted() */
 };
 
-/* user_string($field) and friends, not redefined by the script. */
+static int sc_arg_index(const struct tpf_event *ev, const char *name);
+static unsigned sc_nargs(const struct tpf_event *ev);
+
+/* Is @a an argument of the call as it came in: $field, or pointer_arg(N)
+   and the like (sema_regs.c reads them from the wrapper's regs)? */
+static bool sc_is_arg_value(struct sc_scan *s, const struct ast_expr *a)
+{
+	unsigned n;
+
+	if (a->kind == AST_TARGET)
+		return a->chain.n == 0 && sc_arg_index(s->ev, a->str + 1) >= 0;
+	n = sema_regs_arg_number(s->c, a);
+	return n >= 1 && n <= sc_nargs(s->ev);
+}
+
+struct sc_local {
+	const char *name;
+	const struct ast_expr *value;	/* its one plain assignment's */
+	unsigned writes;		/* assignments, ++ and -- */
+};
+
+static int sc_local_fn(struct ast_expr *e, void *arg)
+{
+	struct sc_local *l = arg;
+	const struct ast_expr *v = e->kind == AST_ASSIGN || e->kind == AST_INCDEC ? e->a : NULL;
+
+	if (!v || v->kind != AST_VAR || strcmp(v->str, l->name))
+		return 0;
+	if (!l->writes++ && e->kind == AST_ASSIGN && e->op == AST_OP_SET)
+		l->value = e->b;
+	return 0;
+}
+
+/*
+ * The argument @a stands for: @a itself, or for a local of the probe
+ * that is only ever set once, to one (the tapset's "filename_uaddr =
+ * $filename"); NULL for anything else.
+ */
+static const struct ast_expr *sc_arg_value(struct sc_scan *s, const struct ast_expr *a)
+{
+	struct sc_local l = { NULL, NULL, 0 };
+
+	if (a->kind == AST_VAR && s->body) {
+		l.name = a->str;
+		ast_walk_stmt((struct ast_stmt *)s->body, sc_local_fn, &l);
+		a = l.writes == 1 ? l.value : NULL;
+	}
+	return a && sc_is_arg_value(s, a) ? a : NULL;
+}
+
+/* user_string(ARG), user_string_n(ARG, N), user_long(ARG) ... of an
+   argument (sc_arg_value()), not redefined by the script. */
 static bool sc_is_mem(struct sc_scan *s, const struct ast_expr *e)
 {
-	const struct ast_expr *a = e->args.n == 1 ? e->args.v[0] : NULL;
+	const char *f = e->str;
 
-	return e->kind == AST_CALL && sc_in(e->str, sc_mem_fns) && a &&
-	       (!s->quoted_only || !strcmp(e->str, "user_string_quoted")) &&
-	       a->kind == AST_TARGET && a->chain.n == 0 && tpf_field(s->ev, a->str + 1) &&
-	       !sema_defines_func(s->c, e->str);
+	return e->kind == AST_CALL && e->args.n >= 1 &&
+	       (!strncmp(f, "user_", 5) || !strcmp(f, "__user_buffer")) &&
+	       (sema_mem_arities(f) & (1u << e->args.n)) &&
+	       (!s->quoted_only || (!strcmp(f, "user_string_quoted") && e->args.n == 1)) &&
+	       sc_arg_value(s, e->args.v[0]) && !sema_defines_func(s->c, f);
 }
 
 static int sc_scan_fn(struct ast_expr *e, void *arg)
@@ -356,6 +406,16 @@ static int sc_arg_index(const struct tpf_event *ev, const char *name)
 	return -1;
 }
 
+/* How many arguments system call @ev has. */
+static unsigned sc_nargs(const struct tpf_event *ev)
+{
+	unsigned i, k = 0;
+
+	for (i = 0; i < ev->nfields; i++)
+		k += sc_is_arg(&ev->fields[i]);
+	return k;
+}
+
 /* Without kprobes: user_string_quoted($p) is "0x..." (stap's text for an
    address it cannot read); nothing else should be left. */
 static int sc_fallback_fn(struct ast_expr *e, void *arg)
@@ -363,7 +423,7 @@ static int sc_fallback_fn(struct ast_expr *e, void *arg)
 	struct sc_scan *s = arg;
 	struct ast_expr *t;
 
-	if (!sc_is_mem(s, e) || strcmp(e->str, "user_string_quoted"))
+	if (!sc_is_mem(s, e) || strcmp(e->str, "user_string_quoted") || e->args.n != 1)
 		return 0;
 	t = e->args.v[0];
 	e->str = "sprintf";
@@ -379,7 +439,10 @@ static int sc_rewrite_fn(struct ast_expr *e, void *arg)
 	struct sc_scan *s = arg;
 	int k;
 
-	if (e->kind == AST_CALL && !strcmp(e->str, "user_string_quoted") && sc_is_mem(s, e)) {
+	if (sc_is_mem(s, e) && e->args.v[0]->kind == AST_VAR)	/* its $field or N_arg(K) */
+		e->args.v[0] = ast_clone_expr(s->c->arena, sc_arg_value(s, e->args.v[0]));
+	if (e->kind == AST_CALL && !strcmp(e->str, "user_string_quoted") && e->args.n == 1 &&
+	    sc_is_mem(s, e)) {
 		/* $p ? "\"" . text_str(user_string($p)) . "\"" : "0x0", as stap
 		   quotes it (and prints the NULL it cannot read) */
 		struct arena *a = s->c->arena;
@@ -398,7 +461,7 @@ static int sc_rewrite_fn(struct ast_expr *e, void *arg)
 	if (s->direct)
 		return 1;
 	e->str = "$regs";
-	ast_chain_member(s->c->arena, &e->chain, s->regs[k], e->span);
+	ast_chain_member(s->c->arena, &e->chain, sc_x86_regs[k], e->span);
 	return 1;
 }
 
@@ -409,20 +472,15 @@ static int sc_rewrite_fn(struct ast_expr *e, void *arg)
 static bool sc_wrapper(struct sema_ctx *c, struct sc_scan *s, const char *name,
 		       struct fetch_site *uf)
 {
-	static const char *const x86[] = { "di", "si", "dx", "r10", "r8", "r9" };
 	const char **params;
 	char err[256];
-	unsigned k;
 
 	if (!c->in->up || !target_has(c->in->target, TGT_KPROBES))
 		return false;
 	if (rsym_find_kernel(c->in->up, c->arena, NULL,
 			   arena_printf(c->arena, "__x64_sys_%s", name), uf, err,
-			   sizeof(err)) == 0) {
-		for (k = 0; k < 6; k++)
-			s->regs[k] = x86[k];
+			   sizeof(err)) == 0)
 		return rdwarf_params(c->arena, uf, &params) == 1 && !strcmp(params[0], "regs");
-	}
 	/* Without wrappers, the function has the tracepoint's parameters. */
 	s->direct = rsym_find_kernel(c->in->up, c->arena, NULL,
 				   arena_printf(c->arena, "sys_%s", name), uf, err,
@@ -469,6 +527,8 @@ static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan 
 	ast_walk_stmt(sp->body, sc_rewrite_fn, s);
 	ast_walk_expr(sp->cond, sc_rewrite_fn, s);
 	sp->event = ev;
+	if (!s->direct)
+		sp->syscall_regs = sc_x86_regs;
 	sp->pp = arena_printf(c->arena, "kernel.function(\"%s\").call", uf->name);
 }
 
@@ -495,7 +555,7 @@ static void sc_count(struct sc_scan *s, struct sem_probe *sp, bool quoted_only)
 
 void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 {
-	struct sc_scan s = { c, sp->event, 0, NULL, { 0 }, false, false };
+	struct sc_scan s = { c, sp->event, sp->body, 0, NULL, false, false };
 	struct fetch_site *uf;
 	const char *name, *why;
 
@@ -529,9 +589,9 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 	if (!s.nmem)
 		return;
 	diag_error(c->diag, sc_owner_of(&s, sp->body) ? sp->span : s.first->span,
-		   "%s reads user memory at $%s, but syscall tracepoints record only "
+		   "%s reads user memory at %s, but syscall tracepoints record only "
 		   "the address and %s to fetch it", sc_what(c, &s, sp, name),
-		   s.first->args.v[0]->str + 1, why);
+		   ast_expr_text(c->arena, s.first->args.v[0]), why);
 }
 
 /*

@@ -333,6 +333,22 @@ else
 	diag $T/out $T/err
 fi
 
+# 10b2. stap's nd_syscall idioms in syscall.* probes: int_arg(N),
+#      user_string(pointer_arg(N)) and user_string_n() of the alias's
+#      buf_uaddr are the system call's arguments, read from the wrapper's
+#      regs (int_arg(1) was the wrapper's own %di, the regs pointer).
+#      cat opens the file (AT_FDCWD); the shell's builtin echo writes
+#      "hello\n" to fd 1 (/dev/null).
+run -e 'probe syscall.openat { if (pid() == target()) printf("open %d %s\n", int_arg(1), user_string(pointer_arg(2))) }
+probe syscall.write { if (pid() == target()) printf("write %d %d [%s]\n", uint_arg(1), ulong_arg(3), user_string_n(buf_uaddr, count)) }' \
+	-c "sh -c 'echo hello >/dev/null; exec cat /etc/hostname >/dev/null'"
+if [ "$rc" -eq 0 ] && grep -qx 'open -100 /etc/hostname' $T/out && grep -qx 'write 1 6 \[hello' $T/out; then
+	ok "syscall.openat/write: int_arg(1), user_string(pointer_arg(2)), user_string_n(buf_uaddr, count) of the system call's arguments"
+else
+	not_ok "syscall.* nd_syscall idioms (exit status $rc)"
+	diag $T/out $T/err
+fi
+
 # 10c. the plans: a kprobe only when a user string is read
 run -p3 -e 'probe syscall.openat { println(name) }'
 p3name=$(grep -c kprobe_events $T/out)
