@@ -17,7 +17,14 @@
  * ktap's pid at run time).  common_pid is the task an event happened in;
  * the scheduler's events also name a second task, and ktap's sleeping in
  * poll() between reads makes the switches into it and its wake-ups.
+ * A record written in interrupt context (common_flags' hardirq 0x08,
+ * softirq 0x10 or NMI 0x40 bit: the kernel's TRACE_FLAG_*, the same
+ * in 6.1 and 6.18) names whatever task the interrupt hit; one that hit ktap is
+ * not ktap's doing, so it stays (a timer's tick, a block completion, a
+ * packet received while ktap decoded).
  */
+#define LW_NOT_KTAP "(common_pid != $KTAP || common_flags & 0x58)"
+
 const char *lw_own_field(const char *system, const char *name)
 {
 	if (strcmp(system, "sched") != 0)
@@ -34,9 +41,9 @@ const char *lw_own_pid(const char *system, const char *name)
 	const char *f = lw_own_field(system, name);
 
 	if (!f)
-		return "common_pid != $KTAP";
-	return !strcmp(f, "pid") ? "common_pid != $KTAP && pid != $KTAP" :
-				   "common_pid != $KTAP && next_pid != $KTAP";
+		return LW_NOT_KTAP;
+	return !strcmp(f, "pid") ? LW_NOT_KTAP " && pid != $KTAP" :
+				   LW_NOT_KTAP " && next_pid != $KTAP";
 }
 
 const char *lw_own_pid_ev(const struct tpf_event *ev)
@@ -46,7 +53,7 @@ const char *lw_own_pid_ev(const struct tpf_event *ev)
 	const struct tpf_field *f = name ? tpf_field(ev, name) : NULL;
 
 	if (ev->dyn_tp && (!f || !f->fetch))	/* its record does not copy the field */
-		return "common_pid != $KTAP";
+		return LW_NOT_KTAP;
 	return lw_own_pid(tp->system, tp->name);
 }
 

@@ -88,9 +88,9 @@ cat >"$TMP/want" <<EOW
 mkdir instances/ktap_\$PID
 write kprobe_events 'r$kret:ktap_\$PID/vfs_read_0 vfs_read'
 write kprobe_events 'p:ktap_\$PID/vfs_read_0e vfs_read'
-write instances/ktap_\$PID/events/ktap_\$PID/vfs_read_0/filter 'common_pid != \$KTAP'
+write instances/ktap_\$PID/events/ktap_\$PID/vfs_read_0/filter '(common_pid != \$KTAP || common_flags & 0x58)'
 write instances/ktap_\$PID/events/ktap_\$PID/vfs_read_0/enable '1'
-write instances/ktap_\$PID/events/ktap_\$PID/vfs_read_0e/filter 'common_pid != \$KTAP'
+write instances/ktap_\$PID/events/ktap_\$PID/vfs_read_0e/filter '(common_pid != \$KTAP || common_flags & 0x58)'
 write instances/ktap_\$PID/events/ktap_\$PID/vfs_read_0e/enable '1'
 # user space
 global 0 lat

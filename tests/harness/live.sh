@@ -51,7 +51,7 @@ filtered='global c
 probe '"$TP"' { if (tid() != target()) next; c++ }
 probe end { printf("%d\n", c) }'
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e "$filtered"
-if grep -q "filter '(common_pid == \$TARGET) && common_pid != \$KTAP'" "$TMP/out"; then
+if grep -q "filter '(common_pid == \$TARGET) && (common_pid != \$KTAP || common_flags & 0x58)'" "$TMP/out"; then
 	ok "-p3: 'if (tid() != target()) next' becomes a kernel filter"
 else
 	not_ok "-p3: 'if (tid() != target()) next' becomes a kernel filter"

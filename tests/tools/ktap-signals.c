@@ -16,9 +16,8 @@
  *   sigprocmask(SIG_BLOCK, {SIGALRM})
  *   a POSIX timer (CLOCK_MONOTONIC, SIGALRM) fires once, 50 ms after it
  *   is set, while the process spins for 100 ms without a system call
- *   (the timer's interrupt then finds it on the CPU: in whatever task it
- *   interrupts the kernel records the signal, and ktap leaves out the
- *   records written in its own); sigwaitinfo() takes its SIGALRM
+ *   (the timer's interrupt then finds it on the CPU, a known context);
+ *   sigwaitinfo() takes its SIGALRM
  *   sigaction(SIGSEGV, handler, mask {}, SA_NODEFER), then a write to 0:
  *   the SIGSEGV's handler jumps back
  * then a child process sets an alternate signal stack it cannot write

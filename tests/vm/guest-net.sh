@@ -358,9 +358,9 @@ ip link del vm0
 #      the root) sends BPDUs out of veth0 (local_out): stap's stp_dump
 #      fields, 802.1D's defaults (a config BPDU: 35 bytes after the LLC
 #      and Ethernet headers).  The hello timer sends one every 2 s from
-#      a timer softirq in whatever task runs; one that interrupts ktap
-#      itself is left out with ktap's own records, so the check waits for
-#      three of them.
+#      a timer softirq; the check waits for three of them (in 3 s it once
+#      saw none: one that hit ktap was then left out with ktap's own
+#      records, as interrupt-context records no longer are).
 echo 1 >/proc/sys/net/ipv6/conf/all/disable_ipv6
 echo 1 >/proc/sys/net/ipv6/conf/default/disable_ipv6
 ip link add vm0 type veth

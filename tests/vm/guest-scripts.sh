@@ -324,8 +324,7 @@ expect "signal.checkperm(.return), signal.send.return, signal.handle.return: kta
 # b3. signal.send_sig_queue(.return) and signal.send.return of
 #     send_sigqueue: ktap-signals' POSIX timer fires once (in whatever
 #     context the CPU was: the returns are matched by CPU); it fires
-#     while ktap-signals spins, so that the interrupt is not in ktap,
-#     whose own records ktap filters out
+#     while ktap-signals spins
 run -e 'global on, q, r, sr
 probe signal.send_sig_queue {
 	if (sig_pid == target()) {
