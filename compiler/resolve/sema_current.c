@@ -83,12 +83,10 @@ static int cur_offset(struct sema_ctx *c, uint64_t *off, char *err, size_t errle
 }
 
 /* CPU 0's fetch of 'current' ("+0x1fb80(@__per_cpu_offset)"), or NULL + @err. */
-static const char *cur_root(struct sema_ctx *c, char *err, size_t errlen)
+static const char *cur_find_root(struct sema_ctx *c, char *err, size_t errlen)
 {
 	uint64_t off;
 
-	if (c->current_root)
-		return c->current_root;
 	if (strcmp(c->in->target->arch, "x86_64") != 0) {
 		snprintf(err, errlen, "ktap reads the running task from x86-64's per-CPU "
 			 "current_task; on %s it is kept where no fetch argument reads it",
@@ -103,7 +101,20 @@ static const char *cur_root(struct sema_ctx *c, char *err, size_t errlen)
 	}
 	if (cur_offset(c, &off, err, errlen) != 0)
 		return NULL;
-	c->current_root = arena_printf(c->arena, "+0x%" PRIx64 "(" FETCH_PERCPU_BASE ")", off);
+	return arena_printf(c->arena, "+0x%" PRIx64 "(" FETCH_PERCPU_BASE ")", off);
+}
+
+/* cur_find_root()'s answer, found once per compile (typing asks again
+   in every round, and each search reads all of kallsyms). */
+static const char *cur_root(struct sema_ctx *c, char *err, size_t errlen)
+{
+	if (!c->current_root && !c->current_why) {
+		c->current_root = cur_find_root(c, err, errlen);
+		if (!c->current_root)
+			c->current_why = arena_strdup(c->arena, err);
+	}
+	if (c->current_why)
+		snprintf(err, errlen, "%s", c->current_why);
 	return c->current_root;
 }
 

@@ -94,8 +94,10 @@ struct sema_ctx {
 	/* While typing an expression statement: its expression, whose
 	   value nothing uses (x += 1 alone is no read of x: sema_type.c) */
 	const struct ast_expr *unused;
-	/* task_current()'s fetch on CPU 0, once found (sema_current.c) */
+	/* task_current()'s fetch on CPU 0, once found (sema_current.c), or
+	   why it cannot be: found once, kallsyms is read once per compile */
 	const char *current_root;
+	const char *current_why;
 };
 
 /*
