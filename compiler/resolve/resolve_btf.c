@@ -754,20 +754,10 @@ static unsigned rbtf_cpulist_count(const char *s)
 
 unsigned rbtf_kretactive(const char *possible)
 {
-	char buf[4096] = "";
 	unsigned ncpus, n;
-	FILE *f;
 
-	if (!possible) {
-		f = fopen("/sys/devices/system/cpu/possible", "r");
-		if (f) {
-			if (!fgets(buf, sizeof(buf), f))
-				buf[0] = 0;
-			fclose(f);
-		}
-		possible = buf;
-	}
-	ncpus = rbtf_cpulist_count(possible);
+	/* the session read the list (target.c); none: one CPU */
+	ncpus = possible ? rbtf_cpulist_count(possible) : 1;
 	if (!ncpus)
 		ncpus = 1;
 	/* stap's KRETACTIVE (runtime/linux/kprobes.c): a few per CPU, at least 15 */

@@ -89,7 +89,8 @@ int rbtf_match(struct arena *a, const struct btf *btf, const char *pattern,
  * Default kretprobe instances (maxactive) for a return probe without
  * .maxactive(N), as stap sizes them: max(15, 6 * possible CPUs), within
  * the kernel's 1..4096.  @possible: the text of
- * /sys/devices/system/cpu/possible ("0-3,8"), NULL to read it.
+ * /sys/devices/system/cpu/possible ("0-3,8") as the session read it
+ * (target.h), NULL for one CPU.
  */
 unsigned rbtf_kretactive(const char *possible);
 #define RBTF_MAXACTIVE_MAX 4096	/* KRETPROBE_MAXACTIVE_MAX, trace_kprobe.c */
