@@ -20,8 +20,9 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 			       "netfilter.bridge.* and netfilter.hook(\"HOOK\").pf(\"PF\") are "
 			       "kprobes on the functions that hold the hooks (tapset/netfilter.stp)" },
 		/* stap's tapset families that ktap's tapset does not have */
-		{ "nfs", ": ktap's tapset has no nfs.* probes (stap's NFS client tapset, "
-			 "nfs.stp and nfs_proc.stp): probe the NFS client's functions with "
+		{ "nfs", ": ktap's tapset has no nfs.fop.* or nfs.aop.* probes (stap's "
+			 "nfs.stp; its nfs.proc.* are tapset/nfs_proc.stp): probe the NFS "
+			 "client's file and address space operations with "
 			 "module(\"nfs\").function(\"NAME\"), or its nfs:* tracepoints" },
 		{ "sunrpc", ": ktap's tapset has no sunrpc.* probes (stap's rpc.stp): probe "
 			    "the RPC layer's functions with module(\"sunrpc\").function(\"NAME\"), "
