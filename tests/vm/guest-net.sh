@@ -1,6 +1,6 @@
 # guest-net.sh - the netdev, socket, nfsd and netfilter tapset, in the
 # guest (sourced by guest-ktap.sh, whose run/expect/ok/not_ok it uses;
-# 19 checks, and guest-nfs-proc.sh's 3).  The initramfs has the dummy,
+# 19 checks, and guest-nfs-proc.sh's 4).  The initramfs has the dummy,
 # nfsd and nfsv4 modules (vm-ktap.sh), all loaded at boot: the checks
 # unload and reload dummy, and run the kernel's NFS server and client
 # over 127.0.0.1.
@@ -285,7 +285,7 @@ else
 	diag $T/err
 fi
 
-# np1..np3: the NFS client's nfs.proc.* probes on the same mount
+# np1..np4: the NFS client's nfs.proc.* probes on the same mount
 . /tests/guest-nfs-proc.sh
 
 # n9. netfilter.ipv4.*: kprobes on the functions holding the hooks;

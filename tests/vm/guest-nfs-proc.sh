@@ -106,3 +106,13 @@ else
 	not_ok "nfs.proc3.lookup / nfs.proc.read / commit_done count errors (exit status $r1 $r2 $rc)"
 	diag $T/err
 fi
+
+# np4. --compatible=4.2: server_ip is stap's old number, the IPv4 address
+#      as it is in memory (127.0.0.1: 0x0100007f), on a lookup of a name
+#      the client has not seen
+echo hello >/export/ktap-np-s
+run --compatible=4.2 -e 'probe nfs.proc.lookup { if (filename == "ktap-np-s") printf("%s %x %s\n", name, server_ip, filename) }' \
+	-c "sh -c 'stat /mnt/nfs/ktap-np-s >/dev/null'"
+echo "nfs.proc4.lookup 100007f ktap-np-s" >$T/want
+expect "nfs.proc.lookup with --compatible=4.2: server_ip the IPv4 address as a number"
+rm -f /export/ktap-np-s
