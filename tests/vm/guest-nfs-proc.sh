@@ -91,7 +91,8 @@ else
 fi
 
 # np3. a probe of a module that is not loaded, of a function 6.1 does not
-#      have, and a variable 6.1 does not have: one-line errors saying why
+#      have, a variable 6.1 does not have, and an alias whose members
+#      need two modules that are not loaded: one-line errors saying why
 run -p2 -e 'probe nfs.proc3.lookup { println(1) }'
 r1=$rc
 grep -q "probe point 'nfs.proc3.lookup' matches nothing on this kernel: it needs the module nfsv3, which is not loaded" $T/err && e1=1
@@ -100,10 +101,13 @@ r2=$rc
 grep -q "'nfs.proc.read' is not available: nfs_proc_read(), nfs3_proc_read() and nfs4_proc_read() are gone since Linux 2.6.21" $T/err && e2=1
 run -p2 -e 'probe nfs.proc.commit_done { println(count) }'
 grep -q "'count' is not available: a commit's reply (struct nfs_commitres) has no count" $T/err && e3=1
-if [ "$r1" -ne 0 ] && [ "$r2" -ne 0 ] && [ "$rc" -ne 0 ] && [ "${e1:-}${e2:-}${e3:-}" = 111 ]; then
-	ok "nfs.proc3.lookup (nfsv3 not loaded), nfs.proc.read (gone) and nfs.proc.commit_done's count are errors that say why"
+r3=$rc
+run -p2 -e 'probe np.v23 = nfs.proc2.lookup ?, nfs.proc3.lookup ? { } probe np.v23 { println(1) }'
+grep -q "probe point 'np.v23' matches nothing on this kernel: it needs one of the modules nfsv2, nfsv3, which are not loaded" $T/err && e4=1
+if [ "$r1" -ne 0 ] && [ "$r2" -ne 0 ] && [ "$r3" -ne 0 ] && [ "$rc" -ne 0 ] && [ "${e1:-}${e2:-}${e3:-}${e4:-}" = 1111 ]; then
+	ok "nfs.proc3.lookup (nfsv3 not loaded), nfs.proc.read (gone), nfs.proc.commit_done's count and an alias of nfs.proc2/3.lookup are errors that say why"
 else
-	not_ok "nfs.proc3.lookup / nfs.proc.read / commit_done count errors (exit status $r1 $r2 $rc)"
+	not_ok "nfs.proc3.lookup / nfs.proc.read / commit_done count / nfs.proc2/3 alias errors (exit status $r1 $r2 $r3 $rc)"
 	diag $T/err
 fi
 
