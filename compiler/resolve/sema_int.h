@@ -60,6 +60,7 @@ struct sema_ctx {
 	   dropped for lack of (for the error when nothing else resolved). */
 	bool saw_never;
 	const char *missing;
+	const char *missing_mods;	/* the modules 'missing' names, "a, b" */
 	const char *dropped_missing;	/* what a dropped optional point lacked */
 	/* What elision dropped of the script's own statements (the local
 	   assigned, or NULL for an expression), said when the program

@@ -250,6 +250,32 @@ static int point_kernel_statement(struct sema_ctx *c, struct point_state *st,
 }
 
 /*
+ * What an optional point in module @module lacks when the module is not
+ * loaded: "the module M", or, when the point's other optional members
+ * lack other modules (nfs.proc.lookup: nfsv2, nfsv3 and nfsv4), "one of
+ * the modules M1, M2, ...".  Another feature already said stays.
+ */
+static void point_missing_module(struct sema_ctx *c, const char *module)
+{
+	const char *dir = c->in->target->btf_dir ? c->in->target->btf_dir :
+			  "none in the target";
+	size_t n = strlen(module);
+	const char *m;
+
+	if (c->missing && !c->missing_mods)
+		return;
+	for (m = c->missing_mods; m && (m = strstr(m, module)); m += n)
+		if ((m == c->missing_mods || m[-1] == ' ') && (m[n] == ',' || !m[n]))
+			return;
+	c->missing_mods = c->missing_mods ?
+		arena_printf(c->arena, "%s, %s", c->missing_mods, module) : module;
+	c->missing = arena_printf(c->arena, "%s %s, which %s not loaded (ktap knows a "
+				  "module by its BTF: %s)", c->missing_mods == module ?
+				  "the module" : "one of the modules", c->missing_mods,
+				  c->missing_mods == module ? "is" : "are", dir);
+}
+
+/*
  * The kprobes (kretprobes when @sfx is 2) on the functions matching
  * @p's .function() argument, in the kernel or in @module: how many, or -1
  * after an error.  A wildcard skips the functions BTF does not describe.
@@ -278,12 +304,8 @@ static int point_kernel_functions(struct sema_ctx *c, struct point_state *st,
 				continue;
 			if (!st->optional)
 				sema_point_unresolved(c, fn->span, err);
-			else if (module && !c->missing && !target_modules(c->in->target, c->arena,
-									  module, &mods))
-				c->missing = arena_printf(c->arena, "the module %s, which is not "
-							  "loaded (ktap knows a module by its BTF: "
-							  "%s)", module, c->in->target->btf_dir ?
-							  c->in->target->btf_dir : "none in the target");
+			else if (module && !target_modules(c->in->target, c->arena, module, &mods))
+				point_missing_module(c, module);
 			return st->optional ? 0 : -1;
 		}
 		if (n == 1 && !module && sema_point_init_text(c, names[i])) {
@@ -376,6 +398,7 @@ static int point_kernel_function(struct sema_ctx *c, struct point_state *st,
 		if (*c->in->target->tracefs) {
 			c->missing = "kprobes, which this kernel does not have "
 				     "(no kprobe_events in tracefs)";
+			c->missing_mods = NULL;
 			return 1;
 		}
 		if (sema_tracefs_said(c))
@@ -796,6 +819,7 @@ void sema_resolve_probe(struct sema_ctx *c, const struct ast_probe *probe)
 		unsigned before = c->prog->nprobes, nev = c->nevers, errors = c->diag->errors;
 
 		c->missing = NULL;
+		c->missing_mods = NULL;
 		point_resolve(c, &st, p);
 		point_check_missing(c, p, before, nev, errors);
 		if (c->missing && c->prog->nprobes == before)

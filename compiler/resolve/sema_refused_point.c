@@ -20,10 +20,6 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 			       "netfilter.bridge.* and netfilter.hook(\"HOOK\").pf(\"PF\") are "
 			       "kprobes on the functions that hold the hooks (tapset/netfilter.stp)" },
 		/* stap's tapset families that ktap's tapset does not have */
-		{ "nfs", ": ktap's tapset has no nfs.proc* probes (stap's nfs_proc.stp; its "
-			 "nfs.fop.* and nfs.aop.* are tapset/nfs.stp): probe the NFS client's "
-			 "functions with module(\"nfs\").function(\"NAME\"), or its nfs:* "
-			 "tracepoints" },
 		{ "sunrpc", ": ktap's tapset has no sunrpc.* probes (stap's rpc.stp): probe "
 			    "the RPC layer's functions with module(\"sunrpc\").function(\"NAME\"), "
 			    "or its sunrpc:* tracepoints" },

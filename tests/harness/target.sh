@@ -25,12 +25,12 @@ unset KTAP_TRACEFS KTAP_BTF KTAP_KCONFIG
 # The 6.1 target with its kernel's BTF beside it, when the cache has it,
 # and the nfsd, bridge, scsi_mod, nfs and nfsv4 modules' (split BTF on
 # that vmlinux's, so taken from the same package: /sys/kernel/btf/nfsd
-# holds its .BTF section), for nfsd.stp, netfilter-hooks.stp, scsi.stp
-# and nfs-fop.stp (the modules vm-ktap.sh and vm-scripts.sh want, so
+# holds its .BTF section), for nfsd.stp, netfilter-hooks.stp, scsi.stp,
+# nfs-fop.stp and nfs-proc.stp (the modules vm-ktap.sh and vm-scripts.sh want, so
 # that none unpacks the package again).
 cp -R "$F/target-6.1" "$TMP/target-6.1"
 cache=${KTAP_VM_CACHE:-$KTAP_BUILDDIR/tests/vm/cache}
-if kernel=$(KTAP_VM_KMODS="9p dummy nfsd nfsv4 veth bridge scsi_debug sd_mod" "$KTAP_SRCDIR/tests/vm/fetch-kernel.sh" "$cache" 2>"$TMP/fetch.err") &&
+if kernel=$(KTAP_VM_KMODS="9p dummy nfsd nfsv4 veth bridge scsi_debug sd_mod nfsv2 nfsv3" "$KTAP_SRCDIR/tests/vm/fetch-kernel.sh" "$cache" 2>"$TMP/fetch.err") &&
 	[ -f "$(dirname "$kernel")/vmlinux" ] && mkdir "$TMP/target-6.1/btf" &&
 	objcopy --dump-section .BTF="$TMP/target-6.1/btf/nfsd" \
 		"$(dirname "$kernel")/modules/nfsd.ko" 2>>"$TMP/fetch.err" &&
@@ -72,7 +72,7 @@ for f in $scripts; do
 		dir=$F/target-$r
 		[ "$r" = 6.1 ] && dir=$TMP/target-6.1
 		# the scripts whose 6.1 plan needs the kernel's BTF
-		if [ "$r" = 6.1 ] && case $name in btf | container-of | entry-retargs | tapset-sched-vm | defined-string | buffer-kprobe | buffer-user-kprobe | inet-sock | kprobe-aliases | module-glob | netdev | netfilter | netfilter-arp-forward | netfilter-hooks | nfsd | nfs-fop | scsi | scsi-missing | signal | socket | tcp-receive | tty) true ;; *) false ;; esac &&
+		if [ "$r" = 6.1 ] && case $name in btf | container-of | entry-retargs | tapset-sched-vm | defined-string | buffer-kprobe | buffer-user-kprobe | inet-sock | kprobe-aliases | module-glob | netdev | netfilter | netfilter-arp-forward | netfilter-hooks | nfsd | nfs-fop | nfs-proc | nfs-proc-v23 | scsi | scsi-missing | signal | socket | tcp-receive | tty) true ;; *) false ;; esac &&
 			[ -z "$btf61" ]; then
 			skip "$name on $r" "no 6.1 kernel in the VM cache ($(head -n 1 "$TMP/fetch.err"))"
 			continue
@@ -109,6 +109,25 @@ if [ -n "$btf61" ]; then
 	fi
 else
 	skip "entry-retargs on 6.1 with \$argN in return probes" "no 6.1 kernel in the VM cache"
+fi
+
+# The 6.1 target with the nfsv2 and nfsv3 modules loaded too (the VM
+# loads neither): nfs-proc-v23's nfs.proc2.* and nfs.proc3.* plan.
+if [ -n "$btf61" ] && cp -R "$TMP/target-6.1" "$TMP/target-6.1nfs" &&
+	objcopy --dump-section .BTF="$TMP/target-6.1nfs/btf/nfsv2" \
+		"$(dirname "$kernel")/modules/nfsv2.ko" 2>>"$TMP/fetch.err" &&
+	objcopy --dump-section .BTF="$TMP/target-6.1nfs/btf/nfsv3" \
+		"$(dirname "$kernel")/modules/nfsv3.ko" 2>>"$TMP/fetch.err"; then
+	plan_of "$TMP/target-6.1nfs" nfs-proc-v23
+	[ -n "${KTAP_GOLDEN_UPDATE:-}" ] && cp "$TMP/got" "$G/nfs-proc-v23.6.1nfs.p3"
+	if cmp -s "$G/nfs-proc-v23.6.1nfs.p3" "$TMP/got"; then
+		ok "nfs-proc-v23 on 6.1 with nfsv2 and nfsv3 loaded"
+	else
+		not_ok "nfs-proc-v23 on 6.1 with nfsv2 and nfsv3 loaded"
+		diag_diff "$G/nfs-proc-v23.6.1nfs.p3" "$TMP/got"
+	fi
+else
+	skip "nfs-proc-v23 on 6.1 with nfsv2 and nfsv3 loaded" "no 6.1 kernel with those modules in the VM cache"
 fi
 
 # --save-target of this machine plans as the live tracefs (root: tracefs

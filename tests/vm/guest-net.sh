@@ -1,9 +1,9 @@
 # guest-net.sh - the netdev, socket, nfsd and netfilter tapset, in the
 # guest (sourced by guest-ktap.sh, whose run/expect/ok/not_ok it uses;
-# 19 checks, and guest-nfs-fop.sh's 3).  The initramfs has the dummy,
-# nfsd and nfsv4 modules (vm-ktap.sh), all loaded at boot: the checks
-# unload and reload dummy, and run the kernel's NFS server and client
-# over 127.0.0.1.
+# 19 checks, guest-nfs-fop.sh's 3 and guest-nfs-proc.sh's 4).  The
+# initramfs has the dummy, nfsd and nfsv4 modules (vm-ktap.sh), all
+# loaded at boot: the checks unload and reload dummy, and run the
+# kernel's NFS server and client over 127.0.0.1.
 
 # n1. netdev.rx (net:netif_rx_entry) and netdev.hard_transmit: busybox
 #     ping's 3 echo requests and their replies go through lo (6 packets
@@ -288,6 +288,9 @@ fi
 # f1.. the NFS client's file and address-space operations (nfs.fop.*,
 #     nfs.aop.*) on the mount
 . /tests/guest-nfs-fop.sh
+
+# np1..np4: the NFS client's nfs.proc.* probes on the same mount
+. /tests/guest-nfs-proc.sh
 
 # n9. netfilter.ipv4.*: kprobes on the functions holding the hooks;
 #     busybox ping's 3 echo requests and replies on lo pass each of the

@@ -19,4 +19,7 @@ vm_extra_specs="$vm_extra_specs $srcdir/tests/golden/target/nfsd.stp:/tests/nfsd
 # guest-net.sh): ktap-nfsio's file operations on the NFSv4 mount.
 vm_extra_specs="$vm_extra_specs $here/guest-nfs-fop.sh:/tests/guest-nfs-fop.sh"
 vm_extra_specs="$vm_extra_specs $srcdir/tests/golden/target/nfs-fop.stp:/tests/nfs-fop-all.stp"
-vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp ktap-nfsio
+# The NFS client's nfs.proc.* (guest-nfs-proc.sh, sourced by guest-net.sh):
+# ktap-nfsproc's procedures on the NFSv4 mount.
+vm_extra_specs="$vm_extra_specs $here/guest-nfs-proc.sh:/tests/guest-nfs-proc.sh"
+vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp ktap-nfsio ktap-nfsproc
