@@ -44,7 +44,7 @@ cache=$(cd "$1" && pwd)
 # asks for: a cache entry is unpacked once, and never again under a test
 # that builds an initramfs from it meanwhile (target.sh fetches without
 # the VM lock).  KTAP_VM_KMODS adds to it.
-kmods_all="9p 9pnet_virtio virtio_pci dummy nfsd nfsv4 veth bridge scsi_debug sd_mod scsi_mod"
+kmods_all="9p 9pnet_virtio virtio_pci dummy nfsd nfsv4 veth bridge scsi_debug sd_mod scsi_mod nfsv2 nfsv3"
 kmods_wanted="$kmods_all ${KTAP_VM_KMODS:-}"
 
 # --- which package -------------------------------------------------------
