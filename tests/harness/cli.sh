@@ -131,10 +131,16 @@ if make -C "$KTAP_BUILDDIR" install DESTDIR="$TMP/d" >"$TMP/install.log" 2>&1; t
 	want=$(find "$KTAP_SRCDIR/examples" -maxdepth 1 -name '*.stp' | wc -l)
 	check "make install: man page, docs and all $want examples" \
 		sh -c "[ -f '$prefix/share/man/man1/ktap.1' ] && [ -f '$prefix/share/doc/ktap/README.md' ] && [ -f '$prefix/share/doc/ktap/tapset.md' ] && [ $n -eq $want ]"
+	# every tapset file of the tree is installed (Makefile.am lists them)
+	missing=$(cd "$KTAP_SRCDIR/tapset" && for f in *.stp *.stpm; do
+		[ -n "$(find "$prefix/share" -path "*/tapset/$f" | head -n 1)" ] || echo "$f"
+	done)
+	check "make install: every tapset file${missing:+ (missing: $missing)}" test -z "$missing"
 else
 	not_ok "make install DESTDIR=..."
 	diag_file "$TMP/install.log"
 	not_ok "make install: man page, docs and examples"
+	not_ok "make install: every tapset file"
 fi
 
 # -- issue 10 item 15: README's quick start, exactly two commands that
