@@ -23,12 +23,6 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 		{ "nfs", ": ktap's tapset has no nfs.* probes (stap's NFS client tapset, "
 			 "nfs.stp and nfs_proc.stp): probe the NFS client's functions with "
 			 "module(\"nfs\").function(\"NAME\"), or its nfs:* tracepoints" },
-		{ "sunrpc", ": ktap's tapset has no sunrpc.* probes (stap's rpc.stp): probe "
-			    "the RPC layer's functions with module(\"sunrpc\").function(\"NAME\"), "
-			    "or its sunrpc:* tracepoints" },
-		{ "generic", ": ktap's tapset has no generic.fop.* probes (stap's vfs.stp): "
-			     "probe the file operations with kernel.function(\"NAME\"), or use "
-			     "vfs.*" },
 		{ "stap", ": these are the static markers of SystemTap's own programs" },
 		{ "stapio", ": these are the static markers of SystemTap's own programs" },
 		{ "staprun", ": these are the static markers of SystemTap's own programs" },
