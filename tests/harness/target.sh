@@ -23,11 +23,11 @@ require_tools "$PROG"
 unset KTAP_TRACEFS KTAP_BTF KTAP_KCONFIG
 
 # The 6.1 target with its kernel's BTF beside it, when the cache has it,
-# and the nfsd, bridge and scsi_mod modules' (split BTF on that vmlinux's,
-# so taken from the same package: /sys/kernel/btf/nfsd holds its .BTF
-# section), for nfsd.stp, netfilter-hooks.stp and scsi.stp (the modules
-# vm-ktap.sh and vm-scripts.sh want, so that none unpacks the package
-# again).
+# and the nfsd, bridge, scsi_mod and sunrpc modules' (split BTF on that
+# vmlinux's, so taken from the same package: /sys/kernel/btf/nfsd holds
+# its .BTF section), for nfsd.stp, netfilter-hooks.stp, scsi.stp and
+# sunrpc.stp (the modules vm-ktap.sh and vm-scripts.sh want, so that
+# none unpacks the package again).
 cp -R "$F/target-6.1" "$TMP/target-6.1"
 cache=${KTAP_VM_CACHE:-$KTAP_BUILDDIR/tests/vm/cache}
 if kernel=$(KTAP_VM_KMODS="9p dummy nfsd nfsv4 veth bridge scsi_debug sd_mod" "$KTAP_SRCDIR/tests/vm/fetch-kernel.sh" "$cache" 2>"$TMP/fetch.err") &&
@@ -37,7 +37,9 @@ if kernel=$(KTAP_VM_KMODS="9p dummy nfsd nfsv4 veth bridge scsi_debug sd_mod" "$
 	objcopy --dump-section .BTF="$TMP/target-6.1/btf/bridge" \
 		"$(dirname "$kernel")/modules/bridge.ko" 2>>"$TMP/fetch.err" &&
 	objcopy --dump-section .BTF="$TMP/target-6.1/btf/scsi_mod" \
-		"$(dirname "$kernel")/modules/scsi_mod.ko" 2>>"$TMP/fetch.err"; then
+		"$(dirname "$kernel")/modules/scsi_mod.ko" 2>>"$TMP/fetch.err" &&
+	objcopy --dump-section .BTF="$TMP/target-6.1/btf/sunrpc" \
+		"$(dirname "$kernel")/modules/sunrpc.ko" 2>>"$TMP/fetch.err"; then
 	ln -s "$(dirname "$kernel")/vmlinux" "$TMP/target-6.1/btf/vmlinux"
 	btf61=yes
 else
@@ -68,7 +70,7 @@ for f in $scripts; do
 		dir=$F/target-$r
 		[ "$r" = 6.1 ] && dir=$TMP/target-6.1
 		# the scripts whose 6.1 plan needs the kernel's BTF
-		if [ "$r" = 6.1 ] && case $name in btf | container-of | entry-retargs | tapset-sched-vm | defined-string | buffer-kprobe | buffer-user-kprobe | inet-sock | kprobe-aliases | module-glob | netdev | netfilter | netfilter-arp-forward | netfilter-hooks | nfsd | scsi | scsi-missing | signal | socket | tcp-receive | tty) true ;; *) false ;; esac &&
+		if [ "$r" = 6.1 ] && case $name in btf | container-of | entry-retargs | tapset-sched-vm | defined-string | buffer-kprobe | buffer-user-kprobe | inet-sock | kprobe-aliases | module-glob | netdev | netfilter | netfilter-arp-forward | netfilter-hooks | nfsd | scsi | scsi-missing | signal | socket | sunrpc | generic-fop | tcp-receive | tty) true ;; *) false ;; esac &&
 			[ -z "$btf61" ]; then
 			skip "$name on $r" "no 6.1 kernel in the VM cache ($(head -n 1 "$TMP/fetch.err"))"
 			continue
