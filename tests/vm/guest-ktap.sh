@@ -319,7 +319,8 @@ expect "examples/kfunc_callers.stp vfs_read: dd called it 5 times"
 # 10d. the tcp, vfs and MIB tapset (9 checks)
 . /tests/guest-tcp.sh
 
-# 10e. the netdev, socket, nfsd and netfilter tapset (19 checks)
+# 10e. the netdev, socket, nfsd and netfilter tapset (19 checks), and
+#      guest-sunrpc.sh's sunrpc and generic.fop tapset (5 checks)
 . /tests/guest-net.sh
 
 # 10b. syscall.openat: filename (stap's quoted string) fetched by a kprobe

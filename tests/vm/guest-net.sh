@@ -404,6 +404,7 @@ ip link del vm0
 ip link del vm1
 echo 0 >/proc/sys/net/ipv6/conf/all/disable_ipv6
 echo 0 >/proc/sys/net/ipv6/conf/default/disable_ipv6
+. /tests/guest-sunrpc.sh
 umount /mnt/nfs
 echo 0 >/proc/fs/nfsd/threads
 umount /proc/fs/nfsd

@@ -15,4 +15,5 @@ export KTAP_VM_KMODS="9p dummy nfsd nfsv4 veth bridge"
 export KTAP_VM_SMP=${KTAP_VM_SMP:-1,maxcpus=2}
 vm_extra_specs="$here/guest-tcp.sh:/tests/guest-tcp.sh $here/guest-net.sh:/tests/guest-net.sh"
 vm_extra_specs="$vm_extra_specs $srcdir/tests/golden/target/nfsd.stp:/tests/nfsd-all.stp"
+vm_extra_specs="$vm_extra_specs $here/guest-sunrpc.sh:/tests/guest-sunrpc.sh"
 vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp
