@@ -20,12 +20,6 @@ int sema_refused_point(struct sema_ctx *c, const struct ast_ppoint *p)
 			       "netfilter.bridge.* and netfilter.hook(\"HOOK\").pf(\"PF\") are "
 			       "kprobes on the functions that hold the hooks (tapset/netfilter.stp)" },
 		/* stap's tapset families that ktap's tapset does not have */
-		{ "sunrpc", ": ktap's tapset has no sunrpc.* probes (stap's rpc.stp): probe "
-			    "the RPC layer's functions with module(\"sunrpc\").function(\"NAME\"), "
-			    "or its sunrpc:* tracepoints" },
-		{ "generic", ": ktap's tapset has no generic.fop.* probes (stap's vfs.stp): "
-			     "probe the file operations with kernel.function(\"NAME\"), or use "
-			     "vfs.*" },
 		{ "stap", ": these are the static markers of SystemTap's own programs" },
 		{ "stapio", ": these are the static markers of SystemTap's own programs" },
 		{ "staprun", ": these are the static markers of SystemTap's own programs" },

@@ -23,11 +23,12 @@ require_tools "$PROG"
 unset KTAP_TRACEFS KTAP_BTF KTAP_KCONFIG
 
 # The 6.1 target with its kernel's BTF beside it, when the cache has it,
-# and the nfsd, bridge, scsi_mod, nfs and nfsv4 modules' (split BTF on
-# that vmlinux's, so taken from the same package: /sys/kernel/btf/nfsd
-# holds its .BTF section), for nfsd.stp, netfilter-hooks.stp, scsi.stp,
-# nfs-fop.stp and nfs-proc.stp (the modules vm-ktap.sh and vm-scripts.sh want, so
-# that none unpacks the package again).
+# and the nfsd, bridge, scsi_mod, nfs, nfsv4 and sunrpc modules' (split
+# BTF on that vmlinux's, so taken from the same package:
+# /sys/kernel/btf/nfsd holds its .BTF section), for nfsd.stp,
+# netfilter-hooks.stp, scsi.stp, nfs-fop.stp, nfs-proc.stp and
+# sunrpc.stp (the modules vm-ktap.sh and vm-scripts.sh want, so that
+# none unpacks the package again).
 cp -R "$F/target-6.1" "$TMP/target-6.1"
 cache=${KTAP_VM_CACHE:-$KTAP_BUILDDIR/tests/vm/cache}
 if kernel=$(KTAP_VM_KMODS="9p dummy nfsd nfsv4 veth bridge scsi_debug sd_mod nfsv2 nfsv3" "$KTAP_SRCDIR/tests/vm/fetch-kernel.sh" "$cache" 2>"$TMP/fetch.err") &&
@@ -41,7 +42,9 @@ if kernel=$(KTAP_VM_KMODS="9p dummy nfsd nfsv4 veth bridge scsi_debug sd_mod nfs
 	objcopy --dump-section .BTF="$TMP/target-6.1/btf/nfs" \
 		"$(dirname "$kernel")/modules/nfs.ko" 2>>"$TMP/fetch.err" &&
 	objcopy --dump-section .BTF="$TMP/target-6.1/btf/nfsv4" \
-		"$(dirname "$kernel")/modules/nfsv4.ko" 2>>"$TMP/fetch.err"; then
+		"$(dirname "$kernel")/modules/nfsv4.ko" 2>>"$TMP/fetch.err" &&
+	objcopy --dump-section .BTF="$TMP/target-6.1/btf/sunrpc" \
+		"$(dirname "$kernel")/modules/sunrpc.ko" 2>>"$TMP/fetch.err"; then
 	ln -s "$(dirname "$kernel")/vmlinux" "$TMP/target-6.1/btf/vmlinux"
 	btf61=yes
 else
@@ -72,7 +75,7 @@ for f in $scripts; do
 		dir=$F/target-$r
 		[ "$r" = 6.1 ] && dir=$TMP/target-6.1
 		# the scripts whose 6.1 plan needs the kernel's BTF
-		if [ "$r" = 6.1 ] && case $name in btf | container-of | entry-retargs | tapset-sched-vm | defined-string | buffer-kprobe | buffer-user-kprobe | inet-sock | kprobe-aliases | module-glob | netdev | netfilter | netfilter-arp-forward | netfilter-hooks | nfsd | nfs-fop | nfs-proc | nfs-proc-v23 | scsi | scsi-missing | signal | socket | tcp-receive | tty) true ;; *) false ;; esac &&
+		if [ "$r" = 6.1 ] && case $name in btf | container-of | entry-retargs | tapset-sched-vm | defined-string | buffer-kprobe | buffer-user-kprobe | inet-sock | kprobe-aliases | module-glob | netdev | netfilter | netfilter-arp-forward | netfilter-hooks | nfsd | nfs-fop | nfs-proc | nfs-proc-v23 | scsi | scsi-missing | signal | socket | tcp-receive | tty | sunrpc | generic-fop) true ;; *) false ;; esac &&
 			[ -z "$btf61" ]; then
 			skip "$name on $r" "no 6.1 kernel in the VM cache ($(head -n 1 "$TMP/fetch.err"))"
 			continue

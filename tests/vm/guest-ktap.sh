@@ -319,7 +319,9 @@ expect "examples/kfunc_callers.stp vfs_read: dd called it 5 times"
 # 10d. the tcp, vfs and MIB tapset (9 checks)
 . /tests/guest-tcp.sh
 
-# 10e. the netdev, socket, nfsd and netfilter tapset (19 checks)
+# 10e. the netdev, socket, nfsd and netfilter tapset (19 checks), and
+#      the NFS client's (guest-nfs-fop.sh 3, guest-nfs-proc.sh 4), the
+#      sunrpc and generic.fop tapset (guest-sunrpc.sh, 5 checks)
 . /tests/guest-net.sh
 
 # 10b. syscall.openat: filename (stap's quoted string) fetched by a kprobe

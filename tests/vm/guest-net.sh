@@ -1,9 +1,9 @@
 # guest-net.sh - the netdev, socket, nfsd and netfilter tapset, in the
 # guest (sourced by guest-ktap.sh, whose run/expect/ok/not_ok it uses;
-# 19 checks, guest-nfs-fop.sh's 3 and guest-nfs-proc.sh's 4).  The
-# initramfs has the dummy, nfsd and nfsv4 modules (vm-ktap.sh), all
-# loaded at boot: the checks unload and reload dummy, and run the
-# kernel's NFS server and client over 127.0.0.1.
+# 19 checks, and guest-nfs-fop.sh's 3, guest-nfs-proc.sh's 4 and
+# guest-sunrpc.sh's 5).  The initramfs has the dummy, nfsd and nfsv4
+# modules (vm-ktap.sh), all loaded at boot: the checks unload and reload
+# dummy, and run the kernel's NFS server and client over 127.0.0.1.
 
 # n1. netdev.rx (net:netif_rx_entry) and netdev.hard_transmit: busybox
 #     ping's 3 echo requests and their replies go through lo (6 packets
@@ -412,6 +412,7 @@ ip link del vm0
 ip link del vm1
 echo 0 >/proc/sys/net/ipv6/conf/all/disable_ipv6
 echo 0 >/proc/sys/net/ipv6/conf/default/disable_ipv6
+. /tests/guest-sunrpc.sh
 umount /mnt/nfs
 echo 0 >/proc/fs/nfsd/threads
 umount /proc/fs/nfsd

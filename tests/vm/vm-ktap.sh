@@ -22,4 +22,6 @@ vm_extra_specs="$vm_extra_specs $srcdir/tests/golden/target/nfs-fop.stp:/tests/n
 # The NFS client's nfs.proc.* (guest-nfs-proc.sh, sourced by guest-net.sh):
 # ktap-nfsproc's procedures on the NFSv4 mount.
 vm_extra_specs="$vm_extra_specs $here/guest-nfs-proc.sh:/tests/guest-nfs-proc.sh"
+# stap's sunrpc.* and generic.fop.* (guest-sunrpc.sh, sourced by guest-net.sh).
+vm_extra_specs="$vm_extra_specs $here/guest-sunrpc.sh:/tests/guest-sunrpc.sh"
 vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp ktap-nfsio ktap-nfsproc
