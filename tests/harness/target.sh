@@ -68,6 +68,19 @@ plan_of() {
 	  echo "# exit status $rc"; } >"$TMP/got"
 }
 
+# variant_plan TARGETDIR NAME SUFFIX DESC: NAME's plan for a variant of
+# a target must be NAME.SUFFIX.p3 (KTAP_GOLDEN_UPDATE=1 rewrites it).
+variant_plan() {
+	plan_of "$1" "$2"
+	[ -n "${KTAP_GOLDEN_UPDATE:-}" ] && cp "$TMP/got" "$G/$2.$3.p3"
+	if cmp -s "$G/$2.$3.p3" "$TMP/got"; then
+		ok "$4"
+	else
+		not_ok "$4"
+		diag_diff "$G/$2.$3.p3" "$TMP/got"
+	fi
+}
+
 for f in $scripts; do
 	name=${f##*/}
 	name=${name%.stp}
@@ -102,14 +115,8 @@ if [ -n "$btf61" ]; then
 	cp -R "$TMP/target-6.1" "$TMP/target-6.1r"
 	printf '\t     kernel return probes support: $retval, $arg<N>, $comm\n' \
 		>>"$TMP/target-6.1r/README"
-	plan_of "$TMP/target-6.1r" entry-retargs
-	[ -n "${KTAP_GOLDEN_UPDATE:-}" ] && cp "$TMP/got" "$G/entry-retargs.6.1r.p3"
-	if cmp -s "$G/entry-retargs.6.1r.p3" "$TMP/got"; then
-		ok "entry-retargs on 6.1 with \$argN in return probes"
-	else
-		not_ok "entry-retargs on 6.1 with \$argN in return probes"
-		diag_diff "$G/entry-retargs.6.1r.p3" "$TMP/got"
-	fi
+	variant_plan "$TMP/target-6.1r" entry-retargs 6.1r \
+		"entry-retargs on 6.1 with \$argN in return probes"
 else
 	skip "entry-retargs on 6.1 with \$argN in return probes" "no 6.1 kernel in the VM cache"
 fi
@@ -121,14 +128,8 @@ if [ -n "$btf61" ] && cp -R "$TMP/target-6.1" "$TMP/target-6.1nfs" &&
 		"$(dirname "$kernel")/modules/nfsv2.ko" 2>>"$TMP/fetch.err" &&
 	objcopy --dump-section .BTF="$TMP/target-6.1nfs/btf/nfsv3" \
 		"$(dirname "$kernel")/modules/nfsv3.ko" 2>>"$TMP/fetch.err"; then
-	plan_of "$TMP/target-6.1nfs" nfs-proc-v23
-	[ -n "${KTAP_GOLDEN_UPDATE:-}" ] && cp "$TMP/got" "$G/nfs-proc-v23.6.1nfs.p3"
-	if cmp -s "$G/nfs-proc-v23.6.1nfs.p3" "$TMP/got"; then
-		ok "nfs-proc-v23 on 6.1 with nfsv2 and nfsv3 loaded"
-	else
-		not_ok "nfs-proc-v23 on 6.1 with nfsv2 and nfsv3 loaded"
-		diag_diff "$G/nfs-proc-v23.6.1nfs.p3" "$TMP/got"
-	fi
+	variant_plan "$TMP/target-6.1nfs" nfs-proc-v23 6.1nfs \
+		"nfs-proc-v23 on 6.1 with nfsv2 and nfsv3 loaded"
 else
 	skip "nfs-proc-v23 on 6.1 with nfsv2 and nfsv3 loaded" "no 6.1 kernel with those modules in the VM cache"
 fi
