@@ -35,7 +35,7 @@ if [ -n "$vmlinux" ] && [ ! -e "$TMP/target/btf/vmlinux" ]; then
 	mkdir -p "$TMP/target/btf" && ln -s "$vmlinux" "$TMP/target/btf/vmlinux"
 fi
 
-header() { sed -n "s/^# $2: //p" "$1" | head -n 1 | sed "s|@TOOLS@|$TOOLS|g"; }
+header() { sed -n "s/^# $2: //p" "$1" | head -n 1 | sed -e "s|@TOOLS@|$TOOLS|g" -e "s|@TMP@|$TMP|g"; }
 
 # shebang_opts FILE: the options of "#! stap OPTS" without -pN and -g
 # (the pass is ours to choose; guru mode is kept out as stap's own

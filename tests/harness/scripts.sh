@@ -8,7 +8,8 @@
 #   # run: OPTIONS        ktap options before the script (-c CMD, -G ...)
 #   # args: ARGS          script arguments after it
 #   # xfail: REASON       a known ktap shortcoming: its cases are TAP TODO
-# (@TOOLS@ in run/args is the built tests/tools directory; both are
+# (@TOOLS@ in run/args is the built tests/tools directory, @TMP@ the
+# test's temporary directory, removed after it; both are
 # split as shell words), and beside it NAME.out (its exact stdout) or
 # NAME.p2 (its -p2 output, event ids and the tools path normalised).
 # Cases per script:
@@ -34,7 +35,7 @@ root=
 
 # header FILE KEY: the value of the first "# KEY: " line, @TOOLS@ expanded.
 header() {
-	sed -n "s/^# $2: //p" "$1" | head -n 1 | sed "s|@TOOLS@|$TOOLS|g"
+	sed -n "s/^# $2: //p" "$1" | head -n 1 | sed -e "s|@TOOLS@|$TOOLS|g" -e "s|@TMP@|$TMP|g"
 }
 
 # has FEATURE: this machine's kernel offers FEATURE (as ktap's target

@@ -9,7 +9,7 @@
 . /tests/guest-lib.sh
 S=/usr/share/ktap/scripts
 n=0 p2=0 p3=0 ran=0
-header() { sed -n "s/^# $2: //p" "$1" | head -n 1 | sed "s|@TOOLS@|/usr/bin|g"; }
+header() { sed -n "s/^# $2: //p" "$1" | head -n 1 | sed -e "s|@TOOLS@|/usr/bin|g" -e "s|@TMP@|/tmp|g"; }
 cd $S || { not_ok "no $S"; guest_done; }
 for f in *.stp; do
 	n=$((n + 1))
