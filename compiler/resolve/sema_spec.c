@@ -868,6 +868,17 @@ struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *fa
 			return NULL;
 		}
 		arg = spc_inline(c, e->args.v[i], 0);
+		if (!spc_fetchable(c, arg) && arg->kind == AST_ENTRY) {
+			if (c->report)
+				diag_error(c->diag, e->args.v[i]->span, "function '%s' reads memory "
+					   "through its parameter '%s', whose argument %s is a value "
+					   "saved at the function's entry: the return's event cannot "
+					   "read memory through it; call the function at the entry "
+					   "instead, inside @entry(): @entry(%s(...))", f->name,
+					   f->params[i].name, sema_spec_text(c->arena, arg), f->name);
+			*failed = true;
+			return NULL;
+		}
 		if (!spc_fetchable(c, arg)) {
 			if (c->report)
 				diag_error(c->diag, e->args.v[i]->span, "function '%s' reads "
