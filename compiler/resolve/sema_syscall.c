@@ -349,10 +349,27 @@ static int sc_local_fn(struct ast_expr *e, void *arg)
 	return 0;
 }
 
+/* Is "@name = ..." a statement of @st's blocks themselves, run whenever
+   the body is (not under an if or a loop)? */
+static bool sc_set_always(const struct ast_stmt *st, const char *name)
+{
+	const struct ast_expr *e = st && st->kind == AST_S_EXPR ? st->e : NULL;
+	unsigned i;
+
+	if (e)
+		return e->kind == AST_ASSIGN && e->a->kind == AST_VAR && !strcmp(e->a->str, name);
+	if (!st || st->kind != AST_S_BLOCK)
+		return false;
+	for (i = 0; i < st->body.n; i++)
+		if (sc_set_always(st->body.v[i], name))
+			return true;
+	return false;
+}
+
 /*
  * The argument @a stands for: @a itself, or for a local of the probe
- * that is only ever set once, to one (the tapset's "filename_uaddr =
- * $filename"); NULL for anything else.
+ * that is only ever set once, to one, by a statement that always runs
+ * (the tapset's "buf_uaddr = $buf"); NULL for anything else.
  */
 static const struct ast_expr *sc_arg_value(struct sc_scan *s, const struct ast_expr *a)
 {
@@ -361,7 +378,7 @@ static const struct ast_expr *sc_arg_value(struct sc_scan *s, const struct ast_e
 	if (a->kind == AST_VAR && s->body) {
 		l.name = a->str;
 		ast_walk_stmt((struct ast_stmt *)s->body, sc_local_fn, &l);
-		a = l.writes == 1 ? l.value : NULL;
+		a = l.writes == 1 && sc_set_always(s->body, l.name) ? l.value : NULL;
 	}
 	return a && sc_is_arg_value(s, a) ? a : NULL;
 }
