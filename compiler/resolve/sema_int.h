@@ -62,6 +62,7 @@ struct sema_ctx {
 	const char *missing;
 	const char *missing_mods;	/* the modules 'missing' names, "a, b" */
 	const char *dropped_missing;	/* what a dropped optional point lacked */
+	const char *dropped_syscalls;	/* stap's calls this kernel lacks, "a, b" */
 	/* What elision dropped of the script's own statements (the local
 	   assigned, or NULL for an expression), said when the program
 	   elaborates: beside an error, stap stops before it elides. */
@@ -623,6 +624,9 @@ void sema_regs_address(struct sema_ctx *c, struct ast_expr *e);
    aliases syscall.NAME[.return]; sorted, in *@names (arena). */
 unsigned sema_syscall_names(struct sema_ctx *c, const char *pattern, bool ret,
 			    const char ***names);
+/* True when @name is a system call stap's tapset names on some
+   architecture or kernel (sema_syscall_stap.def). */
+bool sema_syscall_stap_known(const char *name);
 /* The generic prologue of system call @name on its tracepoint @ev:
    stap's variables, every statement elidable. */
 struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_event *ev,

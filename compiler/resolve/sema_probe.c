@@ -255,20 +255,29 @@ static int point_kernel_statement(struct sema_ctx *c, struct point_state *st,
  * lack other modules (nfs.proc.lookup: nfsv2, nfsv3 and nfsv4), "one of
  * the modules M1, M2, ...".  Another feature already said stays.
  */
+/* @list ("a, b") with @item appended unless it has it; @list may be NULL. */
+static const char *point_list_add(struct sema_ctx *c, const char *list, const char *item)
+{
+	size_t n = strlen(item);
+	const char *m;
+
+	for (m = list; m && (m = strstr(m, item)); m += n)
+		if ((m == list || m[-1] == ' ') && (m[n] == ',' || !m[n]))
+			return list;
+	return list ? arena_printf(c->arena, "%s, %s", list, item) : item;
+}
+
 static void point_missing_module(struct sema_ctx *c, const char *module)
 {
 	const char *dir = c->in->target->btf_dir ? c->in->target->btf_dir :
 			  "none in the target";
-	size_t n = strlen(module);
-	const char *m;
+	const char *was = c->missing_mods;
 
 	if (c->missing && !c->missing_mods)
 		return;
-	for (m = c->missing_mods; m && (m = strstr(m, module)); m += n)
-		if ((m == c->missing_mods || m[-1] == ' ') && (m[n] == ',' || !m[n]))
-			return;
-	c->missing_mods = c->missing_mods ?
-		arena_printf(c->arena, "%s, %s", c->missing_mods, module) : module;
+	c->missing_mods = point_list_add(c, was, module);
+	if (c->missing_mods == was)
+		return;
 	c->missing = arena_printf(c->arena, "%s %s, which %s not loaded (ktap knows a "
 				  "module by its BTF: %s)", c->missing_mods == module ?
 				  "the module" : "one of the modules", c->missing_mods,
@@ -591,6 +600,15 @@ static int point_syscall(struct sema_ctx *c, struct point_state *st, const struc
 	if (n == 0) {
 		if (st->optional)
 			return 1;
+		/* As stap's alias of a call this kernel lacks: no probe. */
+		if (!wild && sema_syscall_stap_known(p->comps[1].name)) {
+			c->dropped_syscalls = point_list_add(c, c->dropped_syscalls,
+							     p->comps[1].name);
+			c->dropped_missing = arena_printf(c->arena, "the system call%s %s, which "
+				"this kernel does not have",
+				strchr(c->dropped_syscalls, ',') ? "s" : "", c->dropped_syscalls);
+			return 1;
+		}
 		diag_error(c->diag, p->span, "no system call matches '%s'%s%s%s",
 			   sema_point_text(c, p), SEMA_NO_TRACEFS(c));
 		return -1;

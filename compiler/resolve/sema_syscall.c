@@ -79,6 +79,21 @@ static bool sc_covered(struct sema_ctx *c, const char *tp, bool ret)
 	return false;
 }
 
+static int sc_strcmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+bool sema_syscall_stap_known(const char *name)
+{
+	static const char *const known[] = {
+#include "sema_syscall_stap.def"
+	};
+
+	return bsearch(&name, known, sizeof(known) / sizeof(known[0]), sizeof(known[0]),
+		       sc_strcmp) != NULL;
+}
+
 unsigned sema_syscall_names(struct sema_ctx *c, const char *pattern, bool ret,
 			    const char ***names)
 {
@@ -214,8 +229,10 @@ static bool sc_is_arg(const struct tpf_field *f)
 }
 
 /* argstr = sprintf("FMT, FMT", args...): strace-like. */
+static bool sc_stap_var(const char *call, const char *var);
+
 static struct ast_expr *sc_argstr(struct sema_ctx *c, const struct tpf_event *ev,
-				  struct src_span at)
+				  const char *sysc, struct src_span at)
 {
 	struct ast_expr *call = ast_named(c->arena, AST_CALL, "sprintf", at);
 	const char *fmt = "";
@@ -230,8 +247,10 @@ static struct ast_expr *sc_argstr(struct sema_ctx *c, const struct tpf_event *ev
 		if (!sc_is_arg(f))
 			continue;
 		fmt = arena_printf(c->arena, "%s%s%s", fmt, n++ ? ", " : "", sc_conv(f, k));
-		ast_list_push(c->arena, &call->args, ast_named(c->arena, AST_VAR,
-							       sc_var(c, f, k), at));
+		/* the field's own value where stap's variable of its name is not it */
+		ast_list_push(c->arena, &call->args, sc_stap_var(sysc, sc_var(c, f, k)) ?
+			      sc_value(c, f, k, at) :
+			      ast_named(c->arena, AST_VAR, sc_var(c, f, k), at));
 	}
 	if (n == 0)
 		return ast_str(c->arena, "", 0, at);
@@ -249,28 +268,94 @@ static int sc_ret_format(const char *name)
 	return strcmp(name, "umask") ? 1 : 3;
 }
 
-/*
- * stap's names for an argument where they are not the kernel's: a
- * pointer to user memory also as NAME_uaddr (buf_uaddr, the convention
- * of stap's syscall tapset), and the arguments stap renames (wait4's
- * upid is its pid).  Unused ones are elided like the others.
- */
-static void sc_stap_names(struct sema_ctx *c, struct ast_stmt *b, const char *call,
-			  const struct tpf_field *f, enum sc_kind k, struct src_span at)
+/* A pointer to user memory is also NAME_uaddr (buf_uaddr), the
+   convention of stap's syscall tapset; unused ones are elided. */
+static void sc_uaddr(struct sema_ctx *c, struct ast_stmt *b, const struct tpf_field *f,
+		     enum sc_kind k, struct src_span at)
 {
-	static const char *const renames[][3] = {	/* call, field, stap's name */
-		{ "wait4", "upid", "pid" }, { "wait4", "stat_addr", "status_uaddr" },
-		{ "wait4", "ru", "rusage_uaddr" }, { "waitid", "upid", "pid" },
-		{ "waitid", "ru", "rusage_uaddr" },
-	};
-	size_t i;
-
 	if (k == SC_PTR && !strstr(f->name, "_uaddr"))
 		sc_assign(c, b, arena_printf(c->arena, "%s_uaddr", f->name),
 			  sc_value(c, f, k, at), at);
-	for (i = 0; i < sizeof(renames) / sizeof(renames[0]); i++)
-		if (!strcmp(renames[i][0], call) && !strcmp(renames[i][1], f->name))
-			sc_assign(c, b, renames[i][2], sc_value(c, f, k, at), at);
+}
+
+/* ---- stap's own variables (sema_syscall_vars.def) ---- */
+
+enum scv_how { SCV_ARG, SCV_INT32, SCV_UINT32, SCV_STR, SCV_DEC, SCV_CONST };
+
+struct scv {
+	const char *call, *var, *field;
+	enum scv_how how;
+	const char *extra;	/* SCV_DEC's decoder, SCV_CONST's literal */
+};
+
+static const struct scv sc_vars[] = {
+#define SCV(call, var, field, how, extra) { call, var, field, how, extra },
+#include "sema_syscall_vars.def"
+#undef SCV
+};
+
+#define SC_NVARS (sizeof(sc_vars) / sizeof(sc_vars[0]))
+
+/* True when stap's variable @var of @call is not the generic one. */
+static bool sc_stap_var(const char *call, const char *var)
+{
+	size_t i;
+
+	for (i = 0; i < SC_NVARS; i++)
+		if (!strcmp(sc_vars[i].call, call) && !strcmp(sc_vars[i].var, var))
+			return true;
+	return false;
+}
+
+static const struct tpf_field *sc_field(const struct tpf_event *ev, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < ev->nfields; i++)
+		if (!strcmp(ev->fields[i].name, name))
+			return &ev->fields[i];
+	return NULL;
+}
+
+static struct ast_expr *sc_stap_value(struct sema_ctx *c, const struct scv *v,
+				      const struct tpf_field *f, struct src_span at)
+{
+	enum sc_kind k = f ? sc_kind(f) : SC_LONG;
+
+	switch (v->how) {
+	case SCV_CONST:
+		if (v->extra[0] == '"')
+			return ast_str(c->arena, v->extra + 1, strlen(v->extra) - 2, at);
+		return ast_num(c->arena, strtoll(v->extra, NULL, 0), at);
+	case SCV_INT32:
+		return sc_value(c, f, SC_INT32, at);
+	case SCV_UINT32:
+		return sc_value(c, f, SC_UINT32, at);
+	case SCV_STR:
+		return sc_value(c, f, SC_STRING, at);
+	case SCV_DEC:
+		return sema_call(c, v->extra, sc_value(c, f, k == SC_STRING ? SC_PTR : k, at),
+				 NULL, at);
+	case SCV_ARG:
+		break;
+	}
+	return sc_value(c, f, k == SC_STRING ? SC_PTR : k, at);
+}
+
+/* stap's variables of @call that the generic ones are not. */
+static void sc_stap_vars(struct sema_ctx *c, struct ast_stmt *b, const char *call,
+			 const struct tpf_event *ev, struct src_span at)
+{
+	size_t i;
+
+	for (i = 0; i < SC_NVARS; i++) {
+		const struct scv *v = &sc_vars[i];
+		const struct tpf_field *f = v->how == SCV_CONST ? NULL : sc_field(ev, v->field);
+
+		if (strcmp(v->call, call) || (v->how != SCV_CONST && !f))
+			continue;
+		sc_assign(c, b, v->var, sc_stap_value(c, v, f, at), at);
+	}
 }
 
 struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_event *ev,
@@ -292,10 +377,12 @@ struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_even
 
 			if (!sc_is_arg(f))
 				continue;
-			sc_assign(c, b, sc_var(c, f, k), sc_value(c, f, k, at), at);
-			sc_stap_names(c, b, name, f, k, at);
+			if (!sc_stap_var(name, sc_var(c, f, k)))
+				sc_assign(c, b, sc_var(c, f, k), sc_value(c, f, k, at), at);
+			sc_uaddr(c, b, f, k, at);
 		}
-		sc_assign(c, b, "argstr", sc_argstr(c, ev, at), at);
+		sc_stap_vars(c, b, name, ev, at);
+		sc_assign(c, b, "argstr", sc_argstr(c, ev, name, at), at);
 	}
 	sema_elide_mark(b);
 	return b;

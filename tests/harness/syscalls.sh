@@ -7,7 +7,8 @@
 # (no kprobes here) and the warning saying so; retstr of failing close
 # and openat; syscall.lseek's variables over ktap-values; syscall.* and
 # syscall.*.return by name over the known sequence of
-# tests/tools/ktap-syscalls; plans that stay on tracepoints; the two
+# tests/tools/ktap-syscalls; unlinkat's stap variables (dfd_str,
+# flag_str); plans that stay on tracepoints; the two
 # syscall examples; tracefs unchanged afterwards.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -229,6 +230,14 @@ else
 	diag_file "$TMP/out"
 	diag_file "$TMP/err"
 fi
+
+# --- stap's variables where they are not the tracepoint's fields ---
+# rm -d is unlinkat(AT_FDCWD, DIR, AT_REMOVEDIR): stap's dfd_str and
+# flag_str decoded, its pathname the address (sema_syscall_vars.def).
+mkdir "$TMP/d"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "rm -d $TMP/d" -e 'probe syscall.unlinkat {
+	if (pid() == target()) printf("%s %s %d %s\n", dfd_str, flag_str, pathname != 0, name) }'
+expect_text "syscall.unlinkat: stap's dfd_str, flag_str and pathname" "AT_FDCWD AT_REMOVEDIR 1 unlinkat"
 
 # --- the start of a run, as in stap ---
 # The -c command's first system call seen is its execve: ktap's own
