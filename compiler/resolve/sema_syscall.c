@@ -228,13 +228,129 @@ static bool sc_is_arg(const struct tpf_field *f)
 	return !f->common && strcmp(f->name, "__syscall_nr") != 0;
 }
 
-/* argstr = sprintf("FMT, FMT", args...): strace-like. */
-static bool sc_stap_var(const char *call, const char *var);
+/* ---- stap's own variables (sema_syscall_vars.def) ---- */
 
+enum scv_how { SCV_ARG, SCV_INT32, SCV_UINT32, SCV_STR, SCV_DEC, SCV_DEC2, SCV_CONST };
+
+struct scv {
+	const char *call, *var, *field;
+	enum scv_how how;
+	const char *extra;	/* SCV_DEC's decoder, SCV_DEC2's "decoder field",
+				   SCV_CONST's literal */
+};
+
+static const struct scv sc_vars[] = {
+#define SCV(call, var, field, how, extra) { call, var, field, how, extra },
+#include "sema_syscall_vars.def"
+#undef SCV
+};
+
+#define SC_NVARS (sizeof(sc_vars) / sizeof(sc_vars[0]))
+
+/* True when stap's variable @var of @call is not the generic one. */
+static bool sc_stap_var(const char *call, const char *var)
+{
+	size_t i;
+
+	for (i = 0; i < SC_NVARS; i++)
+		if (!strcmp(sc_vars[i].call, call) && !strcmp(sc_vars[i].var, var))
+			return true;
+	return false;
+}
+
+/* stap's text of field @field of @call (its _str variable), if any. */
+static const struct scv *sc_stap_text(const char *call, const char *field)
+{
+	size_t i;
+
+	for (i = 0; i < SC_NVARS; i++)
+		if ((sc_vars[i].how == SCV_STR || sc_vars[i].how == SCV_DEC ||
+		     sc_vars[i].how == SCV_DEC2) &&
+		    !strcmp(sc_vars[i].call, call) && !strcmp(sc_vars[i].field, field))
+			return &sc_vars[i];
+	return NULL;
+}
+
+static const struct tpf_field *sc_field(const struct tpf_event *ev, const char *name)
+{
+	unsigned i;
+
+	for (i = 0; i < ev->nfields; i++)
+		if (!strcmp(ev->fields[i].name, name))
+			return &ev->fields[i];
+	return NULL;
+}
+
+/* SCV_DEC2: the decoder of two arguments, the other field's value first
+   (_sock_protocol_str(family, protocol)); NULL without that field. */
+static struct ast_expr *sc_stap_dec2(struct sema_ctx *c, const struct scv *v,
+				     const struct tpf_event *ev, struct ast_expr *value,
+				     struct src_span at)
+{
+	const char *sp = strchr(v->extra, ' ');
+	const char *fn = arena_printf(c->arena, "%.*s", (int)(sp - v->extra), v->extra);
+	const struct tpf_field *g = sc_field(ev, sp + 1);
+
+	if (!g)
+		return NULL;
+	return sema_call(c, fn, sc_value(c, g, sc_kind(g), at), value, at);
+}
+
+static struct ast_expr *sc_stap_value(struct sema_ctx *c, const struct scv *v,
+				      const struct tpf_event *ev, const struct tpf_field *f,
+				      struct src_span at)
+{
+	enum sc_kind k = f ? sc_kind(f) : SC_LONG;
+
+	switch (v->how) {
+	case SCV_CONST:
+		if (v->extra[0] == '"')
+			return ast_str(c->arena, v->extra + 1, strlen(v->extra) - 2, at);
+		return ast_num(c->arena, strtoll(v->extra, NULL, 0), at);
+	case SCV_INT32:
+		return sc_value(c, f, SC_INT32, at);
+	case SCV_UINT32:
+		return sc_value(c, f, SC_UINT32, at);
+	case SCV_STR:
+		return sc_value(c, f, SC_STRING, at);
+	case SCV_DEC:
+		return sema_call(c, v->extra, sc_value(c, f, k == SC_STRING ? SC_PTR : k, at),
+				 NULL, at);
+	case SCV_DEC2:
+		return sc_stap_dec2(c, v, ev, sc_value(c, f, k == SC_STRING ? SC_PTR : k, at), at);
+	case SCV_ARG:
+		break;
+	}
+	return sc_value(c, f, k == SC_STRING ? SC_PTR : k, at);
+}
+
+/* stap's variables of @call that the generic ones are not. */
+static void sc_stap_vars(struct sema_ctx *c, struct ast_stmt *b, const char *call,
+			 const struct tpf_event *ev, struct src_span at)
+{
+	size_t i;
+
+	for (i = 0; i < SC_NVARS; i++) {
+		const struct scv *v = &sc_vars[i];
+		const struct tpf_field *f = v->how == SCV_CONST ? NULL : sc_field(ev, v->field);
+
+		struct ast_expr *e;
+
+		if (strcmp(v->call, call) || (v->how != SCV_CONST && !f))
+			continue;
+		e = sc_stap_value(c, v, ev, f, at);
+		if (e)
+			sc_assign(c, b, v->var, e, at);
+	}
+}
+
+/* argstr = sprintf("FMT, FMT", args...): strace-like, with stap's text of
+   an argument where stap has one (a string, decoded flags). */
 static struct ast_expr *sc_argstr(struct sema_ctx *c, const struct tpf_event *ev,
 				  const char *sysc, struct src_span at)
 {
-	struct ast_expr *call = ast_named(c->arena, AST_CALL, "sprintf", at);
+	struct ast_expr *call = ast_named(c->arena, AST_CALL, "sprintf", at), *arg;
+	const struct scv *text;
 	const char *fmt = "";
 	unsigned i, n = 0;
 
@@ -246,11 +362,17 @@ static struct ast_expr *sc_argstr(struct sema_ctx *c, const struct tpf_event *ev
 
 		if (!sc_is_arg(f))
 			continue;
-		fmt = arena_printf(c->arena, "%s%s%s", fmt, n++ ? ", " : "", sc_conv(f, k));
+		text = sc_stap_text(sysc, f->name);
+		fmt = arena_printf(c->arena, "%s%s%s", fmt, n++ ? ", " : "",
+				   text ? "%s" : sc_conv(f, k));
 		/* the field's own value where stap's variable of its name is not it */
-		ast_list_push(c->arena, &call->args, sc_stap_var(sysc, sc_var(c, f, k)) ?
-			      sc_value(c, f, k, at) :
-			      ast_named(c->arena, AST_VAR, sc_var(c, f, k), at));
+		if (text)
+			arg = ast_named(c->arena, AST_VAR, text->var, at);
+		else if (sc_stap_var(sysc, sc_var(c, f, k)))
+			arg = sc_value(c, f, k, at);
+		else
+			arg = ast_named(c->arena, AST_VAR, sc_var(c, f, k), at);
+		ast_list_push(c->arena, &call->args, arg);
 	}
 	if (n == 0)
 		return ast_str(c->arena, "", 0, at);
@@ -276,86 +398,6 @@ static void sc_uaddr(struct sema_ctx *c, struct ast_stmt *b, const struct tpf_fi
 	if (k == SC_PTR && !strstr(f->name, "_uaddr"))
 		sc_assign(c, b, arena_printf(c->arena, "%s_uaddr", f->name),
 			  sc_value(c, f, k, at), at);
-}
-
-/* ---- stap's own variables (sema_syscall_vars.def) ---- */
-
-enum scv_how { SCV_ARG, SCV_INT32, SCV_UINT32, SCV_STR, SCV_DEC, SCV_CONST };
-
-struct scv {
-	const char *call, *var, *field;
-	enum scv_how how;
-	const char *extra;	/* SCV_DEC's decoder, SCV_CONST's literal */
-};
-
-static const struct scv sc_vars[] = {
-#define SCV(call, var, field, how, extra) { call, var, field, how, extra },
-#include "sema_syscall_vars.def"
-#undef SCV
-};
-
-#define SC_NVARS (sizeof(sc_vars) / sizeof(sc_vars[0]))
-
-/* True when stap's variable @var of @call is not the generic one. */
-static bool sc_stap_var(const char *call, const char *var)
-{
-	size_t i;
-
-	for (i = 0; i < SC_NVARS; i++)
-		if (!strcmp(sc_vars[i].call, call) && !strcmp(sc_vars[i].var, var))
-			return true;
-	return false;
-}
-
-static const struct tpf_field *sc_field(const struct tpf_event *ev, const char *name)
-{
-	unsigned i;
-
-	for (i = 0; i < ev->nfields; i++)
-		if (!strcmp(ev->fields[i].name, name))
-			return &ev->fields[i];
-	return NULL;
-}
-
-static struct ast_expr *sc_stap_value(struct sema_ctx *c, const struct scv *v,
-				      const struct tpf_field *f, struct src_span at)
-{
-	enum sc_kind k = f ? sc_kind(f) : SC_LONG;
-
-	switch (v->how) {
-	case SCV_CONST:
-		if (v->extra[0] == '"')
-			return ast_str(c->arena, v->extra + 1, strlen(v->extra) - 2, at);
-		return ast_num(c->arena, strtoll(v->extra, NULL, 0), at);
-	case SCV_INT32:
-		return sc_value(c, f, SC_INT32, at);
-	case SCV_UINT32:
-		return sc_value(c, f, SC_UINT32, at);
-	case SCV_STR:
-		return sc_value(c, f, SC_STRING, at);
-	case SCV_DEC:
-		return sema_call(c, v->extra, sc_value(c, f, k == SC_STRING ? SC_PTR : k, at),
-				 NULL, at);
-	case SCV_ARG:
-		break;
-	}
-	return sc_value(c, f, k == SC_STRING ? SC_PTR : k, at);
-}
-
-/* stap's variables of @call that the generic ones are not. */
-static void sc_stap_vars(struct sema_ctx *c, struct ast_stmt *b, const char *call,
-			 const struct tpf_event *ev, struct src_span at)
-{
-	size_t i;
-
-	for (i = 0; i < SC_NVARS; i++) {
-		const struct scv *v = &sc_vars[i];
-		const struct tpf_field *f = v->how == SCV_CONST ? NULL : sc_field(ev, v->field);
-
-		if (strcmp(v->call, call) || (v->how != SCV_CONST && !f))
-			continue;
-		sc_assign(c, b, v->var, sc_stap_value(c, v, f, at), at);
-	}
 }
 
 struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_event *ev,

@@ -7,8 +7,8 @@
 # (no kprobes here) and the warning saying so; retstr of failing close
 # and openat; syscall.lseek's variables over ktap-values; syscall.* and
 # syscall.*.return by name over the known sequence of
-# tests/tools/ktap-syscalls; unlinkat's stap variables (dfd_str,
-# flag_str); plans that stay on tracepoints; the two
+# tests/tools/ktap-syscalls; unlinkat's and socket's stap variables
+# (dfd_str, flag_str, type_str) and argstr; plans that stay on tracepoints; the two
 # syscall examples; tracefs unchanged afterwards.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -238,6 +238,13 @@ mkdir "$TMP/d"
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "rm -d $TMP/d" -e 'probe syscall.unlinkat {
 	if (pid() == target()) printf("%s %s %d %s\n", dfd_str, flag_str, pathname != 0, name) }'
 expect_text "syscall.unlinkat: stap's dfd_str, flag_str and pathname" "AT_FDCWD AT_REMOVEDIR 1 unlinkat"
+# ktap-udp -s's two socket(AF_INET, SOCK_DGRAM, 0): stap's argstr and
+# decoders (_sock_protocol_str() takes the family too).
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "$KTAP_BUILDDIR/tests/tools/ktap-udp -s 2 100" -e '
+probe syscall.socket { if (pid() == target()) printf("%s(%s) %s\n", name, argstr, type_str) }'
+expect_text "syscall.socket: stap's family_str, type_str, protocol_str in argstr" \
+	"socket(PF_INET, SOCK_DGRAM, IPPROTO_IP) SOCK_DGRAM
+socket(PF_INET, SOCK_DGRAM, IPPROTO_IP) SOCK_DGRAM"
 
 # --- the start of a run, as in stap ---
 # The -c command's first system call seen is its execve: ktap's own
