@@ -181,7 +181,7 @@ static int sreg_wrapped_arg(struct sema_ctx *c, const struct ast_expr *e,
 	struct ast_chain regs = { 0 };
 
 	memset(f, 0, sizeof(*f));
-	if (!pr || !pr->syscall_regs || c->entry)
+	if (!pr || !pr->syscall_regs)
 		return 0;
 	if (n > 6) {
 		snprintf(err, errsz, "%s(%" PRId64 "): a system call has at most 6 arguments",

@@ -443,10 +443,52 @@ struct sc_scan {
 	const struct ast_expr *first;	/* the first one */
 	bool direct;			/* parameters by name, no pt_regs */
 	bool quoted_only;		/* count only user_string_quoted() */
+	bool in_entry;			/* a return: only @entry() operands */
 };
+
+/* The walk of @s's kind over @e: all of it, or in a return probe the
+   operands of its @entry()s, which the entry's event evaluates. */
+struct sc_walk {
+	struct sc_scan *s;
+	ast_walk_fn fn;
+};
+
+static int sc_entry_only_fn(struct ast_expr *e, void *arg)
+{
+	struct sc_walk *w = arg;
+
+	if (e->kind != AST_ENTRY)
+		return 0;
+	ast_walk_expr(e->a, w->fn, w->s);
+	return 1;
+}
+
+static void sc_walk_expr(struct sc_scan *s, struct ast_expr *e, ast_walk_fn fn)
+{
+	struct sc_walk w = { s, fn };
+
+	if (s->in_entry)
+		ast_walk_expr(e, sc_entry_only_fn, &w);
+	else
+		ast_walk_expr(e, fn, s);
+}
+
+static void sc_walk(struct sc_scan *s, struct sem_probe *sp, ast_walk_fn fn)
+{
+	struct sc_walk w = { s, fn };
+
+	if (s->in_entry) {
+		ast_walk_stmt(sp->body, sc_entry_only_fn, &w);
+		ast_walk_expr(sp->cond, sc_entry_only_fn, &w);
+	} else {
+		ast_walk_stmt(sp->body, fn, s);
+		ast_walk_expr(sp->cond, fn, s);
+	}
+}
 
 static int sc_arg_index(const struct tpf_event *ev, const char *name);
 static unsigned sc_nargs(const struct tpf_event *ev);
+static const struct tpf_field *sc_nth_arg(const struct tpf_event *ev, unsigned n);
 
 /* Is @a an argument of the call as it came in: $field, or pointer_arg(N)
    and the like (sema_regs.c reads them from the wrapper's regs)? */
@@ -562,6 +604,17 @@ static unsigned sc_nargs(const struct tpf_event *ev)
 	return k;
 }
 
+/* The call's argument @n (1 for the first). */
+static const struct tpf_field *sc_nth_arg(const struct tpf_event *ev, unsigned n)
+{
+	unsigned i, k = 0;
+
+	for (i = 0; i < ev->nfields; i++)
+		if (sc_is_arg(&ev->fields[i]) && ++k == n)
+			return &ev->fields[i];
+	return NULL;
+}
+
 /* Without kprobes: user_string_quoted($p) is "0x..." (stap's text for an
    address it cannot read); nothing else should be left. */
 static int sc_fallback_fn(struct ast_expr *e, void *arg)
@@ -646,7 +699,7 @@ static const char *sc_owner_of(struct sc_scan *s, struct ast_stmt *st)
 		struct sc_scan probe = *s;
 
 		probe.nmem = 0;
-		ast_walk_expr(st->e->b, sc_scan_fn, &probe);
+		sc_walk_expr(&probe, st->e->b, sc_scan_fn);
 		if (probe.nmem)
 			return st->e->a->str;
 	}
@@ -658,24 +711,96 @@ static const char *sc_owner_of(struct sc_scan *s, struct ast_stmt *st)
 	return NULL;
 }
 
-/* @sp becomes a kprobe on @uf, its $fields the registers. */
-static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan *s,
-		       struct fetch_site *uf)
+/* The kprobe on the wrapper @uf for probe @sp (@sfx: "" or "e", an entry's). */
+static struct tpf_event *sc_kprobe_event(struct sema_ctx *c, struct sem_probe *sp,
+					 struct fetch_site *uf, const char *sfx)
 {
 	struct tpf_event *ev = arena_alloc(c->arena, sizeof(*ev));
 
 	memset(ev, 0, sizeof(*ev));
 	ev->system = "ktap_$PID";
 	/* named after the probe's index, as kernel.function() probes are */
-	ev->name = arena_printf(c->arena, "%.40s_%u", uf->name, sp->index);
+	ev->name = arena_printf(c->arena, "%.40s_%u%s", uf->name, sp->index, sfx);
 	ev->dyn = sema_point_dynevent(c, ev, KP_KPROBE, uf->name, sema_point_origin(c, sp->point));
 	ev->dyn_func = uf;
-	ast_walk_stmt(sp->body, sc_rewrite_fn, s);
-	ast_walk_expr(sp->cond, sc_rewrite_fn, s);
-	sp->event = ev;
+	return ev;
+}
+
+/* @sp becomes a kprobe on @uf, its $fields the registers. */
+static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan *s,
+		       struct fetch_site *uf)
+{
+	sc_walk(s, sp, sc_rewrite_fn);
+	sp->event = sc_kprobe_event(c, sp, uf, "");
 	if (!s->direct)
 		sp->syscall_regs = sc_x86_regs;
 	sp->pp = arena_printf(c->arena, "kernel.function(\"%s\").call", uf->name);
+}
+
+/*
+ * A return probe @sp whose @entry() operands read user memory at the
+ * call's arguments: its entry is the kprobe on the wrapper @uf (not the
+ * sys_enter tracepoint), which fetches them; paired per thread as
+ * before.  The return stays the sys_exit tracepoint.
+ */
+static void sc_promote_entry(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan *s,
+			     struct fetch_site *uf)
+{
+	struct tpf_event *ret = arena_alloc(c->arena, sizeof(*ret));
+
+	sc_walk(s, sp, sc_rewrite_fn);
+	*ret = *sp->event;	/* the tracepoint's, shared: this probe's own entry */
+	ret->dyn_entry = sc_kprobe_event(c, sp, uf, "e");
+	sp->event = ret;
+	if (!s->direct)
+		sp->syscall_regs = sc_x86_regs;
+}
+
+/*
+ * READ(@entry(A), K...) in a return probe, READ a user-memory reader, A
+ * an argument whose type points to const (the call's input: the kernel
+ * does not write it), K constants: @entry(READ(A, K...)), read by the
+ * entry, where the kernel can fetch it; what it reads is what the call
+ * was given, as at the return (stap reads it there, through the saved
+ * address; no event can after the entry's).  Anything else stays, and
+ * says why it cannot be read.
+ */
+static int sc_entry_move_fn(struct ast_expr *e, void *arg)
+{
+	struct sc_scan *s = arg;
+	struct ast_expr *a = e->kind == AST_CALL && e->args.n ? e->args.v[0] : NULL;
+	const struct tpf_field *f;
+	struct ast_expr *read;
+	unsigned i, n;
+
+	if (!a || a->kind != AST_ENTRY || strncmp(e->str, "user_", 5) ||
+	    !(sema_mem_arities(e->str) & (1u << e->args.n)) || sema_defines_func(s->c, e->str))
+		return 0;
+	for (i = 1; i < e->args.n; i++)
+		if (e->args.v[i]->kind != AST_NUM && e->args.v[i]->kind != AST_STR)
+			return 0;
+	a = a->a;
+	n = a->kind == AST_TARGET && !a->chain.n ? (unsigned)(sc_arg_index(s->ev, a->str + 1) + 1)
+						 : sema_regs_arg_number(s->c, a);
+	f = n >= 1 && n <= sc_nargs(s->ev) ? sc_nth_arg(s->ev, n) : NULL;
+	if (!f)
+		return 0;
+	if (strncmp(f->ctype, "const ", 6) != 0 || !strchr(f->ctype, '*')) {
+		const char *at = ast_expr_text(s->c->arena, a);
+
+		diag_error(s->c->diag, e->span, "%s() reads user memory through @entry(%s) at a "
+			   "system call's return, where no event can read it, and the call may "
+			   "write there (%s is '%s', not const): read it inside @entry() for what "
+			   "it held before the call, @entry(%s(%s%s))", e->str, at, at, f->ctype,
+			   e->str, at, e->args.n > 1 ? ", ..." : "");
+		*e = *ast_str(s->c->arena, "", 0, e->span);	/* said once */
+		return 1;
+	}
+	read = ast_clone_expr(s->c->arena, e);
+	read->args.v[0] = a;
+	*e = *ast_expr_new(s->c->arena, AST_ENTRY, e->span);
+	e->a = read;
+	return 1;
 }
 
 /* "variable 'V' of syscall.NAME" or "F()": what reads user memory. */
@@ -695,27 +820,41 @@ static void sc_count(struct sc_scan *s, struct sem_probe *sp, bool quoted_only)
 	s->nmem = 0;
 	s->first = NULL;
 	s->quoted_only = quoted_only;
-	ast_walk_stmt(sp->body, sc_scan_fn, s);
-	ast_walk_expr(sp->cond, sc_scan_fn, s);
+	sc_walk(s, sp, sc_scan_fn);
 }
 
 void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 {
-	struct sc_scan s = { c, sp->event, sp->body, 0, NULL, false, false };
+	struct sc_scan s = { c, sp->event, sp->body, 0, NULL, false, false, false };
 	struct fetch_site *uf;
 	const char *name, *why;
 
 	if (!sp->syscall || !sp->event || sp->event->dyn ||
-	    strcmp(sp->event->system, "syscalls") ||
-	    strncmp(sp->event->name, "sys_enter_", 10))
+	    strcmp(sp->event->system, "syscalls"))
 		return;
+	if (!strncmp(sp->event->name, "sys_enter_", 10)) {
+		name = sp->event->name + 10;
+	} else if (!strncmp(sp->event->name, "sys_exit_", 9) && *c->in->target->tracefs) {
+		name = sp->event->name + 9;
+		s.in_entry = true;	/* the @entry() operands, on the entry's event */
+		s.ev = tpf_load(c->arena, c->in->target->tracefs, "syscalls",
+				arena_printf(c->arena, "sys_enter_%s", name));
+		if (!s.ev)
+			return;
+		ast_walk_stmt(sp->body, sc_entry_move_fn, &s);
+		ast_walk_expr(sp->cond, sc_entry_move_fn, &s);
+	} else {
+		return;
+	}
 	sc_count(&s, sp, false);
 	if (!s.nmem)
 		return;
-	name = sp->event->name + 10;
 	uf = arena_alloc(c->arena, sizeof(*uf));
 	if (sc_wrapper(c, &s, name, uf)) {
-		sc_promote(c, sp, &s, uf);
+		if (s.in_entry)
+			sc_promote_entry(c, sp, &s, uf);
+		else
+			sc_promote(c, sp, &s, uf);
 		return;
 	}
 	why = c->in->up && target_has(c->in->target, TGT_KPROBES) ?
@@ -729,8 +868,7 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 			     "system-call arguments show as the address (0x...), as stap shows "
 			     "an unreadable one", sc_what(c, &s, sp, name), why);
 	}
-	ast_walk_stmt(sp->body, sc_fallback_fn, &s);
-	ast_walk_expr(sp->cond, sc_fallback_fn, &s);
+	sc_walk(&s, sp, sc_fallback_fn);
 	sc_count(&s, sp, false);
 	if (!s.nmem)
 		return;

@@ -282,6 +282,18 @@ EOS
 		printf 'Printing tcp retransmission\n127.0.0.1:%d => 127.0.0.1:%d STATE:TCP_SYN_SENT RTO:1000 (ms)\n' \
 			"$c2port" "$lport" >$T/want
 		same $name "the SYN of 127.0.0.1:$c2port => 127.0.0.1:$lport, RTO 1000 ms" ;;
+	lwtools/opensnoop-nd)
+		# user_string(@entry(pointer_arg(1))) at open's return: the name
+		# is read by the entry's kprobe on the wrapper (a const input,
+		# sema_syscall.c).  busybox calls openat, not open: the same
+		# script on openat (its name is argument 2), cat's open of the
+		# workload's file, its fd 3.
+		sed 's/nd_syscall\.open\.return/nd_syscall.openat.return/; s/pointer_arg(1)/pointer_arg(2)/' \
+			$E/$name.stp >$W/opensnoop-at.stp
+		runex $name "stap $W/opensnoop-at.stp -c 'cat $W/f'"
+		shape $name "its header and 'UID PID COMM FD PATH' lines, cat's of $W/f" \
+			" +0 +[0-9]+ +cat +3 $W/f" ' +UID +PID +COMM +FD PATH' \
+			' +[0-9]+ +[0-9]+ +.+ +-?[0-9]+ .*' ;;
 	process/auditbt)
 		# Audit is off (no auditd): audit_log_end() sees no record.
 		shape $name "'EXECNAME[TID] MESSAGE' and stack lines, if any" \
