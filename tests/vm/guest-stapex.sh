@@ -290,7 +290,8 @@ EOS
 		# workload's file, its fd 3.
 		sed 's/nd_syscall\.open\.return/nd_syscall.openat.return/; s/pointer_arg(1)/pointer_arg(2)/' \
 			$E/$name.stp >$W/opensnoop-at.stp
-		runex $name "stap $W/opensnoop-at.stp -c 'cat $W/f'"
+		echo "cat $W/f >/dev/null" >$W/opensnoop.sh
+		runex $name "stap $W/opensnoop-at.stp -c 'sh $W/opensnoop.sh'"
 		shape $name "its header and 'UID PID COMM FD PATH' lines, cat's of $W/f" \
 			" +0 +[0-9]+ +cat +3 $W/f" ' +UID +PID +COMM +FD PATH' \
 			' +[0-9]+ +[0-9]+ +.+ +-?[0-9]+ .*' ;;
