@@ -243,7 +243,8 @@ static void test_kretactive(void **state)
  * it: a struct of up to 16 bytes passed by value takes one per 8 bytes
  * (6.1's sockptr_t moves tcp_setsockopt()'s optlen to the sixth); a
  * larger one is in memory on x86_64 (no register) and a reference on
- * aarch64 (one); a struct that no longer fits goes on the stack.
+ * aarch64 (one); a struct that no longer fits goes on the stack (an
+ * error); a scalar or pointer past the registers is a stack slot.
  */
 static const char *param_reg(const struct btf *btf, int32_t proto, const char *var)
 {
@@ -264,7 +265,7 @@ static const char *param_reg(const struct btf *btf, int32_t proto, const char *v
 static void test_btf_param_registers(void **state)
 {
 	struct btf *btf = btf__new_empty();
-	int i32, i64, p, s16, s24, f1, f2, f3;
+	int i32, i64, p, s16, s24, f1, f2, f3, f4;
 
 	(void)state;
 	assert_non_null(btf);
@@ -298,7 +299,17 @@ static void test_btf_param_registers(void **state)
 	btf__add_func_param(btf, "e", i64);
 	btf__add_func_param(btf, "f", s16);
 	btf__add_func_param(btf, "g", i64);
-	assert_true(f1 > 0 && f2 > 0 && f3 > 0);
+	/* f4(long a, ..., long f, int g, long *h): g and h on the stack */
+	f4 = btf__add_func_proto(btf, i32);
+	btf__add_func_param(btf, "a", i64);
+	btf__add_func_param(btf, "b", i64);
+	btf__add_func_param(btf, "c", i64);
+	btf__add_func_param(btf, "d", i64);
+	btf__add_func_param(btf, "e", i64);
+	btf__add_func_param(btf, "f", i64);
+	btf__add_func_param(btf, "g", i32);
+	btf__add_func_param(btf, "h", p);
+	assert_true(f1 > 0 && f2 > 0 && f3 > 0 && f4 > 0);
 #if defined(__x86_64__)
 	assert_string_equal(param_reg(btf, f1, "$a"), "%di:s32");
 	assert_string_equal(param_reg(btf, f1, "$c"), "%cx:s32");
@@ -308,6 +319,8 @@ static void test_btf_param_registers(void **state)
 	assert_string_equal(param_reg(btf, f3, "$e"), "%r8:s64");
 	assert_string_equal(param_reg(btf, f3, "$f"), "stack");
 	assert_string_equal(param_reg(btf, f3, "$g"), "%r9:s64");
+	assert_string_equal(param_reg(btf, f4, "$g"), "+8(%sp):s32");
+	assert_string_equal(param_reg(btf, f4, "$h"), "+16(%sp):u64");
 #elif defined(__aarch64__)
 	assert_string_equal(param_reg(btf, f1, "$c"), "%x3:s32");
 	assert_string_equal(param_reg(btf, f2, "$x"), "%x1:s64");
