@@ -262,6 +262,17 @@ static const char *param_reg(const struct btf *btf, int32_t proto, const char *v
 	return buf;
 }
 
+/* A function prototype returning @ret with parameters @names (NULL-ended) of @types. */
+static int add_proto(struct btf *btf, int ret, const char *const *names, const int *types)
+{
+	int id = btf__add_func_proto(btf, ret);
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		btf__add_func_param(btf, names[i], types[i]);
+	return id;
+}
+
 static void test_btf_param_registers(void **state)
 {
 	struct btf *btf = btf__new_empty();
@@ -280,35 +291,16 @@ static void test_btf_param_registers(void **state)
 	btf__add_field(btf, "b", i64, 64, 0);
 	btf__add_field(btf, "c", i64, 128, 0);
 	/* f1(int a, struct s16 b, int c, int d, int e) */
-	f1 = btf__add_func_proto(btf, i32);
-	btf__add_func_param(btf, "a", i32);
-	btf__add_func_param(btf, "b", s16);
-	btf__add_func_param(btf, "c", i32);
-	btf__add_func_param(btf, "d", i32);
-	btf__add_func_param(btf, "e", i32);
+	f1 = add_proto(btf, i32, (const char *[]){ "a", "b", "c", "d", "e", NULL },
+		       (const int[]){ i32, s16, i32, i32, i32 });
 	/* f2(struct s24 big, long x) */
-	f2 = btf__add_func_proto(btf, i32);
-	btf__add_func_param(btf, "big", s24);
-	btf__add_func_param(btf, "x", i64);
+	f2 = add_proto(btf, i32, (const char *[]){ "big", "x", NULL }, (const int[]){ s24, i64 });
 	/* f3(long a, long b, long c, long d, long e, struct s16 f, long g) */
-	f3 = btf__add_func_proto(btf, i32);
-	btf__add_func_param(btf, "a", i64);
-	btf__add_func_param(btf, "b", i64);
-	btf__add_func_param(btf, "c", i64);
-	btf__add_func_param(btf, "d", i64);
-	btf__add_func_param(btf, "e", i64);
-	btf__add_func_param(btf, "f", s16);
-	btf__add_func_param(btf, "g", i64);
+	f3 = add_proto(btf, i32, (const char *[]){ "a", "b", "c", "d", "e", "f", "g", NULL },
+		       (const int[]){ i64, i64, i64, i64, i64, s16, i64 });
 	/* f4(long a, ..., long f, int g, long *h): g and h on the stack */
-	f4 = btf__add_func_proto(btf, i32);
-	btf__add_func_param(btf, "a", i64);
-	btf__add_func_param(btf, "b", i64);
-	btf__add_func_param(btf, "c", i64);
-	btf__add_func_param(btf, "d", i64);
-	btf__add_func_param(btf, "e", i64);
-	btf__add_func_param(btf, "f", i64);
-	btf__add_func_param(btf, "g", i32);
-	btf__add_func_param(btf, "h", p);
+	f4 = add_proto(btf, i32, (const char *[]){ "a", "b", "c", "d", "e", "f", "g", "h", NULL },
+		       (const int[]){ i64, i64, i64, i64, i64, i64, i32, p });
 	assert_true(f1 > 0 && f2 > 0 && f3 > 0 && f4 > 0);
 #if defined(__x86_64__)
 	assert_string_equal(param_reg(btf, f1, "$a"), "%di:s32");
