@@ -416,12 +416,14 @@ int rbtf_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char
 			return -1;
 		}
 		pos = rbtf_param_slot(btf, cc, proto, pos);
-		if (pos >= cc_nregs(cc)) {
-			snprintf(err, errlen, "parameter %s is passed on the stack; only the "
-				 "first %u registers of arguments can be fetched", var,
-				 cc_nregs(cc));
+		if (pos >= cc_nregs(cc) &&
+		    btf_is_composite(btf__type_by_id(btf, rbtf_peel(btf, l.type)))) {
+			snprintf(err, errlen, "parameter %s is a struct passed on the stack; "
+				 "only a scalar or pointer there can be fetched", var);
 			return -1;
 		}
+		/* Past the argument registers: a stack slot, +N(%sp) at the
+		   entry (the kernel's own $argN for N > 6 reads the same). */
 		l.expr = cc_arg(a, cc, pos);
 	} else {
 		snprintf(err, errlen, "function %s has no parameter '%s'", fname, var + 1);

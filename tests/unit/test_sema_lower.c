@@ -243,7 +243,8 @@ static void test_kretactive(void **state)
  * it: a struct of up to 16 bytes passed by value takes one per 8 bytes
  * (6.1's sockptr_t moves tcp_setsockopt()'s optlen to the sixth); a
  * larger one is in memory on x86_64 (no register) and a reference on
- * aarch64 (one); a struct that no longer fits goes on the stack.
+ * aarch64 (one); a struct that no longer fits goes on the stack (an
+ * error); a scalar or pointer past the registers is a stack slot.
  */
 static const char *param_reg(const struct btf *btf, int32_t proto, const char *var)
 {
@@ -261,10 +262,21 @@ static const char *param_reg(const struct btf *btf, int32_t proto, const char *v
 	return buf;
 }
 
+/* A function prototype returning @ret with parameters @names (NULL-ended) of @types. */
+static int add_proto(struct btf *btf, int ret, const char *const *names, const int *types)
+{
+	int id = btf__add_func_proto(btf, ret);
+	size_t i;
+
+	for (i = 0; names[i]; i++)
+		btf__add_func_param(btf, names[i], types[i]);
+	return id;
+}
+
 static void test_btf_param_registers(void **state)
 {
 	struct btf *btf = btf__new_empty();
-	int i32, i64, p, s16, s24, f1, f2, f3;
+	int i32, i64, p, s16, s24, f1, f2, f3, f4;
 
 	(void)state;
 	assert_non_null(btf);
@@ -279,26 +291,17 @@ static void test_btf_param_registers(void **state)
 	btf__add_field(btf, "b", i64, 64, 0);
 	btf__add_field(btf, "c", i64, 128, 0);
 	/* f1(int a, struct s16 b, int c, int d, int e) */
-	f1 = btf__add_func_proto(btf, i32);
-	btf__add_func_param(btf, "a", i32);
-	btf__add_func_param(btf, "b", s16);
-	btf__add_func_param(btf, "c", i32);
-	btf__add_func_param(btf, "d", i32);
-	btf__add_func_param(btf, "e", i32);
+	f1 = add_proto(btf, i32, (const char *[]){ "a", "b", "c", "d", "e", NULL },
+		       (const int[]){ i32, s16, i32, i32, i32 });
 	/* f2(struct s24 big, long x) */
-	f2 = btf__add_func_proto(btf, i32);
-	btf__add_func_param(btf, "big", s24);
-	btf__add_func_param(btf, "x", i64);
+	f2 = add_proto(btf, i32, (const char *[]){ "big", "x", NULL }, (const int[]){ s24, i64 });
 	/* f3(long a, long b, long c, long d, long e, struct s16 f, long g) */
-	f3 = btf__add_func_proto(btf, i32);
-	btf__add_func_param(btf, "a", i64);
-	btf__add_func_param(btf, "b", i64);
-	btf__add_func_param(btf, "c", i64);
-	btf__add_func_param(btf, "d", i64);
-	btf__add_func_param(btf, "e", i64);
-	btf__add_func_param(btf, "f", s16);
-	btf__add_func_param(btf, "g", i64);
-	assert_true(f1 > 0 && f2 > 0 && f3 > 0);
+	f3 = add_proto(btf, i32, (const char *[]){ "a", "b", "c", "d", "e", "f", "g", NULL },
+		       (const int[]){ i64, i64, i64, i64, i64, s16, i64 });
+	/* f4(long a, ..., long f, int g, long *h): g and h on the stack */
+	f4 = add_proto(btf, i32, (const char *[]){ "a", "b", "c", "d", "e", "f", "g", "h", NULL },
+		       (const int[]){ i64, i64, i64, i64, i64, i64, i32, p });
+	assert_true(f1 > 0 && f2 > 0 && f3 > 0 && f4 > 0);
 #if defined(__x86_64__)
 	assert_string_equal(param_reg(btf, f1, "$a"), "%di:s32");
 	assert_string_equal(param_reg(btf, f1, "$c"), "%cx:s32");
@@ -308,6 +311,8 @@ static void test_btf_param_registers(void **state)
 	assert_string_equal(param_reg(btf, f3, "$e"), "%r8:s64");
 	assert_string_equal(param_reg(btf, f3, "$f"), "stack");
 	assert_string_equal(param_reg(btf, f3, "$g"), "%r9:s64");
+	assert_string_equal(param_reg(btf, f4, "$g"), "+8(%sp):s32");
+	assert_string_equal(param_reg(btf, f4, "$h"), "+16(%sp):u64");
 #elif defined(__aarch64__)
 	assert_string_equal(param_reg(btf, f1, "$c"), "%x3:s32");
 	assert_string_equal(param_reg(btf, f2, "$x"), "%x1:s64");
