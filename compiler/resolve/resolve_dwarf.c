@@ -181,6 +181,71 @@ static void rdwarf_bitfield(Dwarf_Die *m, Dwarf_Die *type, struct rdwarf_loc *l,
 	l->bits |= csize << 16;		/* container size, in bytes */
 }
 
+/* A struct, union or class (typedefs and qualifiers peeled). */
+static bool rdwarf_is_aggregate(Dwarf_Die *type)
+{
+	Dwarf_Die t = *type;
+	int tag = rdwarf_tag(&t);
+
+	return tag == DW_TAG_structure_type || tag == DW_TAG_union_type ||
+	       tag == DW_TAG_class_type;
+}
+
+/* The register's value shifted right by @bits: a member in its upper
+   bytes, cut to the member's type (and sign) by rdwarf_calc(). */
+static struct fetch_calc *rdwarf_shift(struct arena *a, int64_t bits)
+{
+	struct fetch_calc *c = arena_alloc(a, sizeof(*c));
+
+	memset(c, 0, sizeof(*c));
+	c->n = 3;
+	c->v = arena_alloc(a, c->n * sizeof(*c->v));
+	c->v[0].op = FETCH_C_VAL;
+	c->v[0].imm = 0;
+	c->v[1].op = FETCH_C_IMM;
+	c->v[1].imm = bits;
+	c->v[2].op = FETCH_C_SHR;
+	c->v[2].imm = 0;
+	return c;
+}
+
+/*
+ * Member @m (at byte @off, of type @type) of a value in parts @l: @l
+ * becomes the part holding it, a register's bits past its start a
+ * bitfield of the register.  -1 with @err when no one part holds it
+ * whole, or that part is optimized out.
+ */
+static int rdwarf_piece_member(struct arena *a, struct rdwarf_loc *l, const char *name,
+			       Dwarf_Word off, Dwarf_Die *type, char *err, size_t errlen)
+{
+	int size = dwarf_bytesize(type);
+	Dwarf_Word start = 0;
+	unsigned i;
+
+	for (i = 0; i < l->npieces; start += l->pieces[i++].size) {
+		const struct dwloc_piece *p = &l->pieces[i];
+
+		if (off < start || off >= start + p->size)
+			continue;
+		if (size <= 0 || off + (Dwarf_Word)size > start + p->size ||
+		    p->loc.kind == DWLOC_GONE || p->loc.kind == DWLOC_FILE ||
+		    p->loc.kind == DWLOC_IMM)
+			break;
+		l->expr = p->loc.expr;
+		l->mem = p->loc.kind == DWLOC_MEM;
+		l->off = l->mem ? (Dwarf_Word)p->loc.off + (off - start) : 0;
+		if (!l->mem && off > start)	/* upper bytes of the register */
+			l->calc = rdwarf_shift(a, (int64_t)(off - start) * 8);
+		l->pieces = NULL;
+		l->npieces = 0;
+		return 0;
+	}
+	snprintf(err, errlen, "member '%s' of '%s' is not in one register or memory "
+		 "location here (the value is in %u parts, some optimized out)",
+		 name, l->shown, l->npieces);
+	return -1;
+}
+
 int rdwarf_step_member(struct arena *a, struct rdwarf_loc *l, const struct ast_comp *c,
 			  char *err, size_t errlen)
 {
@@ -199,13 +264,35 @@ int rdwarf_step_member(struct arena *a, struct rdwarf_loc *l, const struct ast_c
 		rdwarf_deref(a, l);
 		tag = rdwarf_tag(&s);
 	}
-	if (fetch_check_member(c->name, tag == DW_TAG_structure_type ||
+	if (!l->pieces && !l->mem && !l->calc && !l->bits && l->expr && l->expr[0] == '%' &&
+	    (tag == DW_TAG_structure_type || tag == DW_TAG_union_type)) {
+		/* a small struct in one register: its one part */
+		struct dwloc_piece *one = arena_alloc(a, sizeof(*one));
+
+		memset(one, 0, sizeof(*one));
+		one->size = 8;
+		one->loc.kind = DWLOC_REG;
+		one->loc.expr = l->expr;
+		l->pieces = one;
+		l->npieces = 1;
+	}
+	if (!l->pieces &&
+	    fetch_check_member(c->name, tag == DW_TAG_structure_type ||
 			       tag == DW_TAG_union_type || tag == DW_TAG_class_type,
 			       l->mem, err, errlen) != 0)
 		return -1;
 	if (!rdwarf_member(&s, c->name, &m, &off)) {
 		fetch_no_member(dwarf_diename(&s), c->name, err, errlen);
 		return -1;
+	}
+	if (l->pieces) {	/* a struct in parts: the part holding the member */
+		l->bits = 0;
+		if (!rdwarf_type_of(&m, &l->type) ||
+		    rdwarf_piece_member(a, l, c->name, off, &l->type, err, errlen) != 0)
+			return -1;
+		l->name = arena_printf(a, "%s_%s", l->name, c->name);
+		l->shown = arena_printf(a, "%s->%s", l->shown, c->name);
+		return 0;
 	}
 	base = l->off;
 	l->off += off;
@@ -338,7 +425,7 @@ static int rdwarf_finish_fetch(struct arena *a, struct rdwarf_loc *l, const stru
 		return 0;
 	}
 	if (l->bits) {
-		out->arg = arena_printf(a, "%s:b%d@%d/%d", rdwarf_memref(a, l),
+		out->arg = arena_printf(a, "%s:b%d@%d/%d", rdwarf_value(a, l),
 					l->bits & 0xffff, l->bitoff, (l->bits >> 16) * 8);
 		out->is_string = false;
 		return 0;
@@ -548,6 +635,8 @@ int rdwarf_var_loc(struct arena *a, const struct fetch_site *fn, Dwarf_Die *var,
 	l->mem = loc.kind == DWLOC_MEM || loc.kind == DWLOC_FILE;
 	l->fileoff = loc.kind == DWLOC_FILE;
 	l->calc = loc.kind == DWLOC_CALC ? loc.calc : NULL;
+	l->pieces = loc.kind == DWLOC_PIECES ? loc.pieces : NULL;
+	l->npieces = loc.kind == DWLOC_PIECES ? loc.npieces : 0;
 	return 0;
 }
 
@@ -657,6 +746,10 @@ int rdwarf_base(struct arena *a, const struct fetch_site *fn, const char *var, b
 	}
 	if (fn->stmt || ret || rdwarf_param(fn->die, var + 1, &pos, &l->type) != 0)
 		return rdwarf_scoped(a, fn, var, ret, l, err, errlen);
+	/* A struct passed by value is in registers in parts, or on the
+	   stack: where its DWARF location says (DW_OP_piece ...). */
+	if (rdwarf_is_aggregate(&l->type))
+		return rdwarf_scoped(a, fn, var, ret, l, err, errlen);
 	if (!(cc = rdwarf_cc(fn, err, errlen)))
 		return -1;
 	if ((slot = rdwarf_param_slot(fn->die, pos, cc)) < 0) {
@@ -707,6 +800,13 @@ static int rdwarf_walk(struct arena *a, struct rdwarf_loc *l, const struct ast_c
 		if ((c->is_index ? rdwarf_step_index(a, l, c, err, errlen) :
 				   rdwarf_step_member(a, l, c, err, errlen)) != 0)
 			return -1;
+		if (l->calc) {	/* a member in a register's upper bytes */
+			struct ast_chain rest = *chain;
+
+			rest.n -= i + 1;
+			rest.v += i + 1;
+			return rdwarf_calc(a, l, &rest, out, err, errlen);
+		}
 	}
 	return rdwarf_finish(a, l, chain, out, err, errlen);
 }

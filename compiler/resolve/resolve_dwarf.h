@@ -73,6 +73,10 @@ struct rdwarf_loc {
 	bool kernel;		/* a kprobe's: user memory is read with "ustring" */
 	/* A value computed from register @expr (DW_OP_stack_value), or NULL */
 	struct fetch_calc *calc;
+	/* A value in parts (a struct in two registers), or NULL: a member
+	   is read from the part that holds it (rdwarf_step_member()) */
+	const struct dwloc_piece *pieces;
+	unsigned npieces;
 };
 
 /* @die's type, typedefs and qualifiers peeled; false: none (void). */

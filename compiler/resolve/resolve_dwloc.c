@@ -278,6 +278,47 @@ static enum dwloc_err dwloc_calc(struct arena *a, const struct dwloc_at *at,
 	return out->expr ? DWLOC_OK : DWLOC_UNSUPPORTED;
 }
 
+static enum dwloc_err dwloc_expr(struct arena *a, const struct dwloc_at *at,
+				 const Dwarf_Op *ops, size_t n, struct dwloc *out,
+				 char *err, size_t errlen);
+
+/*
+ * A value in parts: LOC DW_OP_piece SIZE ..., each LOC one operation or
+ * none (that part is optimized out).  Parts of bits (DW_OP_bit_piece)
+ * and computed parts are refused.
+ */
+static enum dwloc_err dwloc_pieces(struct arena *a, const struct dwloc_at *at,
+				   const Dwarf_Op *ops, size_t n, struct dwloc *out,
+				   char *err, size_t errlen)
+{
+	struct dwloc_piece *v = NULL;
+	size_t i, start = 0, cap = 0;
+	unsigned np = 0;
+
+	for (i = 0; i < n; i++) {
+		if (ops[i].atom != DW_OP_piece)
+			continue;
+		if (i - start > 1)
+			return dwloc_unsupported(ops, n, err, errlen);
+		v = arena_grow(a, v, np, &cap, sizeof(*v));
+		memset(&v[np], 0, sizeof(v[np]));
+		v[np].size = ops[i].number;
+		v[np].loc.kind = DWLOC_GONE;
+		if (i > start && dwloc_expr(a, at, &ops[start], 1, &v[np].loc, err, errlen) != DWLOC_OK)
+			return DWLOC_UNSUPPORTED;
+		np++;
+		start = i + 1;
+	}
+	if (start != n || !np)
+		return dwloc_unsupported(ops, n, err, errlen);
+	out->kind = DWLOC_PIECES;
+	out->pieces = v;
+	out->npieces = np;
+	out->expr = NULL;
+	out->off = 0;
+	return DWLOC_OK;
+}
+
 /* One expression @ops (@n operations) as a location. */
 static enum dwloc_err dwloc_expr(struct arena *a, const struct dwloc_at *at,
 				 const Dwarf_Op *ops, size_t n, struct dwloc *out,
@@ -292,6 +333,8 @@ static enum dwloc_err dwloc_expr(struct arena *a, const struct dwloc_at *at,
 		dwloc_imm(a, v, out);
 		return DWLOC_OK;
 	}
+	if (n > 1 && ops[n - 1].atom == DW_OP_piece)
+		return dwloc_pieces(a, at, ops, n, out, err, errlen);
 	if (n > 1)
 		return dwloc_calc(a, at, ops, n, out, err, errlen);
 	if (n != 1)

@@ -11,8 +11,11 @@
  *   DW_OP_addr A            memory in the binary's own data: @+OFFSET
  *   DW_AT_const_value, DW_OP_lit or DW_OP_const then DW_OP_stack_value
  *                           a constant: \VALUE
+ *   LOC DW_OP_piece N ...   a value in parts (a struct passed in two
+ *                           registers): each part one of the above, or
+ *                           nothing (optimized out)
  * Location lists give the expression that covers the address.  Anything
- * else (pieces, entry values, computed values) is refused with a reason.
+ * else (entry values, most computed values) is refused with a reason.
  */
 #ifndef KTAP_RESOLVE_DWLOC_H
 #define KTAP_RESOLVE_DWLOC_H
@@ -43,13 +46,25 @@ enum dwloc_kind {
 	DWLOC_FILE,	/* the value is in memory at file offset @off: "@+off" */
 	DWLOC_IMM,	/* the value is @expr ("\5") */
 	DWLOC_CALC,	/* the value is @calc of register @expr (bits not set yet) */
+	DWLOC_PIECES,	/* the value is in @npieces parts, @pieces */
+	DWLOC_GONE,	/* a part that is nowhere (optimized out) */
 };
+
+struct dwloc_piece;
 
 struct dwloc {
 	enum dwloc_kind kind;
 	const char *expr;
 	int64_t off;
 	struct fetch_calc *calc;
+	const struct dwloc_piece *pieces;
+	unsigned npieces;
+};
+
+/* One part of a DWLOC_PIECES value: @size bytes, at @loc. */
+struct dwloc_piece {
+	uint64_t size;
+	struct dwloc loc;	/* not DWLOC_PIECES */
 };
 
 /* Why dwloc_var() failed. */

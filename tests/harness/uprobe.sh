@@ -6,7 +6,7 @@
 # Root and uprobe events only; otherwise the whole file is skipped.
 # The probed programs are tests/tools/ktap-uprobe-target (-g -O0) and
 # tests/tools/ktap-uprobe-opt (-g -O2: registers, location lists, inlined copies,
-# optimized-out variables).
+# optimized-out variables, structs passed by value in DWARF pieces).
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -619,6 +619,31 @@ process("$O").function("twice") x=2 x=0x2
 process("$O").function("twice") x=3 x=0x3
 EOW
 check '.function("twice") of a function only inlined: each copy, its parameter'
+
+# Structs passed by value in registers (-O2): span()'s range is in two
+# pieces (%di, %si), area()'s dims whole in %di, y its upper half (a
+# shift, signed as int: -7); the return probe reads a piece at the entry.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$O"'").function("span") {
+	printf("span lo=%d hi=%d k=%d\n", $r->lo, $r->hi, $k) }
+probe process("'"$O"'").function("area") { printf("area x=%d y=%d\n", $d->x, $d->y) }
+probe process("'"$O"'").function("span").return { printf("span.return hi=%d %d\n", $r->hi, $return) }' -c "$O"
+sort -o "$TMP/out" "$TMP/out"
+cat >"$TMP/want" <<EOW
+area x=5 y=-7
+span lo=-5 hi=7 k=3
+span.return hi=7 36
+EOW
+check 'structs by value: members of DWARF pieces and of a register'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e 'probe process("'"$O"'").function("span") { println($r->hi) }
+probe process("'"$O"'").function("area") { println($d->x) }'
+if [ "$rc" -eq 0 ] && grep -q "span_0 $O:0x[0-9a-f]* r_hi=%si:s64'\$" "$TMP/out" &&
+	grep -q "area_1 $O:0x[0-9a-f]* d_x=%di:s32'\$" "$TMP/out"; then
+	ok "structs by value: the piece's register (r_hi=%si), the register's low half (d_x=%di:s32)"
+else
+	not_ok "structs by value: fetch arguments (exit status $rc)"
+	diag_file "$TMP/out"
+	diag_file "$TMP/err"
+fi
 
 # .inline: the same two uprobes, at the DW_AT_entry_pc of the copies of
 # twice (DW_TAG_inlined_subroutine whose abstract origin is twice's DIE).

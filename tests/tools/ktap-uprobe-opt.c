@@ -7,6 +7,9 @@
  * function, so the loop stays a loop and its counter a register.
  * twice() has no copy of its own: main()'s two calls of it are inlined
  * (DW_TAG_inlined_subroutine), for .function("twice") and .inline.
+ * span() and area() take structs by value in registers: DWARF gives
+ * span's as two pieces (DW_OP_reg5; DW_OP_piece 8; DW_OP_reg4;
+ * DW_OP_piece 8) and area's whole in one register, y in its upper half.
  */
 #include <stdio.h>
 
@@ -37,6 +40,21 @@ static inline __attribute__((always_inline)) int twice(int x)
 	return x * 2;
 }
 
+struct range { long lo; long hi; };
+struct dims { int x; int y; };
+long span(struct range r, int k) __attribute__((noinline));
+long area(struct dims d) __attribute__((noinline));
+
+long span(struct range r, int k)
+{
+	return (r.hi - r.lo) * k;
+}
+
+long area(struct dims d)
+{
+	return (long)d.x * d.y;
+}
+
 int main(void)
 {
 	static const int v[] = { 1, 2, 3, 4 };
@@ -44,5 +62,7 @@ int main(void)
 
 	printf("%ld\n", sum(p, 4));
 	printf("%d %d\n", twice(p[1]), twice(p[2]));
+	printf("%ld %ld\n", span((struct range){ p[0] - 6, p[3] + 3 }, 3),
+	       area((struct dims){ p[2] + 2, -p[3] - 3 }));
 	return 0;
 }
