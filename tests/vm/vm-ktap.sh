@@ -24,4 +24,8 @@ vm_extra_specs="$vm_extra_specs $srcdir/tests/golden/target/nfs-fop.stp:/tests/n
 vm_extra_specs="$vm_extra_specs $here/guest-nfs-proc.sh:/tests/guest-nfs-proc.sh"
 # stap's sunrpc.* and generic.fop.* (guest-sunrpc.sh, sourced by guest-net.sh).
 vm_extra_specs="$vm_extra_specs $here/guest-sunrpc.sh:/tests/guest-sunrpc.sh"
-vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp ktap-nfsio ktap-nfsproc
+# stap's vfs.do_sync_*, readv/writev, page-cache points, __vm.*.kp and
+# __scheduler.*.kp (guest-vfs2.sh, sourced by guest-ktap.sh; ktap-iov
+# makes the readv and writev).
+vm_extra_specs="$vm_extra_specs $here/guest-vfs2.sh:/tests/guest-vfs2.sh"
+vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp ktap-nfsio ktap-nfsproc ktap-iov
