@@ -132,6 +132,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 		*arg = arg->a->num ? *arg->b : *arg->c;
 		c->changed = true;
 	}
+	user = !strncmp(e->str, "user_", 5);
 	if (sema_current_in(c, arg) < 0)
 		return SEM_UNKNOWN;
 	if (ev && !ev->dyn_func && sema_tparg_event(ev) && !sema_current_reads(arg)) {
@@ -164,13 +165,13 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 
 		*e = *arg;
 		e->chain.mem = mem;
+		e->chain.user_mem = user;
 		e->str_read = str_read;
 		e->on_fault = on_fault;
 		return (int)tg_expr(c, e);
 	}
 	if (tg_fetch_addr(c, ev, arg, &ad) != 0)
 		return SEM_UNKNOWN;
-	user = !strncmp(e->str, "user_", 5);
 	e->str = sema_spec_text(c->arena, e);
 	e->module = arena_printf(c->arena, "%s_%s=%s", ad.name,
 				 mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING ? "str" : "mem",

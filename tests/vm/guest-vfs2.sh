@@ -1,7 +1,7 @@
 # guest-vfs2.sh - stap's vfs.do_sync_*, vfs.readv/writev, page-cache
 # points (tapset/vfs.stp), __vm.*.kp (tapset/memory.stp) and
 # __scheduler.*.kp (tapset/scheduler.stp) on known workloads; sourced at
-# the end of guest-ktap.sh (6 checks).
+# the end of guest-ktap.sh (7 checks).
 
 # v1. vfs.do_sync_read/write: busybox dd copies 2 blocks of 1000 bytes
 #     between files of a ramfs (read_iter and write_iter, no read or
@@ -47,6 +47,13 @@ vfs.readv N/A $iv 2 20 1 1 1
 vfs.readv 10 2 20 10 0 |
 EOS
 expect "vfs.writev/readv: ktap-iov's 3 segments written, 2 read (bytes from the user's iovecs)"
+
+# v2b. user_long() of a target variable in a kprobe reads user memory
+#      (+u0): syscall.clock_nanosleep moves to the wrapper's kprobe to
+#      read busybox sleep's timespec { 1, 0 }
+run -e 'probe syscall.clock_nanosleep { if (pid() == target()) printf("%d %d\n", user_long($rqtp), user_long($rqtp + 8)) }' -c "sleep 1"
+echo "1 0" >$T/want
+expect "user_long(\$rqtp) in a kprobe (syscall.clock_nanosleep's wrapper): sleep's timespec read from user memory"
 
 # v3. vfs.add_to_page_cache (filemap_add_folio()): dd writes 3 pages to
 #     a new ramfs file, each a folio added at index 0, 1, 2 with 0, 1,
