@@ -175,10 +175,8 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	e->str = sema_spec_text(c->arena, e);
 	e->module = arena_printf(c->arena, "%s_%s=%s", ad.name,
 				 mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING ? "str" : "mem",
-				 tg_mem_arg(c, &ad, mem,
-					    !ev->dyn_func ||
-					    ((const struct fetch_site *)ev->dyn_func)->kernel,
-					    user));
+				 tg_mem_arg(c, &ad, mem, !ev->dyn_func ||
+					    ((const struct fetch_site *)ev->dyn_func)->kernel, user));
 	e->kind = AST_TARGET;
 	e->args.n = 0;
 	memset(&e->chain, 0, sizeof(e->chain));
@@ -752,8 +750,7 @@ static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum
 			      bool kernel, bool user)
 {
 	struct fetch f = { NULL, ad->name, false, NULL };
-	/* a number in user memory read by a kprobe: "+uOFF(...)", as the
-	   kernel refuses a kernel read of a user address (x86's SMAP) */
+	/* user_long() in a kprobe: "+uOFF(...)" (a kernel read fails: SMAP) */
 	const char *u = user && kernel && mem != AST_MEM_USTRING ? "u" : "";
 	const char *at = arena_printf(c->arena, "%c%s%" PRId64 "(%s)", ad->off < 0 ? '-' : '+', u,
 				      ad->off < 0 ? -ad->off : ad->off, ad->expr);
