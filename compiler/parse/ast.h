@@ -91,6 +91,9 @@ struct ast_chain {
 	enum ast_mem { AST_MEM_NONE, AST_MEM_KSTRING, AST_MEM_USTRING, AST_MEM_S64,
 		       AST_MEM_S32, AST_MEM_S16, AST_MEM_S8, AST_MEM_U64, AST_MEM_U32,
 		       AST_MEM_U16, AST_MEM_U8, AST_MEM_ADDR } mem;
+	/* ... and that reader is a user_*() one of a number: a kprobe
+	   reads user memory ("+u0(...)"). */
+	bool user_mem;
 };
 
 struct ast_expr {

@@ -14,6 +14,15 @@ void fetch_mem(struct arena *a, const char *value, enum ast_mem mem, bool kernel
 	fetch_mem_at(a, arena_printf(a, "+0(%s)", value), mem, kernel, out);
 }
 
+void fetch_mem_chain(struct arena *a, const char *value, const struct ast_chain *chain,
+		     bool kernel, struct fetch *out)
+{
+	bool user = chain->user_mem && kernel && chain->mem != AST_MEM_USTRING;
+
+	fetch_mem_at(a, arena_printf(a, "+%s0(%s)", user ? "u" : "", value), chain->mem, kernel,
+		     out);
+}
+
 void fetch_mem_at(struct arena *a, const char *at, enum ast_mem mem, bool kernel,
 		  struct fetch *out)
 {

@@ -88,6 +88,13 @@ void fetch_mem(struct arena *a, const char *value, enum ast_mem mem, bool kernel
 	       struct fetch *out);
 
 /*
+ * fetch_mem() for @chain->mem, a user-memory fetch ("+u0(V):s64") in a
+ * kprobe (@kernel) when @chain->user_mem: user_long($p) and the like.
+ */
+void fetch_mem_chain(struct arena *a, const char *value, const struct ast_chain *chain,
+		     bool kernel, struct fetch *out);
+
+/*
  * The same for memory at @at, a memory reference ("+1752(%di)"): an
  * array's own address, which stap passes for an array-typed target
  * variable ($p->comm in kernel_string($p->comm)).

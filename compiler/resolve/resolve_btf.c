@@ -251,7 +251,7 @@ static int rbtf_finish(struct arena *a, const struct btf *btf, struct rbtf_loc *
 			snprintf(err, errlen, "'%s' is not an address", l->shown);
 			return -1;
 		}
-		fetch_mem(a, rbtf_value(a, l), mem, true, out);
+		fetch_mem_chain(a, rbtf_value(a, l), chain, true, out);
 		return 0;
 	}
 	if (l->bits) {
@@ -405,7 +405,7 @@ int rbtf_fetch(struct arena *a, const struct btf *btf, int32_t proto, const char
 		out->name = l.name;
 		out->is_string = false;
 		if (chain->mem)
-			fetch_mem(a, cc_arg(a, cc, (unsigned)n - 1), chain->mem, true, out);
+			fetch_mem_chain(a, cc_arg(a, cc, (unsigned)n - 1), chain, true, out);
 		else
 			out->arg = arena_printf(a, "%s:s64", cc_arg(a, cc, (unsigned)n - 1));
 		return 0;

@@ -410,7 +410,7 @@ static int rdwarf_finish_fetch(struct arena *a, struct rdwarf_loc *l, const stru
 			snprintf(err, errlen, "'%s' is not an address", l->shown);
 			return -1;
 		}
-		fetch_mem(a, rdwarf_value(a, l), mem, l->kernel, out);
+		fetch_mem_chain(a, rdwarf_value(a, l), chain, l->kernel, out);
 		return 0;
 	}
 	if (tag == DW_TAG_array_type && l->mem && rdwarf_type_of(&t, &e) && rdwarf_is_char(&e)) {
@@ -866,7 +866,7 @@ int rdwarf_fetch(struct arena *a, const struct fetch_site *fn, const char *var,
 		}
 		out->name = l.name;
 		if (chain->mem) {
-			fetch_mem(a, l.expr, chain->mem, fn->kernel, out);
+			fetch_mem_chain(a, l.expr, chain, fn->kernel, out);
 			return 0;
 		}
 		out->arg = arena_printf(a, "%s:s64", l.expr);

@@ -93,7 +93,7 @@ static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 static void tg_cast_as_number(struct sema_ctx *c, struct ast_expr *e);
 static void tg_take_address(struct sema_ctx *c, struct ast_expr *e);
 static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum ast_mem mem,
-			      bool kernel);
+			      bool kernel, bool user);
 
 /* Memory read @call where no kprobe or uprobe can read it. */
 static void tg_no_event(struct sema_ctx *c, const struct ast_expr *call)
@@ -119,6 +119,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	struct ast_expr *arg = e->args.n == 1 ? e->args.v[0] : NULL;
 	struct tpf_event *ev = tg_event(c);
 	struct tg_addr ad;
+	bool user;
 
 	/* another number of arguments: sema_mem_arities()'s error */
 	if (mem == AST_MEM_NONE || sema_func_use(c, e->str, e->args.n) || e->args.n != 1)
@@ -131,6 +132,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 		*arg = arg->a->num ? *arg->b : *arg->c;
 		c->changed = true;
 	}
+	user = !strncmp(e->str, "user_", 5);
 	if (sema_current_in(c, arg) < 0)
 		return SEM_UNKNOWN;
 	if (ev && !ev->dyn_func && sema_tparg_event(ev) && !sema_current_reads(arg)) {
@@ -163,6 +165,7 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 
 		*e = *arg;
 		e->chain.mem = mem;
+		e->chain.user_mem = user;
 		e->str_read = str_read;
 		e->on_fault = on_fault;
 		return (int)tg_expr(c, e);
@@ -172,9 +175,8 @@ int sema_target_mem_call(struct sema_ctx *c, struct ast_expr *e)
 	e->str = sema_spec_text(c->arena, e);
 	e->module = arena_printf(c->arena, "%s_%s=%s", ad.name,
 				 mem == AST_MEM_KSTRING || mem == AST_MEM_USTRING ? "str" : "mem",
-				 tg_mem_arg(c, &ad, mem,
-					    !ev->dyn_func ||
-					    ((const struct fetch_site *)ev->dyn_func)->kernel));
+				 tg_mem_arg(c, &ad, mem, !ev->dyn_func ||
+					    ((const struct fetch_site *)ev->dyn_func)->kernel, user));
 	e->kind = AST_TARGET;
 	e->args.n = 0;
 	memset(&e->chain, 0, sizeof(e->chain));
@@ -745,11 +747,13 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 
 /* The fetch argument reading @mem at @ad ("+8(%di):s32"). */
 static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum ast_mem mem,
-			      bool kernel)
+			      bool kernel, bool user)
 {
 	struct fetch f = { NULL, ad->name, false, NULL };
-	const char *at = ad->off ? arena_printf(c->arena, "%+" PRId64 "(%s)", ad->off, ad->expr) :
-				   arena_printf(c->arena, "+0(%s)", ad->expr);
+	/* user_long() in a kprobe: "+uOFF(...)" (a kernel read fails: SMAP) */
+	const char *u = user && kernel && mem != AST_MEM_USTRING ? "u" : "";
+	const char *at = arena_printf(c->arena, "%c%s%" PRId64 "(%s)", ad->off < 0 ? '-' : '+', u,
+				      ad->off < 0 ? -ad->off : ad->off, ad->expr);
 
 	/* fetch_mem reads at +0(VALUE): give it the address as a value. */
 	fetch_mem(c->arena, "", mem, kernel, &f);

@@ -630,6 +630,10 @@ run -e 'probe kernel.trace("net:netif_receive_skb") {
 echo "lo lo 65536" >$T/want
 expect "netif_receive_skb through an eprobe: kernel_string(\$skb->dev->dev->kobj->name) is lo"
 
+# 10f. stap's vfs.do_sync_*, readv/writev and page-cache points, the
+#      __vm.*.kp and __scheduler.*.kp kprobes, user_long() in a kprobe (guest-vfs2.sh, 7 checks)
+. /tests/guest-vfs2.sh
+
 # 11. nothing left behind
 ktap-tfs-snapshot >$T/after
 if cmp -s $T/before $T/after; then

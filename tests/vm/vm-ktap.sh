@@ -28,4 +28,8 @@ vm_extra_specs="$vm_extra_specs $here/guest-sunrpc.sh:/tests/guest-sunrpc.sh"
 # lacks or passes on the stack (guest-sig2.sh, sourced by guest-net.sh
 # last; ktap-signals' known signals).
 vm_extra_specs="$vm_extra_specs $here/guest-sig2.sh:/tests/guest-sig2.sh"
-vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp ktap-nfsio ktap-nfsproc ktap-signals
+# stap's vfs.do_sync_*, readv/writev, page-cache points, __vm.*.kp and
+# __scheduler.*.kp (guest-vfs2.sh, sourced by guest-ktap.sh; ktap-iov
+# makes the readv and writev).
+vm_extra_specs="$vm_extra_specs $here/guest-vfs2.sh:/tests/guest-vfs2.sh"
+vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp ktap-nfsio ktap-nfsproc ktap-signals ktap-iov
