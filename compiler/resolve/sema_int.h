@@ -619,7 +619,7 @@ unsigned sema_regs_arg_number(struct sema_ctx *c, const struct ast_expr *e);
    resolved into the register's target, with no field of its own. */
 void sema_regs_address(struct sema_ctx *c, struct ast_expr *e);
 
-/* ---- sema_syscall.c: the syscall.NAME family (see there) ---- */
+/* ---- sema_syscall.c, sema_syscall_prologue.c: the syscall.NAME family ---- */
 /* The system calls matching glob @pattern: syscall tracepoints and tapset
    aliases syscall.NAME[.return]; sorted, in *@names (arena). */
 unsigned sema_syscall_names(struct sema_ctx *c, const char *pattern, bool ret,
@@ -627,6 +627,8 @@ unsigned sema_syscall_names(struct sema_ctx *c, const char *pattern, bool ret,
 /* True when @name is a system call stap's tapset names on some
    architecture or kernel (sema_syscall_stap.def). */
 bool sema_syscall_stap_known(const char *name);
+/* Is field @f one of the call's arguments (not common, not the number)? */
+bool sema_syscall_is_arg(const struct tpf_field *f);
 /* The generic prologue of system call @name on its tracepoint @ev:
    stap's variables, every statement elidable. */
 struct ast_stmt *sema_syscall_prologue(struct sema_ctx *c, const struct tpf_event *ev,

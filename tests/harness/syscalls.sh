@@ -8,7 +8,7 @@
 # and openat; syscall.lseek's variables over ktap-values; syscall.* and
 # syscall.*.return by name over the known sequence of
 # tests/tools/ktap-syscalls; unlinkat's and socket's stap variables
-# (dfd_str, flag_str, type_str) and argstr; plans that stay on tracepoints; the two
+# (dfd_str, flag_str, type_str) and argstr, dup2's stap argstr; plans that stay on tracepoints; the two
 # syscall examples; tracefs unchanged afterwards.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -245,6 +245,12 @@ probe syscall.socket { if (pid() == target()) printf("%s(%s) %s\n", name, argstr
 expect_text "syscall.socket: stap's family_str, type_str, protocol_str in argstr" \
 	"socket(PF_INET, SOCK_DGRAM, IPPROTO_IP) SOCK_DGRAM
 socket(PF_INET, SOCK_DGRAM, IPPROTO_IP) SOCK_DGRAM"
+
+# stap's argstr format where it is not the generic one
+# (sema_syscall_argstr.def): dup2's "%d, %d" of the shell's "exec 8>&7".
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -c "sh -c 'exec 7>/dev/null; exec 8>&7; true'" -e '
+probe syscall.dup2 { if (pid() == target() && newfd == 8) printf("%s(%s)\n", name, argstr) }'
+expect_text "syscall.dup2: stap's argstr" "dup2(7, 8)"
 
 # --- the start of a run, as in stap ---
 # The -c command's first system call seen is its execve: ktap's own
