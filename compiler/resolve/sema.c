@@ -142,7 +142,13 @@ static void sema_final_checks(struct sema_ctx *c)
 			diag_warning(c->diag, p->globals[i]->span, "eliding unused variable '%s'",
 				     p->globals[i]->name);
 	/* A script of 'never' probes is valid, as in stap: it runs nothing. */
-	if (p->nprobes == 0 && c->diag->errors == 0 && !c->saw_never && c->dropped_missing)
+	if (p->nprobes == 0 && c->diag->errors == 0 && !c->saw_never && c->dropped_why &&
+	    !c->dropped_missing)
+		diag_error(c->diag, c->in->script->n ?
+			   c->in->script->decls[0]->span : (struct src_span){ 0, 0, 0, 0 },
+			   "no probes: the script has nothing to run on this kernel: %s",
+			   c->dropped_why);
+	else if (p->nprobes == 0 && c->diag->errors == 0 && !c->saw_never && c->dropped_missing)
 		diag_error(c->diag, c->in->script->n ?
 			   c->in->script->decls[0]->span : (struct src_span){ 0, 0, 0, 0 },
 			   "no probes: the script has nothing to run on this kernel: its "

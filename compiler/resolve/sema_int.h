@@ -63,6 +63,7 @@ struct sema_ctx {
 	const char *missing_mods;	/* the modules 'missing' names, "a, b" */
 	const char *dropped_missing;	/* what a dropped optional point lacked */
 	const char *dropped_syscalls;	/* stap's calls this kernel lacks, "a, b" */
+	const char *dropped_why;	/* "POINT: WHY" of a point this kernel cannot have */
 	/* What elision dropped of the script's own statements (the local
 	   assigned, or NULL for an expression), said when the program
 	   elaborates: beside an error, stap stops before it elides. */

@@ -478,20 +478,42 @@ static const struct ast_ppoint *point_with_suffix(struct sema_ctx *c, const stru
  * tracepoint)?  Stap's alias on a tracepoint the kernel lacks has it
  * optional: an optional point or a wildcard resolves it to nothing.
  */
-static bool alias_body_missing(const struct ast_stmt *s)
+static const struct ast_expr *alias_body_missing(const struct ast_stmt *s)
 {
+	const struct ast_expr *m;
 	size_t i;
 
 	if (!s)
-		return false;
+		return NULL;
 	if (s->kind == AST_S_EXPR)
-		return s->e && s->e->kind == AST_CALL && sema_is_missing_marker(s->e->str);
+		return s->e && s->e->kind == AST_CALL && sema_is_missing_marker(s->e->str) ?
+		       s->e : NULL;
 	if (s->kind != AST_S_BLOCK)
-		return false;
+		return NULL;
 	for (i = 0; i < s->body.n; i++)
-		if (alias_body_missing(s->body.v[i]))
-			return true;
-	return false;
+		if ((m = alias_body_missing(s->body.v[i])))
+			return m;
+	return NULL;
+}
+
+/*
+ * Alias @al of a point this kernel cannot have (its body's marker @m,
+ * "__ktap_missing(POINT, WHY)"): nothing, as stap's alias, whose points
+ * are optional there ('?', '!' ... never), resolves it.  Written by
+ * itself (not optional, no wildcard) it says why, once, as a warning;
+ * a script left with no probe says it as its error.
+ */
+static void alias_missing(struct sema_ctx *c, const struct point_state *st,
+			  const struct ast_ppoint *p, const struct ast_expr *m)
+{
+	const char *why = m->args.n == 2 && m->args.v[1]->kind == AST_STR ?
+			  m->args.v[1]->str : "it is not in this kernel";
+
+	if (!c->alias_depth || !c->dropped_why)	/* the script's own point first */
+		c->dropped_why = arena_printf(c->arena, "%s: %s", sema_point_text(c, p), why);
+	if (!st->optional && !st->glob && !c->alias_depth)
+		diag_warning(c->diag, p->span, "probe point '%s' matches nothing on this "
+			     "kernel: %s", sema_point_text(c, p), why);
 }
 
 /*
@@ -506,6 +528,7 @@ static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 
 	for (i = 0; i < c->naliases; i++) {
 		const struct sema_alias *al = &c->aliases[i];
+		const struct ast_expr *missing;
 		struct point_state inner = *st;
 		struct ast_stmt *alias_body;
 		unsigned first = c->prog->nprobes, k, nsfx = 0;
@@ -515,8 +538,10 @@ static unsigned point_aliases(struct sema_ctx *c, struct point_state *st,
 			continue;
 		n++;
 		c->aliases[i].expanded = true;
-		if ((st->optional || st->glob) && alias_body_missing(al->decl->body))
+		if ((missing = alias_body_missing(al->decl->body))) {
+			alias_missing(c, st, p, missing);
 			continue;
+		}
 		if (c->alias_depth >= SEMA_MAX_ALIAS_DEPTH) {
 			diag_error(c->diag, p->span,
 				   "probe alias '%s' expands recursively", sema_point_text(c, p));

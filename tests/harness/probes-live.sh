@@ -257,7 +257,7 @@ rm -f "$img"
 rmdir "$mnt" 2>/dev/null || :
 p2_error "scheduler.kthread_stop's thread_priority: an error saying where a priority is" \
 	'probe scheduler.kthread_stop { println(thread_priority) }' \
-	"error: scheduler.kthread_stop: 'thread_priority' is not available: the sched_kthread_stop record has only the thread's pid and comm: scheduler.wait_task and kernel.trace(\"sched:sched_wait_task\") record a priority"
+	"error: scheduler.kthread_stop: 'thread_priority' is not available: the sched_kthread_stop record has only the thread's pid and comm, and this kernel has no kprobes (a kprobe on kthread_stop() reads it): scheduler.wait_task and kernel.trace(\"sched:sched_wait_task\") record a priority"
 
 # --- vm.kmalloc_node: a tracefs instance's ring buffer is allocated per
 #     CPU on the CPU's node (kmem:kmalloc with node != -1 from 6.1) ---

@@ -93,12 +93,14 @@ fi
 # np3. a probe of a module that is not loaded, of a function 6.1 does not
 #      have, a variable 6.1 does not have, and an alias whose members
 #      need two modules that are not loaded: one-line errors saying why
+#      (the gone function's point resolves to nothing, as stap's: the
+#      script has no probe left, which is the error)
 run -p2 -e 'probe nfs.proc3.lookup { println(1) }'
 r1=$rc
 grep -q "probe point 'nfs.proc3.lookup' matches nothing on this kernel: it needs the module nfsv3, which is not loaded" $T/err && e1=1
 run -p2 -e 'probe nfs.proc.read { println(1) }'
 r2=$rc
-grep -q "'nfs.proc.read' is not available: nfs_proc_read(), nfs3_proc_read() and nfs4_proc_read() are gone since Linux 2.6.21" $T/err && e2=1
+grep -q "no probes: the script has nothing to run on this kernel: nfs.proc.read: nfs_proc_read(), nfs3_proc_read() and nfs4_proc_read() are gone since Linux 2.6.21" $T/err && e2=1
 run -p2 -e 'probe nfs.proc.commit_done { println(count) }'
 grep -q "'count' is not available: a commit's reply (struct nfs_commitres) has no count" $T/err && e3=1
 r3=$rc
