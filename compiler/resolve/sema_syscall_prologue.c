@@ -331,16 +331,13 @@ static struct ast_expr *sc_argstr(struct sema_ctx *c, const struct tpf_event *ev
 		if (!sema_syscall_is_arg(f))
 			continue;
 		text = sc_stap_text(sysc, f->name);
+		conv = sc_stap_conv(sysc, f, sc_var(c, f, k));	/* stap's sign */
 		fmt = arena_printf(c->arena, "%s%s%s", fmt, n++ ? ", " : "",
-				   text ? "%s" : sc_stap_conv(sysc, f, sc_var(c, f, k)) ?
-				   sc_stap_conv(sysc, f, sc_var(c, f, k)) : sc_conv(f, k));
-		/* the field's own value where stap's variable of its name is not it */
-		conv = sc_stap_conv(sysc, f, sc_var(c, f, k));
+				   text ? "%s" : conv ? conv : sc_conv(f, k));
 		if (text)
 			arg = ast_named(c->arena, AST_VAR, text->var, at);
-		else if (conv)	/* stap's sign for the argument's variable */
-			arg = ast_named(c->arena, AST_VAR, sc_var(c, f, k), at);
-		else if (sc_stap_var(sysc, sc_var(c, f, k)))
+		else if (!conv && sc_stap_var(sysc, sc_var(c, f, k)))
+			/* the field's own value: stap's variable of its name is not it */
 			arg = sc_value(c, f, k, at);
 		else
 			arg = ast_named(c->arena, AST_VAR, sc_var(c, f, k), at);
