@@ -79,11 +79,6 @@ static bool sc_covered(struct sema_ctx *c, const char *tp, bool ret)
 	return false;
 }
 
-static int sc_strcmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 bool sema_syscall_stap_known(const char *name)
 {
 	static const char *const known[] = {
@@ -91,7 +86,7 @@ bool sema_syscall_stap_known(const char *name)
 	};
 
 	return bsearch(&name, known, sizeof(known) / sizeof(known[0]), sizeof(known[0]),
-		       sc_strcmp) != NULL;
+		       sc_cmp) != NULL;
 }
 
 unsigned sema_syscall_names(struct sema_ctx *c, const char *pattern, bool ret,
