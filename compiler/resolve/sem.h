@@ -95,6 +95,9 @@ struct sem_probe {
 	   pt_regs member each argument came in (int_arg(N) reads regs->di,
 	   not %di); NULL otherwise. */
 	const char *const *syscall_regs;
+	/* ... of the wrapper's parameter, "$regs" ("$__unused" where the
+	   BTF names the call's COND_SYSCALL stub first, as 6.1's does) */
+	const char *syscall_regs_var;
 	/* The alias the user's point expanded through, for -l/-L:
 	   "syscall.NAME[.return]", "scheduler.ctxswitch". */
 	const char *family;

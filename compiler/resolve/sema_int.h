@@ -448,6 +448,9 @@ bool sema_mem_sugar(struct sema_ctx *c, struct ast_expr *e);
  * the call cannot be specialised (reported in the last round).
  */
 struct sem_func *sema_spec_call(struct sema_ctx *c, struct ast_expr *e, bool *failed);
+/* Does function @f read memory through its parameter @k (itself or in
+   a function it passes it to)? */
+bool sema_spec_reads_param(struct sema_ctx *c, const struct ast_func *f, unsigned k);
 /* A call of a function that only returns a fetchable address of its
    fetchable arguments: that address expression (a new tree); else @e. */
 struct ast_expr *sema_spec_inline(struct sema_ctx *c, struct ast_expr *e);

@@ -189,7 +189,8 @@ static int sreg_wrapped_arg(struct sema_ctx *c, const struct ast_expr *e,
 		return -1;
 	}
 	ast_chain_member(c->arena, &regs, pr->syscall_regs[n - 1], e->span);
-	return rdwarf_fetch(c->arena, ev->dyn_func, "$regs", &regs, false, f, err, errsz) ? -1 : 0;
+	return rdwarf_fetch(c->arena, ev->dyn_func, pr->syscall_regs_var, &regs, false, f, err,
+			    errsz) ? -1 : 0;
 }
 
 /* int_arg(N) and the others: argument N's register at the function's entry. */

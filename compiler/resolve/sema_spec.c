@@ -766,6 +766,13 @@ static int spc_fdecl_index(const struct sema_ctx *c, const struct ast_func *f)
 	return -1;
 }
 
+bool sema_spec_reads_param(struct sema_ctx *c, const struct ast_func *f, unsigned k)
+{
+	struct spc_path path = { .n = 0 };
+
+	return f && spc_addr_param(c, f, k, &path);
+}
+
 /* The search for calls of task_current() (spc_calls_current()). */
 struct spc_cur {
 	struct sema_ctx *c;

@@ -135,6 +135,7 @@ struct sc_scan {
 	bool direct;			/* parameters by name, no pt_regs */
 	bool quoted_only;		/* count only user_string_quoted() */
 	bool in_entry;			/* a return: only @entry() operands */
+	const char *regs_var;		/* the wrapper's pt_regs parameter */
 };
 
 /* The walk of @s's kind over @e: all of it, or in a return probe the
@@ -245,17 +246,79 @@ static const struct ast_expr *sc_arg_value(struct sc_scan *s, const struct ast_e
 	return a && sc_is_arg_value(s, a) ? a : NULL;
 }
 
-/* user_string(ARG), user_string_n(ARG, N), user_long(ARG) ... of an
-   argument (sc_arg_value()), not redefined by the script. */
-static bool sc_is_mem(struct sc_scan *s, const struct ast_expr *e)
+/* The argument of call @e through which a function of the ktap
+   language (a tapset decoder such as _struct_timespec_u()) reads memory
+   when it is an argument of the system call (sc_arg_value()), or NULL. */
+static struct ast_expr *sc_decoder_arg(struct sc_scan *s, const struct ast_expr *e)
+{
+	const struct ast_func *f = sema_func_decl_n(s->c, e->str, e->args.n);
+	unsigned i;
+
+	if (!f || !f->body)
+		return NULL;
+	for (i = 0; i < e->args.n && i < f->nparams; i++)
+		if (sc_arg_value(s, e->args.v[i]) && sema_spec_reads_param(s->c, f, i))
+			return e->args.v[i];
+	return NULL;
+}
+
+/*
+ * The family of stap's decoder @name of a struct in user memory: the
+ * name up to its "_u" ("_struct_timespec_u", "_stp_sigset_u"; the
+ * family of "_struct_sockaddr_u_ip_addr" is "_struct_sockaddr_u"), for
+ * a tapset-private name ("_" first); NULL for any other name.
+ */
+static const char *sc_decoder_family(struct arena *a, const char *name)
+{
+	const char *u;
+
+	if (name[0] != '_')
+		return NULL;
+	for (u = strstr(name + 1, "_u"); u; u = strstr(u + 1, "_u"))
+		if (u[2] == '\0' || u[2] == '_')
+			return arena_strndup(a, name, (size_t)(u + 2 - name));
+	return NULL;
+}
+
+/*
+ * Is @e a call of one of stap's decoders of a struct in user memory
+ * (sc_decoder_family(), a function returning a string)?  They give
+ * "NULL" for a null address and the address for memory they cannot
+ * read: without kprobes, that is what they show
+ * (tapset/aux_syscalls_structs.stp).
+ */
+static bool sc_is_struct_decoder(struct sc_scan *s, const struct ast_expr *e)
+{
+	const struct ast_func *f = sema_func_decl_n(s->c, e->str, e->args.n);
+
+	return f && f->type == AST_TYPE_STRING && sc_decoder_family(s->c->arena, e->str) &&
+	       sc_decoder_arg(s, e);
+}
+
+/* The address at which @e reads user memory: user_string(ARG),
+   user_string_n(ARG, N), user_long(ARG) ... or a decoder's call
+   (sc_decoder_arg()), of an argument (sc_arg_value()), not redefined by
+   the script; NULL for anything else.  With quoted_only, only the reads
+   that show the address where they cannot be made (sc_fallback_fn()). */
+static struct ast_expr *sc_mem_addr(struct sc_scan *s, const struct ast_expr *e)
 {
 	const char *f = e->str;
 
-	return e->kind == AST_CALL && e->args.n >= 1 &&
-	       (!strncmp(f, "user_", 5) || !strcmp(f, "__user_buffer")) &&
-	       (sema_mem_arities(f) & (1u << e->args.n)) &&
-	       (!s->quoted_only || (!strcmp(f, "user_string_quoted") && e->args.n == 1)) &&
-	       sc_arg_value(s, e->args.v[0]) && !sema_defines_func(s->c, f);
+	if (e->kind != AST_CALL || e->args.n < 1)
+		return NULL;
+	if ((!strncmp(f, "user_", 5) || !strcmp(f, "__user_buffer")) &&
+	    (sema_mem_arities(f) & (1u << e->args.n)) &&
+	    (!s->quoted_only || (!strcmp(f, "user_string_quoted") && e->args.n == 1)) &&
+	    sc_arg_value(s, e->args.v[0]) && !sema_defines_func(s->c, f))
+		return e->args.v[0];
+	if (s->quoted_only && !sc_is_struct_decoder(s, e))
+		return NULL;
+	return sc_decoder_arg(s, e);
+}
+
+static bool sc_is_mem(struct sc_scan *s, const struct ast_expr *e)
+{
+	return sc_mem_addr(s, e) != NULL;
 }
 
 static int sc_scan_fn(struct ast_expr *e, void *arg)
@@ -307,18 +370,32 @@ static const struct tpf_field *sc_nth_arg(const struct tpf_event *ev, unsigned n
 }
 
 /* Without kprobes: user_string_quoted($p) is "0x..." (stap's text for an
-   address it cannot read); nothing else should be left. */
+   address it cannot read), a struct decoder's call what its family's
+   FAMILY_unread() gives of the same arguments where the tapset defines
+   one, else "NULL" or "0x..." (__sc_unread_u()); nothing else should be
+   left. */
 static int sc_fallback_fn(struct ast_expr *e, void *arg)
 {
 	struct sc_scan *s = arg;
 	struct ast_expr *t;
+	const char *unread;
+	bool quoted;
 
-	if (!sc_is_mem(s, e) || strcmp(e->str, "user_string_quoted") || e->args.n != 1)
+	s->quoted_only = true;
+	t = sc_mem_addr(s, e);
+	if (!t)
 		return 0;
-	t = e->args.v[0];
-	e->str = "sprintf";
+	quoted = !strcmp(e->str, "user_string_quoted");
+	unread = quoted ? "" : arena_printf(s->c->arena, "%s_unread",
+					     sc_decoder_family(s->c->arena, e->str));
+	if (!quoted && sema_func_decl_n(s->c, unread, e->args.n)) {
+		e->str = unread;	/* its own text, of its own arguments */
+		return 1;
+	}
+	e->str = quoted ? "sprintf" : "__sc_unread_u";
 	e->args.n = 0;
-	ast_list_push(s->c->arena, &e->args, ast_str(s->c->arena, "0x%x", 4, e->span));
+	if (quoted)
+		ast_list_push(s->c->arena, &e->args, ast_str(s->c->arena, "0x%x", 4, e->span));
 	ast_list_push(s->c->arena, &e->args, t);
 	return 1;
 }
@@ -350,7 +427,7 @@ static int sc_rewrite_fn(struct ast_expr *e, void *arg)
 		return 0;
 	if (s->direct)
 		return 1;
-	e->str = "$regs";
+	e->str = s->regs_var;
 	ast_chain_member(s->c->arena, &e->chain, sc_x86_regs[k], e->span);
 	return 1;
 }
@@ -369,8 +446,15 @@ static bool sc_wrapper(struct sema_ctx *c, struct sc_scan *s, const char *name,
 		return false;
 	if (rsym_find_kernel(c->in->up, c->arena, NULL,
 			   arena_printf(c->arena, "__x64_sys_%s", name), uf, err,
-			   sizeof(err)) == 0)
-		return rdwarf_params(c->arena, uf, &params) == 1 && !strcmp(params[0], "regs");
+			   sizeof(err)) == 0) {
+		/* "__unused": 6.1's BTF may give the call's COND_SYSCALL
+		   stub first (connect, sendto, futex ...), the same pt_regs */
+		if (rdwarf_params(c->arena, uf, &params) != 1 ||
+		    (strcmp(params[0], "regs") && strcmp(params[0], "__unused")))
+			return false;
+		s->regs_var = arena_printf(c->arena, "$%s", params[0]);
+		return true;
+	}
 	/* Without wrappers, the function has the tracepoint's parameters. */
 	s->direct = rsym_find_kernel(c->in->up, c->arena, NULL,
 				   arena_printf(c->arena, "sys_%s", name), uf, err,
@@ -423,8 +507,10 @@ static void sc_promote(struct sema_ctx *c, struct sem_probe *sp, struct sc_scan 
 {
 	sc_walk(s, sp, sc_rewrite_fn);
 	sp->event = sc_kprobe_event(c, sp, uf, "");
-	if (!s->direct)
+	if (!s->direct) {
 		sp->syscall_regs = sc_x86_regs;
+		sp->syscall_regs_var = s->regs_var;
+	}
 	sp->pp = arena_printf(c->arena, "kernel.function(\"%s\").call", uf->name);
 }
 
@@ -443,8 +529,10 @@ static void sc_promote_entry(struct sema_ctx *c, struct sem_probe *sp, struct sc
 	*ret = *sp->event;	/* the tracepoint's, shared: this probe's own entry */
 	ret->dyn_entry = sc_kprobe_event(c, sp, uf, "e");
 	sp->event = ret;
-	if (!s->direct)
+	if (!s->direct) {
 		sp->syscall_regs = sc_x86_regs;
+		sp->syscall_regs_var = s->regs_var;
+	}
 }
 
 /*
@@ -516,7 +604,7 @@ static void sc_count(struct sc_scan *s, struct sem_probe *sp, bool quoted_only)
 
 void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 {
-	struct sc_scan s = { c, sp->event, sp->body, 0, NULL, false, false, false };
+	struct sc_scan s = { .c = c, .ev = sp->event, .body = sp->body };
 	struct fetch_site *uf;
 	const char *name, *why;
 
@@ -555,7 +643,7 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 	sc_count(&s, sp, true);
 	if (s.nmem && !c->syscall_warned) {
 		c->syscall_warned = true;
-		diag_warning(c->diag, sp->span, "%s: %s, so strings at user addresses in "
+		diag_warning(c->diag, sp->span, "%s: %s, so strings and structs at user addresses in "
 			     "system-call arguments show as the address (0x...), as stap shows "
 			     "an unreadable one", sc_what(c, &s, sp, name), why);
 	}
@@ -566,7 +654,7 @@ void sema_syscall_fetch(struct sema_ctx *c, struct sem_probe *sp)
 	diag_error(c->diag, sc_owner_of(&s, sp->body) ? sp->span : s.first->span,
 		   "%s reads user memory at %s, but syscall tracepoints record only "
 		   "the address and %s to fetch it", sc_what(c, &s, sp, name),
-		   ast_expr_text(c->arena, s.first->args.v[0]), why);
+		   ast_expr_text(c->arena, sc_mem_addr(&s, s.first)), why);
 }
 
 /*

@@ -116,12 +116,13 @@ bool sema_syscall_is_arg(const struct tpf_field *f)
 
 /* ---- stap's own variables (sema_syscall_vars.def) ---- */
 
-enum scv_how { SCV_ARG, SCV_INT32, SCV_UINT32, SCV_STR, SCV_DEC, SCV_DEC2, SCV_CONST };
+enum scv_how { SCV_ARG, SCV_INT32, SCV_UINT32, SCV_STR, SCV_DEC, SCV_DEC2, SCV_DECN, SCV_CONST };
 
 struct scv {
 	const char *call, *var, *field;
 	enum scv_how how;
-	const char *extra;	/* SCV_DEC's decoder, SCV_DEC2's "decoder field",
+	const char *extra;	/* SCV_DEC's decoder, SCV_DEC2's and SCV_DECN's
+				   "decoder field", SCV_DECN's "decoder N",
 				   SCV_CONST's literal */
 };
 
@@ -132,6 +133,13 @@ static const struct scv sc_vars[] = {
 };
 
 #define SC_NVARS (sizeof(sc_vars) / sizeof(sc_vars[0]))
+
+static bool sc_has_suffix(const char *s, const char *sfx)
+{
+	size_t n = strlen(s), k = strlen(sfx);
+
+	return n >= k && !strcmp(s + n - k, sfx);
+}
 
 /* True when stap's variable @var of @call is not the generic one. */
 static bool sc_stap_var(const char *call, const char *var)
@@ -151,7 +159,9 @@ static const struct scv *sc_stap_text(const char *call, const char *field)
 
 	for (i = 0; i < SC_NVARS; i++)
 		if ((sc_vars[i].how == SCV_STR || sc_vars[i].how == SCV_DEC ||
-		     sc_vars[i].how == SCV_DEC2) &&
+		     sc_vars[i].how == SCV_DEC2 ||
+		     /* the whole struct's text, not bind's uaddr_ip */
+		     (sc_vars[i].how == SCV_DECN && sc_has_suffix(sc_vars[i].var, "_str"))) &&
 		    !strcmp(sc_vars[i].call, call) && !strcmp(sc_vars[i].field, field))
 			return &sc_vars[i];
 	return NULL;
@@ -182,7 +192,9 @@ static const struct tpf_field *sc_field(const struct tpf_event *ev, const char *
 }
 
 /* SCV_DEC2: the decoder of two arguments, the other field's value first
-   (_sock_protocol_str(family, protocol)); NULL without that field. */
+   (_sock_protocol_str(family, protocol)); SCV_DECN: the value first, then
+   the number or the other field's value (_struct_timespec_u(tsp, 1),
+   _struct_sockaddr_u(addr, addrlen)); NULL without that field. */
 static struct ast_expr *sc_stap_dec2(struct sema_ctx *c, const struct scv *v,
 				     const struct tpf_event *ev, struct ast_expr *value,
 				     struct src_span at)
@@ -190,10 +202,15 @@ static struct ast_expr *sc_stap_dec2(struct sema_ctx *c, const struct scv *v,
 	const char *sp = strchr(v->extra, ' ');
 	const char *fn = arena_printf(c->arena, "%.*s", (int)(sp - v->extra), v->extra);
 	const struct tpf_field *g = sc_field(ev, sp + 1);
+	struct ast_expr *other;
 
+	if (v->how == SCV_DECN && (sp[1] == '-' || (sp[1] >= '0' && sp[1] <= '9')))
+		return sema_call(c, fn, value, ast_num(c->arena, strtoll(sp + 1, NULL, 0), at), at);
 	if (!g)
 		return NULL;
-	return sema_call(c, fn, sc_value(c, g, sc_kind(g), at), value, at);
+	other = sc_value(c, g, sc_kind(g), at);
+	return v->how == SCV_DECN ? sema_call(c, fn, value, other, at)
+				  : sema_call(c, fn, other, value, at);
 }
 
 static struct ast_expr *sc_stap_value(struct sema_ctx *c, const struct scv *v,
@@ -217,6 +234,7 @@ static struct ast_expr *sc_stap_value(struct sema_ctx *c, const struct scv *v,
 		return sema_call(c, v->extra, sc_value(c, f, k == SC_STRING ? SC_PTR : k, at),
 				 NULL, at);
 	case SCV_DEC2:
+	case SCV_DECN:
 		return sc_stap_dec2(c, v, ev, sc_value(c, f, k == SC_STRING ? SC_PTR : k, at), at);
 	case SCV_ARG:
 		break;
@@ -281,12 +299,43 @@ static bool sc_sets(struct sema_ctx *c, const struct tpf_event *ev, const char *
 	return false;
 }
 
-/* stap's argstr of @call, sprintf(FMT, its variables), when the prologue
-   sets every one of them on this kernel; else NULL. */
+/*
+ * One argument of an SCA row, @len bytes at @v: a variable, or a
+ * decoder's call of variables and numbers, "_struct_timespec_u(tsp,1)"
+ * (no spaces).  Its expression, or NULL when the prologue of @call does
+ * not set one of the variables on this kernel (@e NULL: only checked).
+ */
+static struct ast_expr *sc_sca_arg(struct sema_ctx *c, const struct tpf_event *ev,
+				   const char *call, const char *v, size_t len, struct src_span at)
+{
+	const char *open = memchr(v, '(', len), *a, *end = v + len - 1;
+	struct ast_expr *e;
+
+	if (!open)
+		return sc_sets(c, ev, call, v, len) ?
+			ast_named(c->arena, AST_VAR, arena_strndup(c->arena, v, len), at) : NULL;
+	e = ast_named(c->arena, AST_CALL, arena_strndup(c->arena, v, (size_t)(open - v)), at);
+	e->op_span = at;
+	for (a = open + 1; a < end; a += strcspn(a, ",)") + 1) {
+		size_t n = strcspn(a, ",)");
+		struct ast_expr *arg;
+
+		if (*a == '-' || (*a >= '0' && *a <= '9'))
+			arg = ast_num(c->arena, strtoll(a, NULL, 0), at);
+		else if (!(arg = sc_sca_arg(c, ev, call, a, n, at)))
+			return NULL;
+		ast_list_push(c->arena, &e->args, arg);
+	}
+	return e;
+}
+
+/* stap's argstr of @call, sprintf(FMT, its variables and decoders' calls
+   of them), when the prologue sets every variable on this kernel; else
+   NULL. */
 static struct ast_expr *sc_stap_argstr(struct sema_ctx *c, const struct tpf_event *ev,
 				       const char *call, struct src_span at)
 {
-	struct ast_expr *e;
+	struct ast_expr *e, *arg;
 	const char *v, *end;
 	size_t i;
 
@@ -295,19 +344,15 @@ static struct ast_expr *sc_stap_argstr(struct sema_ctx *c, const struct tpf_even
 			break;
 	if (i == sizeof(sc_argstrs) / sizeof(sc_argstrs[0]))
 		return NULL;
-	for (v = sc_argstrs[i].vars; *v; v = *end ? end + 1 : end) {
-		end = v + strcspn(v, " ");
-		if (!sc_sets(c, ev, call, v, (size_t)(end - v)))
-			return NULL;
-	}
 	e = ast_named(c->arena, AST_CALL, "sprintf", at);
 	e->op_span = at;
 	ast_list_push(c->arena, &e->args, ast_str(c->arena, sc_argstrs[i].fmt,
 						 strlen(sc_argstrs[i].fmt), at));
 	for (v = sc_argstrs[i].vars; *v; v = *end ? end + 1 : end) {
 		end = v + strcspn(v, " ");
-		ast_list_push(c->arena, &e->args, ast_named(c->arena, AST_VAR,
-			      arena_strndup(c->arena, v, (size_t)(end - v)), at));
+		if (!(arg = sc_sca_arg(c, ev, call, v, (size_t)(end - v), at)))
+			return NULL;
+		ast_list_push(c->arena, &e->args, arg);
 	}
 	return e;
 }

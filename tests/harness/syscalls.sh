@@ -8,14 +8,17 @@
 # and openat; syscall.lseek's variables over ktap-values; syscall.* and
 # syscall.*.return by name over the known sequence of
 # tests/tools/ktap-syscalls; unlinkat's and socket's stap variables
-# (dfd_str, flag_str, type_str) and argstr, dup2's stap argstr; plans that stay on tracepoints; the two
-# syscall examples; tracefs unchanged afterwards.
+# (dfd_str, flag_str, type_str) and argstr, dup2's stap argstr; the
+# struct decoders' texts here (tests/tools/ktap-sc-structs: addresses,
+# NULL and "{...}" as stap shows what it cannot read); plans that stay
+# on tracepoints; the two syscall examples; tracefs unchanged afterwards.
 # shellcheck source=tests/harness/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 : "${KTAP_BUILDDIR:=$(dirname "$KTAP")}"
 GP=$KTAP_BUILDDIR/tests/tools/ktap-getppid
 SC=$KTAP_BUILDDIR/tests/tools/ktap-syscalls
+SS=$KTAP_BUILDDIR/tests/tools/ktap-sc-structs
 KV=$KTAP_BUILDDIR/tests/tools/ktap-values
 EX=$KTAP_SRCDIR/examples
 
@@ -24,7 +27,7 @@ require_live "live tests need root (run make check as root)"
 	skip_all "no tracefs with syscall events at /sys/kernel/tracing"
 [ ! -e /sys/kernel/tracing/kprobe_events ] ||
 	skip_all "this kernel has kprobes: these tests expect the tracepoint-only case (the VM tests cover kprobes)"
-require_tools "$GP" "$SC" "$KV" "$TFS_SNAP"
+require_tools "$GP" "$SC" "$SS" "$KV" "$TFS_SNAP"
 
 tfs_guard_begin
 
@@ -55,7 +58,7 @@ expect_text "syscall.openat argstr: numbers exact, the file name shown as its ad
 openat(AT_FDCWD, ADDR, O_RDONLY)"
 sed 's/^[^:]*:[0-9]*:[0-9]*: //;q' "$TMP/err" >"$TMP/out"
 expect_text "... with a warning that user strings show as addresses here" \
-	"warning: variable 'filename' of syscall.openat: this kernel has no kprobes (kprobe_events), so strings at user addresses in system-call arguments show as the address (0x...), as stap shows an unreadable one"
+	"warning: variable 'filename' of syscall.openat: this kernel has no kprobes (kprobe_events), so strings and structs at user addresses in system-call arguments show as the address (0x...), as stap shows an unreadable one"
 
 # $$parms: the call's parameters, not the syscalls event's own
 # __syscall_nr (ktap-syscalls' openat of FILE for writing, mode 0640).
@@ -276,6 +279,33 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -D MAXACTION=100000 -e "$early"
 kill "$gp_pid" 2>/dev/null
 wait "$gp_pid" 2>/dev/null
 expect_text "no handler for an event before the begin probes ended" "1 0"
+
+# --- structs in user memory (tapset/aux_syscalls_structs.stp) ---
+# Without kprobes no syscall probe reads them: each decoder is what stap
+# shows for a struct it cannot read (the address, NULL, sockaddr's
+# "{...}"); the numbers around them exact (the script is the target
+# golden's, which the VM runs for the decoded texts).
+: >"$TMP/file"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" "$KTAP_SRCDIR/tests/golden/target/syscall-structs.stp" \
+	-c "$SS $TMP/file"
+sed 's/0x[0-9a-f]\{5,\}/ADDR/g' "$TMP/out" >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+expect_text "struct decoders without kprobes: stap's texts for what it cannot read" \
+	"nanosleep(ADDR, 0x0)
+nanosleep(NULL, 0x0)
+rt_sigaction(SIGUSR1, {ADDR}, 0x0, 8)
+rt_sigaction(SIGUSR1, {ADDR}, 0x0, 8)
+rt_sigaction(SIGUSR2, {ADDR}, 0x0, 8)
+rt_sigaction(SIGUSR2, {ADDR}, 0x0, 8)
+connect(3, {...}, 16)
+connect {...} {...} {...}
+connect(4, {...}, 28)
+connect {...} {...} {...}
+connect(5, {...}, 110)
+connect {...} {...} {...}
+futex(ADDR, FUTEX_WAIT, 1, ADDR)
+futex(ADDR, FUTEX_WAKE_OP, 1, 1, ADDR, {FUTEX_OP_SET, 1, FUTEX_OP_CMP_GT, 0})
+setitimer(ITIMER_VIRTUAL, ADDR, 0x0)"
 
 tfs_guard_end "tracefs is as it was before the runs"
 done_testing

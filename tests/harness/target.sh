@@ -88,7 +88,7 @@ for f in $scripts; do
 		dir=$F/target-$r
 		[ "$r" = 6.1 ] && dir=$TMP/target-6.1
 		# the scripts whose 6.1 plan needs the kernel's BTF
-		if [ "$r" = 6.1 ] && case $name in btf | container-of | entry-retargs | tapset-sched-vm | defined-string | buffer-kprobe | buffer-user-kprobe | inet-sock | kprobe-aliases | module-glob | netdev | netdev-more | netfilter | netfilter-arp-forward | netfilter-hooks | nfsd | nfsd-more | nfs-fop | entry-fn-arg | entry-fn-call | syscall-args | syscall-args-cond | syscall-entry-string | nfs-proc | nfs-proc-v23 | scsi | scsi-missing | scsi-more | signal | signal-internal | socket | tcp-receive | tty | sunrpc | generic-fop | vfs-more | vm-kp | sched-kp | sched-kthread-stop | user-mem-kprobe) true ;; *) false ;; esac &&
+		if [ "$r" = 6.1 ] && case $name in btf | container-of | entry-retargs | tapset-sched-vm | defined-string | buffer-kprobe | buffer-user-kprobe | inet-sock | kprobe-aliases | module-glob | netdev | netdev-more | netfilter | netfilter-arp-forward | netfilter-hooks | nfsd | nfsd-more | nfs-fop | entry-fn-arg | entry-fn-call | syscall-args | syscall-args-cond | syscall-entry-string | syscall-structs | nfs-proc | nfs-proc-v23 | scsi | scsi-missing | scsi-more | signal | signal-internal | socket | tcp-receive | tty | sunrpc | generic-fop | vfs-more | vm-kp | sched-kp | sched-kthread-stop | user-mem-kprobe) true ;; *) false ;; esac &&
 			[ -z "$btf61" ]; then
 			skip "$name on $r" "no 6.1 kernel in the VM cache ($(head -n 1 "$TMP/fetch.err"))"
 			continue

@@ -634,6 +634,10 @@ expect "netif_receive_skb through an eprobe: kernel_string(\$skb->dev->dev->kobj
 #      __vm.*.kp and __scheduler.*.kp kprobes, user_long() in a kprobe (guest-vfs2.sh, 7 checks)
 . /tests/guest-vfs2.sh
 
+# 10g. the syscall tapset's struct decoders, fetched by kprobes
+#      (guest-structs.sh, 2 checks)
+. /tests/guest-structs.sh
+
 # 11. nothing left behind
 ktap-tfs-snapshot >$T/after
 if cmp -s $T/before $T/after; then

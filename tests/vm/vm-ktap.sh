@@ -32,4 +32,9 @@ vm_extra_specs="$vm_extra_specs $here/guest-sig2.sh:/tests/guest-sig2.sh"
 # __scheduler.*.kp (guest-vfs2.sh, sourced by guest-ktap.sh; ktap-iov
 # makes the readv and writev).
 vm_extra_specs="$vm_extra_specs $here/guest-vfs2.sh:/tests/guest-vfs2.sh"
-vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp ktap-nfsio ktap-nfsproc ktap-signals ktap-iov
+# The syscall tapset's struct decoders (guest-structs.sh, sourced by
+# guest-ktap.sh; ktap-sc-structs makes the calls, the target golden's
+# script prints them).
+vm_extra_specs="$vm_extra_specs $here/guest-structs.sh:/tests/guest-structs.sh"
+vm_extra_specs="$vm_extra_specs $srcdir/tests/golden/target/syscall-structs.stp:/tests/syscall-structs.stp"
+vm_ktap guest-ktap.sh ktap-tcp-stall ktap-udp ktap-nfsio ktap-nfsproc ktap-signals ktap-iov ktap-sc-structs
