@@ -8,6 +8,7 @@
 #include "reader_int.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +96,20 @@ static int rdr_bytes(struct rdr_field *f, struct tep_event *ev, const char *name
 	return 0;
 }
 
+/* The companion NAME_z of string field @name of event @index, if the
+   event has one (a kprobe's user string: rdr_field_faulted()). */
+static struct rdr_field *rdr_first_byte(struct rdr *r, unsigned index, const char *name)
+{
+	char zname[64];
+	const struct rdr_field *z;
+
+	if ((size_t)snprintf(zname, sizeof(zname), "%s_z", name) >= sizeof(zname) ||
+	    !tep_find_any_field(r->events[index], zname))
+		return NULL;
+	z = rdr_field(r, index, zname);
+	return z && z->type == RDR_F_NUM && z->size == 1 ? (struct rdr_field *)z : NULL;
+}
+
 const struct rdr_field *rdr_field(struct rdr *r, unsigned index, const char *name)
 {
 	struct tep_format_field *tf;
@@ -128,6 +143,8 @@ const struct rdr_field *rdr_field(struct rdr *r, unsigned index, const char *nam
 	}
 	f->next = r->fields;
 	r->fields = f;
+	if (f->type == RDR_F_STR && f->dynamic)
+		f->first_byte = rdr_first_byte(r, index, name);
 	return f;
 none:
 	free(f);
@@ -213,8 +230,13 @@ bool rdr_field_faulted(const struct rdr_field *f, const struct rdr_record *rec)
 	uint32_t len;
 
 	/* a copied string has its NUL at least: the kernel stores a
-	   fetch argument's string it could not read with length 0 */
-	return f->type == RDR_F_STR && f->dynamic && rdr_field_bytes(f, rec, &len) && len == 0;
+	   fetch argument's string it could not read with length 0, and
+	   before Linux 6.5 an empty user string too, whose first byte
+	   (read beside it) is then 0; a number it could not read stays
+	   what the buffer held, rarely 0 */
+	if (f->type != RDR_F_STR || !f->dynamic || !rdr_field_bytes(f, rec, &len) || len != 0)
+		return false;
+	return !f->first_byte || rdr_field_num(f->first_byte, rec) != 0;
 }
 
 int64_t rdr_field_elem(const struct rdr_field *f, const struct rdr_record *rec,

@@ -34,6 +34,10 @@ struct rdr_field {
 	bool relative;			/* __rel_loc: offset from the field's end */
 	bool swap;			/* record byte order differs from ours */
 	bool raw;			/* "NAME[]": all the array's bytes, a string */
+	/* A kprobe's user string: its first byte, the field NAME_z the
+	   compiler adds beside it (sema_point.c), which tells an empty
+	   string from a fault (both recorded with no bytes before 6.5). */
+	struct rdr_field *first_byte;
 };
 
 struct rdr_cpu {

@@ -89,12 +89,32 @@ struct kp_dynevent *sema_point_dynevent(struct sema_ctx *c, const struct tpf_eve
 	return d;
 }
 
+static bool sp_is_ustring(const char *arg)
+{
+	size_t n = strlen(arg);
+
+	return n > 8 && !strcmp(arg + n - 8, ":ustring");
+}
+
+/* Does field @f's name begin with @name, for the numbering of names?
+   A user string's companion (sp_ustring_companion(), the only x8 fetch)
+   takes no number of its own and counts for none. */
+static bool sp_numbered(const struct tpf_field *f, const char *name)
+{
+	size_t n = f->fetch ? strlen(f->fetch) : 0;
+
+	return strncmp(f->name, name, strlen(name)) == 0 &&
+	       !(n > 3 && !strcmp(f->fetch + n - 3, ":x8"));
+}
+
 /* Field @f of dynamic event @ev: the one with the same fetch, or a new one. */
 static int sp_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct fetch *f)
 {
 	/* The kernel takes argument names of at most 31 characters
-	   (MAX_ARG_NAME_LEN): long member chains are cut, then numbered. */
-	const char *name = strlen(f->name) > 27 ? arena_strndup(c->arena, f->name, 27) : f->name;
+	   (MAX_ARG_NAME_LEN): long member chains are cut, then numbered
+	   (a user string's to leave room for its companion's "_z"). */
+	size_t max = sp_is_ustring(f->arg) ? 24 : 27;
+	const char *name = strlen(f->name) > max ? arena_strndup(c->arena, f->name, max) : f->name;
 	struct tpf_field *nf;
 	unsigned i, same = 0;
 
@@ -103,7 +123,7 @@ static int sp_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct f
 			ev->fields[i].used = true;
 			return (int)i;
 		}
-		if (!strncmp(ev->fields[i].name, name, strlen(name)))
+		if (sp_numbered(&ev->fields[i], name))
 			same++;
 	}
 	ev->fields = arena_grow(c->arena, ev->fields, ev->nfields, &ev->fcap,
@@ -123,6 +143,29 @@ static int sp_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct f
 }
 
 /*
+ * A user string a kprobe fetches ("+OFF(ADDR):ustring") gets a
+ * companion, its first byte as a number ("+uOFF(ADDR):x8", named NAME_z):
+ * before Linux 6.5 the kernel records an empty user string with no
+ * bytes, as it records a fault (strncpy_from_user_nofault()), and the
+ * runtime tells them apart by it (runtime/reader_field.c).  x8, a type
+ * ktap uses for nothing else, keeps it from being shared with a fetch
+ * of the script's.
+ */
+static void sp_ustring_companion(struct sema_ctx *c, struct tpf_event *ev, int i)
+{
+	const char *arg = ev->fields[i].fetch;
+	struct fetch z = { 0 };
+	unsigned had = ev->nfields;
+
+	if (!sp_is_ustring(arg) || arg[0] != '+')
+		return;
+	z.arg = arena_printf(c->arena, "+u%.*s:x8", (int)(strrchr(arg, ':') - arg - 1), arg + 1);
+	z.name = arena_printf(c->arena, "%s_z", ev->fields[i].name);
+	if (sp_dyn_field(c, ev, &z) == (int)had)
+		ev->fields[had].name = z.name;	/* exactly NAME_z, never numbered */
+}
+
+/*
  * The same, and for a fetch through task_current() the copies of the
  * other CPUs right after it (sema_current.c), added with it or never.
  */
@@ -132,6 +175,8 @@ int sema_point_dyn_field(struct sema_ctx *c, struct tpf_event *ev, const struct 
 	int i = sp_dyn_field(c, ev, f);
 	struct fetch copy = *f;
 
+	if (ev->nfields != had && n < 2)	/* the copies must follow it */
+		sp_ustring_companion(c, ev, i);
 	if (n < 2 || ev->nfields == had)
 		return i;
 	for (k = 1; k < n; k++) {

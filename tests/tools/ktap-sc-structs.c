@@ -32,6 +32,7 @@
  *   utimensat(AT_FDCWD, PATH, {{0, UTIME_OMIT}, {0, UTIME_NOW}}, 0)
  *   timerfd_create(CLOCK_MONOTONIC, 0) = 7;
  *   timerfd_settime(7, TFD_TIMER_ABSTIME, {{0, 0}, {0, 0}}, NULL)
+ *   newfstatat(7, "", &st, AT_EMPTY_PATH)     an empty user string
  * Descriptors from 3 up are closed first (close_range).  PATH must
  * exist.  Exit status 0 when every call did what is listed.
  */
@@ -45,6 +46,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/timerfd.h>
@@ -129,6 +131,7 @@ static void sc_others(const char *path)
 	struct itimerval itv = { { 1, 500 }, { 0, 0 } };
 	struct itimerspec its = { { 0, 0 }, { 0, 0 } };
 	struct rlimit rl = { 0, 0 }, old;
+	struct stat st;
 
 	check("futex wait", syscall(SYS_futex, &w, FUTEX_WAIT, 1, &ts, NULL, 0), -1);
 	check("futex wake_op", syscall(SYS_futex, &w, FUTEX_WAKE_OP, 1, 1, &w2,
@@ -139,6 +142,7 @@ static void sc_others(const char *path)
 	check("utimensat", syscall(SYS_utimensat, AT_FDCWD, path, tms, 0), 0);
 	check("timerfd_create", syscall(SYS_timerfd_create, CLOCK_MONOTONIC, 0), 7);
 	check("timerfd_settime", syscall(SYS_timerfd_settime, 7, TFD_TIMER_ABSTIME, &its, NULL), 0);
+	check("newfstatat", syscall(SYS_newfstatat, 7, "", &st, AT_EMPTY_PATH), 0);
 }
 
 int main(int argc, char **argv)

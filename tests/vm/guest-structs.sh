@@ -2,7 +2,7 @@
 # memory (tapset/aux_syscalls_structs.stp) where the kernel fetches them:
 # each syscall probe reading one is a kprobe on the call's __x64_sys_
 # wrapper.  tests/tools/ktap-sc-structs' known calls; sourced at the end
-# of guest-ktap.sh (2 checks).
+# of guest-ktap.sh (3 checks).
 
 # s1. the target golden's script (tests/golden/target/syscall-structs.stp):
 #     timespecs (NULL for nanosleep's), sigactions, futex's timeout and
@@ -71,3 +71,16 @@ utimensat(AT_FDCWD, "$T/scs", [UTIME_OMIT][UTIME_NOW], 0x0)
 timerfd_settime(7, TFD_TIMER_ABSTIME, [0.000000,0.000000], 0x0)
 EOS
 expect "struct decoders fetched by kprobes: timeval, timespecs, sigset, sockaddr, rlimit, UTIME_*, itimerspec"
+
+# s3. an empty user string fetched by a kprobe: before Linux 6.5 the
+#     kernel records it with no bytes, as it records a fault; its first
+#     byte, fetched beside it, says it is "" (ktap-sc-structs' last call,
+#     newfstatat(7, "", &st, AT_EMPTY_PATH), as glibc's fstat() makes it)
+run -e 'global on
+probe syscall.getppid { if (pid() == target()) on = !on }
+probe syscall.fstatat { if (pid() == target() && on) printf("%s(%s) [%s] %d\n", name, argstr, user_string($filename), strlen(path)) }' \
+	-c "ktap-sc-structs $T/scs"
+sed 's/0x[0-9a-f]\{5,\}/ADDR/g' $T/out >$T/out.1
+mv $T/out.1 $T/out
+echo 'fstatat(7, "", ADDR, AT_EMPTY_PATH) [] 2' >$T/want
+expect "an empty user string read by a kprobe is \"\", not a fault (6.1 records both without bytes)"
