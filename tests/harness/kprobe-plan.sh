@@ -315,8 +315,8 @@ buf=$(param_reg vfs_read buf)
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
 	'probe kernel.function("vfs_read") { printf("%s %d\n", user_string($buf), kernel_long($pos)) }'
 got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/vfs_read_0 vfs_read \(.*\)'\$|\1|p" "$TMP/out")
-if [ "$got" = "buf_str=+0($buf):ustring pos_mem=+0($pos):s64" ]; then
-	ok "user_string() and kernel_long() are fetches (ustring for user memory)"
+if [ "$got" = "buf_str=+0($buf):ustring buf_str_z=+u0($buf):x8 pos_mem=+0($pos):s64" ]; then
+	ok "user_string() and kernel_long() are fetches (ustring for user memory, with its first byte)"
 else
 	not_ok "user_string/kernel_long fetches: $got"
 	diag_file "$TMP/err"

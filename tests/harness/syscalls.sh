@@ -147,7 +147,7 @@ if [ -r /sys/kernel/btf/vmlinux ] && [ "$(uname -m)" = x86_64 ]; then
 	run_ktap "$TMP" "$TMP/out" "$TMP/err" \
 		-p3 -e 'probe syscall.openat { println(filename) } probe syscall.openat { println(name) }'
 	unset KTAP_TRACEFS
-	if [ "$rc" -eq 0 ] && grep -qx "write kprobe_events 'p:ktap_\$PID/__x64_sys_openat_0 __x64_sys_openat regs_si=+104(%di):u64 regs_si_str=+0(+104(%di)):ustring'" "$TMP/out" &&
+	if [ "$rc" -eq 0 ] && grep -qx "write kprobe_events 'p:ktap_\$PID/__x64_sys_openat_0 __x64_sys_openat regs_si=+104(%di):u64 regs_si_str=+0(+104(%di)):ustring regs_si_str_z=+u0(+104(%di)):x8'" "$TMP/out" &&
 		grep -qx "write instances/ktap_\$PID/events/syscalls/sys_enter_openat/enable '1'" "$TMP/out" &&
 		[ "$(grep -c kprobe_events "$TMP/out")" = 1 ]; then
 		ok "-p3 with kprobes: reading filename makes a kprobe fetching the string; reading name does not"
