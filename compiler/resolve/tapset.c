@@ -697,6 +697,50 @@ bool tapset_syscall_family(const char *name, bool glob)
 	return false;
 }
 
+/* The function named by @s up to its first ' ' or '(' (at most 63 bytes). */
+static void ts_need_func_prefix(struct tapset_index *ix, const char *s)
+{
+	char name[64];
+	size_t n = strcspn(s, " (");
+
+	if (n == 0 || n >= sizeof(name))
+		return;
+	memcpy(name, s, n);
+	name[n] = '\0';
+	ts_lookup(ix, name, TS_FUNC, false);
+}
+
+/*
+ * The decoders the syscall prologue calls for the calls without an alias
+ * (sema_syscall_prologue.c): no script or tapset file names them, so the
+ * files defining them (tapset/aux_syscalls_flags.stp ...) are needed
+ * with every syscall probe.  Rows: sema_syscall_vars.def's SCV_DEC* and
+ * the "decoder(args)" arguments of sema_syscall_argstr.def.
+ */
+static void ts_need_syscall_decoders(struct tapset_index *ix)
+{
+	static const struct { const char *how, *extra; } vars[] = {
+#define SCV(call, var, field, how, extra) { #how, extra },
+#include "sema_syscall_vars.def"
+#undef SCV
+	};
+	static const char *const args[] = {
+#define SCA(call, format, a) a,
+#include "sema_syscall_argstr.def"
+#undef SCA
+	};
+	const char *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+		if (!strncmp(vars[i].how, "SCV_DEC", 7))
+			ts_need_func_prefix(ix, vars[i].extra);
+	for (i = 0; i < sizeof(args) / sizeof(args[0]); i++)
+		for (p = args[i]; *p; p += strcspn(p, " ") + (p[strcspn(p, " ")] == ' '))
+			if (p[strcspn(p, " (")] == '(')
+				ts_need_func_prefix(ix, p);
+}
+
 static void ts_need_syscalls(struct tapset_index *ix)
 {
 	static const char *const entry[] = { "syscall", "*" };
@@ -705,6 +749,7 @@ static void ts_need_syscalls(struct tapset_index *ix)
 	ts_need_pattern(ix, entry, 2);
 	ts_need_pattern(ix, ret, 3);
 	ts_lookup(ix, "return_str", TS_FUNC, false);
+	ts_need_syscall_decoders(ix);
 }
 
 /* netfilter.hook("H").pf("P") is the alias __netfilter_hook.PF.HOOK
