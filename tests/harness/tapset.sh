@@ -215,7 +215,7 @@ pulled -p2 -e 'probe tcp.sendmsg { println(size) }'
 tcp=$(cat "$TMP/pulled")
 pulled -p2 -e 'probe syscall.openat { println(filename) }'
 if [ "$tcp" = "inet.stp ip.stp tcp.stp" ] &&
-	[ "$(cat "$TMP/pulled")" = "aux_syscalls.stp aux_syscalls_structs.stp errno.stp syscalls.stp" ]; then
+	[ "$(cat "$TMP/pulled")" = "aux_syscalls.stp aux_syscalls_flags.stp aux_syscalls_structs.stp errno.stp syscalls.stp" ]; then
 	ok "tcp.sendmsg parses inet, ip and tcp.stp; syscall.openat the syscall files and errno.stp"
 else
 	not_ok "alias families pull the wrong files: tcp.sendmsg: $tcp; syscall.openat: $(cat "$TMP/pulled")"
