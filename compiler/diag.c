@@ -303,3 +303,37 @@ const char *diag_where(const struct diag_sink *d, struct src_span at,
 	snprintf(buf, size, "%u:%u", line, col);
 	return buf;
 }
+
+/* Levenshtein distance, capped: small names, small cost (diag.h). */
+unsigned diag_distance(const char *a, const char *b)
+{
+	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), i, j;
+	unsigned row[64], prev, tmp;
+
+	/* names differing only in leading '_' are nearest of all: the
+	   kernel's renames (task_struct's state, now __state) */
+	if (!strcmp(a + strspn(a, "_"), b + strspn(b, "_")))
+		return 0;
+
+	if (la >= 63 || lb >= 63)
+		return 99;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		prev = row[0];
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			tmp = row[j];
+			row[j] = a[i - 1] == b[j - 1] ? prev :
+				 1 + (prev < row[j] ? (prev < row[j - 1] ? prev : row[j - 1]) :
+				      (row[j] < row[j - 1] ? row[j] : row[j - 1]));
+			prev = tmp;
+		}
+	}
+	return row[lb];
+}
+
+bool diag_is_typo_of(const char *name, unsigned d)
+{
+	return d <= (strlen(name) <= 4 ? 1u : 2u);
+}

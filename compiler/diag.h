@@ -84,6 +84,14 @@ const char *diag_code(const char *fmt, const char **name);
  */
 void diag_unsaid_note(struct diag_sink *d);
 
+/*
+ * "Did you mean": the edit distance of @a and @b (capped: 99 for names
+ * of 63 bytes or more), and whether a candidate at distance @d from
+ * @name is close enough to be the name a typo meant.
+ */
+unsigned diag_distance(const char *a, const char *b);
+bool diag_is_typo_of(const char *name, unsigned d);
+
 /* "L:C" of the start of @at, for messages that cite another place. */
 const char *diag_where(const struct diag_sink *d, struct src_span at,
 		       char *buf, size_t size);

@@ -63,6 +63,20 @@ void fetch_no_member(const char *sname, const char *member, char *err, size_t er
 		 "(anonymous)", member);
 }
 
+void fetch_no_member_in(const char *shown, const char *kind, const char *sname,
+			const char *member, const char *hint, char *err, size_t errlen)
+{
+	int n;
+
+	if (sname && *sname)
+		n = snprintf(err, errlen, "%s %s has no member '%s'", kind, sname, member);
+	else
+		n = snprintf(err, errlen, "%s (an anonymous %s) has no member '%s'", shown, kind,
+			     member);
+	if (hint && n >= 0 && (size_t)n < errlen)
+		snprintf(err + n, errlen - (size_t)n, "; did you mean '%s'?", hint);
+}
+
 void fetch_not_indexable(int64_t index, char *err, size_t errlen)
 {
 	snprintf(err, errlen, "'[%" PRId64 "]' on something that is not an array "

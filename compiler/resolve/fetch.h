@@ -111,6 +111,14 @@ int fetch_check_member(const char *member, bool is_struct, bool in_mem, char *er
 
 /* "struct @sname has no member '@member'" (@sname NULL or "": anonymous). */
 void fetch_no_member(const char *sname, const char *member, char *err, size_t errlen);
+/*
+ * The same of @shown ("$q->key->shared"), a @kind ("struct", "union")
+ * named @sname or anonymous, with "did you mean" @hint (NULL: none):
+ * "struct task_struct has no member 'state'; did you mean '__state'?",
+ * "$q->key->shared (an anonymous struct) has no member 'inode'".
+ */
+void fetch_no_member_in(const char *shown, const char *kind, const char *sname,
+			const char *member, const char *hint, char *err, size_t errlen);
 
 /* '[@index]' on something that is neither an array nor a pointer. */
 void fetch_not_indexable(int64_t index, char *err, size_t errlen);

@@ -11,6 +11,7 @@
 #include "resolve_btf.h"
 #include "arena.h"
 #include "resolve_cconv.h"
+#include "diag.h"
 
 #include <bpf/btf.h>
 #include <errno.h>
@@ -151,6 +152,42 @@ static bool rbtf_member(const struct btf *btf, uint32_t id, const char *name,
 	return false;
 }
 
+/* The name of a member of struct/union @id (anonymous members' too)
+   closest to @name, into *@best at distance *@bestd, for "did you mean". */
+static void rbtf_closest_member(const struct btf *btf, uint32_t id, const char *name,
+				const char **best, unsigned *bestd)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m = btf_members(t);
+	unsigned i, n = btf_vlen(t), d;
+
+	for (i = 0; i < n; i++, m++) {
+		const char *mn = btf__name_by_offset(btf, m->name_off);
+		uint32_t sub = rbtf_peel(btf, m->type);
+		const struct btf_type *st = btf__type_by_id(btf, sub);
+
+		if (mn && *mn) {
+			if ((d = diag_distance(name, mn)) < *bestd)
+				*bestd = d, *best = mn;
+		} else if (st && (btf_is_struct(st) || btf_is_union(st))) {
+			rbtf_closest_member(btf, sub, name, best, bestd);
+		}
+	}
+}
+
+/* The error for member @name missing from struct/union @t (type @id). */
+static void rbtf_no_member(const struct btf *btf, const struct rbtf_loc *l,
+			   const struct btf_type *t, const char *name, char *err, size_t errlen)
+{
+	const char *best = NULL;
+	unsigned bestd = 99;
+
+	rbtf_closest_member(btf, l->type, name, &best, &bestd);
+	fetch_no_member_in(l->shown, btf_is_union(t) ? "union" : "struct",
+			   btf__name_by_offset(btf, t->name_off), name,
+			   diag_is_typo_of(name, bestd) ? best : NULL, err, errlen);
+}
+
 static int rbtf_step_member(struct arena *a, const struct btf *btf, struct rbtf_loc *l,
 			  const struct ast_comp *c, char *err, size_t errlen)
 {
@@ -170,7 +207,7 @@ static int rbtf_step_member(struct arena *a, const struct btf *btf, struct rbtf_
 			       err, errlen) != 0)
 		return -1;
 	if (!rbtf_member(btf, l->type, c->name, &mtype, &bitoff, &bits)) {
-		fetch_no_member(btf__name_by_offset(btf, t->name_off), c->name, err, errlen);
+		rbtf_no_member(btf, l, t, c->name, err, errlen);
 		return -1;
 	}
 	l->type = rbtf_peel(btf, mtype);

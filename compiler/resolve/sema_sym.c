@@ -54,34 +54,10 @@ bool sema_builtin_has_side_effects(int id)
 	return (sema_bi_table[id].flags & BF_SIDE) != 0;
 }
 
-/* Levenshtein distance, capped: small names, small cost. */
-static unsigned sema_distance(const char *a, const char *b)
-{
-	unsigned la = (unsigned)strlen(a), lb = (unsigned)strlen(b), i, j;
-	unsigned row[64], prev, tmp;
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			tmp = row[j];
-			row[j] = a[i - 1] == b[j - 1] ? prev :
-				 1 + (prev < row[j] ? (prev < row[j - 1] ? prev : row[j - 1]) :
-				      (row[j] < row[j - 1] ? row[j] : row[j - 1]));
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 static void sema_consider(const char *cand, const char *name,
 			  const char **best, unsigned *bestd)
 {
-	unsigned d = sema_distance(name, cand);
+	unsigned d = diag_distance(name, cand);
 
 	if (d < *bestd) {
 		*bestd = d;
@@ -96,7 +72,7 @@ static void sema_consider(const char *cand, const char *name,
 const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs)
 {
 	const char *best = NULL;
-	unsigned bestd = 99, i, limit = strlen(name) <= 4 ? 1 : 2;
+	unsigned bestd = 99, i;
 
 	if (funcs) {
 		for (i = 0; i < c->nfdecls; i++)
@@ -107,7 +83,7 @@ const char *sema_suggest(struct sema_ctx *c, const char *name, bool funcs)
 		for (i = 0; i < c->prog->nglobals; i++)
 			sema_consider(c->prog->globals[i]->name, name, &best, &bestd);
 	}
-	return bestd <= limit ? best : NULL;
+	return diag_is_typo_of(name, bestd) ? best : NULL;
 }
 
 const char *sema_suggest_field(const struct tpf_event *ev, const char *name)
@@ -118,7 +94,7 @@ const char *sema_suggest_field(const struct tpf_event *ev, const char *name)
 	for (i = 0; i < ev->nfields; i++)
 		if (!ev->fields[i].common)
 			sema_consider(ev->fields[i].name, name, &best, &bestd);
-	return bestd <= (strlen(name) <= 4 ? 1u : 2u) ? best : NULL;
+	return diag_is_typo_of(name, bestd) ? best : NULL;
 }
 
 struct sem_sym *sema_global(struct sema_ctx *c, const char *name)
