@@ -527,89 +527,6 @@ static const struct cc_machine *rdwarf_cc(const struct fetch_site *fn, char *err
 }
 
 /*
- * The scopes holding @fn->addr, innermost first (free() them); how many.
- * An inlined copy's entry (@fn->die its DW_TAG_inlined_subroutine) may
- * lie in none of the copy's ranges (GCC's entry_pc starts an empty one):
- * the copy is then the innermost scope all the same.
- */
-int rdwarf_scopes(const struct fetch_site *fn, Dwarf_Die **scopes)
-{
-	Dwarf_Die cu, *v;
-	int n, i;
-
-	*scopes = NULL;
-	if (!fn->file || !fn->file->dw || !dwarf_addrdie(fn->file->dw, fn->addr, &cu))
-		return 0;
-	n = dwarf_getscopes(&cu, fn->addr, scopes);
-	if (n < 0)
-		n = 0;
-	if (!fn->die || dwarf_tag(fn->die) != DW_TAG_inlined_subroutine)
-		return n;
-	for (i = 0; i < n; i++)
-		if (dwarf_dieoffset(&(*scopes)[i]) == dwarf_dieoffset(fn->die))
-			return n;
-	v = realloc(*scopes, (size_t)(n + 1) * sizeof(*v));
-	if (!v)
-		return n;
-	memmove(v + 1, v, (size_t)n * sizeof(*v));
-	v[0] = *(Dwarf_Die *)fn->die;
-	*scopes = v;
-	return n + 1;
-}
-
-/* A variable or parameter (a definition, not an extern declaration). */
-static bool rdwarf_is_var(Dwarf_Die *d)
-{
-	int tag = dwarf_tag(d);
-
-	return (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
-	       dwarf_diename(d) && !dwarf_hasattr(d, DW_AT_declaration);
-}
-
-/* The frame @fn->addr is in: the innermost subprogram of @scopes. */
-Dwarf_Die *rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			return &scopes[i];
-	return fn->die;
-}
-
-/*
- * Variable @name visible at @fn->addr: the innermost scope's first,
- * then the enclosing blocks, the function, and the file's globals and
- * statics (the compile unit) last, as C's scoping and stap's lookup.
- */
-static bool rdwarf_lookup(const struct fetch_site *fn, const char *name, Dwarf_Die *var,
-		      Dwarf_Die *frame, bool *file_scope)
-{
-	Dwarf_Die *scopes, child;
-	int i, n = rdwarf_scopes(fn, &scopes);
-	bool found = false;
-
-	for (i = 0; i < n && !found; i++) {
-		if (dwarf_child(&scopes[i], &child) != 0)
-			continue;
-		do {
-			if (rdwarf_is_var(&child) && !strcmp(dwarf_diename(&child), name)) {
-				*var = child;
-				found = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	if (found && rdwarf_frame(fn, scopes, n))
-		*frame = *rdwarf_frame(fn, scopes, n);
-	/* the loop's i++ ran once after the match: scopes[n - 1] is the CU */
-	if (file_scope)
-		*file_scope = found && i == n;
-	free(scopes);
-	return found;
-}
-
-/*
  * Variable @var (its DIE, @frame its function's) read through its DWARF
  * location at @fn->addr; @shown names it in messages.
  */
@@ -811,19 +728,6 @@ static int rdwarf_walk(struct arena *a, struct rdwarf_loc *l, const struct ast_c
 	return rdwarf_finish(a, l, chain, out, err, errlen);
 }
 
-Dwarf_Die *rdwarf_frame_at(struct arena *a, const struct fetch_site *fn)
-{
-	Dwarf_Die *scopes, *frame, *copy = NULL;
-	int n = rdwarf_scopes(fn, &scopes);
-
-	if ((frame = rdwarf_frame(fn, scopes, n)) != NULL) {
-		copy = arena_alloc(a, sizeof(*copy));
-		*copy = *frame;
-	}
-	free(scopes);
-	return copy;
-}
-
 const struct fetch_site *rdwarf_sdt_scope(struct arena *a, const struct fetch_site *fn)
 {
 	struct fetch_site *at = arena_alloc(a, sizeof(*at));
@@ -965,29 +869,4 @@ unsigned rdwarf_params(struct arena *a, const struct fetch_site *fn, const char 
 		(*names)[n++] = arena_strdup(a, dwarf_diename(&child));
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return n;
-}
-
-/*
- * Calls @fn(@d, @arg) for each variable and parameter in scope at
- * @f->addr, innermost scope first, not the file's globals (stap's order
- * for $$vars and -L).
- */
-void rdwarf_each_var(const struct fetch_site *f, void (*fn)(Dwarf_Die *d, Dwarf_Die *frame,
-							   void *arg), void *arg)
-{
-	Dwarf_Die *scopes, child, frame;
-	int i, n = rdwarf_scopes(f, &scopes);
-
-	memset(&frame, 0, sizeof(frame));
-	if (rdwarf_frame(f, scopes, n))
-		frame = *rdwarf_frame(f, scopes, n);
-	for (i = 0; i < n && dwarf_tag(&scopes[i]) != DW_TAG_compile_unit; i++) {
-		if (dwarf_child(&scopes[i], &child) != 0)
-			continue;
-		do {
-			if (rdwarf_is_var(&child))
-				fn(&child, &frame, arg);
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	free(scopes);
 }

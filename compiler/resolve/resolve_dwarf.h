@@ -116,8 +116,17 @@ int rdwarf_var_loc(struct arena *a, const struct fetch_site *fn, Dwarf_Die *var,
 /* The scopes holding @fn->addr, innermost first (free() them); how many. */
 int rdwarf_scopes(const struct fetch_site *fn, Dwarf_Die **scopes);
 
-/* The function among @scopes (the innermost subprogram), or NULL. */
-Dwarf_Die *rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n);
+/* A variable or parameter DIE (a definition, not an extern declaration). */
+bool rdwarf_is_var(Dwarf_Die *d);
+
+/* Variable @name in scope at @fn->addr into @var, its function into
+   @frame; *@file_scope: found among the file's globals. */
+bool rdwarf_lookup(const struct fetch_site *fn, const char *name, Dwarf_Die *var,
+		   Dwarf_Die *frame, bool *file_scope);
+
+/* The function among @scopes (the innermost subprogram; an inlined
+   copy's, the function it is in) into @out; false: none. */
+bool rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n, Dwarf_Die *out);
 
 /*
  * The function @fn->addr is in (the innermost subprogram; else @fn->die),

@@ -620,6 +620,23 @@ process("$O").function("twice") x=3 x=0x3
 EOW
 check '.function("twice") of a function only inlined: each copy, its parameter'
 
+# An inlined copy's scopes are its own and then the file's, not its
+# caller's (dwarf_getscopes inside a copy; GCC PR51410, stap's
+# systemtap.base/global_var): at a copy's entry, which lies in none of
+# its ranges, main()'s locals v and p are not twice()'s variables.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$O"'").function("twice") { println($$vars) }'
+grep 'println(' "$TMP/out" | sort -u >"$TMP/got"
+mv "$TMP/got" "$TMP/out"
+printf '%s\n' '  println("x=" . sprintf("%#x", $x));' >"$TMP/want"
+check '$$vars at an inlined copy: its parameter, none of the caller'"'"'s locals'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$O"'").function("twice") { println($p) }'
+if [ "$rc" -eq 1 ] && grep -q "error: no variable 'p' in scope at this address" "$TMP/err"; then
+	ok '$p at an inlined copy: main()'"'"'s p is not in its scope'
+else
+	not_ok '$p at an inlined copy (exit status '"$rc"')'
+	diag_file "$TMP/err"
+fi
+
 # Structs passed by value in registers (-O2): span()'s range is in two
 # pieces (%di, %si), area()'s dims whole in %di, y its upper half (a
 # shift, signed as int: -7); the return probe reads a piece at the entry.
