@@ -430,6 +430,19 @@ static int rdwarf_finish_fetch(struct arena *a, struct rdwarf_loc *l, const stru
 		out->is_string = false;
 		return 0;
 	}
+	if (tag == DW_TAG_array_type && l->mem && !l->fileoff && !l->bits) {
+		/* an array read as a value is its address, as stap's
+		   translate_final_fetch gives it (c_translate_addressof):
+		   the base's value plus the offset, added in user space */
+		struct fetch_calc *k = rdwarf_shift(a, (int64_t)l->off);
+
+		k->v[2].op = FETCH_C_ADD;
+		k->bits = 64;
+		out->arg = arena_printf(a, "%s:u64", l->expr);
+		out->is_string = false;
+		out->calc = k;
+		return 0;
+	}
 	ty = rdwarf_scalar(a, &t);
 	if (!ty) {
 		snprintf(err, errlen, "'%s' is a %s: read one of its members or elements",

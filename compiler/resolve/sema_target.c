@@ -649,6 +649,7 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 	char err[512];
 
 	memset(out, 0, sizeof(*out));
+	memset(&f, 0, sizeof(f));	/* not every way below sets calc */
 	if (sema_current_call(c, e) && sema_current_address(c, e) < 0)
 		return -1;
 	if (e->kind == AST_ATVAR && !sema_atvar_as_target(c, e))	/* as $name */
@@ -745,6 +746,15 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		out->name = f.name;
 		return 0;
 	}
+	if (f.calc && !(f.calc->n == 3 && f.calc->v[1].op == FETCH_C_IMM &&
+			f.calc->v[2].op == FETCH_C_ADD)) {
+		sema_err(c, e->span, "%s is a value the program computes (DWARF's "
+			 "DW_OP_stack_value), not one the kernel can read through",
+			 sema_spec_text(c->arena, e));
+		return -1;
+	}
+	if (f.calc)	/* a register plus a constant: an array's address */
+		out->off = f.calc->v[1].imm;
 	out->expr = tg_untyped(c, &f);
 	out->name = f.name;
 	return 0;

@@ -637,6 +637,27 @@ else
 	diag_file "$TMP/err"
 fi
 
+# .label() of a function only inlined: the label in each copy (stap's
+# systemtap.base/ptridx), and a wildcard listing with it does not stop.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$O"'").function("twice").label("twice_done") {
+	printf("%s x=%d\n", pp(), $x) }' -c "$O"
+sort -o "$TMP/out" "$TMP/out"
+cat >"$TMP/want" <<EOW
+process("$O").function("twice").label("twice_done") x=2
+process("$O").function("twice").label("twice_done") x=3
+EOW
+check '.label() in the inlined copies of a function that has no copy of its own'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -L 'process("'"$O"'").function("*").label("*")'
+expect_text '-L of every function'"'"'s labels: the inlined copies'"'"'' \
+	'process("'"$O"'").function("twice").label("twice_done") $x:int'
+
+# An array read as a value is its address, as stap gives it (ptridx's
+# printf("%p", $a) of int a[2]): $s->sides is $s plus its offset, and
+# user_int() reads its elements through it.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'").function("walk") {
+	printf("%d %d %d %d\n", $s->sides - $s, user_int($s->sides), user_int($s->sides + 4), $s->sides[2]) }' -c "$T"
+expect_text 'an array as a value: its address' "24 4 5 6"
+
 # Structs passed by value in registers (-O2): span()'s range is in two
 # pieces (%di, %si), area()'s dims whole in %di, y its upper half (a
 # shift, signed as int: -7); the return probe reads a piece at the entry.
