@@ -753,6 +753,13 @@ const struct fetch_site *rdwarf_sdt_scope(struct arena *a, const struct fetch_si
 	return at;
 }
 
+/* $argN (N digits): a marker's or a function's raw argument, not $argc. */
+bool rdwarf_is_argn(const char *var)
+{
+	return !strncmp(var, "$arg", 4) && var[4] >= '0' && var[4] <= '9' &&
+	       strspn(var + 4, "0123456789") == strlen(var + 4);
+}
+
 int rdwarf_fetch(struct arena *a, const struct fetch_site *fn, const char *var,
 	     const struct ast_chain *chain, bool ret, struct fetch *out,
 	     char *err, size_t errlen)
@@ -764,7 +771,7 @@ int rdwarf_fetch(struct arena *a, const struct fetch_site *fn, const char *var,
 	if (fn->btf)
 		return rbtf_fetch(a, fn->btf, fn->proto, fn->name, var, chain, ret, out, err,
 				errlen);
-	if (fn->sdt && (!strncmp(var, "$arg", 4) || !fn->file->dw))
+	if (fn->sdt && (rdwarf_is_argn(var) || !fn->file->dw))
 		return rsdt_fetch(a, fn, var, chain, out, err, errlen);
 	if (fn->sdt)	/* stap's: another $var is the program's, in scope there */
 		return rdwarf_fetch(a, rdwarf_sdt_scope(a, fn), var, chain, ret, out, err, errlen);

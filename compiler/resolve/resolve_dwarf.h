@@ -116,6 +116,9 @@ int rdwarf_var_loc(struct arena *a, const struct fetch_site *fn, Dwarf_Die *var,
 /* The scopes holding @fn->addr, innermost first (free() them); how many. */
 int rdwarf_scopes(const struct fetch_site *fn, Dwarf_Die **scopes);
 
+/* $argN (N digits): a marker's or a function's raw argument, not $argc. */
+bool rdwarf_is_argn(const char *var);
+
 /* A variable or parameter DIE (a definition, not an extern declaration). */
 bool rdwarf_is_var(Dwarf_Die *d);
 

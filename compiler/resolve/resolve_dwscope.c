@@ -61,8 +61,9 @@ bool rdwarf_is_var(Dwarf_Die *d)
 
 /*
  * The frame @fn->addr is in, into @out: the innermost subprogram of
- * @scopes; for an inlined copy, whose scopes end at the compile unit,
- * the function it was inlined into (its frame base is the copy's).
+ * @scopes; inside an inlined copy (@scopes or @fn->die), whose scopes
+ * end at the compile unit, the function it was inlined into (its frame
+ * base is the copy's; an SDT marker in a copy finds its variables so).
  * False: none.
  */
 bool rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n, Dwarf_Die *out)
@@ -75,9 +76,15 @@ bool rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n, Dwarf_D
 			*out = scopes[i];
 			return true;
 		}
-	if (!fn->die)
+	for (i = 0; i < n; i++)	/* inside a copy: the function it is in */
+		if (dwarf_tag(&scopes[i]) == DW_TAG_inlined_subroutine)
+			break;
+	if (i < n)
+		*out = scopes[i];
+	else if (fn->die)
+		*out = *(Dwarf_Die *)fn->die;
+	else
 		return false;
-	*out = *(Dwarf_Die *)fn->die;
 	if (dwarf_tag(out) != DW_TAG_inlined_subroutine ||
 	    (m = dwarf_getscopes_die(out, &up)) <= 0)
 		return true;
@@ -95,24 +102,48 @@ bool rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n, Dwarf_D
  * then the enclosing blocks, the function, and the file's globals and
  * statics (the compile unit) last, as C's scoping and stap's lookup.
  */
+/* Variable @name among the children of @scope, into @var. */
+static bool rdwarf_child_var(Dwarf_Die *scope, const char *name, Dwarf_Die *var)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child) != 0)
+		return false;
+	do {
+		if (rdwarf_is_var(&child) && !strcmp(dwarf_diename(&child), name)) {
+			*var = child;
+			return true;
+		}
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/*
+ * @name in inlined copy @scope: its own DIE, else the abstract
+ * function's, where GCC leaves a variable the copy has no DIE for (one
+ * of a constant value, DW_AT_const_value).
+ */
+static bool rdwarf_scope_var(Dwarf_Die *scope, const char *name, Dwarf_Die *var)
+{
+	Dwarf_Attribute attr;
+	Dwarf_Die origin;
+
+	if (rdwarf_child_var(scope, name, var))
+		return true;
+	return dwarf_tag(scope) == DW_TAG_inlined_subroutine &&
+	       dwarf_attr(scope, DW_AT_abstract_origin, &attr) &&
+	       dwarf_formref_die(&attr, &origin) && rdwarf_child_var(&origin, name, var);
+}
+
 bool rdwarf_lookup(const struct fetch_site *fn, const char *name, Dwarf_Die *var,
 		      Dwarf_Die *frame, bool *file_scope)
 {
-	Dwarf_Die *scopes, child;
+	Dwarf_Die *scopes;
 	int i, n = rdwarf_scopes(fn, &scopes);
 	bool found = false;
 
-	for (i = 0; i < n && !found; i++) {
-		if (dwarf_child(&scopes[i], &child) != 0)
-			continue;
-		do {
-			if (rdwarf_is_var(&child) && !strcmp(dwarf_diename(&child), name)) {
-				*var = child;
-				found = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
+	for (i = 0; i < n && !found; i++)
+		found = rdwarf_scope_var(&scopes[i], name, var);
 	if (found)
 		rdwarf_frame(fn, scopes, n, frame);
 	/* the loop's i++ ran once after the match: scopes[n - 1] is the CU */

@@ -311,7 +311,7 @@ static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 
 		return sema_pretty_items(c, e, v, n);
 	}
-	if (e->chain.pretty && site->sdt && strncmp(e->str, "$arg", 4) && site->file->dw)
+	if (e->chain.pretty && site->sdt && !rdwarf_is_argn(e->str) && site->file->dw)
 		/* $var$ at a marker: the program's variable in scope there */
 		return sema_pretty_var(c, e, rdwarf_sdt_scope(c->arena, site), ev->dyn_return);
 	if (e->chain.pretty)
