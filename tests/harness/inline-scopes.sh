@@ -53,21 +53,13 @@ expect_text 'a marker in an inlined copy: its parameter, a constant of the abstr
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e \
 	'probe process("'"$TMP/t"'").mark("inner") { println($argc) }'
-if [ "$rc" -eq 1 ] && grep -q "error: no variable 'argc' in scope at this address" "$TMP/err"; then
-	ok '$argc at a marker: a variable (main()'"'"'s, not in the copy'"'"'s scope), not $argN'
-else
-	not_ok '$argc at a marker (exit status '"$rc"')'
-	diag_file "$TMP/err"
-fi
+check_err_has '$argc at a marker: a variable (main()'"'"'s, not in the copy'"'"'s scope), not $argN' \
+	"error: no variable 'argc' in scope at this address"
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e \
 	'probe process("'"$TMP/t"'").mark("inner") { println($k->a) }'
-if [ "$rc" -eq 1 ] && grep -q "its constant value is 16 bytes in the DWARF" "$TMP/err"; then
-	ok 'a struct constant (DW_AT_const_value block): one error that says so'
-else
-	not_ok 'a struct constant (exit status '"$rc"')'
-	diag_file "$TMP/err"
-fi
+check_err_has 'a struct constant (DW_AT_const_value block): one error that says so' \
+	"its constant value is 16 bytes in the DWARF"
 
 tfs_guard_end "tracefs unchanged: instances and uprobe events removed"
 done_testing

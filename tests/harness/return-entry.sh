@@ -42,12 +42,8 @@ check "&@cast(\$p, \"T\")->m in .return: the entry's \$p plus m's offset, no rea
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e \
 	'probe process("'"$T"'").function("walk").return {
 		println(&@cast($s, "struct shape")->corner->x) }'
-if [ "$rc" -eq 1 ] && grep -q "'&' of a member reached through a pointer needs the pointer read at the return" "$TMP/err"; then
-	ok "&@cast(\$p)->a->b in .return: an error, the pointer would be read at the return"
-else
-	not_ok "&@cast(\$p)->a->b in .return (exit status $rc)"
-	diag_file "$TMP/err"
-fi
+check_err_has "&@cast(\$p)->a->b in .return: an error, the pointer would be read at the return" \
+	"'&' of a member reached through a pointer needs the pointer read at the return"
 
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e \
 	'probe process("'"$T"'").function("handle") {

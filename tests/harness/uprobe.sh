@@ -630,12 +630,8 @@ mv "$TMP/got" "$TMP/out"
 printf '%s\n' '  println("x=" . sprintf("%#x", $x));' >"$TMP/want"
 check '$$vars at an inlined copy: its parameter, none of the caller'"'"'s locals'
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$O"'").function("twice") { println($p) }'
-if [ "$rc" -eq 1 ] && grep -q "error: no variable 'p' in scope at this address" "$TMP/err"; then
-	ok '$p at an inlined copy: main()'"'"'s p is not in its scope'
-else
-	not_ok '$p at an inlined copy (exit status '"$rc"')'
-	diag_file "$TMP/err"
-fi
+check_err_has '$p at an inlined copy: main()'"'"'s p is not in its scope' \
+	"error: no variable 'p' in scope at this address"
 
 # .label() of a function only inlined: the label in each copy (stap's
 # systemtap.base/ptridx), and a wildcard listing with it does not stop.
