@@ -375,9 +375,15 @@ static int rdwarf_addr(struct arena *a, const struct rdwarf_loc *l, struct fetch
 		       char *err, size_t errlen)
 {
 	out->is_string = false;
+	if (l->fileoff && l->ip_rel && !l->bits) {
+		out->arg = arena_printf(a, "%%ip:u64@%" PRId64, (int64_t)l->off + l->ip_delta);
+		return 0;
+	}
 	if (!l->mem || l->bits || l->fileoff) {
 		snprintf(err, errlen, "'%s' has no address (%s)", l->shown, l->bits ?
-			 "a bitfield" : l->fileoff ? "a global: ktap cannot take its address" :
+			 "a bitfield" : l->fileoff && !l->kernel ?
+			 "a global: its address is known at a uprobe's entry, not at a .return; "
+			 "write @entry(&...)" : l->fileoff ? "a global: ktap cannot take its address" :
 			 "it is in a register");
 		return -1;
 	}
@@ -564,6 +570,11 @@ int rdwarf_var_loc(struct arena *a, const struct fetch_site *fn, Dwarf_Die *var,
 	l->off = (Dwarf_Word)loc.off;
 	l->mem = loc.kind == DWLOC_MEM || loc.kind == DWLOC_FILE;
 	l->fileoff = loc.kind == DWLOC_FILE;
+	/* "@+OFF" is OFF from where the probe's file is mapped, and %ip at
+	   a uprobe is that base plus the probe's offset: &global is
+	   %ip + OFF - offset (not at a uretprobe, whose %ip is the caller's) */
+	l->ip_rel = l->fileoff && !fn->kernel && !fn->btf;
+	l->ip_delta = -(int64_t)fn->offset;
 	l->calc = loc.kind == DWLOC_CALC ? loc.calc : NULL;
 	l->pieces = loc.kind == DWLOC_PIECES ? loc.pieces : NULL;
 	l->npieces = loc.kind == DWLOC_PIECES ? loc.npieces : 0;
@@ -609,8 +620,12 @@ static int rdwarf_scoped(struct arena *a, const struct fetch_site *fn, const cha
 		 * its address, still there when the function returns.
 		 */
 		if (rdwarf_param(fn->die, var + 1, &pos, &t) != 0 &&
-		    rdwarf_lookup(fn, var + 1, &vd, &frame, &file_scope) && file_scope)
-			return rdwarf_var_loc(a, fn, &vd, &frame, var, l, err, errlen);
+		    rdwarf_lookup(fn, var + 1, &vd, &frame, &file_scope) && file_scope) {
+			int r = rdwarf_var_loc(a, fn, &vd, &frame, var, l, err, errlen);
+
+			l->ip_rel = false;	/* a uretprobe's %ip is the caller's */
+			return r;
+		}
 		if (rdwarf_param(fn->die, var + 1, &pos, &t) == 0)
 			snprintf(err, errlen, "parameter %s is not available in a return probe "
 				 "(its register is reused): use @entry(%s)", var, var);

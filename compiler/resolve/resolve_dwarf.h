@@ -66,6 +66,10 @@ struct rdwarf_loc {
 	bool mem;
 	Dwarf_Word off;		/* signed, in two's complement */
 	bool fileoff;		/* memory at file offset @off ("@+off"), no @expr */
+	/* a uprobe's: @off less the probe's file offset, added to %ip, is
+	   the run-time address of that memory (&global); else unset */
+	bool ip_rel;
+	int64_t ip_delta;
 	Dwarf_Die type;
 	const char *name;	/* field name so far */
 	const char *shown;	/* the expression as written so far, for messages */

@@ -633,6 +633,16 @@ run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$O"'").function("
 check_err_has '$p at an inlined copy: main()'"'"'s p is not in its scope' \
 	"error: no variable 'p' in scope at this address"
 
+# &global at a uprobe: the run-time address, %ip (the probe's) plus the
+# global's file offset less the probe's (stap's at_var: user_int(&$foo->bar)).
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'").function("walk") {
+	printf("%d %d %d %d\n", user_int(&$global_counter), user_int(&$ring->v), &$ring->v - &$ring->next,
+	       &$global_counter == &@var("global_counter")) }' -c "$T"
+expect_text '&\$global, &\$global->member: their run-time addresses' "7 1 8 1"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$T"'").function("walk").return { println(&$global_counter) }'
+check_err_has '&\$global in a .return probe: an error that says @entry(&...)' \
+	"its address is known at a uprobe's entry, not at a .return; write @entry(&...)"
+
 # .label() of a function only inlined: the label in each copy (stap's
 # systemtap.base/ptridx), and a wildcard listing with it does not stop.
 run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$O"'").function("twice").label("twice_done") {
