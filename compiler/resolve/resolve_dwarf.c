@@ -375,9 +375,15 @@ static int rdwarf_addr(struct arena *a, const struct rdwarf_loc *l, struct fetch
 		       char *err, size_t errlen)
 {
 	out->is_string = false;
+	if (l->fileoff && l->ip_rel && !l->bits) {
+		out->arg = arena_printf(a, "%%ip:u64@%" PRId64, (int64_t)l->off + l->ip_delta);
+		return 0;
+	}
 	if (!l->mem || l->bits || l->fileoff) {
 		snprintf(err, errlen, "'%s' has no address (%s)", l->shown, l->bits ?
-			 "a bitfield" : l->fileoff ? "a global: ktap cannot take its address" :
+			 "a bitfield" : l->fileoff && !l->kernel ?
+			 "a global: its address is known at a uprobe's entry, not at a .return; "
+			 "write @entry(&...)" : l->fileoff ? "a global: ktap cannot take its address" :
 			 "it is in a register");
 		return -1;
 	}
@@ -428,6 +434,19 @@ static int rdwarf_finish_fetch(struct arena *a, struct rdwarf_loc *l, const stru
 		out->arg = arena_printf(a, "%s:b%d@%d/%d", rdwarf_value(a, l),
 					l->bits & 0xffff, l->bitoff, (l->bits >> 16) * 8);
 		out->is_string = false;
+		return 0;
+	}
+	if (tag == DW_TAG_array_type && l->mem && !l->fileoff && !l->bits) {
+		/* an array read as a value is its address, as stap's
+		   translate_final_fetch gives it (c_translate_addressof):
+		   the base's value plus the offset, added in user space */
+		struct fetch_calc *k = rdwarf_shift(a, (int64_t)l->off);
+
+		k->v[2].op = FETCH_C_ADD;
+		k->bits = 64;
+		out->arg = arena_printf(a, "%s:u64", l->expr);
+		out->is_string = false;
+		out->calc = k;
 		return 0;
 	}
 	ty = rdwarf_scalar(a, &t);
@@ -527,89 +546,6 @@ static const struct cc_machine *rdwarf_cc(const struct fetch_site *fn, char *err
 }
 
 /*
- * The scopes holding @fn->addr, innermost first (free() them); how many.
- * An inlined copy's entry (@fn->die its DW_TAG_inlined_subroutine) may
- * lie in none of the copy's ranges (GCC's entry_pc starts an empty one):
- * the copy is then the innermost scope all the same.
- */
-int rdwarf_scopes(const struct fetch_site *fn, Dwarf_Die **scopes)
-{
-	Dwarf_Die cu, *v;
-	int n, i;
-
-	*scopes = NULL;
-	if (!fn->file || !fn->file->dw || !dwarf_addrdie(fn->file->dw, fn->addr, &cu))
-		return 0;
-	n = dwarf_getscopes(&cu, fn->addr, scopes);
-	if (n < 0)
-		n = 0;
-	if (!fn->die || dwarf_tag(fn->die) != DW_TAG_inlined_subroutine)
-		return n;
-	for (i = 0; i < n; i++)
-		if (dwarf_dieoffset(&(*scopes)[i]) == dwarf_dieoffset(fn->die))
-			return n;
-	v = realloc(*scopes, (size_t)(n + 1) * sizeof(*v));
-	if (!v)
-		return n;
-	memmove(v + 1, v, (size_t)n * sizeof(*v));
-	v[0] = *(Dwarf_Die *)fn->die;
-	*scopes = v;
-	return n + 1;
-}
-
-/* A variable or parameter (a definition, not an extern declaration). */
-static bool rdwarf_is_var(Dwarf_Die *d)
-{
-	int tag = dwarf_tag(d);
-
-	return (tag == DW_TAG_variable || tag == DW_TAG_formal_parameter) &&
-	       dwarf_diename(d) && !dwarf_hasattr(d, DW_AT_declaration);
-}
-
-/* The frame @fn->addr is in: the innermost subprogram of @scopes. */
-Dwarf_Die *rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n)
-{
-	int i;
-
-	for (i = 0; i < n; i++)
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			return &scopes[i];
-	return fn->die;
-}
-
-/*
- * Variable @name visible at @fn->addr: the innermost scope's first,
- * then the enclosing blocks, the function, and the file's globals and
- * statics (the compile unit) last, as C's scoping and stap's lookup.
- */
-static bool rdwarf_lookup(const struct fetch_site *fn, const char *name, Dwarf_Die *var,
-		      Dwarf_Die *frame, bool *file_scope)
-{
-	Dwarf_Die *scopes, child;
-	int i, n = rdwarf_scopes(fn, &scopes);
-	bool found = false;
-
-	for (i = 0; i < n && !found; i++) {
-		if (dwarf_child(&scopes[i], &child) != 0)
-			continue;
-		do {
-			if (rdwarf_is_var(&child) && !strcmp(dwarf_diename(&child), name)) {
-				*var = child;
-				found = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	if (found && rdwarf_frame(fn, scopes, n))
-		*frame = *rdwarf_frame(fn, scopes, n);
-	/* the loop's i++ ran once after the match: scopes[n - 1] is the CU */
-	if (file_scope)
-		*file_scope = found && i == n;
-	free(scopes);
-	return found;
-}
-
-/*
  * Variable @var (its DIE, @frame its function's) read through its DWARF
  * location at @fn->addr; @shown names it in messages.
  */
@@ -634,6 +570,11 @@ int rdwarf_var_loc(struct arena *a, const struct fetch_site *fn, Dwarf_Die *var,
 	l->off = (Dwarf_Word)loc.off;
 	l->mem = loc.kind == DWLOC_MEM || loc.kind == DWLOC_FILE;
 	l->fileoff = loc.kind == DWLOC_FILE;
+	/* "@+OFF" is OFF from where the probe's file is mapped, and %ip at
+	   a uprobe is that base plus the probe's offset: &global is
+	   %ip + OFF - offset (not at a uretprobe, whose %ip is the caller's) */
+	l->ip_rel = l->fileoff && !fn->kernel && !fn->btf;
+	l->ip_delta = -(int64_t)fn->offset;
 	l->calc = loc.kind == DWLOC_CALC ? loc.calc : NULL;
 	l->pieces = loc.kind == DWLOC_PIECES ? loc.pieces : NULL;
 	l->npieces = loc.kind == DWLOC_PIECES ? loc.npieces : 0;
@@ -679,8 +620,12 @@ static int rdwarf_scoped(struct arena *a, const struct fetch_site *fn, const cha
 		 * its address, still there when the function returns.
 		 */
 		if (rdwarf_param(fn->die, var + 1, &pos, &t) != 0 &&
-		    rdwarf_lookup(fn, var + 1, &vd, &frame, &file_scope) && file_scope)
-			return rdwarf_var_loc(a, fn, &vd, &frame, var, l, err, errlen);
+		    rdwarf_lookup(fn, var + 1, &vd, &frame, &file_scope) && file_scope) {
+			int r = rdwarf_var_loc(a, fn, &vd, &frame, var, l, err, errlen);
+
+			l->ip_rel = false;	/* a uretprobe's %ip is the caller's */
+			return r;
+		}
 		if (rdwarf_param(fn->die, var + 1, &pos, &t) == 0)
 			snprintf(err, errlen, "parameter %s is not available in a return probe "
 				 "(its register is reused): use @entry(%s)", var, var);
@@ -811,19 +756,6 @@ static int rdwarf_walk(struct arena *a, struct rdwarf_loc *l, const struct ast_c
 	return rdwarf_finish(a, l, chain, out, err, errlen);
 }
 
-Dwarf_Die *rdwarf_frame_at(struct arena *a, const struct fetch_site *fn)
-{
-	Dwarf_Die *scopes, *frame, *copy = NULL;
-	int n = rdwarf_scopes(fn, &scopes);
-
-	if ((frame = rdwarf_frame(fn, scopes, n)) != NULL) {
-		copy = arena_alloc(a, sizeof(*copy));
-		*copy = *frame;
-	}
-	free(scopes);
-	return copy;
-}
-
 const struct fetch_site *rdwarf_sdt_scope(struct arena *a, const struct fetch_site *fn)
 {
 	struct fetch_site *at = arena_alloc(a, sizeof(*at));
@@ -834,6 +766,13 @@ const struct fetch_site *rdwarf_sdt_scope(struct arena *a, const struct fetch_si
 	at->die = NULL;		/* so the frame is the one at the address, or none */
 	at->die = rdwarf_frame_at(a, at);
 	return at;
+}
+
+/* $argN (N digits): a marker's or a function's raw argument, not $argc. */
+bool rdwarf_is_argn(const char *var)
+{
+	return !strncmp(var, "$arg", 4) && var[4] >= '0' && var[4] <= '9' &&
+	       strspn(var + 4, "0123456789") == strlen(var + 4);
 }
 
 int rdwarf_fetch(struct arena *a, const struct fetch_site *fn, const char *var,
@@ -847,7 +786,7 @@ int rdwarf_fetch(struct arena *a, const struct fetch_site *fn, const char *var,
 	if (fn->btf)
 		return rbtf_fetch(a, fn->btf, fn->proto, fn->name, var, chain, ret, out, err,
 				errlen);
-	if (fn->sdt && (!strncmp(var, "$arg", 4) || !fn->file->dw))
+	if (fn->sdt && (rdwarf_is_argn(var) || !fn->file->dw))
 		return rsdt_fetch(a, fn, var, chain, out, err, errlen);
 	if (fn->sdt)	/* stap's: another $var is the program's, in scope there */
 		return rdwarf_fetch(a, rdwarf_sdt_scope(a, fn), var, chain, ret, out, err, errlen);
@@ -965,29 +904,4 @@ unsigned rdwarf_params(struct arena *a, const struct fetch_site *fn, const char 
 		(*names)[n++] = arena_strdup(a, dwarf_diename(&child));
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return n;
-}
-
-/*
- * Calls @fn(@d, @arg) for each variable and parameter in scope at
- * @f->addr, innermost scope first, not the file's globals (stap's order
- * for $$vars and -L).
- */
-void rdwarf_each_var(const struct fetch_site *f, void (*fn)(Dwarf_Die *d, Dwarf_Die *frame,
-							   void *arg), void *arg)
-{
-	Dwarf_Die *scopes, child, frame;
-	int i, n = rdwarf_scopes(f, &scopes);
-
-	memset(&frame, 0, sizeof(frame));
-	if (rdwarf_frame(f, scopes, n))
-		frame = *rdwarf_frame(f, scopes, n);
-	for (i = 0; i < n && dwarf_tag(&scopes[i]) != DW_TAG_compile_unit; i++) {
-		if (dwarf_child(&scopes[i], &child) != 0)
-			continue;
-		do {
-			if (rdwarf_is_var(&child))
-				fn(&child, &frame, arg);
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	free(scopes);
 }

@@ -66,6 +66,10 @@ struct rdwarf_loc {
 	bool mem;
 	Dwarf_Word off;		/* signed, in two's complement */
 	bool fileoff;		/* memory at file offset @off ("@+off"), no @expr */
+	/* a uprobe's: @off less the probe's file offset, added to %ip, is
+	   the run-time address of that memory (&global); else unset */
+	bool ip_rel;
+	int64_t ip_delta;
 	Dwarf_Die type;
 	const char *name;	/* field name so far */
 	const char *shown;	/* the expression as written so far, for messages */
@@ -116,8 +120,20 @@ int rdwarf_var_loc(struct arena *a, const struct fetch_site *fn, Dwarf_Die *var,
 /* The scopes holding @fn->addr, innermost first (free() them); how many. */
 int rdwarf_scopes(const struct fetch_site *fn, Dwarf_Die **scopes);
 
-/* The function among @scopes (the innermost subprogram), or NULL. */
-Dwarf_Die *rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n);
+/* $argN (N digits): a marker's or a function's raw argument, not $argc. */
+bool rdwarf_is_argn(const char *var);
+
+/* A variable or parameter DIE (a definition, not an extern declaration). */
+bool rdwarf_is_var(Dwarf_Die *d);
+
+/* Variable @name in scope at @fn->addr into @var, its function into
+   @frame; *@file_scope: found among the file's globals. */
+bool rdwarf_lookup(const struct fetch_site *fn, const char *name, Dwarf_Die *var,
+		   Dwarf_Die *frame, bool *file_scope);
+
+/* The function among @scopes (the innermost subprogram; an inlined
+   copy's, the function it is in) into @out; false: none. */
+bool rdwarf_frame(const struct fetch_site *fn, Dwarf_Die *scopes, int n, Dwarf_Die *out);
 
 /*
  * The function @fn->addr is in (the innermost subprogram; else @fn->die),

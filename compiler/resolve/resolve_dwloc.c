@@ -377,7 +377,14 @@ enum dwloc_err dwloc_var(struct arena *a, const struct dwloc_at *at, Dwarf_Die *
 
 	if (dwarf_attr_integrate(var, DW_AT_const_value, &attr)) {
 		if (dwarf_formsdata(&attr, &sv) != 0) {
-			snprintf(err, errlen, "its constant value is not a number");
+			Dwarf_Block b;
+
+			if (dwarf_formblock(&attr, &b) == 0)
+				snprintf(err, errlen, "its constant value is %zu bytes in the "
+					 "DWARF (DW_AT_const_value of a struct or array), which "
+					 "ktap does not read yet", (size_t)b.length);
+			else
+				snprintf(err, errlen, "its constant value is not a number");
 			return DWLOC_UNSUPPORTED;
 		}
 		dwloc_imm(a, sv, out);

@@ -510,7 +510,9 @@ static void rsym_site_add(struct rsym_sites *l, Dwarf_Die *die, Dwarf_Addr pc,
 		rsym_keep_die(l->a, out, die);	/* $$parms: the copy's */
 	} else {
 		out->label = arena_strdup(l->a, name);
-		rsym_stmt_func(l->a, out);
+		/* a label of an inlined copy: its variables are the copy's */
+		if (!l->tmpl->die || dwarf_tag(l->tmpl->die) != DW_TAG_inlined_subroutine)
+			rsym_stmt_func(l->a, out);
 		out->name = l->tmpl->name;	/* the function's, not an inlined copy's */
 	}
 	l->n++;

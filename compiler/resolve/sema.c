@@ -107,7 +107,12 @@ static void sema_collect(struct sema_ctx *c, const struct ast_file *f)
 	}
 }
 
-/* Warn about variables that are written but never read, and the reverse. */
+/*
+ * Warn about variables that are written but never read, and the reverse.
+ * The first is stap's elision warning, which its optimizer prints: -u
+ * (no optimization) has none, as stap's.  The second is its type pass's
+ * "never-assigned local variable", printed with -u too.
+ */
 static void sema_check_locals(struct sema_ctx *c, struct sem_sym **v,
 			      unsigned n)
 {
@@ -116,11 +121,12 @@ static void sema_check_locals(struct sema_ctx *c, struct sem_sym **v,
 	for (i = 0; i < n; i++) {
 		if (v[i]->kind != SEM_LOCAL)
 			continue;
-		if (v[i]->written && !v[i]->read)
+		if (v[i]->written && !v[i]->read) {
+			if (!c->in->unoptimized)
 			diag_warning(c->diag, v[i]->span,
 				     "variable '%s' is assigned but never read",
 				     v[i]->name);
-		else if (v[i]->read && !v[i]->written)
+		} else if (v[i]->read && !v[i]->written)
 			diag_warning(c->diag, v[i]->span,
 				     "variable '%s' is read but never assigned (it is always %s)",
 				     v[i]->name, v[i]->type == SEM_STRING ? "\"\"" : "0");
@@ -136,8 +142,9 @@ static void sema_final_checks(struct sema_ctx *c)
 		sema_check_locals(c, p->probes[i]->locals, p->probes[i]->nlocals);
 	for (i = 0; i < p->nfuncs; i++)
 		sema_check_locals(c, p->funcs[i]->locals, p->funcs[i]->nlocals);
-	/* As stap's: a script's global no probe or function that runs uses. */
-	for (i = 0; i < p->nglobals; i++)
+	/* As stap's: a script's global no probe or function that runs uses
+	   (its optimizer's warning: none with -u). */
+	for (i = 0; i < p->nglobals && !c->in->unoptimized; i++)
 		if (!p->globals[i]->library && !p->globals[i]->read && !p->globals[i]->written)
 			diag_warning(c->diag, p->globals[i]->span, "eliding unused variable '%s'",
 				     p->globals[i]->name);

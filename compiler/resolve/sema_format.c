@@ -118,7 +118,16 @@ static void sf_args(struct sema_ctx *c, const struct ast_expr *call,
 		a = call->args.v[i + 1];
 		t = sem_final_type(a);
 		rt = fmt_arg_type(fs, i);
-		if ((t == SEM_LONG && rt == RT_STRING) || (t == SEM_STRING && rt == RT_LONG))
+		/* stap's %m/%M take an address; sema_buffer_format() turned one
+		   the kernel can read into its bytes, so a number left here is
+		   one no event can read: say that, not "must be a string" */
+		if (t == SEM_LONG && rt == RT_STRING && fmt_arg_memory(fs, i) >= 0)
+			diag_error(c->diag, a->span,
+				   "argument %u of %s(): %%m and %%M print the bytes at an address, "
+				   "which ktap can read only as part of the event: the address must be "
+				   "a target variable of a kernel.function() or process() probe "
+				   "($ptr, $p->member)", i + 2, call->str);
+		else if ((t == SEM_LONG && rt == RT_STRING) || (t == SEM_STRING && rt == RT_LONG))
 			diag_error(c->diag, a->span,
 				   "argument %u of %s() must be a %s, as its format requires",
 				   i + 2, call->str, rt == RT_LONG ? "long" : "string");

@@ -498,6 +498,12 @@ void sema_list_vars(struct sema_ctx *c, struct sem_probe *sp);
 /* $var, $p->m, $var$, $$vars, @cast, @entry, &x, @var, @defined: @e
    resolved in place (fetch fields added to the probe's event), its type. */
 enum sem_type sema_target_expr(struct sema_ctx *c, struct ast_expr *e);
+/* sema_target.c's helpers that sema_addr.c ('&' of a target) shares. */
+struct tpf_event *sema_target_event(struct sema_ctx *c);
+int sema_target_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			   struct fetch *f);
+bool sema_atvar_as_target(struct sema_ctx *c, struct ast_expr *e);
+enum sem_type sema_addr_of(struct sema_ctx *c, struct ast_expr *e);
 /* kernel_string(A) ... on a fetchable address A: its type, or -1 when
    @e is not such a call. */
 /*

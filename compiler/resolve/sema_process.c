@@ -169,16 +169,40 @@ static int point_labels(struct sema_ctx *c, struct point_state *st, const struct
 }
 
 /*
+ * .label("L") of a function only inlined (its @n copies @v): the labels
+ * in each copy, as stap finds them there (a copy's DW_TAG_label names
+ * its label through the abstract origin).  Another function of a
+ * wildcard may have none (@quiet).  1, or -1 after an error.
+ */
+static int point_inline_labels(struct sema_ctx *c, struct point_state *st,
+			       const struct ast_ppoint *p, struct fetch_site *v, int n, bool quiet)
+{
+	unsigned before = c->prog->nprobes;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (point_labels(c, st, p, &v[i], true) < 0)
+			return -1;
+	if (c->prog->nprobes == before && !quiet && !st->optional) {
+		diag_error(c->diag, p->span, "no label matches \"%s\" in the %d inlined "
+			   "cop%s of function \"%s\" of %s (it has no copy of its own)",
+			   point_str_arg(c, p, 2), n, n == 1 ? "y" : "ies", v[0].name, v[0].path);
+		return -1;
+	}
+	return 1;
+}
+
+/*
  * The inlined copies of function @name in @file, as stap probes them:
  * .function("NAME") is the function's own entry and each copy's (a
  * statement probe at its DW_AT_entry_pc), .inline the copies only,
  * .call the own entry only.  A .return, .call or .label of a function
  * with copies and no entry of its own (@own false) is one error saying
- * why.  1 when copies were probed (or stand for the function), 0 when
+ * why; its .label, the copies' labels.  1 when copies were probed (or stand for the function), 0 when
  * there are none to probe, -1 after an error.
  */
 static int point_inlines(struct sema_ctx *c, struct point_state *st, const struct ast_ppoint *p,
-			 const char *file, const char *name, int sfx, bool own)
+			 const char *file, const char *name, int sfx, bool own, bool quiet)
 {
 	struct fetch_site *v;
 	char err[512];
@@ -193,6 +217,8 @@ static int point_inlines(struct sema_ctx *c, struct point_state *st, const struc
 			   name, file, n < 0 ? "" : " (its DWARF has no DW_TAG_inlined_subroutine of it)");
 		return -1;
 	}
+	if (sfx == 3 && !own)
+		return point_inline_labels(c, st, p, v, n, quiet);
 	if (sfx != 0 && sfx != 4) {
 		if (own)
 			return 0;
@@ -201,7 +227,6 @@ static int point_inlines(struct sema_ctx *c, struct point_state *st, const struc
 				   "each of its %d calls is inlined, and %s (.function(\"%s\") "
 				   "probes the copies' entries)", name, v[0].path, n,
 				   sfx == 2 ? "an inlined copy has no return to probe" :
-				   sfx == 3 ? "ktap reads the labels of a function's own copy only" :
 				   ".call probes the function's own entry only", name);
 		return st->optional ? 1 : -1;
 	}
@@ -256,7 +281,7 @@ static int point_process(struct sema_ctx *c, struct point_state *st,
 		struct fetch_site *uf = arena_alloc(c->arena, sizeof(*uf));
 		bool own = rsym_find(c->in->up, c->arena, file, names[i], uf, err,
 				     sizeof(err)) == 0;
-		int r = point_inlines(c, st, p, file, names[i], sfx, own);
+		int r = point_inlines(c, st, p, file, names[i], sfx, own, n > 1);
 
 		if (r < 0)
 			return -1;

@@ -63,7 +63,7 @@ struct tg_addr {
  * inside @entry() the entry event of its function; in a function, the
  * event of the probe it is specialised for (sema_spec.c), else NULL.
  */
-static struct tpf_event *tg_event(struct sema_ctx *c)
+struct tpf_event *sema_target_event(struct sema_ctx *c)
 {
 	struct sem_probe *pr = c->func ? c->func->site : c->probe;
 
@@ -72,8 +72,10 @@ static struct tpf_event *tg_event(struct sema_ctx *c)
 	return pr ? pr->event : NULL;
 }
 
+#define tg_event sema_target_event
+
 /*
- * A resolved target (sema_target_mem_call, tg_addr_of): module holds
+ * A resolved target (sema_target_mem_call, sema_addr_of): module holds
  * "NAME=FETCHARG", str the expression's text for -p2.
  */
 static void tg_resolved(struct sema_ctx *c, const struct ast_expr *e, struct fetch *f)
@@ -88,8 +90,6 @@ static void tg_resolved(struct sema_ctx *c, const struct ast_expr *e, struct fet
 static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
 			 struct tg_addr *out);
 
-static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
-			 struct fetch *f);
 static void tg_cast_as_number(struct sema_ctx *c, struct ast_expr *e);
 static void tg_take_address(struct sema_ctx *c, struct ast_expr *e);
 static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum ast_mem mem,
@@ -311,15 +311,18 @@ static enum sem_type tg_dyn_target(struct sema_ctx *c, struct ast_expr *e,
 
 		return sema_pretty_items(c, e, v, n);
 	}
-	if (e->chain.pretty && site->sdt && strncmp(e->str, "$arg", 4) && site->file->dw)
+	if (e->chain.pretty && site->sdt && !rdwarf_is_argn(e->str) && site->file->dw)
 		/* $var$ at a marker: the program's variable in scope there */
 		return sema_pretty_var(c, e, rdwarf_sdt_scope(c->arena, site), ev->dyn_return);
 	if (e->chain.pretty)
 		return sema_pretty_var(c, e, site, ev->dyn_return);
+	/* In a .return probe every $var and $var->chain but $return is its
+	   value at the entry, as stap saves it there (a global's too, which
+	   the return could read: stap's $g->m == @entry($g->m) holds) */
+	if (sema_entry_param(c, e, ev))
+		return tg_expr(c, e);
 	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f,
 		     err, sizeof(err)) != 0) {
-		if (sema_entry_param(c, e, ev))	/* $param in .return: stap's entry value */
-			return tg_expr(c, e);
 		sema_err(c, e->span, "%s", err);
 		return SEM_UNKNOWN;
 	}
@@ -334,7 +337,7 @@ static enum sem_type tg_target(struct sema_ctx *c, struct ast_expr *e)
 	const struct tpf_event *ev = tg_event(c);
 	const struct tpf_field *f;
 
-	if (e->module && ev && ev->dyn_func) {	/* resolved by sema_target_mem_call/tg_addr_of */
+	if (e->module && ev && ev->dyn_func) {	/* resolved by sema_target_mem_call/sema_addr_of */
 		struct fetch uf;
 
 		tg_resolved(c, e, &uf);
@@ -548,7 +551,7 @@ static enum sem_type tg_defined(struct sema_ctx *c, struct ast_expr *e)
 
 		c->report = false;
 		/* or the type alone, as stap asks (@cast(0, "T")->m) */
-		ok = tg_cast_fetch(c, tg_event(c), ast_clone_expr(c->arena, e->a), &f) == 0 ||
+		ok = sema_target_cast_fetch(c, tg_event(c), ast_clone_expr(c->arena, e->a), &f) == 0 ||
 		     tg_cast_type_defined(c, e->a);
 		c->report = report;
 	} else if (e->a->kind == AST_CAST && ev && sema_tparg_event(ev)) {
@@ -578,8 +581,8 @@ static const char *tg_untyped(struct sema_ctx *c, const struct fetch *f)
  * through the address with T's layout (from DWARF, or BTF: the kernel's
  * or the named module's).  0, or -1 after reporting.
  */
-static int tg_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
-			 struct fetch *f)
+int sema_target_cast_fetch(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e,
+			   struct fetch *f)
 {
 	const struct fetch_site *uf = ev->dyn_func;
 	const struct btf *btf;
@@ -646,7 +649,10 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 	char err[512];
 
 	memset(out, 0, sizeof(*out));
+	memset(&f, 0, sizeof(f));	/* not every way below sets calc */
 	if (sema_current_call(c, e) && sema_current_address(c, e) < 0)
+		return -1;
+	if (e->kind == AST_ATVAR && !sema_atvar_as_target(c, e))	/* as $name */
 		return -1;
 	if (e->kind == AST_VAR) {
 		struct ast_expr *def = sema_var_def(c, e);
@@ -713,7 +719,7 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 			return -1;
 		}
 	} else if (e->kind == AST_CAST && (ev->dyn_func || sema_current_reads(e))) {
-		if (tg_cast_fetch(c, ev, e, &f) != 0)
+		if (sema_target_cast_fetch(c, ev, e, &f) != 0)
 			return -1;
 	} else if (e->kind == AST_ENTRY) {
 		if (tg_entry_addr(c, ev, e, out) == 0)
@@ -740,6 +746,15 @@ static int tg_fetch_addr(struct sema_ctx *c, struct tpf_event *ev, struct ast_ex
 		out->name = f.name;
 		return 0;
 	}
+	if (f.calc && !(f.calc->n == 3 && f.calc->v[1].op == FETCH_C_IMM &&
+			f.calc->v[2].op == FETCH_C_ADD)) {
+		sema_err(c, e->span, "%s is a value the program computes (DWARF's "
+			 "DW_OP_stack_value), not one the kernel can read through",
+			 sema_spec_text(c->arena, e));
+		return -1;
+	}
+	if (f.calc)	/* a register plus a constant: an array's address */
+		out->off = f.calc->v[1].imm;
 	out->expr = tg_untyped(c, &f);
 	out->name = f.name;
 	return 0;
@@ -763,7 +778,7 @@ static const char *tg_mem_arg(struct sema_ctx *c, const struct tg_addr *ad, enum
 /*
  * @cast(A, "T")->chain$ and $$: the struct printed as $var$ is, each
  * value the same @cast() with its member chain; the type from where
- * tg_cast_fetch() takes it.
+ * sema_target_cast_fetch() takes it.
  */
 static enum sem_type tg_cast_pretty(struct sema_ctx *c, struct tpf_event *ev, struct ast_expr *e)
 {
@@ -790,7 +805,7 @@ static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 	if (sema_current_in(c, e) < 0)
 		return SEM_UNKNOWN;
 	if (ev && !ev->dyn_func && sema_current_reads(e)) {	/* through an eprobe */
-		if (tg_cast_fetch(c, ev, e, &f) != 0)
+		if (sema_target_cast_fetch(c, ev, e, &f) != 0)
 			return SEM_UNKNOWN;
 		return sema_tparg_fetched(c, e, &f);
 	}
@@ -806,159 +821,10 @@ static enum sem_type tg_cast(struct sema_ctx *c, struct ast_expr *e)
 	}
 	if (e->chain.pretty)
 		return tg_cast_pretty(c, ev, e);
-	if (tg_cast_fetch(c, ev, e, &f) != 0)
+	if (sema_target_cast_fetch(c, ev, e, &f) != 0)
 		return SEM_UNKNOWN;
 	e->ref = sema_point_dyn_field(c, ev, &f);
 	return f.is_string ? SEM_STRING : SEM_LONG;
-}
-
-/*
- * &@cast(N, "T"[, "module"])->member (stap's @offsetof(T, member)) and
- * &@cast(N, "T")[K] (@cast_sizeof(T) with N = 0, K = 1): N plus the
- * member's offset, or N + K * sizeof(T), known now from the kernel's
- * BTF, so a constant.  Members reached through a pointer are an error
- * (the address would need a read).
- */
-static enum sem_type tg_const_addr_of(struct sema_ctx *c, struct ast_expr *e)
-{
-	static const char here[] = "%ktap_base";	/* no register has this name */
-	const struct fetch_site *uf = tg_event(c) ? tg_event(c)->dyn_func : NULL;
-	struct ast_expr *x = e->a;
-	const struct btf *btf = NULL;
-	const struct ast_comp *k = &x->chain.v[0];
-	char err[512] = "";
-	struct fetch f;
-	int64_t size;
-	const char *at;
-
-	if (uf && !x->module)
-		btf = uf->btf;
-	else if (!x->module || !strcmp(x->module, "kernel") || !strncmp(x->module, "kernel<", 7))
-		btf = relf_kernel_btf(c->in->up, c->arena, NULL, err, sizeof(err));
-	else
-		btf = relf_kernel_btf(c->in->up, c->arena, x->module, err, sizeof(err));
-	if (!btf) {
-		sema_err(c, e->span, "%s", *err ? err : "this @cast() needs a kernel type (BTF)");
-		return SEM_UNKNOWN;
-	}
-	if (x->chain.n == 1 && k->is_index && k->index && k->index->kind == AST_NUM) {
-		if (rbtf_sizeof(btf, x->str, &size, err, sizeof(err)) != 0) {
-			sema_err(c, x->span, "%s", err);
-			return SEM_UNKNOWN;
-		}
-		e->num = x->a->num + k->index->num * size;
-	} else {
-		x->chain.mem = AST_MEM_ADDR;
-		if (rbtf_cast_at(c->arena, &c->in->up->types, btf, here, 0, "c", x->str, &x->chain, &f, err,
-				 sizeof(err)) != 0) {
-			x->chain.mem = AST_MEM_NONE;
-			sema_err(c, x->span, "%s", err);
-			return SEM_UNKNOWN;
-		}
-		x->chain.mem = AST_MEM_NONE;
-		at = strrchr(f.arg, '@');
-		if (!at || strncmp(f.arg, here, strlen(here)) || f.arg[strlen(here)] != ':') {
-			sema_err(c, e->span, "'&' of a member reached through a pointer needs the "
-			       "pointer read at run time: only &@cast(N, \"T\")->member of "
-			       "members inside T is a constant");
-			return SEM_UNKNOWN;
-		}
-		e->num = x->a->num + strtoll(at + 1, NULL, 10);
-	}
-	e->kind = AST_NUM;
-	c->changed = true;
-	return SEM_LONG;
-}
-
-/* @cast(X, "T")[I] with I not a number: an address computed at run time. */
-static bool tg_runtime_index(const struct ast_expr *x)
-{
-	return x->kind == AST_CAST && x->chain.n == 1 && x->chain.v[0].is_index &&
-	       x->chain.v[0].index && x->chain.v[0].index->kind != AST_NUM;
-}
-
-/*
- * &@cast(X, "T")->member where no fetch reads X (a tracepoint's or
- * timer's probe, X a value of the handler): X plus the member's offset,
- * with no memory read, so X may be any value (&@cast(X, "T") is X, and
- * &@cast(X, "T")[I] is X + I * sizeof(T)).  A member reached through a
- * pointer is tg_const_addr_of()'s error.
- */
-static enum sem_type tg_value_addr_of(struct sema_ctx *c, struct ast_expr *e)
-{
-	struct ast_expr *base = e->a->a, *off, *index = NULL;
-	struct ast_comp *k;
-
-	if (!e->a->chain.n) {
-		*e = *base;
-		c->changed = true;
-		return SEM_LONG;
-	}
-	k = &e->a->chain.v[0];
-	if (tg_runtime_index(e->a)) {
-		index = k->index;	/* &@cast(X, "T")[I]: X + I * sizeof(T) */
-		k->index = ast_num(c->arena, 1, index->span);
-	}
-	e->a->a = ast_num(c->arena, 0, base->span);
-	if (tg_const_addr_of(c, e) == SEM_UNKNOWN) {
-		e->a->a = base;
-		if (index)
-			k->index = index;
-		return SEM_UNKNOWN;
-	}
-	off = ast_num(c->arena, e->num, e->span);	/* the offset, or the size */
-	if (index)
-		off = ast_binary(c->arena, AST_BINARY, AST_OP_MUL, index, off, e->span);
-	e->kind = AST_BINARY;
-	e->op = AST_OP_ADD;
-	e->a = base;
-	e->b = off;
-	c->changed = true;
-	return SEM_LONG;
-}
-
-/*
- * &$p->member, &@cast(A, "T")->member: the member's address, which is
- * the fetched value of the last pointer on the way plus the member's
- * offset.  The node stays '&x' (for -p2); module holds "NAME=FETCHARG"
- * of that pointer and num the offset, which the bytecode adds.
- */
-static enum sem_type tg_addr_of(struct sema_ctx *c, struct ast_expr *e)
-{
-	struct tpf_event *ev = tg_event(c);
-	struct ast_expr *x = e->a;
-	struct fetch f;
-	char err[512];
-	int rc;
-
-	if (sema_is_const_addr(e) && !tg_runtime_index(x))
-		return tg_const_addr_of(c, e);
-	if ((!ev || !ev->dyn_func || tg_runtime_index(x)) && x->kind == AST_CAST)
-		return tg_value_addr_of(c, e);
-	if (!ev || !ev->dyn_func || (x->kind != AST_TARGET && x->kind != AST_CAST) ||
-	    (!x->chain.n && x->kind == AST_CAST)) {
-		sema_err(c, e->span, "'&' takes a target variable in memory: &$p->member or "
-		       "&@cast(ADDR, \"T\")->member in a kernel.function() or process() probe");
-		return SEM_UNKNOWN;
-	}
-	x->chain.mem = AST_MEM_ADDR;
-	rc = x->kind == AST_CAST ? tg_cast_fetch(c, ev, x, &f) :
-	     rdwarf_fetch(c->arena, ev->dyn_func, x->str, &x->chain, ev->dyn_return, &f, err,
-		      sizeof(err));
-	x->chain.mem = AST_MEM_NONE;
-	if (rc != 0) {
-		if (x->kind == AST_TARGET)
-			sema_err(c, x->span, "%s", err);
-		return SEM_UNKNOWN;
-	}
-	/* rbtf_finish gave "EXPR:u64@OFF" for an address. */
-	e->num = strtoll(strrchr(f.arg, '@') + 1, NULL, 10);
-	e->module = arena_printf(c->arena, "%s_addr=%.*s", f.name,
-				 (int)(strrchr(f.arg, '@') - f.arg), f.arg);
-	e->ref = sema_point_dyn_field(c, ev, &(struct fetch){ strchr(e->module, '=') + 1,
-							  arena_printf(c->arena, "%s_addr", f.name),
-							  false, NULL });
-	return SEM_LONG;
 }
 
 /*
@@ -966,31 +832,35 @@ static enum sem_type tg_addr_of(struct sema_ctx *c, struct ast_expr *e)
  * scope at the probe, file-level globals and statics included, i.e. the
  * same as $name (stap's @var, without its "@CU" and module forms).
  */
-static enum sem_type tg_atvar(struct sema_ctx *c, struct ast_expr *e)
+bool sema_atvar_as_target(struct sema_ctx *c, struct ast_expr *e)
 {
 	const struct tpf_event *ev = c->probe && !c->func ? c->probe->event : NULL;
 
 	if (!ev || !ev->dyn_func || ((const struct fetch_site *)ev->dyn_func)->btf) {
 		sema_err(c, e->span, "@var() needs a process() probe on a binary with debug "
 		       "information");
-		return SEM_UNKNOWN;
+		return false;
 	}
 	if (e->module || strchr(e->str, '@')) {
 		sema_err(c, e->span, "@var(\"NAME@CU\", \"MODULE\") is not supported: write "
 		       "@var(\"NAME\") for a variable in scope at the probe");
-		return SEM_UNKNOWN;
+		return false;
 	}
 	e->kind = AST_TARGET;
 	e->str = arena_printf(c->arena, "$%s", e->str);
 	c->changed = true;
-	return tg_expr(c, e);
+	return true;
+}
+
+static enum sem_type tg_atvar(struct sema_ctx *c, struct ast_expr *e)
+{
+	return sema_atvar_as_target(c, e) ? tg_expr(c, e) : SEM_UNKNOWN;
 }
 
 enum sem_type sema_target_expr(struct sema_ctx *c, struct ast_expr *e)
 {
 	switch (e->kind) {
 	case AST_TARGET: return tg_target(c, e);
-	case AST_UNARY: return tg_addr_of(c, e);	/* '&' only */
 	case AST_DEFINED: return tg_defined(c, e);
 	case AST_ENTRY: return sema_entry_expr(c, e);
 	case AST_CAST: return tg_cast(c, e);

@@ -712,7 +712,7 @@ static enum sem_type ty_expr_kind(struct sema_ctx *c, struct ast_expr *e)
 	case AST_TARGET: return sema_target_expr(c, e);
 	case AST_UNARY:
 		if (e->op == AST_OP_ADDR)
-			return sema_target_expr(c, e);
+			return sema_addr_of(c, e);
 		ty_want(c, e->a, SEM_LONG, "the operand of a unary operator");
 		return SEM_LONG;
 	case AST_BINARY: return ty_binary(c, e);

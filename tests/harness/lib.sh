@@ -235,6 +235,18 @@ check_err() {
 	fi
 }
 
+# check_err_has DESC TEXT: the last run exited 1 and its stderr ($TMP/err)
+# holds TEXT (a fixed string).
+check_err_has() {
+	if [ "$rc" -eq 1 ] && [ -z "$why" ] && grep -qF -- "$2" "$TMP/err"; then
+		ok "$1"
+	else
+		not_ok "$1 (exit status $rc)"
+		echo "# want in stderr: $2"
+		diag_file "$TMP/err"
+	fi
+}
+
 # explain ERR: diagnostics after a failed run (reason, stderr, valgrind).
 explain() {
 	[ -n "$why" ] && echo "# $why"

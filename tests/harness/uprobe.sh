@@ -620,6 +620,50 @@ process("$O").function("twice") x=3 x=0x3
 EOW
 check '.function("twice") of a function only inlined: each copy, its parameter'
 
+# An inlined copy's scopes are its own and then the file's, not its
+# caller's (dwarf_getscopes inside a copy; GCC PR51410, stap's
+# systemtap.base/global_var): at a copy's entry, which lies in none of
+# its ranges, main()'s locals v and p are not twice()'s variables.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$O"'").function("twice") { println($$vars) }'
+grep 'println(' "$TMP/out" | sort -u >"$TMP/got"
+mv "$TMP/got" "$TMP/out"
+printf '%s\n' '  println("x=" . sprintf("%#x", $x));' >"$TMP/want"
+check '$$vars at an inlined copy: its parameter, none of the caller'"'"'s locals'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$O"'").function("twice") { println($p) }'
+check_err_has '$p at an inlined copy: main()'"'"'s p is not in its scope' \
+	"error: no variable 'p' in scope at this address"
+
+# &global at a uprobe: the run-time address, %ip (the probe's) plus the
+# global's file offset less the probe's (stap's at_var: user_int(&$foo->bar)).
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'").function("walk") {
+	printf("%d %d %d %d\n", user_int(&$global_counter), user_int(&$ring->v), &$ring->v - &$ring->next,
+	       &$global_counter == &@var("global_counter")) }' -c "$T"
+expect_text '&\$global, &\$global->member: their run-time addresses' "7 1 8 1"
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p2 -e 'probe process("'"$T"'").function("walk").return { println(&$global_counter) }'
+check_err_has '&\$global in a .return probe: an error that says @entry(&...)' \
+	"its address is known at a uprobe's entry, not at a .return; write @entry(&...)"
+
+# .label() of a function only inlined: the label in each copy (stap's
+# systemtap.base/ptridx), and a wildcard listing with it does not stop.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$O"'").function("twice").label("twice_done") {
+	printf("%s x=%d\n", pp(), $x) }' -c "$O"
+sort -o "$TMP/out" "$TMP/out"
+cat >"$TMP/want" <<EOW
+process("$O").function("twice").label("twice_done") x=2
+process("$O").function("twice").label("twice_done") x=3
+EOW
+check '.label() in the inlined copies of a function that has no copy of its own'
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -L 'process("'"$O"'").function("*").label("*")'
+expect_text '-L of every function'"'"'s labels: the inlined copies'"'"'' \
+	'process("'"$O"'").function("twice").label("twice_done") $x:int'
+
+# An array read as a value is its address, as stap gives it (ptridx's
+# printf("%p", $a) of int a[2]): $s->sides is $s plus its offset, and
+# user_int() reads its elements through it.
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'").function("walk") {
+	printf("%d %d %d %d\n", $s->sides - $s, user_int($s->sides), user_int($s->sides + 4), $s->sides[2]) }' -c "$T"
+expect_text 'an array as a value: its address' "24 4 5 6"
+
 # Structs passed by value in registers (-O2): span()'s range is in two
 # pieces (%di, %si), area()'s dims whole in %di, y its upper half (a
 # shift, signed as int: -7); the return probe reads a piece at the entry.

@@ -6,7 +6,8 @@
  * sum() adds 1, 2, 3, 4 through a loop whose body calls an opaque
  * function, so the loop stays a loop and its counter a register.
  * twice() has no copy of its own: main()'s two calls of it are inlined
- * (DW_TAG_inlined_subroutine), for .function("twice") and .inline.
+ * (DW_TAG_inlined_subroutine), for .function("twice") and .inline; its
+ * label twice_done is in each copy, for .label() of an inlined function.
  * span() and area() take structs by value in registers: DWARF gives
  * span's as two pieces (DW_OP_reg5; DW_OP_piece 8; DW_OP_reg4;
  * DW_OP_piece 8) and area's whole in one register, y in its upper half.
@@ -37,6 +38,7 @@ long sum(const int *v, int n)
 static inline __attribute__((always_inline)) int twice(int x)
 {
 	__asm__ volatile("" : : "r"(x) : "memory");	/* x in a register here */
+twice_done: __attribute__((unused))	/* a label in each inlined copy */
 	return x * 2;
 }
 
