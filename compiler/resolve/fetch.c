@@ -57,12 +57,6 @@ int fetch_check_member(const char *member, bool is_struct, bool in_mem, char *er
 	return 0;
 }
 
-void fetch_no_member(const char *sname, const char *member, char *err, size_t errlen)
-{
-	snprintf(err, errlen, "struct %s has no member '%s'", sname && *sname ? sname :
-		 "(anonymous)", member);
-}
-
 void fetch_no_member_in(const char *shown, const char *kind, const char *sname,
 			const char *member, const char *hint, char *err, size_t errlen)
 {

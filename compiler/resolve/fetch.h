@@ -109,10 +109,8 @@ void fetch_mem_at(struct arena *a, const char *at, enum ast_mem mem, bool kernel
 int fetch_check_member(const char *member, bool is_struct, bool in_mem, char *err,
 		       size_t errlen);
 
-/* "struct @sname has no member '@member'" (@sname NULL or "": anonymous). */
-void fetch_no_member(const char *sname, const char *member, char *err, size_t errlen);
 /*
- * The same of @shown ("$q->key->shared"), a @kind ("struct", "union")
+ * Member @member missing from @shown ("$q->key->shared"), a @kind ("struct", "union")
  * named @sname or anonymous, with "did you mean" @hint (NULL: none):
  * "struct task_struct has no member 'state'; did you mean '__state'?",
  * "$q->key->shared (an anonymous struct) has no member 'inode'".

@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include "resolve_dwarf.h"
 #include "arena.h"
+#include "diag.h"
 #include "resolve_btf.h"
 #include "resolve_cconv.h"
 #include "resolve_dwloc.h"
@@ -111,6 +112,44 @@ static bool rdwarf_member(Dwarf_Die *t, const char *name, Dwarf_Die *m, Dwarf_Wo
 		}
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return false;
+}
+
+/* The member name of struct/union/class @t closest to @name (anonymous
+   members' and base classes' too), into *@best at distance *@bestd. */
+static void rdwarf_closest_member(Dwarf_Die *t, const char *name, const char **best,
+				  unsigned *bestd)
+{
+	Dwarf_Die child, sub;
+	const char *n;
+	unsigned d;
+
+	if (dwarf_child(t, &child) != 0)
+		return;
+	do {
+		int tag = dwarf_tag(&child);
+
+		if (tag != DW_TAG_member && tag != DW_TAG_inheritance)
+			continue;
+		n = tag == DW_TAG_member ? dwarf_diename(&child) : NULL;
+		if (n && (d = diag_distance(name, n)) < *bestd)
+			*bestd = d, *best = n;
+		else if (!n && rdwarf_type_of(&child, &sub))
+			rdwarf_closest_member(&sub, name, best, bestd);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+/* The error for member @name missing from @s, the type of @l->shown. */
+static void rdwarf_no_member(Dwarf_Die *s, const struct rdwarf_loc *l, const char *name,
+			     char *err, size_t errlen)
+{
+	const char *best = NULL;
+	int tag = dwarf_tag(s);
+	unsigned bestd = 99;
+
+	rdwarf_closest_member(s, name, &best, &bestd);
+	fetch_no_member_in(l->shown, tag == DW_TAG_union_type ? "union" :
+			   tag == DW_TAG_class_type ? "class" : "struct", dwarf_diename(s), name,
+			   diag_is_typo_of(name, bestd) ? best : NULL, err, errlen);
 }
 
 /* ---- fetch arguments ---- */
@@ -282,7 +321,7 @@ int rdwarf_step_member(struct arena *a, struct rdwarf_loc *l, const struct ast_c
 			       l->mem, err, errlen) != 0)
 		return -1;
 	if (!rdwarf_member(&s, c->name, &m, &off)) {
-		fetch_no_member(dwarf_diename(&s), c->name, err, errlen);
+		rdwarf_no_member(&s, l, c->name, err, errlen);
 		return -1;
 	}
 	if (l->pieces) {	/* a struct in parts: the part holding the member */

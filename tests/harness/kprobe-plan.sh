@@ -134,6 +134,22 @@ else
 	diag_file "$TMP/err2"
 fi
 
+# A missing member: the closest one (a kernel rename, state -> __state,
+# before a one-letter typo, stats), and an anonymous type by the
+# expression that has it.
+run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
+	'probe kernel.function("wake_up_process") { print($p->state) }'
+run_ktap "$TMP" "$TMP/out2" "$TMP/err2" -p3 -e \
+	'probe kernel.function("vfs_read") { print($file->f_path->dentry->d_u->nosuch) }'
+if grep -q "error: struct task_struct has no member 'state'; did you mean '__state'?" "$TMP/err" &&
+	grep -q "error: \$file->f_path->dentry->d_u (an anonymous union) has no member 'nosuch'" "$TMP/err2"; then
+	ok "a missing member: 'did you mean' the renamed one; an anonymous union named by its expression"
+else
+	not_ok "missing member messages"
+	diag_file "$TMP/err"
+	diag_file "$TMP/err2"
+fi
+
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -p3 -e \
 	'probe kernel.function("vfs_read") { print(@cast($file, "struct file")->f_pos + @cast($file->f_inode, "struct inode")->i_ino) }'
 got=$(sed -n "s|^write kprobe_events 'p:ktap_\$PID/vfs_read_0 vfs_read \(.*\)'\$|\1|p" "$TMP/out")

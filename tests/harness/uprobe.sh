@@ -341,10 +341,12 @@ else
 fi
 
 run_ktap "$TMP" "$TMP/out" "$TMP/err" -e \
-	'probe process("'"$T"'").function("handle") { print($r->nope) } probe process("'"$T"'").function("handle").return { print($nope) }'
+	'probe process("'"$T"'").function("handle") { print($r->nope) } probe process("'"$T"'").function("handle").return { print($nope) }
+probe process("'"$T"'").function("handle") { print($r->nam) }'
 if [ "$rc" -eq 1 ] && grep -q "error: struct req has no member 'nope'" "$TMP/err" &&
-	grep -q "error: function handle has no parameter 'nope'" "$TMP/err"; then
-	ok "a missing member and a missing parameter in a return probe: two errors"
+	grep -q "error: function handle has no parameter 'nope'" "$TMP/err" &&
+	grep -q "error: struct req has no member 'nam'; did you mean 'name'?" "$TMP/err"; then
+	ok "a missing member and a missing parameter in a return probe: two errors; a typo's member named"
 else
 	not_ok "member/parameter errors (exit status $rc)"
 	diag_file "$TMP/err"
