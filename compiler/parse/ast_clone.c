@@ -33,6 +33,7 @@ static void clone_chain(struct arena *a, struct ast_chain *dst,
 			ast_chain_member(a, dst, src->v[i].name, src->v[i].span);
 	}
 	dst->pretty = src->pretty;
+	dst->raw = src->raw;	/* a $$vars value: the pointer itself */
 	dst->mem = src->mem;
 }
 

@@ -580,9 +580,13 @@ unsigned rpretty_context(struct arena *a, const struct fetch_site *fn, const cha
 		*out = p.v;
 		return p.n;
 	}
-	if (ret)	/* parameters need @entry() there, locals are gone */
+	/* At a return, as stap's: the parameters' snapshots at the entry
+	   (each $param there is its entry value, sema_target.c), and no
+	   locals, gone with the frame ($$vars is $$parms) */
+	if (ret && !strcmp(which, "$$locals"))
 		return 0;
-	if (!strcmp(which, "$$parms"))
+	p.ret = false;
+	if (!strcmp(which, "$$parms") || ret)
 		s.want = DW_TAG_variable;
 	else if (!strcmp(which, "$$locals"))
 		s.want = DW_TAG_formal_parameter;

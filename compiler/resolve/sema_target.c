@@ -432,19 +432,25 @@ void sema_target_as_number(struct sema_ctx *c, struct ast_expr *e)
 	struct ast_chain raw;
 	struct fetch f;
 	char err[512];
+	bool ret;
 
 	if (e->kind == AST_CAST) {
 		tg_cast_as_number(c, e);
 		return;
 	}
+	if (e->kind == AST_ENTRY && e->a->kind == AST_TARGET)
+		e = e->a;	/* @entry($msg): read at the entry, as below */
 	if (e->kind != AST_TARGET || e->module || !ev || !ev->dyn_func || e->chain.pretty ||
-	    e->chain.mem || e->chain.raw || !strncmp(e->str, "$$", 2) ||
-	    rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ev->dyn_return, &f, err,
+	    e->chain.mem || e->chain.raw || !strncmp(e->str, "$$", 2))
+		return;
+	/* in a .return, a parameter is read at the entry (sema_entry_param()) */
+	ret = ev->dyn_return && !sema_entry_reads(c, ev, e->str, &e->chain);
+	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &e->chain, ret, &f, err,
 			 sizeof(err)) != 0 || !f.is_string)
 		return;		/* not a string; or an error, which typing reports */
 	raw = e->chain;
 	raw.raw = true;
-	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &raw, ev->dyn_return, &f, err,
+	if (rdwarf_fetch(c->arena, ev->dyn_func, e->str, &raw, ret, &f, err,
 			 sizeof(err)) == 0 && !f.is_string) {
 		e->chain.raw = true;	/* a char *: the pointer */
 		return;

@@ -544,6 +544,20 @@ run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'"
 printf '%s\n' '[]' '[]' '[]' 'return=0x24' >"$TMP/want"
 check '$$return: "return=%#x" in a .return probe (walk returns 36), empty elsewhere'
 
+# At a return $$parms is the parameters' snapshots at the entry (stap's
+# "context variables other than $return ... snapshots taken at the time
+# of function entry"), $$vars the same, $$locals empty: handle()'s n is
+# 0, 1, 2 over its three calls (its body changes nothing they show)
+run_ktap "$TMP" "$TMP/child" "$TMP/err" -o "$TMP/out" -e 'probe process("'"$T"'").function("handle").return {
+	printf("%s|%s|%s|%d%d\n", $$parms, $$vars, $$locals,
+	       $$parms == sprintf("r=%#x n=%#x msg=%#x", @entry($r), @entry($n), @entry($msg)),
+	       $$parms == sprintf("r=%#x n=%#x msg=%#x", $r, $n, $msg)) }' -c "$T"
+sed 's/=0x[0-9a-f]\{6,\}/=PTR/g' "$TMP/out" >"$TMP/out.1"
+mv "$TMP/out.1" "$TMP/out"
+printf '%s\n' 'r=PTR n=0x0 msg=PTR|r=PTR n=0x0 msg=PTR||11' 'r=PTR n=0x1 msg=PTR|r=PTR n=0x1 msg=PTR||11' \
+	'r=PTR n=0x2 msg=PTR|r=PTR n=0x2 msg=PTR||11' >"$TMP/want"
+check '.return: $$parms and $$vars the entry snapshots of the parameters, $$locals empty; a char * parameter there is a number where one is wanted (%#x)'
+
 # A global struct (@+OFFSET) and a chain of 13 dereferences through it:
 # 63 characters, the longest fetch argument the kernel takes, whose
 # 61-character name is cut to the kernel's 31.
