@@ -636,7 +636,7 @@ expect "netif_receive_skb through an eprobe: kernel_string(\$skb->dev->dev->kobj
 . /tests/guest-vfs2.sh
 
 # 10g. the syscall tapset's struct decoders, fetched by kprobes
-#      (guest-structs.sh, 3 checks)
+#      (guest-structs.sh, 4 checks)
 . /tests/guest-structs.sh
 
 # 11. nothing left behind
